@@ -1,0 +1,191 @@
+"""Command line: ``anonygraph run | anonymize | methods | purge``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any
+
+from anonygraph.graphs import GRAPHS
+from anonygraph.inputs import InputError
+from anonygraph.models import ROLES, ModelSpecError, parse_spec
+from anonygraph.state.attributes import UnknownAttributeError, resolve_attributes
+
+
+class OptionError(ValueError):
+    """A command-line option with a value anonygraph cannot use."""
+
+
+def parse_models(pairs: list[str]) -> dict[str, Any]:
+    """Turn ``ROLE=SPEC`` pairs into context fields; ``default=SPEC`` sets all roles.
+
+    Raises:
+        OptionError: naming the pair that is malformed, the role or the spec.
+
+    """
+    fields: dict[str, Any] = {}
+    models: dict[str, str] = {}
+    for pair in pairs:
+        role, sep, spec = pair.partition("=")
+        if not sep:
+            role, spec = "default", pair
+        role = role.strip()
+        try:
+            parse_spec(spec)
+        except ModelSpecError as exc:
+            raise OptionError(f"--model {pair}: {exc}") from exc
+        if role in ("default", "all"):
+            fields["default_model"] = spec
+        elif role in ROLES:
+            models[role] = spec
+        else:
+            raise OptionError(
+                f"--model {pair}: unknown role {role!r}; "
+                f"roles: default, {', '.join(ROLES)}"
+            )
+    if models:
+        fields["models"] = models
+    return fields
+
+
+def context_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """Collect the options that become the method's `Context`."""
+    fields = parse_models(args.model or [])
+    if args.attributes:
+        try:
+            fields["attributes"] = resolve_attributes(args.attributes.split(","))
+        except UnknownAttributeError as exc:
+            raise OptionError(f"--attributes: {exc}") from exc
+    for name in ("max_iterations", "max_retries", "max_chars"):
+        value = getattr(args, name)
+        if value is not None:
+            if value < 1:
+                raise OptionError(f"--{name.replace('_', '-')} must be at least 1")
+            fields[name] = value
+    if args.cache:
+        fields["cache_mode"] = args.cache
+    if args.method == "fgaa" and args.fixed_rounds:
+        fields["stop_when_nothing_inferred"] = False
+    return fields
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    """Add the options `run` and `anonymize` share."""
+    parser.add_argument("--method", default="rlaa", choices=sorted(GRAPHS))
+    parser.add_argument(
+        "--model",
+        action="append",
+        metavar="ROLE=SPEC",
+        help="model per role (attacker, arbitrator, anonymizer, ...) or default=SPEC; "
+        "SPEC: local, llamacpp:PATH.gguf, ollama:NAME[@URL], openai:NAME[@URL], hf:ID",
+    )
+    parser.add_argument("--attributes", help="comma-separated attributes to protect")
+    parser.add_argument(
+        "--max-iterations", type=int, help="T, most rounds (default 10)"
+    )
+    parser.add_argument(
+        "--max-retries", type=int, help="retries of an unparsable answer"
+    )
+    parser.add_argument("--max-chars", type=int, help="longest text accepted (20000)")
+    parser.add_argument(
+        "--cache", choices=["off", "deterministic", "all"], help="model-call cache"
+    )
+    parser.add_argument(
+        "--fixed-rounds",
+        action="store_true",
+        help="fgaa: always do T rounds, even when the attacker infers nothing",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser."""
+    parser = argparse.ArgumentParser(prog="anonygraph", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="anonymize a JSONL file, resumably")
+    add_common(run)
+    run.add_argument("--input", required=True, help="JSONL: id, text or comments")
+    run.add_argument("--output", required=True, help="JSONL written as records finish")
+    run.add_argument("--db", default="runs.sqlite", help="run store (SQLite, 0600)")
+    run.add_argument("--concurrency", type=int, default=1, help="records at once")
+    run.add_argument("--run-id", default="", help="name of the run (default: derived)")
+    run.add_argument("--no-progress", action="store_true")
+
+    one = sub.add_parser("anonymize", help="anonymize one text and print it")
+    add_common(one)
+    one.add_argument("text", help="the text ('-' reads standard input)")
+    one.add_argument("--json", action="store_true", help="print the whole result")
+
+    sub.add_parser("methods", help="list the methods")
+
+    purge = sub.add_parser("purge", help="delete a run's intermediates and checkpoints")
+    purge.add_argument("--db", default="runs.sqlite")
+    purge.add_argument("--run", required=True, help="run id")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``anonygraph`` command."""
+    args = build_parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except (OptionError, InputError, ModelSpecError, ValueError) as exc:
+        print(f"anonygraph {args.command}: {exc}", file=sys.stderr)  # noqa: T201
+        return 2
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "methods":
+        print("\n".join(sorted(GRAPHS)))  # noqa: T201
+        return 0
+    if args.command == "purge":
+        return _purge(args.db, args.run)
+    if args.command == "anonymize":
+        from anonygraph.api import anonymize
+
+        text = sys.stdin.read() if args.text == "-" else args.text
+        result = anonymize(text, method=args.method, **context_fields(args))
+        output = json.dumps(result, indent=2, ensure_ascii=False)
+        print(output if args.json else result["anonymized"])  # noqa: T201
+        return 0
+    from anonygraph.runner import RunOptions, run_batch
+
+    if args.concurrency < 1:
+        raise OptionError("--concurrency must be at least 1")
+    options = RunOptions(
+        method=args.method,
+        input=args.input,
+        output=args.output,
+        db=args.db,
+        context=context_fields(args),
+        concurrency=args.concurrency,
+        run_id=args.run_id,
+        progress=not args.no_progress,
+    )
+    summary = asyncio.run(run_batch(options))
+    print(summary.report(), file=sys.stderr)  # noqa: T201
+    return 0 if not summary.failed and not summary.bad_lines else 1
+
+
+def _purge(db_path: str, run_id: str) -> int:
+    import sqlite3
+
+    from anonygraph.store import RunStore, checkpoint_path
+
+    RunStore(db_path).purge_intermediates(run_id)
+    checkpoints = checkpoint_path(db_path)
+    if checkpoints.exists():
+        conn = sqlite3.connect(checkpoints)
+        with conn:
+            for table in ("checkpoints", "writes"):
+                conn.execute(
+                    f"delete from {table} where thread_id like ?", [f"{run_id}:%"]
+                )
+        conn.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,58 @@
+"""FgAA: the adversarial loop without arbitrator; every inference is acted on."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from anonygraph.graphs.rlaa import route_after_anonymize
+from anonygraph.nodes.anonymize import anonymize
+from anonygraph.nodes.attack import attack
+from anonygraph.nodes.forward import forward_inferences
+from anonygraph.nodes.lifecycle import finish, prepare
+from anonygraph.state.context import Context
+from anonygraph.state.domain import AttributeInference
+from anonygraph.state.rlaa import InputState, OutputState, State
+
+
+def route_after_attack(
+    state: State, runtime: Runtime[Context]
+) -> Literal["forward_inferences", "finish"]:
+    """Optionally stop once the attacker commits to no guess at all."""
+    nothing = not any(
+        AttributeInference.model_validate(i).is_leak for i in state.inferences
+    )
+    if nothing and runtime.context.stop_when_nothing_inferred:
+        return "finish"
+    return "forward_inferences"
+
+
+def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
+    """Wire the FgAA loop (uncompiled): RLAA's ablation without arbitrator."""
+    builder = StateGraph(
+        State,
+        context_schema=Context,
+        input_schema=InputState,
+        output_schema=OutputState,
+    )
+    builder.add_node(prepare)
+    builder.add_node(attack)
+    builder.add_node(forward_inferences)
+    builder.add_node(anonymize)
+    builder.add_node(finish)
+    builder.add_edge(START, "prepare")
+    builder.add_edge("prepare", "attack")
+    builder.add_conditional_edges(
+        "attack", route_after_attack, ["forward_inferences", "finish"]
+    )
+    builder.add_edge("forward_inferences", "anonymize")
+    builder.add_conditional_edges(
+        "anonymize", route_after_anonymize, ["attack", "finish"]
+    )
+    builder.add_edge("finish", END)
+    return builder
+
+
+graph: Any = build_graph().compile(name="fgaa")

@@ -1,0 +1,56 @@
+"""RLAA: attacker -> arbitrator -> anonymizer, until no leak is worth editing."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from anonygraph.nodes.anonymize import anonymize
+from anonygraph.nodes.arbitrate import arbitrate
+from anonygraph.nodes.attack import attack
+from anonygraph.nodes.lifecycle import finish, prepare
+from anonygraph.state.context import Context
+from anonygraph.state.rlaa import InputState, OutputState, State
+
+
+def route_after_arbitrate(state: State) -> Literal["anonymize", "finish"]:
+    """Stop early when the arbitrator left an empty policy (Algorithm 1, line 17)."""
+    return "anonymize" if state.policy else "finish"
+
+
+def route_after_anonymize(
+    state: State, runtime: Runtime[Context]
+) -> Literal["attack", "finish"]:
+    """Attack the new text again until T rounds are done."""
+    return "finish" if state.round >= runtime.context.max_iterations else "attack"
+
+
+def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
+    """Wire the RLAA loop (uncompiled)."""
+    builder = StateGraph(
+        State,
+        context_schema=Context,
+        input_schema=InputState,
+        output_schema=OutputState,
+    )
+    builder.add_node(prepare)
+    builder.add_node(attack)
+    builder.add_node(arbitrate)
+    builder.add_node(anonymize)
+    builder.add_node(finish)
+    builder.add_edge(START, "prepare")
+    builder.add_edge("prepare", "attack")
+    builder.add_edge("attack", "arbitrate")
+    builder.add_conditional_edges(
+        "arbitrate", route_after_arbitrate, ["anonymize", "finish"]
+    )
+    builder.add_conditional_edges(
+        "anonymize", route_after_anonymize, ["attack", "finish"]
+    )
+    builder.add_edge("finish", END)
+    return builder
+
+
+graph: Any = build_graph().compile(name="rlaa")

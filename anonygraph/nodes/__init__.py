@@ -1,0 +1,1 @@
+"""Graph steps: one function per step."""

@@ -1,0 +1,1 @@
+"""Prompt templates, one module per role, in our own words."""

@@ -1,0 +1,254 @@
+"""Batch runs: checkpointed, resumable, one thread per record, N records at once."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from anonygraph import store
+from anonygraph.graphs import GRAPHS
+from anonygraph.inputs import BadLine, read_records
+from anonygraph.state.context import Context
+from anonygraph.state.domain import Record
+
+
+@dataclass
+class RunOptions:
+    """Everything a batch run needs; the CLI fills it from flags."""
+
+    method: str
+    input: str
+    output: str
+    db: str = "runs.sqlite"
+    context: dict[str, Any] = field(default_factory=dict)
+    """Fields of the method's `Context` (models, max_iterations, ...)."""
+    concurrency: int = 1
+    run_id: str = ""
+    progress: bool = True
+
+
+@dataclass
+class RunSummary:
+    """What a run did, for the terminal and the store."""
+
+    run_id: str
+    method: str
+    done: int = 0
+    failed: int = 0
+    skipped: int = 0
+    """Records already finished by an earlier (interrupted) run."""
+    bad_lines: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    totals: dict[str, Any] = field(default_factory=dict)
+
+    def report(self) -> str:
+        """Render the summary for people."""
+        lines = [
+            f"run {self.run_id} ({self.method}): {self.done} done, "
+            f"{self.failed} failed, "
+            f"{self.skipped} already done, {len(self.bad_lines)} bad input line(s)"
+        ]
+        lines += [f"  bad input {b}" for b in self.bad_lines]
+        lines += [f"  failed {f}" for f in self.failures]
+        per = self.totals.get("per_record")
+        if per:
+            lines.append(
+                f"  per record: {per['calls']} model calls, "
+                f"{per['tokens_in']} tokens in, "
+                f"{per['tokens_out']} tokens out, {per['wall_seconds']} s"
+            )
+        return "\n".join(lines)
+
+
+def derive_run_id(options: RunOptions) -> str:
+    """Name a run after what defines it, so re-running a command resumes it."""
+    key = json.dumps(
+        [
+            options.method,
+            str(Path(options.input).resolve()),
+            str(Path(options.output).resolve()),
+            options.context,
+        ],
+        sort_keys=True,
+        default=str,
+    )
+    return f"{options.method}-{hashlib.sha256(key.encode()).hexdigest()[:10]}"
+
+
+def build_context(method: str, values: dict[str, Any]) -> Any:
+    """Build the method's `Context`, rejecting unknown options by name.
+
+    Raises:
+        ValueError: naming the option the method does not take.
+
+    """
+    context_type = GRAPHS[method]().context_schema or Context
+    known = set(context_type.__dataclass_fields__)
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ValueError(f"method {method!r} takes no option(s) {', '.join(unknown)}")
+    return context_type(**values)
+
+
+def graph_input(record: Record) -> dict[str, Any]:
+    """Turn a record into the graphs' common input."""
+    payload: dict[str, Any] = {"text": record.text, "comments": record.comments}
+    if record.meta.get("attributes"):
+        payload["attributes"] = record.meta["attributes"]
+    return payload
+
+
+async def run_batch(options: RunOptions) -> RunSummary:
+    """Anonymize every record of ``options.input``; resume an interrupted run.
+
+    Finished records (in the output file or the store) are not redone; a record
+    cut off mid-way continues from its last checkpointed step; the output file
+    ends with each finished record exactly once.
+    """
+    if options.method not in GRAPHS:
+        raise ValueError(
+            f"unknown method {options.method!r}; choose from {', '.join(GRAPHS)}"
+        )
+    run_id = options.run_id or derive_run_id(options)
+    db = store.RunStore(options.db)
+    context_values = {"cache_db": str(Path(options.db).resolve()), **options.context}
+    context = build_context(options.method, context_values)
+    max_chars = getattr(context, "max_chars", 20_000)
+    items = list(read_records(options.input, max_chars=max_chars))
+    summary = RunSummary(run_id=run_id, method=options.method)
+    summary.bad_lines = [str(i) for i in items if isinstance(i, BadLine)]
+    records = [i for i in items if isinstance(i, Record)]
+    db.start_run(run_id, options.method, asdict(context), options.input, options.output)
+    output = OutputFile(options.output)
+    output.restore(db.records(run_id, status="done"))
+    todo = [r for r in records if r.id not in output.ids]
+    summary.skipped = len(records) - len(todo)
+
+    async with store.open_checkpointer(options.db) as saver:
+        app = GRAPHS[options.method]().compile(checkpointer=saver, name=options.method)
+        gate = asyncio.Semaphore(max(1, options.concurrency))
+        bar = tqdm(
+            total=len(todo),
+            desc=f"{options.method}",
+            unit="record",
+            disable=not options.progress,
+            file=sys.stderr,
+        )
+
+        async def one(record: Record) -> None:
+            async with gate:
+                error = await run_record(app, context, record, run_id, db, output)
+            if error:
+                summary.failed += 1
+                summary.failures.append(error)
+            else:
+                summary.done += 1
+            bar.update(1)
+
+        await asyncio.gather(*(one(r) for r in todo))
+        bar.close()
+    summary.totals = db.run_totals(run_id)
+    status = "done" if not summary.failed else "partial"
+    db.finish_run(run_id, status, asdict(summary))
+    return summary
+
+
+async def run_record(
+    app: Any, context: Any, record: Record, run_id: str, db: store.RunStore, output: Any
+) -> str:
+    """Run (or resume) one record's thread; return an error message or ''."""
+    config = {"configurable": {"thread_id": f"{run_id}:{record.id}"}}
+    start = time.perf_counter()
+    snapshot = await app.aget_state(config)
+    # Resume a thread with pending steps; start fresh otherwise.
+    payload = None if snapshot.next else graph_input(record)
+    try:
+        if snapshot.values and not snapshot.next:
+            result = dict(snapshot.values)
+        else:
+            result = await app.ainvoke(
+                payload, config, context=context, durability="sync"
+            )
+    except Exception as exc:  # noqa: BLE001 - one bad record must not stop the batch
+        message = f"record {record.id!r}: {exc}"
+        state = (await app.aget_state(config)).values
+        calls = [*state.get("calls", []), *getattr(exc, "calls", [])]
+        db.save_result(
+            run_id,
+            record.id,
+            status="failed",
+            original=record.text,
+            result={"calls": calls, "iterations": state.get("iterations", [])},
+            labels=record.labels,
+            wall_seconds=time.perf_counter() - start,
+            error=str(exc),
+        )
+        return message
+    db.save_result(
+        run_id,
+        record.id,
+        status="done",
+        original=record.text,
+        result=result,
+        labels=record.labels,
+        wall_seconds=time.perf_counter() - start,
+    )
+    output.append(output_line(record, result, run_id))
+    return ""
+
+
+def output_line(record: Record, result: dict[str, Any], run_id: str) -> dict[str, Any]:
+    """Shape one line of the output JSONL."""
+    line: dict[str, Any] = {
+        "id": record.id,
+        "text": result.get("anonymized", ""),
+        "status": result.get("status", ""),
+        "run_id": run_id,
+    }
+    if result.get("anonymized_comments"):
+        line["comments"] = result["anonymized_comments"]
+    return line
+
+
+class OutputFile:
+    """The output JSONL: appended as records finish, each record once."""
+
+    def __init__(self, path: str) -> None:
+        """Open ``path`` (created 0600), dropping a half-written last line."""
+        self.path = store.secure_file(path)
+        self.ids: set[str] = set()
+        raw = self.path.read_bytes()
+        if raw and not raw.endswith(b"\n"):
+            # A kill mid-write leaves a partial line: cut back to the last whole one.
+            raw = raw[: raw.rfind(b"\n") + 1]
+            self.path.write_bytes(raw)
+        for line in raw.decode("utf-8", "replace").splitlines():
+            try:
+                self.ids.add(str(json.loads(line)["id"]))
+            except (json.JSONDecodeError, KeyError, TypeError):
+                continue
+
+    def restore(self, done_rows: list[dict[str, Any]]) -> None:
+        """Append records the store finished but the file missed (a kill between)."""
+        for row in done_rows:
+            if row["record_id"] not in self.ids:
+                result = json.loads(row["result"] or "{}")
+                record = Record(id=row["record_id"], text=row["original"])
+                self.append(output_line(record, result, row["run_id"]))
+
+    def append(self, line: dict[str, Any]) -> None:
+        """Write one line and flush it to disk before going on."""
+        with open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        self.ids.add(str(line["id"]))

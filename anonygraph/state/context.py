@@ -1,0 +1,106 @@
+"""Run parameters every graph reads through ``runtime.context``."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import MISSING, Field, dataclass, field, fields
+
+from anonygraph.prompts.anonymizer import ANONYMIZE_PROMPT
+from anonygraph.prompts.arbitrator import ARBITRATE_PROMPT
+from anonygraph.prompts.attacker import ATTACK_PROMPT
+from anonygraph.state.attributes import DEFAULT_ATTRIBUTES
+
+
+@dataclass(kw_only=True)
+class Context:
+    """Parameters of one run; Studio shows them as a form."""
+
+    default_model: str = field(
+        default="local",
+        metadata={
+            "description": "Model spec for every role not named in `models`: local, "
+            "llamacpp:PATH, ollama:NAME[@URL], openai:NAME[@URL] or hf:ID."
+        },
+    )
+    models: dict[str, str] = field(
+        default_factory=dict,
+        metadata={
+            "description": "Role -> model spec, e.g. {'attacker': 'ollama:qwen2.5'}."
+        },
+    )
+    attributes: list[str] = field(
+        default_factory=lambda: list(DEFAULT_ATTRIBUTES),
+        metadata={"description": "Attributes to protect (and attack)."},
+    )
+    max_iterations: int = field(
+        default=10,
+        metadata={"description": "T: most attack-anonymize rounds (RLAA, FgAA)."},
+    )
+    max_retries: int = field(
+        default=2,
+        metadata={
+            "description": "Extra tries when a structured answer does not parse."
+        },
+    )
+    min_length_ratio: float = field(
+        default=0.4,
+        metadata={
+            "description": "A rewrite shorter than this share of its input is "
+            "rejected and the previous text kept."
+        },
+    )
+    max_chars: int = field(
+        default=20_000,
+        metadata={"description": "Longest text accepted, in characters."},
+    )
+    stop_when_nothing_inferred: bool = field(
+        default=True,
+        metadata={"description": "FgAA: stop early once the attacker infers nothing."},
+    )
+    cache_db: str = field(
+        default="",
+        metadata={"description": "Store file caching model calls; empty: no cache."},
+    )
+    cache_mode: str = field(
+        default="deterministic",
+        metadata={
+            "description": "Which calls the cache serves: off, deterministic "
+            "(temperature 0) or all."
+        },
+    )
+    attack_prompt: str = field(
+        default=ATTACK_PROMPT,
+        metadata={"description": "Attacker template: slots {text}, {attributes}."},
+    )
+    arbitrate_prompt: str = field(
+        default=ARBITRATE_PROMPT,
+        metadata={
+            "description": "Arbitrator template: slots {text}, {attributes}, "
+            "{reasoning}."
+        },
+    )
+    anonymize_prompt: str = field(
+        default=ANONYMIZE_PROMPT,
+        metadata={"description": "Anonymizer template: slots {text}, {feedback}."},
+    )
+
+    def __post_init__(self) -> None:
+        """Fill fields left at their defaults from ANONYGRAPH_<FIELD> variables."""
+        for f in fields(self):
+            env = os.environ.get(f"ANONYGRAPH_{f.name.upper()}")
+            if env is None or getattr(self, f.name) != _default_of(f):
+                continue
+            if f.type in ("int", int):
+                setattr(self, f.name, int(env))
+            elif f.type in ("float", float):
+                setattr(self, f.name, float(env))
+            elif f.type in ("bool", bool):
+                setattr(self, f.name, env.lower() in ("1", "true", "yes"))
+            elif f.type in ("str", str):
+                setattr(self, f.name, env)
+
+
+def _default_of(f: Field[object]) -> object:
+    if f.default is not MISSING:
+        return f.default
+    return f.default_factory() if f.default_factory is not MISSING else None

@@ -1,0 +1,339 @@
+"""Run store (sqlite-utils): runs, records, iterations, model calls, call cache.
+
+Also the checkpointer factory. Every file the store creates is 0600: it holds
+raw text and attacker reasoning.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+SCHEMA_VERSION = 1
+
+
+def secure_file(path: str | Path) -> Path:
+    """Create ``path`` (and its folder) readable by the owner alone, if missing."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(target, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600)
+    os.close(fd)
+    os.chmod(target, 0o600)
+    return target
+
+
+def checkpoint_path(db_path: str | Path) -> Path:
+    """Return the checkpoint file that belongs to a store file."""
+    db = Path(db_path)
+    return db.with_name(f"{db.stem}.checkpoints{db.suffix or '.sqlite'}")
+
+
+@asynccontextmanager
+async def open_checkpointer(db_path: str | Path) -> AsyncIterator[Any]:
+    """Yield an async SQLite checkpointer beside the store file.
+
+    Postgres (langgraph-checkpoint-postgres) is the seam for runs shared by
+    several machines: a ``postgresql://`` URL would be opened here.
+    """
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    path = secure_file(checkpoint_path(db_path))
+    async with AsyncSqliteSaver.from_conn_string(str(path)) as saver:
+        yield saver
+
+
+def _connect(path: str | Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(secure_file(path), timeout=30)
+    conn.execute("PRAGMA journal_mode=WAL")
+    return conn
+
+
+class RunStore:
+    """Results of runs: one row per run, record, iteration and model call."""
+
+    def __init__(self, path: str | Path) -> None:
+        """Open (creating 0600) the store file at ``path``."""
+        self.path = Path(path)
+        self.db = sqlite_utils.Database(_connect(self.path))
+        self._ensure_tables()
+
+    def table(self, name: str) -> sqlite_utils.db.Table:
+        """Return one of the store's tables."""
+        return self.db.table(name)
+
+    def _ensure_tables(self) -> None:
+        tables = self.db.table_names()
+        if "runs" not in tables:
+            self.table("runs").create(
+                {
+                    "id": str,
+                    "method": str,
+                    "created": float,
+                    "updated": float,
+                    "input": str,
+                    "output": str,
+                    "params": str,
+                    "status": str,
+                    "summary": str,
+                },
+                pk="id",
+            )
+        if "records" not in tables:
+            self.table("records").create(
+                {
+                    "run_id": str,
+                    "record_id": str,
+                    "status": str,
+                    "error": str,
+                    "original": str,
+                    "anonymized": str,
+                    "labels": str,
+                    "result": str,
+                    "iterations": int,
+                    "calls": int,
+                    "tokens_in": int,
+                    "tokens_out": int,
+                    "model_seconds": float,
+                    "wall_seconds": float,
+                    "updated": float,
+                },
+                pk=("run_id", "record_id"),
+            )
+        if "iterations" not in tables:
+            self.table("iterations").create(
+                {
+                    "run_id": str,
+                    "record_id": str,
+                    "round": int,
+                    "text": str,
+                    "rewritten": str,
+                    "inferences": str,
+                    "verdicts": str,
+                    "policy": str,
+                    "error": str,
+                },
+                pk=("run_id", "record_id", "round"),
+            )
+        if "model_calls" not in tables:
+            self.table("model_calls").create(
+                {
+                    "id": str,
+                    "run_id": str,
+                    "record_id": str,
+                    "step": str,
+                    "role": str,
+                    "backend": str,
+                    "model": str,
+                    "tokens_in": int,
+                    "tokens_out": int,
+                    "seconds": float,
+                    "cached": int,
+                    "attempt": int,
+                    "ok": int,
+                    "error": str,
+                },
+                pk="id",
+            )
+            self.table("model_calls").create_index(["run_id", "record_id"])
+
+    def start_run(
+        self, run_id: str, method: str, params: dict[str, Any], input: str, output: str
+    ) -> None:
+        """Register a run, keeping its creation time when it is resumed."""
+        now = time.time()
+        existing = self.get_run(run_id)
+        self.table("runs").upsert(
+            {
+                "id": run_id,
+                "method": method,
+                "created": existing["created"] if existing else now,
+                "updated": now,
+                "input": input,
+                "output": output,
+                "params": json.dumps(params, sort_keys=True),
+                "status": "running",
+            },
+            pk="id",
+        )
+
+    def get_run(self, run_id: str) -> dict[str, Any] | None:
+        """Return a run's row, or None."""
+        rows = list(self.table("runs").rows_where("id = ?", [run_id]))
+        return rows[0] if rows else None
+
+    def finish_run(self, run_id: str, status: str, summary: dict[str, Any]) -> None:
+        """Record a run's end state and summary."""
+        self.table("runs").update(
+            run_id,
+            {"status": status, "summary": json.dumps(summary), "updated": time.time()},
+        )
+
+    def record_statuses(self, run_id: str) -> dict[str, str]:
+        """Return record id -> status for a run."""
+        return {
+            row["record_id"]: row["status"]
+            for row in self.table("records").rows_where("run_id = ?", [run_id])
+        }
+
+    def records(self, run_id: str, status: str | None = None) -> list[dict[str, Any]]:
+        """Return a run's record rows, optionally of one status."""
+        where, args = "run_id = ?", [run_id]
+        if status:
+            where, args = where + " and status = ?", [run_id, status]
+        return list(self.table("records").rows_where(where, args))
+
+    def save_calls(
+        self, run_id: str, record_id: str, calls: Iterable[dict[str, Any]]
+    ) -> None:
+        """Upsert call records by id, so a resumed step never duplicates them."""
+        rows = [
+            {
+                **{k: call.get(k) for k in ("id", "step", "role", "backend", "model")},
+                "run_id": run_id,
+                "record_id": record_id,
+                "tokens_in": call.get("tokens_in", 0),
+                "tokens_out": call.get("tokens_out", 0),
+                "seconds": call.get("seconds", 0.0),
+                "cached": int(bool(call.get("cached"))),
+                "attempt": call.get("attempt", 0),
+                "ok": int(call.get("ok", True)),
+                "error": call.get("error", ""),
+            }
+            for call in calls
+        ]
+        if rows:
+            self.table("model_calls").upsert_all(rows, pk="id")
+
+    def save_result(
+        self,
+        run_id: str,
+        record_id: str,
+        *,
+        status: str,
+        original: str,
+        result: dict[str, Any],
+        labels: dict[str, Any],
+        wall_seconds: float,
+        error: str = "",
+    ) -> None:
+        """Store a record's outcome with its iterations and model calls."""
+        calls = result.get("calls", [])
+        with self.db.conn:
+            self.save_calls(run_id, record_id, calls)
+            self.table("iterations").upsert_all(
+                [
+                    {
+                        "run_id": run_id,
+                        "record_id": record_id,
+                        "round": it.get("round", i),
+                        "text": it.get("text", ""),
+                        "rewritten": it.get("rewritten"),
+                        "inferences": json.dumps(it.get("inferences", [])),
+                        "verdicts": json.dumps(it.get("verdicts", [])),
+                        "policy": json.dumps(it.get("policy", [])),
+                        "error": it.get("error") or "",
+                    }
+                    for i, it in enumerate(result.get("iterations", []))
+                ],
+                pk=("run_id", "record_id", "round"),
+            )
+            self.table("records").upsert(
+                {
+                    "run_id": run_id,
+                    "record_id": record_id,
+                    "status": status,
+                    "error": error,
+                    "original": original,
+                    "anonymized": result.get("anonymized", ""),
+                    "labels": json.dumps(labels),
+                    "result": json.dumps(
+                        {k: v for k, v in result.items() if k not in ("calls",)}
+                    ),
+                    "iterations": len(result.get("iterations", [])),
+                    "calls": len(calls),
+                    "tokens_in": sum(c.get("tokens_in", 0) for c in calls),
+                    "tokens_out": sum(c.get("tokens_out", 0) for c in calls),
+                    "model_seconds": round(
+                        sum(c.get("seconds", 0.0) for c in calls), 4
+                    ),
+                    "wall_seconds": round(wall_seconds, 4),
+                    "updated": time.time(),
+                },
+                pk=("run_id", "record_id"),
+            )
+
+    def run_totals(self, run_id: str) -> dict[str, Any]:
+        """Sum calls, tokens and seconds over a run's finished records."""
+        row = self.db.execute(
+            "select count(*), sum(calls), sum(tokens_in), sum(tokens_out), "
+            "sum(model_seconds), sum(wall_seconds) from records "
+            "where run_id = ? and status = 'done'",
+            [run_id],
+        ).fetchone()
+        n = row[0] or 0
+        totals = {
+            "records": n,
+            "calls": row[1] or 0,
+            "tokens_in": row[2] or 0,
+            "tokens_out": row[3] or 0,
+            "model_seconds": round(row[4] or 0.0, 3),
+            "wall_seconds": round(row[5] or 0.0, 3),
+        }
+        if n:
+            totals["per_record"] = {
+                k: round(totals[k] / n, 3)
+                for k in ("calls", "tokens_in", "tokens_out", "wall_seconds")
+            }
+        return totals
+
+    def purge_intermediates(self, run_id: str) -> None:
+        """Delete a run's iterations and call details, keeping final texts."""
+        with self.db.conn:
+            self.db.execute("delete from iterations where run_id = ?", [run_id])
+            self.db.execute("delete from model_calls where run_id = ?", [run_id])
+            self.db.execute(
+                "update records set result = null where run_id = ?", [run_id]
+            )
+
+
+def cache_get(db_path: str, key: str) -> dict[str, Any] | None:
+    """Return a cached model answer, or None."""
+    conn = _connect(db_path)
+    try:
+        _ensure_cache(conn)
+        row = conn.execute(
+            "select value from model_cache where key = ?", [key]
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+    finally:
+        conn.close()
+
+
+def cache_put(db_path: str, key: str, value: dict[str, Any]) -> None:
+    """Store a model answer under its cache key."""
+    conn = _connect(db_path)
+    try:
+        _ensure_cache(conn)
+        with conn:
+            conn.execute(
+                "insert or replace into model_cache(key, value, created) "
+                "values (?, ?, ?)",
+                [key, json.dumps(value), time.time()],
+            )
+    finally:
+        conn.close()
+
+
+def _ensure_cache(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        "create table if not exists model_cache "
+        "(key text primary key, value text, created float)"
+    )

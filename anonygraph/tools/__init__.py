@@ -1,0 +1,1 @@
+"""Deterministic helpers: search backends, PII scanner, DP mechanisms, metrics."""

@@ -1,0 +1,25 @@
+"""Shared fixtures: scripted models and temporary run files."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from scripted import Script  # noqa: E402
+
+from anonygraph import models  # noqa: E402
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "reddit_comments.jsonl"
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+@pytest.fixture
+def script(monkeypatch: pytest.MonkeyPatch) -> Script:
+    """Replace every role's model with a scripted one."""
+    scripted = Script()
+    monkeypatch.setattr(models, "load_chat_model", scripted.load)
+    return scripted

@@ -1,0 +1,101 @@
+"""Scripted chat models: answer each role from a script, record every prompt."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+
+Answer = str | Callable[[str], str]
+
+
+class ScriptedChatModel(BaseChatModel):
+    """Returns scripted answers in order (the last one repeats)."""
+
+    role: str
+    answers: list[Any]
+    prompts: list[str] = []
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: Any = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        prompt = str(messages[-1].content)
+        self.prompts.append(prompt)
+        answer = self.answers[min(len(self.prompts) - 1, len(self.answers) - 1)]
+        text = answer(prompt) if callable(answer) else answer
+        message = AIMessage(
+            content=text,
+            usage_metadata={
+                "input_tokens": len(prompt.split()),
+                "output_tokens": len(text.split()),
+                "total_tokens": len(prompt.split()) + len(text.split()),
+            },
+        )
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+class Script:
+    """Per-role scripted models, installed in place of the model layer's loader."""
+
+    def __init__(self) -> None:
+        self.models: dict[str, ScriptedChatModel] = {}
+
+    def set(self, role: str, *answers: Answer) -> None:
+        self.models[role] = ScriptedChatModel(
+            role=role, answers=list(answers), prompts=[]
+        )
+
+    def load(self, spec: str, role: str) -> ScriptedChatModel:
+        if role not in self.models:
+            raise AssertionError(f"unexpected call to role {role!r}")
+        return self.models[role]
+
+    def prompts(self, role: str) -> list[str]:
+        return self.models[role].prompts if role in self.models else []
+
+
+def attack_json(**guesses: tuple[str, int] | None) -> str:
+    """An attacker answer: attribute=(guess, certainty), None for no clue."""
+    body = {}
+    for name, value in guesses.items():
+        if value is None:
+            body[name] = {"reasoning": "no clue", "guesses": [], "certainty": 1}
+        else:
+            body[name] = {
+                "reasoning": f"the text hints at {value[0]}",
+                "guesses": [value[0]],
+                "certainty": value[1],
+            }
+    return json.dumps(body)
+
+
+def verdicts_json(**levels: str) -> str:
+    """An arbitrator answer: attribute=validity level."""
+    return json.dumps(
+        {
+            name: {
+                "validity": level,
+                "evidence": [f"evidence-for-{name}"],
+                "concept": f"concept-of-{name}",
+                "notes": "scripted",
+            }
+            for name, level in levels.items()
+        }
+    )
+
+
+def rewrite_json(text: str, changes: str = "scripted edit") -> str:
+    """An anonymizer answer."""
+    return json.dumps({"changes": changes, "text": text})

@@ -1,0 +1,214 @@
+"""Control flow of RLAA and FgAA with scripted models."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from scripted import Script, attack_json, rewrite_json, verdicts_json
+
+from anonygraph.graphs import fgaa, rlaa
+from anonygraph.models import ModelOutputError
+from anonygraph.state.context import Context
+
+TEXT = "I moved to Calgary for work and my wife hates the cold."
+ATTRS = ["city_country", "relationship_status"]
+
+
+def run(graph_module: Any, **context: Any) -> dict[str, Any]:
+    graph = graph_module.build_graph().compile()
+    ctx = Context(attributes=ATTRS, **context)
+    return asyncio.run(graph.ainvoke({"text": TEXT}, context=ctx))
+
+
+def test_when_every_leak_is_low_or_invalid_then_one_arbitration_and_no_anonymizer(
+    script: Script,
+) -> None:
+    script.set(
+        "attacker",
+        attack_json(
+            city_country=("Calgary, Canada", 5), relationship_status=("married", 4)
+        ),
+    )
+    script.set(
+        "arbitrator", verdicts_json(city_country="low", relationship_status="invalid")
+    )
+    script.set("anonymizer", rewrite_json("never used"))
+
+    out = run(rlaa)
+
+    assert len(script.prompts("arbitrator")) == 1
+    assert script.prompts("anonymizer") == []
+    assert out["status"] == "converged"
+    assert out["anonymized"] == TEXT
+    assert [it["policy"] for it in out["iterations"]] == [[]]
+
+
+def test_when_verdicts_are_high_and_medium_then_generalize_and_rephrase_are_sent(
+    script: Script,
+) -> None:
+    script.set(
+        "attacker",
+        attack_json(
+            city_country=("Calgary, Canada", 5), relationship_status=("married", 4)
+        ),
+        attack_json(city_country=("Canada", 2), relationship_status=None),
+    )
+    script.set(
+        "arbitrator",
+        verdicts_json(city_country="high", relationship_status="medium"),
+        verdicts_json(city_country="low"),
+    )
+    edited = "I moved to a big city for work and my partner hates the cold."
+    script.set("anonymizer", rewrite_json(edited))
+
+    out = run(rlaa)
+
+    (prompt,) = script.prompts("anonymizer")
+    assert "[generalize] city_country: concept-of-city_country" in prompt
+    assert "[rephrase] relationship_status: concept-of-relationship_status" in prompt
+    assert '"evidence-for-city_country"' in prompt
+    assert prompt.index("[generalize]") < prompt.index("[rephrase]")
+    assert out["status"] == "converged"
+    assert out["anonymized"] == edited
+    assert [it["round"] for it in out["iterations"]] == [0, 1]
+
+
+def test_when_policy_never_empties_then_max_iterations_bounds_the_loop(
+    script: Script,
+) -> None:
+    script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
+    script.set("arbitrator", verdicts_json(city_country="high"))
+    script.set(
+        "anonymizer",
+        *(rewrite_json(f"{TEXT} (edit {i})") for i in range(1, 10)),
+    )
+
+    out = run(rlaa, max_iterations=3)
+
+    assert len(script.prompts("attacker")) == 3
+    assert len(script.prompts("arbitrator")) == 3
+    assert len(script.prompts("anonymizer")) == 3
+    assert out["status"] == "max_iterations"
+    assert out["anonymized"].endswith("(edit 3)")
+
+
+def test_when_no_guess_is_made_then_the_arbitrator_is_not_called(
+    script: Script,
+) -> None:
+    script.set("attacker", attack_json(city_country=None, relationship_status=None))
+
+    out = run(rlaa)
+
+    assert out["status"] == "converged"
+    assert script.prompts("arbitrator") == []
+
+
+def test_when_fgaa_runs_then_the_anonymizer_is_called_every_round(
+    script: Script,
+) -> None:
+    script.set("attacker", attack_json(city_country=("Canada", 1)))
+    script.set(
+        "anonymizer", *(rewrite_json(f"{TEXT} (edit {i})") for i in range(1, 10))
+    )
+
+    out = run(fgaa, max_iterations=4)
+
+    assert len(script.prompts("anonymizer")) == 4
+    assert "[address] city_country" in script.prompts("anonymizer")[0]
+    assert out["status"] == "max_iterations"
+
+
+def test_when_fgaa_attacker_infers_nothing_then_it_stops_unless_rounds_are_fixed(
+    script: Script,
+) -> None:
+    script.set("attacker", attack_json(city_country=None))
+    script.set("anonymizer", *(rewrite_json(f"{TEXT} ({i})") for i in range(1, 10)))
+
+    stopped = run(fgaa, max_iterations=3)
+    assert stopped["status"] == "converged"
+    assert script.prompts("anonymizer") == []
+
+    fixed = run(fgaa, max_iterations=3, stop_when_nothing_inferred=False)
+    assert fixed["status"] == "max_iterations"
+    assert len(script.prompts("anonymizer")) == 3
+
+
+@pytest.mark.parametrize(
+    ("rewrite", "problem"),
+    [
+        ("", "empty"),
+        ("I moved.", "under 40%"),
+        (TEXT.replace(" ", "  "), "unchanged"),
+    ],
+)
+def test_when_rewrite_is_unusable_then_previous_text_is_kept(
+    script: Script, rewrite: str, problem: str
+) -> None:
+    script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
+    script.set(
+        "arbitrator",
+        verdicts_json(city_country="high"),
+        verdicts_json(city_country="low"),
+    )
+    script.set("anonymizer", rewrite_json(rewrite))
+
+    out = run(rlaa, max_iterations=2)
+
+    assert out["anonymized"] == TEXT
+    assert problem in out["iterations"][0]["error"]
+    assert any(problem in e for e in out["errors"])
+
+
+def test_when_answers_never_parse_then_the_step_fails_after_bounded_retries(
+    script: Script,
+) -> None:
+    script.set("attacker", "this is not json at all")
+
+    with pytest.raises(ModelOutputError) as caught:
+        run(rlaa, max_retries=2)
+
+    assert len(script.prompts("attacker")) == 3
+    assert caught.value.step == "attack"
+    assert len(caught.value.calls) == 3
+    assert "could not be used" in script.prompts("attacker")[1]
+
+
+def test_when_an_answer_is_repairable_then_no_retry_is_needed(script: Script) -> None:
+    broken = attack_json(city_country=None)[:-2]  # cut off like a max_tokens stop
+    script.set("attacker", "```json\n" + broken)
+
+    out = run(rlaa)
+
+    assert out["status"] == "converged"
+    assert len(script.prompts("attacker")) == 1
+
+
+def test_when_graph_runs_then_every_call_is_accounted(script: Script) -> None:
+    script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
+    script.set("arbitrator", verdicts_json(city_country="invalid"))
+
+    out = run(rlaa)
+
+    assert [(c["role"], c["step"]) for c in out["calls"]] == [
+        ("attacker", "attack"),
+        ("arbitrator", "arbitrate"),
+    ]
+    assert all(c["tokens_in"] > 0 and c["tokens_out"] > 0 for c in out["calls"])
+    assert all(c["seconds"] >= 0 and c["cached"] is False for c in out["calls"])
+
+
+def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
+    assert rlaa.graph.get_graph().draw_mermaid(with_styles=False).split("\n")[1:] == [
+        "\t__start__ --> prepare;",
+        "\tanonymize -.-> attack;",
+        "\tanonymize -.-> finish;",
+        "\tarbitrate -.-> anonymize;",
+        "\tarbitrate -.-> finish;",
+        "\tattack --> arbitrate;",
+        "\tprepare --> attack;",
+        "\tfinish --> __end__;",
+        "",
+    ]
+    assert "attack -.-> forward_inferences" in fgaa.graph.get_graph().draw_mermaid()

@@ -1,0 +1,244 @@
+"""Batch runs: bad input, store, cache, and resume after SIGKILL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scripted import Script, attack_json, rewrite_json, verdicts_json
+
+from anonygraph import cli
+from anonygraph.runner import RunOptions, run_batch
+from anonygraph.store import RunStore, checkpoint_path
+
+TESTS = Path(__file__).resolve().parents[1]
+
+
+def write_jsonl(path: Path, lines: list[Any]) -> Path:
+    with open(path, "wb") as handle:
+        for line in lines:
+            handle.write(line if isinstance(line, bytes) else json.dumps(line).encode())
+            handle.write(b"\n")
+    return path
+
+
+def script_city_leak(script: Script) -> None:
+    script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
+    script.set("arbitrator", verdicts_json(city_country="high"))
+    script.set("anonymizer", lambda p: rewrite_json(edited(p)))
+
+
+def edited(prompt: str) -> str:
+    text = re.search(r"<text>\n(.*?)\n</text>", prompt, re.S).group(1)  # type: ignore[union-attr]
+    return text.replace("Calgary", "a city")
+
+
+def batch(tmp_path: Path, input: Path, **context: Any) -> Any:
+    options = RunOptions(
+        method="rlaa",
+        input=str(input),
+        output=str(tmp_path / "out.jsonl"),
+        db=str(tmp_path / "runs.sqlite"),
+        context={"attributes": ["city_country"], "max_iterations": 1, **context},
+        progress=False,
+    )
+    return asyncio.run(run_batch(options))
+
+
+def test_when_input_has_bad_lines_then_each_is_reported_and_the_batch_goes_on(
+    tmp_path: Path, script: Script
+) -> None:
+    script_city_leak(script)
+    source = write_jsonl(
+        tmp_path / "in.jsonl",
+        [
+            {"id": "ok1", "text": "I live in Calgary."},
+            {"id": "empty", "text": ""},
+            {"id": "blank", "text": "   \n\t "},
+            {"id": "huge", "text": "word " * 10_000},
+            b'{"id": "latin1", "text": "caf\xe9"}',
+            b'{"id": "broken", "text": ',
+            {"text": "no id here"},
+            {"id": "attrs", "text": "I live in Calgary.", "attributes": ["shoe_size"]},
+            {"id": "ok1", "text": "duplicate"},
+            {"id": "ok2", "comments": ["I live in Calgary.", "It is cold."]},
+        ],
+    )
+
+    summary = batch(tmp_path, source)
+
+    assert (summary.done, summary.failed) == (2, 0)
+    reasons = "\n".join(summary.bad_lines)
+    for expected in (
+        "line 2 (record 'empty'): the text is empty",
+        "line 3 (record 'blank'): the text is only whitespace",
+        "line 4 (record 'huge'): the text has 50,000 characters",
+        "line 5 (a record): not valid UTF-8",
+        "line 6 (a record): malformed JSON",
+        "line 7 (a record): the record has no 'id'",
+        "line 8 (record 'attrs'): unknown attribute(s) 'shoe_size'",
+        "line 9 (record 'ok1'): duplicate id",
+    ):
+        assert expected in reasons
+    lines = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [x["id"] for x in lines] == ["ok1", "ok2"]
+    assert lines[0]["text"] == "I live in a city."
+    assert lines[1]["comments"] == ["I live in a city.", "It is cold."]
+
+
+def test_when_a_model_never_answers_usably_then_the_record_fails_and_is_not_output(
+    tmp_path: Path, script: Script
+) -> None:
+    script.set("attacker", "no json")
+    source = write_jsonl(
+        tmp_path / "in.jsonl", [{"id": "a", "text": "I live in Calgary."}]
+    )
+
+    summary = batch(tmp_path, source)
+
+    assert summary.failed == 1
+    assert (
+        "record 'a'" in summary.failures[0] and "step 'attack'" in summary.failures[0]
+    )
+    assert (tmp_path / "out.jsonl").read_text() == ""
+    (row,) = RunStore(tmp_path / "runs.sqlite").records(summary.run_id)
+    assert row["status"] == "failed" and "attacker" in row["error"]
+    assert row["calls"] == 3 and row["anonymized"] == ""
+
+
+def test_when_a_run_finishes_then_store_holds_records_iterations_and_calls(
+    tmp_path: Path, script: Script
+) -> None:
+    script_city_leak(script)
+    source = write_jsonl(
+        tmp_path / "in.jsonl", [{"id": "a", "text": "I live in Calgary."}]
+    )
+
+    summary = batch(tmp_path, source)
+
+    store = RunStore(tmp_path / "runs.sqlite")
+    (row,) = store.records(summary.run_id)
+    assert row["status"] == "done" and row["calls"] == 3 and row["tokens_out"] > 0
+    rounds = list(store.db["iterations"].rows)
+    assert [r["rewritten"] for r in rounds] == ["I live in a city."]
+    assert store.db["model_calls"].count == 3
+    assert summary.totals["per_record"]["calls"] == 3
+    for path in (
+        tmp_path / "runs.sqlite",
+        checkpoint_path(tmp_path / "runs.sqlite"),
+        tmp_path / "out.jsonl",
+    ):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+
+
+def test_when_run_again_then_temperature_zero_calls_come_from_the_cache(
+    tmp_path: Path, script: Script
+) -> None:
+    script_city_leak(script)
+    source = write_jsonl(
+        tmp_path / "in.jsonl", [{"id": "a", "text": "I live in Calgary."}]
+    )
+    batch(tmp_path, source)
+    assert len(script.prompts("arbitrator")) == 1
+
+    (tmp_path / "out.jsonl").unlink()
+    batch(tmp_path, source, max_retries=3)  # another run id, same arbitrator prompt
+
+    assert len(script.prompts("arbitrator")) == 1
+    assert len(script.prompts("attacker")) == 2  # temperature 0.1: not cached
+
+
+def test_when_cli_gets_an_unknown_model_spec_then_it_names_the_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = cli.main(
+        ["run", "--input", "x", "--output", "y", "--model", "attacker=gpt5"]
+    )
+    assert code == 2
+    assert "--model attacker=gpt5: unknown model spec 'gpt5'" in capsys.readouterr().err
+
+
+CHILD = """
+import os, re, signal, sys
+sys.path.insert(0, {tests!r})
+from scripted import Script, attack_json, rewrite_json, verdicts_json
+from anonygraph import cli, models
+
+log = open({log!r}, "a")
+
+def record_of(prompt):
+    return re.search(r"record (r\\d+)", prompt).group(1)
+
+def attacker(prompt):
+    log.write("attack " + record_of(prompt) + "\\n"); log.flush()
+    return attack_json(city_country=("Calgary, Canada", 5))
+
+def arbitrator(prompt):
+    log.write("arbitrate " + record_of(prompt) + "\\n"); log.flush()
+    return verdicts_json(city_country="high")
+
+def anonymizer(prompt):
+    rid = record_of(prompt)
+    log.write("anonymize " + rid + "\\n"); log.flush()
+    if rid == os.environ.get("KILL_AT"):
+        os.kill(os.getpid(), signal.SIGKILL)
+    return rewrite_json("record " + rid + " lives in a city somewhere")
+
+script = Script()
+script.set("attacker", attacker)
+script.set("arbitrator", arbitrator)
+script.set("anonymizer", anonymizer)
+models.load_chat_model = script.load
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def test_when_killed_mid_batch_then_rerun_resumes_without_redoing_work(
+    tmp_path: Path,
+) -> None:
+    ids = [f"r{i:02d}" for i in range(1, 6)]
+    source = write_jsonl(
+        tmp_path / "in.jsonl",
+        [{"id": rid, "text": f"record {rid} lives in Calgary"} for rid in ids],
+    )
+    log = tmp_path / "calls.log"
+    child = tmp_path / "child.py"
+    child.write_text(textwrap.dedent(CHILD.format(tests=str(TESTS), log=str(log))))
+    command = [
+        sys.executable, str(child), "run", "--input", str(source),
+        "--output", str(tmp_path / "out.jsonl"), "--db", str(tmp_path / "runs.sqlite"),
+        "--attributes", "city_country", "--max-iterations", "1", "--cache", "off",
+        "--no-progress",
+    ]  # fmt: skip
+
+    killed = subprocess.run(command, env={**os.environ, "KILL_AT": "r03"}, timeout=120)
+    assert killed.returncode == -signal.SIGKILL
+    first = log.read_text().splitlines()
+    assert "anonymize r03" in first and not any("r04" in x for x in first)
+
+    resumed = subprocess.run(
+        command, env=dict(os.environ), timeout=120, capture_output=True
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    calls = log.read_text().splitlines()
+    for rid in ids:
+        assert calls.count(f"attack {rid}") == 1, rid
+        assert calls.count(f"arbitrate {rid}") == 1, rid
+    # r03 was cut off inside anonymize: only that step ran again.
+    assert calls.count("anonymize r03") == 2
+    assert calls.count("anonymize r01") == 1
+    out = [
+        json.loads(x)["id"] for x in (tmp_path / "out.jsonl").read_text().splitlines()
+    ]
+    assert sorted(out) == ids and len(out) == len(set(out))
+    assert "2 already done" in resumed.stderr.decode()
