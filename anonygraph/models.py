@@ -38,6 +38,7 @@ ROLES: tuple[str, ...] = (
     "judge",
     "intent",
     "evidence",
+    "rewriter",
     "reconstructor",
     "keeper",
     "validator",
@@ -60,8 +61,10 @@ ROLE_PARAMS: dict[str, RoleParams] = {
     "arbitrator": RoleParams(0.0, None, 1024),
     "anonymizer": RoleParams(0.5, 0.9, 512),
     "judge": RoleParams(0.0, None, 512),
-    "intent": RoleParams(0.0, None, 512),
-    "evidence": RoleParams(0.0, None, 1024),
+    # IntentAnony table 6: its stages decode at temperature 0.1, top-p 1.0.
+    "intent": RoleParams(0.1, 1.0, 512),
+    "evidence": RoleParams(0.1, 1.0, 1024),
+    "rewriter": RoleParams(0.1, 1.0, 1024),
     "reconstructor": RoleParams(0.7, 0.9, 512),
     "keeper": RoleParams(0.0, None, 512),
     "validator": RoleParams(0.0, None, 64),
@@ -317,12 +320,6 @@ def parse_json_answer(text: str, schema: type[T]) -> T:
 
     """
     data = _load_lenient_json(text)
-    fields = list(schema.model_fields)
-    # Small models often answer a wrapper's list, or a wrapper's one item, bare.
-    if isinstance(data, list) and len(fields) == 1:
-        data = {fields[0]: data}
-    elif isinstance(data, dict) and len(fields) == 1 and fields[0] not in data:
-        data = {fields[0]: [data]}
     try:
         return schema.model_validate(data)
     except ValidationError as exc:

@@ -60,11 +60,14 @@ class RunSummary:
         lines += [f"  bad input {b}" for b in self.bad_lines]
         lines += [f"  failed {f}" for f in self.failures]
         per = self.totals.get("per_record")
-        if per:
+        wall = self.totals.get("wall_seconds", 0.0)
+        if per and wall:
+            outside = 1 - self.totals["model_seconds"] / wall
             lines.append(
                 f"  per record: {per['calls']} model calls, "
                 f"{per['tokens_in']} tokens in, "
-                f"{per['tokens_out']} tokens out, {per['wall_seconds']} s"
+                f"{per['tokens_out']} tokens out, {per['wall_seconds']} s "
+                f"({outside:.1%} of it outside model calls)"
             )
         return "\n".join(lines)
 

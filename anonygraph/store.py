@@ -64,6 +64,7 @@ class RunStore:
         self.path = Path(path)
         self.db = sqlite_utils.Database(_connect(self.path))
         self._ensure_tables()
+        self._ensure_eval_tables()
 
     def table(self, name: str) -> sqlite_utils.db.Table:
         """Return one of the store's tables."""
@@ -143,6 +144,142 @@ class RunStore:
                 pk="id",
             )
             self.table("model_calls").create_index(["run_id", "record_id"])
+
+    def _ensure_eval_tables(self) -> None:
+        tables = self.db.table_names()
+        if "evals" not in tables:
+            self.table("evals").create(
+                {"id": str, "run_id": str, "created": float, "params": str}, pk="id"
+            )
+        if "evaluations" not in tables:
+            self.table("evaluations").create(
+                {
+                    "eval_id": str,
+                    "run_id": str,
+                    "record_id": str,
+                    "row": str,
+                    "round": int,
+                    "status": str,
+                    "error": str,
+                    "text": str,
+                    "inferences": str,
+                    "matches": str,
+                    "utility": str,
+                    "metrics": str,
+                    "identified_profile": str,
+                    "calls": int,
+                    "tokens_in": int,
+                    "tokens_out": int,
+                    "seconds": float,
+                },
+                pk=("eval_id", "record_id", "row"),
+            )
+        if "search_queries" not in tables:
+            self.table("search_queries").create(
+                {
+                    "eval_id": str,
+                    "record_id": str,
+                    "row": str,
+                    "n": int,
+                    "backend": str,
+                    "query": str,
+                    "urls": str,
+                },
+                pk=("eval_id", "record_id", "row", "n"),
+            )
+
+    def start_eval(self, eval_id: str, run_id: str, params: dict[str, Any]) -> None:
+        """Register an evaluation of a run (kept when it is resumed)."""
+        if not list(self.table("evals").rows_where("id = ?", [eval_id])):
+            self.table("evals").insert(
+                {
+                    "id": eval_id,
+                    "run_id": run_id,
+                    "created": time.time(),
+                    "params": json.dumps(params, sort_keys=True),
+                }
+            )
+
+    def evaluated_rows(self, eval_id: str) -> set[tuple[str, str]]:
+        """Return (record id, row) pairs an evaluation already scored."""
+        return {
+            (r["record_id"], r["row"])
+            for r in self.table("evaluations").rows_where(
+                "eval_id = ? and status = 'done'", [eval_id]
+            )
+        }
+
+    def save_evaluation(
+        self,
+        eval_id: str,
+        run_id: str,
+        record_id: str,
+        row: str,
+        *,
+        round_no: int,
+        status: str,
+        error: str,
+        result: dict[str, Any],
+        seconds: float,
+    ) -> None:
+        """Store one scored text, its judge calls and its outgoing queries."""
+        calls = result.get("calls", [])
+        with self.db.conn:
+            self.save_calls(f"{run_id}/{eval_id}", f"{record_id}/{row}", calls)
+            self.table("search_queries").upsert_all(
+                [
+                    {
+                        "eval_id": eval_id,
+                        "record_id": record_id,
+                        "row": row,
+                        "n": n,
+                        "backend": q.get("backend", ""),
+                        "query": q.get("query", ""),
+                        "urls": json.dumps(q.get("urls", [])),
+                    }
+                    for n, q in enumerate(result.get("search_log", []))
+                ],
+                pk=("eval_id", "record_id", "row", "n"),
+            )
+            self.table("evaluations").upsert(
+                {
+                    "eval_id": eval_id,
+                    "run_id": run_id,
+                    "record_id": record_id,
+                    "row": row,
+                    "round": round_no,
+                    "status": status,
+                    "error": error,
+                    "text": result.get("text", ""),
+                    "inferences": json.dumps(result.get("inferences", [])),
+                    "matches": json.dumps(result.get("matches", [])),
+                    "utility": json.dumps(result.get("utility", {})),
+                    "metrics": json.dumps(result.get("metrics", {})),
+                    "identified_profile": result.get("identified_profile", ""),
+                    "calls": len(calls),
+                    "tokens_in": sum(c.get("tokens_in", 0) for c in calls),
+                    "tokens_out": sum(c.get("tokens_out", 0) for c in calls),
+                    "seconds": round(seconds, 4),
+                },
+                pk=("eval_id", "record_id", "row"),
+            )
+
+    def evaluations(self, eval_id: str) -> list[dict[str, Any]]:
+        """Return an evaluation's rows."""
+        return list(self.table("evaluations").rows_where("eval_id = ?", [eval_id]))
+
+    def latest_eval(self, run_id: str) -> str | None:
+        """Return the id of a run's newest evaluation, or None."""
+        rows = list(
+            self.table("evals").rows_where(
+                "run_id = ?", [run_id], order_by="created desc", limit=1
+            )
+        )
+        return str(rows[0]["id"]) if rows else None
+
+    def runs(self) -> list[dict[str, Any]]:
+        """Return every run, oldest first."""
+        return list(self.table("runs").rows_where(order_by="created"))
 
     def start_run(
         self, run_id: str, method: str, params: dict[str, Any], input: str, output: str

@@ -5,10 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from anonygraph.graphs import fgaa, rlaa
+from anonygraph.graphs import dp_embed, evaluate, fgaa, rlaa
 
 GRAPHS: dict[str, Callable[[], Any]] = {
     "rlaa": rlaa.build_graph,
     "fgaa": fgaa.build_graph,
+    "dp-embed": dp_embed.build_graph,
 }
 """Method name -> ``build_graph`` returning the uncompiled StateGraph."""
+
+EVALUATOR: dict[str, Callable[[], Any]] = {"evaluate": evaluate.build_graph}
+"""Graphs that score methods rather than anonymize; served in Studio too."""

@@ -7,6 +7,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from anonygraph import models
+from anonygraph.nodes.search_agent import render_notes
+from anonygraph.prompts.search_agent import IDENTIFY_PROMPT
 from anonygraph.state.attributes import describe_attributes, resolve_attributes
 from anonygraph.state.domain import attack_answer_model, inferences_from_answer
 
@@ -22,14 +24,19 @@ async def attack(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
     prompt = runtime.context.attack_prompt.format(
         text=state.current, attributes=describe_attributes(attributes)
     )
+    # After web searches, the attacker reads their results and may name the
+    # author's profile (the agentic adversary); otherwise it reads the text alone.
+    search_log = getattr(state, "search_log", None)
+    if search_log:
+        prompt = IDENTIFY_PROMPT.format(attack=prompt, notes=render_notes(search_log))
+    schema = attack_answer_model(attributes, identify=bool(search_log))
     answer, calls = await models.ask_structured(
-        "attacker",
-        prompt,
-        attack_answer_model(attributes),
-        runtime.context,
-        step="attack",
+        "attacker", prompt, schema, runtime.context, step="attack"
     )
-    return {
+    update: dict[str, Any] = {
         "inferences": [i.model_dump() for i in inferences_from_answer(answer)],
         "calls": calls,
     }
+    if search_log:
+        update["identified_profile"] = getattr(answer, "identified_profile", "")
+    return update

@@ -8,12 +8,13 @@ from dataclasses import MISSING, Field, dataclass, field, fields
 from anonygraph.prompts.anonymizer import ANONYMIZE_PROMPT
 from anonygraph.prompts.arbitrator import ARBITRATE_PROMPT
 from anonygraph.prompts.attacker import ATTACK_PROMPT
+from anonygraph.prompts.search_agent import SEARCH_STEP_PROMPT
 from anonygraph.state.attributes import DEFAULT_ATTRIBUTES
 
 
 @dataclass(kw_only=True)
-class Context:
-    """Parameters of one run; Studio shows them as a form."""
+class ModelContext:
+    """Parameters every graph shares: models, attributes, retries, cache."""
 
     default_model: str = field(
         default="local",
@@ -22,45 +23,36 @@ class Context:
             "llamacpp:PATH, ollama:NAME[@URL], openai:NAME[@URL] or hf:ID."
         },
     )
+
     models: dict[str, str] = field(
         default_factory=dict,
         metadata={
             "description": "Role -> model spec, e.g. {'attacker': 'ollama:qwen2.5'}."
         },
     )
+
     attributes: list[str] = field(
         default_factory=lambda: list(DEFAULT_ATTRIBUTES),
         metadata={"description": "Attributes to protect (and attack)."},
     )
-    max_iterations: int = field(
-        default=10,
-        metadata={"description": "T: most attack-anonymize rounds (RLAA, FgAA)."},
-    )
+
     max_retries: int = field(
         default=2,
         metadata={
             "description": "Extra tries when a structured answer does not parse."
         },
     )
-    min_length_ratio: float = field(
-        default=0.4,
-        metadata={
-            "description": "A rewrite shorter than this share of its input is "
-            "rejected and the previous text kept."
-        },
-    )
+
     max_chars: int = field(
         default=20_000,
         metadata={"description": "Longest text accepted, in characters."},
     )
-    stop_when_nothing_inferred: bool = field(
-        default=True,
-        metadata={"description": "FgAA: stop early once the attacker infers nothing."},
-    )
+
     cache_db: str = field(
         default="",
         metadata={"description": "Store file caching model calls; empty: no cache."},
     )
+
     cache_mode: str = field(
         default="deterministic",
         metadata={
@@ -68,20 +60,10 @@ class Context:
             "(temperature 0) or all."
         },
     )
+
     attack_prompt: str = field(
         default=ATTACK_PROMPT,
         metadata={"description": "Attacker template: slots {text}, {attributes}."},
-    )
-    arbitrate_prompt: str = field(
-        default=ARBITRATE_PROMPT,
-        metadata={
-            "description": "Arbitrator template: slots {text}, {attributes}, "
-            "{reasoning}."
-        },
-    )
-    anonymize_prompt: str = field(
-        default=ANONYMIZE_PROMPT,
-        metadata={"description": "Anonymizer template: slots {text}, {feedback}."},
     )
 
     def __post_init__(self) -> None:
@@ -98,6 +80,78 @@ class Context:
                 setattr(self, f.name, env.lower() in ("1", "true", "yes"))
             elif f.type in ("str", str):
                 setattr(self, f.name, env)
+
+
+@dataclass(kw_only=True)
+class Context(ModelContext):
+    """Parameters of the adversarial loops (RLAA, FgAA); Studio shows them as a form."""
+
+    max_iterations: int = field(
+        default=10,
+        metadata={"description": "T: most attack-anonymize rounds (RLAA, FgAA)."},
+    )
+
+    min_length_ratio: float = field(
+        default=0.4,
+        metadata={
+            "description": "A rewrite shorter than this share of its input is "
+            "rejected and the previous text kept."
+        },
+    )
+
+    stop_when_nothing_inferred: bool = field(
+        default=True,
+        metadata={"description": "FgAA: stop early once the attacker infers nothing."},
+    )
+
+    arbitrate_prompt: str = field(
+        default=ARBITRATE_PROMPT,
+        metadata={
+            "description": "Arbitrator template: slots {text}, {attributes}, "
+            "{reasoning}."
+        },
+    )
+
+    anonymize_prompt: str = field(
+        default=ANONYMIZE_PROMPT,
+        metadata={"description": "Anonymizer template: slots {text}, {feedback}."},
+    )
+
+
+@dataclass(kw_only=True)
+class SearchOptions:
+    """Web search settings of the agents that search (adversary, AURA's probe)."""
+
+    search_backend: str = field(
+        default="",
+        metadata={
+            "description": "offline (a local corpus index), ddgs or tavily; empty: "
+            "no search. ddgs and tavily send queries off the machine."
+        },
+    )
+    allow_web: bool = field(
+        default=False,
+        metadata={"description": "Opt-in to ddgs/tavily: queries leave the machine."},
+    )
+    search_index: str = field(
+        default="", metadata={"description": "Offline backend: the index file."}
+    )
+    search_corpus: str = field(
+        default="",
+        metadata={"description": "Offline backend: JSONL or folder to index first."},
+    )
+    max_search_steps: int = field(
+        default=3, metadata={"description": "Most searches per text."}
+    )
+    search_results: int = field(
+        default=5, metadata={"description": "Results read per search."}
+    )
+    search_step_prompt: str = field(
+        default=SEARCH_STEP_PROMPT,
+        metadata={
+            "description": "Search step template: {goal}, {text}, {notes}, {steps_left}."
+        },
+    )
 
 
 def _default_of(f: Field[object]) -> object:

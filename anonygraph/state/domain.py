@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -93,14 +93,6 @@ class AttributeInference(BaseModel):
 UNKNOWN_GUESSES = frozenset({"unknown", "none", "n/a", "na", "", "-", "not sure"})
 
 
-class Inferences(BaseModel):
-    """The attacker's answer: one inference per attribute it was asked about."""
-
-    inferences: list[AttributeInference] = Field(
-        description="One entry per attribute to infer."
-    )
-
-
 class LeakVerdict(BaseModel):
     """The arbitrator's judgement of one attacker inference."""
 
@@ -124,12 +116,6 @@ class LeakVerdict(BaseModel):
     notes: str = Field(
         default="", max_length=400, description="Why this validity level was chosen."
     )
-
-
-class Verdicts(BaseModel):
-    """The arbitrator's answer: one verdict per inference it was shown."""
-
-    verdicts: list[LeakVerdict] = Field(description="One entry per attribute.")
 
 
 class PolicyItem(BaseModel):
@@ -184,14 +170,22 @@ class _Answer(BaseModel):
     model_config = ConfigDict(json_schema_extra=_require_all)
 
 
-class _Guess(BaseModel):
-    reasoning: str = _bounded(400, "Clues quoted from the text and where they lead.")
-    guesses: list[str] = Field(
-        max_length=3, description="Up to three guesses, most likely first; [] if none."
+Phrase = Annotated[str, Field(json_schema_extra={"maxLength": 160})]
+"""A quoted phrase; bounded in the schema so a small model cannot ramble."""
+
+
+class _Guess(_Answer):
+    # Defaults rescue an answer cut off at the token limit; the schema still
+    # requires every key (see _Answer).
+    reasoning: str = _bounded(400, "Clues quoted from the text and where they lead.", "")
+    guesses: list[Phrase] = Field(
+        default_factory=list,
+        max_length=3,
+        description="Up to three guesses, most likely first; [] if none.",
     )
     # An enum, not a bounded integer: llama.cpp grammars ignore min/max.
     certainty: Literal[1, 2, 3, 4, 5] = Field(
-        description="1 = wild guess ... 5 = stated."
+        default=1, description="1 = wild guess ... 5 = stated."
     )
 
     _clean = field_validator("guesses", mode="before")(
@@ -199,8 +193,14 @@ class _Guess(BaseModel):
     )
 
 
-def attack_answer_model(attributes: list[str]) -> type[BaseModel]:
-    """Build the attacker's answer schema: one object per attribute to infer."""
+def attack_answer_model(
+    attributes: list[str], *, identify: bool = False
+) -> type[BaseModel]:
+    """Build the attacker's answer schema: one object per attribute to infer.
+
+    With ``identify``, the attacker also names the page or profile its web
+    searches traced the author to (``identified_profile``).
+    """
     fields: dict[str, Any] = {}
     for name in attributes:
         options = ATTRIBUTES[name].options
@@ -226,6 +226,11 @@ def attack_answer_model(attributes: list[str]) -> type[BaseModel]:
                 description=ATTRIBUTES[name].description,
             ),
         )
+    if identify:
+        fields["identified_profile"] = (
+            str,
+            _bounded(200, "Address or title of the author's own page; '' if none.", ""),
+        )
     return create_model("AttackAnswer", __base__=_Answer, **fields)
 
 
@@ -234,19 +239,27 @@ def inferences_from_answer(answer: BaseModel) -> list[AttributeInference]:
     return [
         AttributeInference(attribute=name, **getattr(answer, name).model_dump())
         for name in type(answer).model_fields
+        if name != "identified_profile"
     ]
 
 
-class _Verdict(BaseModel):
+class _Verdict(_Answer):
     validity: Validity = Field(
         description="high: stated or undeniable; medium: strong style or topic cue; "
         "low: vague stereotype; invalid: not supported by the text."
     )
-    evidence: list[str] = Field(
-        max_length=3, description="Exact phrases of the text the reasoning relies on."
+    evidence: list[Phrase] = Field(
+        default_factory=list,
+        max_length=3,
+        description="Exact phrases of the text the reasoning relies on.",
     )
-    concept: str = _bounded(200, "For high or medium: the fact to neutralize.")
-    notes: str = _bounded(200, "Why this validity level.")
+    concept: str = _bounded(200, "For high or medium: the fact to neutralize.", "")
+    notes: str = _bounded(200, "Why this validity level.", "")
+
+    @field_validator("evidence", mode="before")
+    @classmethod
+    def _first_three(cls, evidence: Any) -> Any:
+        return evidence[:3] if isinstance(evidence, list) else evidence
 
 
 def verdict_answer_model(attributes: list[str]) -> type[BaseModel]:
@@ -267,3 +280,350 @@ def verdicts_from_answer(answer: BaseModel) -> list[LeakVerdict]:
         LeakVerdict(attribute=name, **getattr(answer, name).model_dump())
         for name in type(answer).model_fields
     ]
+
+
+Score10 = Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+
+
+class _Scored(BaseModel):
+    explanation: str = _bounded(300, "Why this score, briefly.")
+    score: Score10 = Field(description="1 (worst) to 10 (best).")
+
+
+class _Flag(BaseModel):
+    explanation: str = _bounded(300, "What, if anything, was invented.")
+    score: Literal[0, 1] = Field(description="1: nothing invented; 0: invented facts.")
+
+
+class UtilityAnswer(BaseModel):
+    """The judge's answer schema. No defaults: a missing score is a failed judgement,
+    never a made-up 0 or 10."""
+
+    readability: _Scored
+    meaning: _Scored
+    hallucination: _Flag
+
+    def to_score(self) -> UtilityScore:
+        """Flatten into a `UtilityScore`."""
+        return UtilityScore(
+            readability=self.readability.score,
+            meaning=self.meaning.score,
+            hallucination=self.hallucination.score,
+            rationale=" | ".join(
+                part.explanation
+                for part in (self.readability, self.meaning, self.hallucination)
+            ),
+        )
+
+
+class SearchStep(BaseModel):
+    """One decision of a search agent."""
+
+    thought: str = _bounded(300, "What is known and what to look up next.")
+    action: Literal["search", "answer"] = Field(
+        description="search: run `query`; answer: stop searching."
+    )
+    query: str = _bounded(120, "Short keyword query; empty when answering.", "")
+
+
+class ValidatorAnswer(BaseModel):
+    """The validator's decision on one guess the rules could not settle."""
+
+    verdict: Literal["yes", "no", "less precise"] = Field(
+        description="yes: same thing; less precise: right but coarser; no: wrong."
+    )
+
+
+# IntentAnony: pragmatic intents, evidence chains and exposure budgets.
+
+IntentCode = Literal["I1", "I2", "I3", "I4", "I5"]
+Level = Literal["L0", "L1", "L2", "L3", "BAN"]
+SpanAction = Literal["keep", "generalize", "remove"]
+
+INTENT_NAMES: dict[str, str] = {
+    "I1": "self-expression",
+    "I2": "social interaction",
+    "I3": "professional showcase",
+    "I4": "information sharing",
+    "I5": "sensitive disclosure",
+}
+"""The pragmatic intents IntentAnony recognizes, by code."""
+
+LEVELS: tuple[str, ...] = ("L0", "L1", "L2", "L3", "BAN")
+"""Exposure levels, least to most restrictive: L0 keeps, BAN suppresses."""
+
+INTENT_WEIGHTS: tuple[float, ...] = tuple(i / 10 for i in range(11))
+"""The weights a constrained decoder may emit: a 0.1 grid over [0, 1]."""
+
+
+class Intent(BaseModel):
+    """One pragmatic intent of a text, with how prominent it is."""
+
+    code: IntentCode = Field(description="I1 ... I5.")
+    name: str = Field(description="Readable name, e.g. 'self-expression'.")
+    weight: float = Field(ge=0, le=1, description="Prominence in [0, 1]; 0: absent.")
+
+
+class EvidenceStep(BaseModel):
+    """One link of an evidence chain: a verbatim quote and what it gives away."""
+
+    step: str = Field(default="", description="What this step of inference does.")
+    quote: str = Field(description="Words of the text, verbatim.")
+    explanation: str = Field(
+        default="", description="Why the quote reveals the attribute."
+    )
+    intent: IntentCode | Literal["none"] = Field(
+        default="none", description="The recognized intent the quote serves, if any."
+    )
+    intent_relevant: bool = Field(
+        default=False,
+        description="Set in code: the quote serves an intent above the threshold.",
+    )
+    action: SpanAction = Field(
+        default="keep",
+        description="Set in code from the budget: keep, generalize, "
+        "or remove the quote.",
+    )
+
+
+class EvidenceChain(BaseModel):
+    """How the text supports inferring one attribute, step by step."""
+
+    attribute: str = Field(description="Attribute the chain supports.")
+    steps: list[EvidenceStep] = Field(
+        default_factory=list, description="Ordered steps whose quotes are in the text."
+    )
+    dropped: list[str] = Field(
+        default_factory=list,
+        description="Quotes the model gave that are not in the text (discarded).",
+    )
+
+
+class ExposureBudget(BaseModel):
+    """How much one attribute may still be inferable from the anonymized text."""
+
+    attribute: str = Field(description="Attribute the budget is for.")
+    level: Level = Field(description="Effective level: the strictest over intents.")
+    max_certainty: int = Field(
+        ge=1, le=5, description="Highest attacker certainty the level tolerates."
+    )
+    source: Literal["table", "privacy_level", "no_intent"] = Field(
+        description="table: eq. 6 over the counted intents; privacy_level: the "
+        "run's override; no_intent: no intent passed the threshold."
+    )
+    by_intent: dict[str, Level] = Field(
+        default_factory=dict, description="G(scene, intent, attribute) per intent."
+    )
+    defaulted: list[str] = Field(
+        default_factory=list,
+        description="Intents whose table entry was missing (default level used).",
+    )
+
+
+class ExposureTable(BaseModel):
+    """The governance function G(scene, intent, attribute) -> level, as data."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    description: str = Field(default="", description="Free notes for readers.")
+    fallback_scene: str = Field(
+        default="general",
+        description="Scene consulted when the recognized one has no entry.",
+    )
+    scenes: dict[str, dict[IntentCode, dict[str, Level]]] = Field(
+        description="scene -> intent -> attribute -> level."
+    )
+
+    @model_validator(mode="after")
+    def _known_names(self) -> ExposureTable:
+        # Imported here: attributes.py must not depend on the domain module.
+        from anonygraph.state.attributes import resolve_attributes
+
+        for by_intent in self.scenes.values():
+            for intent, levels in by_intent.items():
+                by_intent[intent] = {
+                    resolve_attributes([name])[0]: level
+                    for name, level in levels.items()
+                }
+        if self.fallback_scene not in self.scenes:
+            raise ValueError(
+                f"fallback scene {self.fallback_scene!r} is not among the "
+                f"scenes {sorted(self.scenes)}"
+            )
+        return self
+
+    def lookup(self, scene: str, intent: str, attribute: str) -> str | None:
+        """Return G(scene, intent, attribute), trying the fallback scene second."""
+        for name in (scene, self.fallback_scene):
+            level = self.scenes.get(name, {}).get(intent, {}).get(attribute)  # type: ignore[call-overload]
+            if level is not None:
+                return str(level)
+        return None
+
+
+class SpanEdit(BaseModel):
+    """What one rewrite did to one evidence span."""
+
+    quote: str = Field(description="The span as it stood in the text rewritten.")
+    attributes: list[str] = Field(description="Attributes whose chains hold it.")
+    action: SpanAction = Field(description="What the plan asked for.")
+    intent_relevant: bool = Field(description="The span serves a counted intent.")
+    outcome: Literal["kept", "changed"] = Field(
+        description="kept: still there verbatim; changed: edited or removed."
+    )
+    replaced_by: str | None = Field(
+        default=None, description="What the span became ('' if deleted); None if kept."
+    )
+
+    @property
+    def violates_plan(self) -> bool:
+        """True when the rewrite did the opposite of what the plan asked."""
+        return (self.action == "keep") == (self.outcome == "changed")
+
+
+def _weight(description: str) -> Any:
+    # A 0.1 grid as an enum: llama.cpp grammars ignore minimum/maximum and let
+    # a free number run on; validation clamps whatever a free decoder sends.
+    return Field(
+        default=0.0,
+        description=description,
+        json_schema_extra={"enum": list(INTENT_WEIGHTS)},
+    )
+
+
+class _IntentWeights(_Answer):
+    I1: float = _weight("Self-expression: opinions, feelings, lived experience.")
+    I2: float = _weight("Social interaction: replying, asking, engaging others.")
+    I3: float = _weight("Professional showcase: job, education, expertise, skills.")
+    I4: float = _weight("Information sharing: facts, knowledge, advice.")
+    I5: float = _weight(
+        "Sensitive disclosure: health, mental state, politics, money, other private "
+        "matters."
+    )
+
+    @field_validator("I1", "I2", "I3", "I4", "I5", mode="before")
+    @classmethod
+    def _clamp(cls, value: Any) -> float:
+        try:
+            weight = float(value)
+        except (TypeError, ValueError):
+            return 0.0
+        return round(min(1.0, max(0.0, weight)), 2)
+
+
+def intent_answer_model(scenes: list[str]) -> type[BaseModel]:
+    """Build the intent recognizer's answer schema: five weights and a scene."""
+    options: list[Any] = list(scenes)
+    return create_model(
+        "IntentAnswer",
+        __base__=_IntentWeights,
+        # An enum for the decoder; a free decoder's unknown scene is harmless,
+        # since the table falls back to its fallback scene for it.
+        scene=(
+            str,
+            Field(
+                default=scenes[0],
+                description="The setting the text is written in.",
+                json_schema_extra={"enum": options},
+            ),
+        ),
+    )
+
+
+def intents_from_answer(answer: BaseModel) -> tuple[list[Intent], str]:
+    """Turn an intent answer into the five `Intent`s and the scene label."""
+    intents = [
+        Intent(code=code, name=name, weight=getattr(answer, code))  # type: ignore[arg-type]
+        for code, name in INTENT_NAMES.items()
+    ]
+    return intents, str(getattr(answer, "scene"))
+
+
+class _EvidenceStepAnswer(_Answer):
+    step: str = _bounded(120, "What this step infers.")
+    quote: str = _bounded(160, "Exact words copied from the text.")
+    explanation: str = _bounded(160, "Why these words reveal the attribute.")
+
+
+def evidence_answer_model(
+    attributes: list[str], intent_codes: list[str], max_steps: int
+) -> type[BaseModel]:
+    """Build the evidence answer schema: one bounded chain per inferred attribute."""
+    step_model = create_model(
+        "EvidenceStepAnswer",
+        __base__=_EvidenceStepAnswer,
+        # An enum for the decoder; a free decoder's other value reads as "none".
+        intent=(
+            str,
+            Field(
+                default="none",
+                description="Intent the quote is needed for.",
+                json_schema_extra={"enum": [*intent_codes, "none"]},
+            ),
+        ),
+    )
+    chain_model = create_model(
+        "EvidenceChainAnswer",
+        __base__=_Answer,
+        steps=(
+            list[step_model],  # type: ignore[valid-type]
+            # maxItems steers the decoder; a longer list is cut in code, not refused.
+            Field(
+                description="Ordered inference steps.",
+                json_schema_extra={"maxItems": max_steps},
+            ),
+        ),
+    )
+    fields: dict[str, Any] = {
+        name: (
+            chain_model,
+            Field(
+                default_factory=lambda m=chain_model: m(steps=[]),
+                description=ATTRIBUTES[name].description,
+            ),
+        )
+        for name in attributes
+    }
+    return create_model("EvidenceAnswer", __base__=_Answer, **fields)
+
+
+def chains_from_answer(answer: BaseModel) -> list[EvidenceChain]:
+    """Turn an evidence answer into one unchecked `EvidenceChain` per attribute."""
+    return [
+        EvidenceChain(
+            attribute=name,
+            steps=[
+                EvidenceStep(
+                    step=s.step,
+                    quote=s.quote,
+                    explanation=s.explanation,
+                    intent=s.intent if s.intent in INTENT_NAMES else "none",
+                )
+                for s in getattr(answer, name).steps
+            ],
+        )
+        for name in type(answer).model_fields
+    ]
+
+
+class ConstrainedRewrite(_Answer):
+    """The IntentAnony rewriter's answer: the edited text and nothing else."""
+
+    text: str = Field(description="The whole text with the planned edits applied.")
+
+
+class TrajectoryStep(BaseModel):
+    """One state s_i = (x_i, P_i, U_i) of a SEAL anonymization trajectory."""
+
+    index: int = Field(ge=0, description="i: position in the trajectory; 0 = x_0.")
+    round: int = Field(
+        default=0, ge=0, description="Rewrite attempts made before reaching x_i."
+    )
+    text: str = Field(description="x_i: the text in this state.")
+    inferences: list[AttributeInference] = Field(
+        default_factory=list,
+        description="P_i: the inference model's answer for every attribute asked.",
+    )
+    utility: UtilityAnswer = Field(
+        description="U_i: scores with explanations of x_i against x_0."
+    )

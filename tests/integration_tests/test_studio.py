@@ -12,7 +12,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from anonygraph.graphs import GRAPHS
+from anonygraph.graphs import EVALUATOR, GRAPHS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,7 +25,7 @@ def free_port() -> int:
 
 def test_when_langgraph_json_is_read_then_it_lists_the_registry() -> None:
     config = json.loads((ROOT / "langgraph.json").read_text())
-    assert sorted(config["graphs"]) == sorted(GRAPHS)
+    assert sorted(config["graphs"]) == sorted({**GRAPHS, **EVALUATOR})
 
 
 def test_when_langgraph_dev_starts_then_it_lists_every_graph_as_an_assistant(
@@ -63,4 +63,4 @@ def test_when_langgraph_dev_starts_then_it_lists_every_graph_as_an_assistant(
     finally:
         server.terminate()
         server.wait(timeout=30)
-    assert sorted(a["graph_id"] for a in assistants) == sorted(GRAPHS)
+    assert sorted(a["graph_id"] for a in assistants) == sorted({**GRAPHS, **EVALUATOR})

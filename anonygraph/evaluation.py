@@ -1,0 +1,207 @@
+"""Score a finished run: every record's original, final and (optionally) each round."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from tqdm import tqdm
+
+from anonygraph import store
+from anonygraph.graphs import evaluate
+from anonygraph.state.evaluate import EvalContext
+
+
+@dataclass
+class EvalOptions:
+    """What `anonygraph eval` needs."""
+
+    run_id: str
+    db: str = "runs.sqlite"
+    context: dict[str, Any] = field(default_factory=dict)
+    """Fields of `EvalContext`: attacker/judge models, search backend, ..."""
+    per_iteration: bool = False
+    """Also score the text after every round (for MRS curves)."""
+    concurrency: int = 1
+    progress: bool = True
+
+
+@dataclass
+class EvalSummary:
+    """What an evaluation did."""
+
+    eval_id: str
+    run_id: str
+    scored: int = 0
+    reused: int = 0
+    failed: int = 0
+    failures: list[str] = field(default_factory=list)
+    skipped_records: list[str] = field(default_factory=list)
+
+    def report(self) -> str:
+        """Render for people."""
+        lines = [
+            f"eval {self.eval_id} of run {self.run_id}: {self.scored} text(s) scored, "
+            f"{self.reused} reused, {self.failed} failed"
+        ]
+        lines += [f"  skipped {s}" for s in self.skipped_records]
+        lines += [f"  failed {f}" for f in self.failures]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class EvalRow:
+    """One text of a record to score."""
+
+    record_id: str
+    row: str
+    """original, final, or round_N."""
+    round: int
+    text: str
+    original: str
+    labels: dict[str, Any]
+
+
+def eval_id_for(run_id: str, context: EvalContext, per_iteration: bool) -> str:
+    """Name an evaluation after its run and settings, so re-running resumes it."""
+    settings = {k: v for k, v in asdict(context).items() if k != "cache_db"}
+    key = json.dumps([run_id, settings, per_iteration], sort_keys=True, default=str)
+    return f"eval-{hashlib.sha256(key.encode()).hexdigest()[:10]}"
+
+
+def rows_of(record: dict[str, Any], per_iteration: bool) -> list[EvalRow]:
+    """List the texts of one finished record to score."""
+    original = record["original"]
+    labels = json.loads(record["labels"] or "{}")
+    result = json.loads(record["result"] or "{}")
+    rows = [EvalRow(record["record_id"], "original", 0, original, original, labels)]
+    if per_iteration:
+        for entry in result.get("iterations", []):
+            after = entry.get("rewritten")
+            if after:
+                n = int(entry.get("round", 0)) + 1
+                rows.append(
+                    EvalRow(record["record_id"], f"round_{n}", n, after, original, labels)
+                )
+    final_round = max((r.round for r in rows), default=0)
+    rows.append(
+        EvalRow(
+            record["record_id"],
+            "final",
+            final_round,
+            record["anonymized"],
+            original,
+            labels,
+        )
+    )
+    return rows
+
+
+async def evaluate_run(options: EvalOptions) -> EvalSummary:
+    """Score every finished record of a run; reuse scores already stored.
+
+    Raises:
+        ValueError: when the run does not exist in the store.
+    """
+    db = store.RunStore(options.db)
+    if db.get_run(options.run_id) is None:
+        raise ValueError(
+            f"no run {options.run_id!r} in {options.db}; "
+            "list runs with `anonygraph report --db ...`"
+        )
+    context = EvalContext(**{"cache_db": str(db.path.resolve()), **options.context})
+    eval_id = eval_id_for(options.run_id, context, options.per_iteration)
+    summary = EvalSummary(eval_id=eval_id, run_id=options.run_id)
+    db.start_eval(eval_id, options.run_id, asdict(context))
+    done = db.evaluated_rows(eval_id)
+    summary.skipped_records = [
+        f"record {r['record_id']!r}: not anonymized ({r['status']})"
+        for r in db.records(options.run_id)
+        if r["status"] != "done"
+    ]
+    todo = [
+        row
+        for record in db.records(options.run_id, status="done")
+        for row in rows_of(record, options.per_iteration)
+        if (row.record_id, row.row) not in done
+    ]
+    summary.reused = len(done)
+    gate = asyncio.Semaphore(max(1, options.concurrency))
+    bar = tqdm(total=len(todo), desc="eval", disable=not options.progress, file=sys.stderr)
+    async with store.open_checkpointer(options.db) as saver:
+        app = evaluate.build_graph().compile(checkpointer=saver, name="evaluate")
+
+        async def one(row: EvalRow) -> None:
+            async with gate:
+                error = await score_row(app, context, row, eval_id, options.run_id, db)
+            if error:
+                summary.failed += 1
+                summary.failures.append(error)
+            else:
+                summary.scored += 1
+            bar.update(1)
+
+        await asyncio.gather(*(one(row) for row in todo))
+    bar.close()
+    return summary
+
+
+async def score_row(
+    app: Any,
+    context: EvalContext,
+    row: EvalRow,
+    eval_id: str,
+    run_id: str,
+    db: store.RunStore,
+) -> str:
+    """Evaluate one text (resuming its thread); store it; return an error or ''."""
+    config = {"configurable": {"thread_id": f"{eval_id}:{row.record_id}:{row.row}"}}
+    snapshot = await app.aget_state(config)
+    payload = None if snapshot.next else _payload(row)
+    start = time.perf_counter()
+    try:
+        if snapshot.values and not snapshot.next:
+            result = dict(snapshot.values)
+        else:
+            result = await app.ainvoke(payload, config, context=context, durability="sync")
+        status, error = "done", ""
+    except Exception as exc:  # noqa: BLE001 - one failed judgement must not stop the rest
+        result = dict((await app.aget_state(config)).values)
+        result["calls"] = [*result.get("calls", []), *getattr(exc, "calls", [])]
+        status, error = "failed", str(exc)
+    db.save_evaluation(
+        eval_id,
+        run_id,
+        row.record_id,
+        row.row,
+        round_no=row.round,
+        status=status,
+        error=error,
+        result=result,
+        seconds=time.perf_counter() - start,
+    )
+    return f"record {row.record_id!r} {row.row}: {error}" if error else ""
+
+
+def _payload(row: EvalRow) -> dict[str, Any]:
+    labels: dict[str, Any] = {}
+    hardness: dict[str, int] = {}
+    for name, value in row.labels.items():
+        # Labels may carry their hardness: {"age": {"value": 34, "hardness": 2}}.
+        if isinstance(value, dict):
+            labels[name] = value.get("value", value.get("estimate"))
+            if value.get("hardness") is not None:
+                hardness[name] = int(value["hardness"])
+        else:
+            labels[name] = value
+    return {
+        "text": row.text,
+        "original": row.original,
+        "labels": labels,
+        "hardness": hardness,
+    }

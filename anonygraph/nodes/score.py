@@ -1,0 +1,69 @@
+"""Score step: match guesses to labels by rule, and compare texts by n-grams."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from anonygraph import models
+from anonygraph.prompts.validator import VALIDATE_PROMPT
+from anonygraph.state.domain import AttributeInference, ValidatorAnswer
+from anonygraph.tools.matching import match_inference
+from anonygraph.tools.text_metrics import bleu, rouge_l
+
+
+def prepare_eval(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
+    """Set the text under attack; an empty original means it is the original."""
+    from anonygraph.inputs import check_text
+
+    check_text(state.text, runtime.context.max_chars)
+    return {"current": state.text, "original": state.original or state.text}
+
+
+async def score(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
+    """Judge every inference against its label and compute text metrics."""
+    calls: list[dict[str, Any]] = []
+    validator = _validator(runtime.context, calls) if runtime.context.validator else None
+    inferences = {
+        i.attribute: i for i in map(AttributeInference.model_validate, state.inferences)
+    }
+    matches = []
+    for attribute, truth in state.labels.items():
+        inference = inferences.get(attribute)
+        match = await asyncio.to_thread(
+            match_inference,
+            attribute,
+            truth,
+            inference.guesses if inference else None,
+            hardness=state.hardness.get(attribute),
+            validator=validator,
+        )
+        matches.append(match.model_dump())
+    metrics: dict[str, Any] = {
+        "rouge_l": rouge_l(state.original, state.text),
+        "bleu": bleu(state.original, state.text),
+    }
+    if runtime.context.semantic:
+        from anonygraph.tools.text_metrics import semantic_similarities
+
+        (metrics["semantic"],) = await asyncio.to_thread(
+            semantic_similarities, [state.original], [state.text]
+        )
+    return {"matches": matches, "metrics": metrics, "calls": calls}
+
+
+def _validator(context: Any, calls: list[dict[str, Any]]) -> Any:
+    # match_inference calls this from a worker thread; it gets its own loop.
+    def validate(attribute: str, truth: str, guess: str) -> str:
+        prompt = VALIDATE_PROMPT.format(attribute=attribute, truth=truth, guess=guess)
+        answer, made = asyncio.run(
+            models.ask_structured(
+                "validator", prompt, ValidatorAnswer, context, step="validate"
+            )
+        )
+        calls.extend(made)
+        return answer.verdict
+
+    return validate

@@ -1,0 +1,151 @@
+"""State and run parameters of DP-Embed-Invert: placeholders, noised chunks, receipt."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from anonygraph.state.context import Context
+
+
+@dataclass(kw_only=True)
+class DpEmbedContext(Context):
+    """Run parameters of DP-Embed-Invert, on top of the shared ones."""
+
+    epsilon: float = field(
+        default=16.0,
+        metadata={
+            "description": "Document-level epsilon; inf adds no noise (no DP claim)."
+        },
+    )
+    delta: float = field(
+        default=1e-3, metadata={"description": "Document-level delta, in (0, 1)."}
+    )
+    clip: float = field(
+        default=1.5,
+        metadata={"description": "C: every chunk embedding is clipped to L2 norm C."},
+    )
+    composition: str = field(
+        default="basic",
+        metadata={
+            "description": "Budget split over the K chunks: basic (eps/K, delta/K) "
+            "or zcdp (rho/K)."
+        },
+    )
+    metric_unit: float = field(
+        default=0.0,
+        metadata={
+            "description": "0: standard (eps,delta)-DP at sensitivity 2C; u > 0: "
+            "(eps,delta)-d-privacy at unit distance u (weaker, not comparable)."
+        },
+    )
+    num_steps: int = field(
+        default=5, metadata={"description": "Corrector steps after the inverter."}
+    )
+    redact_pii: bool = field(
+        default=True,
+        metadata={
+            "description": "Replace regex-detected PII by placeholders first; off: "
+            "split into sentences and noise every one."
+        },
+    )
+    keep_categories: list[str] = field(
+        default_factory=list,
+        metadata={
+            "description": "PII categories not to placeholder (e.g. DATE); they go "
+            "through the noised rewrite like other text."
+        },
+    )
+    encoder_path: str = field(
+        default="",
+        metadata={
+            "description": "Local directory of the T5 embedder (e.g. gtr-t5-base)."
+        },
+    )
+    inverter_path: str = field(
+        default="",
+        metadata={"description": "Local directory of the inverter model."},
+    )
+    corrector_path: str = field(
+        default="",
+        metadata={
+            "description": "Local directory of the corrector; empty: inverter only."
+        },
+    )
+    max_tokens: int = field(
+        default=32,
+        metadata={
+            "description": "Tokens per chunk embedded and generated (vec2text: 32)."
+        },
+    )
+    noise_seed: int = field(
+        default=-1,
+        metadata={
+            "description": "Seed for reproducible noise in experiments; -1: fresh "
+            "OS entropy. A known seed voids the privacy guarantee."
+        },
+    )
+    device: str = field(
+        default="",
+        metadata={"description": "Torch device (cpu, cuda); empty: CUDA if present."},
+    )
+
+
+@dataclass(kw_only=True)
+class InputState:
+    """What a caller passes in: one text or one author's comments."""
+
+    text: str = ""
+    """The text to anonymize (ignored when `comments` is given)."""
+
+    comments: list[str] = field(default_factory=list)
+    """One author's comments, anonymized together and split back."""
+
+    attributes: list[str] = field(default_factory=list)
+    """Accepted for a common input shape; the mechanism does not use them."""
+
+
+@dataclass(kw_only=True)
+class OutputState:
+    """What a run returns and the evaluator reads."""
+
+    anonymized: str = ""
+    """The final text: placeholders and rewritten chunks, stitched."""
+
+    anonymized_comments: list[str] = field(default_factory=list)
+    """The final text split back into comments, when the input was a list."""
+
+    status: str = "running"
+    """done, or running."""
+
+    receipt: dict[str, Any] = field(default_factory=dict)
+    """The `PrivacyReceipt`: notion, composition, eps, delta, K, sigma, ..."""
+
+    iterations: Annotated[list[dict[str, Any]], operator.add] = field(
+        default_factory=list
+    )
+    """One entry: the segments, each chunk's rewrite and the receipt."""
+
+    calls: Annotated[list[dict[str, Any]], operator.add] = field(default_factory=list)
+    """Accounting of the inversion models' work (role, seconds)."""
+
+    errors: Annotated[list[str], operator.add] = field(default_factory=list)
+    """Recoverable problems."""
+
+
+@dataclass(kw_only=True)
+class State(InputState, OutputState):
+    """Working state of one record."""
+
+    current: str = ""
+    """The input text (comments joined)."""
+
+    segments: list[dict[str, Any]] = field(default_factory=list)
+    """The text cut into `Segment`s: pii, chunk or verbatim pieces, in order."""
+
+    rewritten: list[str] = field(default_factory=list)
+    """The inverted text of each chunk, in order."""
+
+    similarities: list[float] = field(default_factory=list)
+    """Cosine of each rewrite's re-embedding to its noised target."""

@@ -1,0 +1,599 @@
+"""Embed text with a GTR-style T5 encoder, clip, add noise, and invert to text."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import torch
+    from transformers import PreTrainedTokenizerBase
+
+Role = Literal["inverter", "corrector"]
+
+CONDITIONING_CONFIG = "conditioning.json"
+"""File in an inverter/corrector directory that describes its conditioning."""
+CONDITIONING_WEIGHTS = "conditioning.safetensors"
+"""File holding the embedding -> pseudo-sequence projections."""
+T5_SUBDIR = "t5"
+"""Sub-directory with the T5 encoder-decoder and its tokenizer."""
+
+_CORRECTOR_INPUTS = ("embedding", "hypothesis", "difference")
+_DEFAULT_MAX_LENGTH = 32
+
+
+@dataclass(frozen=True)
+class ConditioningSpec:
+    """How an embedding becomes the T5 encoder's input sequence."""
+
+    role: Role
+    """``inverter`` (embedding only) or ``corrector`` (embedding + hypothesis)."""
+    embedding_dim: int
+    """Size of the sentence embedding being inverted (768 for GTR-base)."""
+    num_repeat_tokens: int
+    """Length of the pseudo-sequence each embedding is projected to."""
+    hidden_dim: int
+    """Width of the projection's hidden layer."""
+
+
+@dataclass(frozen=True)
+class Encoder:
+    """A T5 encoder and tokenizer that map text to mean-pooled embeddings."""
+
+    model: Any
+    """``transformers.T5EncoderModel`` in eval mode."""
+    tokenizer: PreTrainedTokenizerBase
+    """Tokenizer matching the encoder."""
+    device: str
+    """Torch device the model lives on."""
+
+
+@dataclass(frozen=True)
+class ConditionedT5:
+    """A T5 encoder-decoder whose encoder input is built from embeddings."""
+
+    t5: Any
+    """``transformers.T5ForConditionalGeneration`` in eval mode."""
+    tokenizer: PreTrainedTokenizerBase
+    """Tokenizer for the text it generates (and, for a corrector, reads)."""
+    projections: torch.nn.ModuleDict
+    """One MLP per conditioning input, embedding -> ``num_repeat_tokens * d_model``."""
+    spec: ConditioningSpec
+    """Shape of the conditioning."""
+    device: str
+    """Torch device the model lives on."""
+
+
+@dataclass(frozen=True)
+class InversionModels:
+    """Everything ``invert`` needs: the embedder, an inverter, a corrector."""
+
+    encoder: Encoder
+    """Re-embeds hypotheses; the same encoder that embedded the input."""
+    inverter: ConditionedT5
+    """Produces the first hypothesis from an embedding."""
+    corrector: ConditionedT5 | None = None
+    """Refines a hypothesis; None allows only ``num_steps=0``."""
+
+
+@dataclass(frozen=True)
+class Inversion:
+    """The text recovered for one embedding and how close it came."""
+
+    text: str
+    """The best hypothesis found."""
+    similarity: float
+    """Cosine similarity between the target and the hypothesis' re-embedding."""
+    step: int
+    """0 for the inverter's guess, n for the n-th corrector step."""
+
+
+# --- loading ----------------------------------------------------------------
+
+
+def resolve_device(device: str | None = None) -> str:
+    """Return ``device``, or ``"cuda"`` when available and none was given."""
+    if device:
+        return device
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def _local_dir(path: str | Path) -> Path:
+    # A missing path would otherwise be read by transformers as a hub model id.
+    resolved = Path(path).expanduser().resolve()
+    if not resolved.is_dir():
+        raise FileNotFoundError(f"model directory not found: {resolved}")
+    return resolved
+
+
+@functools.lru_cache(maxsize=4)
+def load_encoder(path: str, device: str | None = None) -> Encoder:
+    """Load a T5 encoder (e.g. a local gtr-t5-base snapshot) and its tokenizer.
+
+    Only the T5 encoder is used: no Dense projection and no normalization,
+    which is the embedding the vec2text models were trained to invert.
+
+    Args:
+        path: Local directory with a T5 (or T5 encoder) checkpoint and tokenizer.
+        device: Torch device; None picks CUDA when available.
+
+    Returns:
+        The encoder, cached per (path, device).
+
+    """
+    from transformers import AutoTokenizer, T5EncoderModel
+
+    local = _local_dir(path)
+    dev = resolve_device(device)
+    model: Any = T5EncoderModel.from_pretrained(local, local_files_only=True)
+    tokenizer = AutoTokenizer.from_pretrained(local, local_files_only=True)
+    return Encoder(model=model.to(dev).eval(), tokenizer=tokenizer, device=dev)
+
+
+@functools.lru_cache(maxsize=4)
+def load_conditioned_t5(path: str, device: str | None = None) -> ConditionedT5:
+    """Load an inverter or corrector saved by ``save_conditioned_t5``.
+
+    Args:
+        path: Local directory holding ``conditioning.json``,
+            ``conditioning.safetensors`` and a ``t5/`` checkpoint with tokenizer.
+        device: Torch device; None picks CUDA when available.
+
+    Returns:
+        The model, cached per (path, device).
+
+    """
+    from safetensors.torch import load_file
+    from transformers import AutoTokenizer, T5ForConditionalGeneration
+
+    local = _local_dir(path)
+    dev = resolve_device(device)
+    spec = ConditioningSpec(**json.loads((local / CONDITIONING_CONFIG).read_text()))
+    t5: Any = T5ForConditionalGeneration.from_pretrained(
+        local / T5_SUBDIR, local_files_only=True
+    )
+    tokenizer = AutoTokenizer.from_pretrained(local / T5_SUBDIR, local_files_only=True)
+    projections = _new_projections(spec, int(t5.config.d_model))
+    projections.load_state_dict(load_file(str(local / CONDITIONING_WEIGHTS)))
+    return ConditionedT5(
+        t5=t5.to(dev).eval(),
+        tokenizer=tokenizer,
+        projections=projections.to(dev).eval(),
+        spec=spec,
+        device=dev,
+    )
+
+
+def load_inversion_models(
+    encoder_path: str,
+    inverter_path: str,
+    corrector_path: str | None = None,
+    device: str | None = None,
+) -> InversionModels:
+    """Load the encoder, inverter and optional corrector from local directories.
+
+    Raises:
+        FileNotFoundError: If a directory does not exist; nothing is fetched
+            from a hub.
+        ValueError: If the dimensions of the three models do not fit together.
+
+    """
+    encoder = load_encoder(encoder_path, device)
+    inverter = load_conditioned_t5(inverter_path, device)
+    corrector = load_conditioned_t5(corrector_path, device) if corrector_path else None
+    dim = int(encoder.model.config.d_model)
+    for role, model in (("inverter", inverter), ("corrector", corrector)):
+        if model is None:
+            continue
+        if model.spec.role != role:
+            raise ValueError(f"the {role} directory holds a {model.spec.role}")
+        if model.spec.embedding_dim != dim:
+            raise ValueError(
+                f"the {role} expects {model.spec.embedding_dim}-d embeddings, "
+                f"the encoder makes {dim}-d"
+            )
+    return InversionModels(encoder=encoder, inverter=inverter, corrector=corrector)
+
+
+def new_conditioned_t5(
+    t5_config: Any,
+    tokenizer: PreTrainedTokenizerBase,
+    *,
+    role: Role,
+    embedding_dim: int,
+    num_repeat_tokens: int = 16,
+    hidden_dim: int | None = None,
+    seed: int | None = None,
+) -> ConditionedT5:
+    """Build an untrained inverter or corrector, e.g. to train or to test with.
+
+    Args:
+        t5_config: A ``transformers.T5Config`` for the encoder-decoder.
+        tokenizer: Tokenizer whose vocabulary matches ``t5_config``.
+        role: ``"inverter"`` or ``"corrector"``.
+        embedding_dim: Size of the embeddings it will invert.
+        num_repeat_tokens: Pseudo-sequence length per conditioning input.
+        hidden_dim: Projection hidden width; defaults to ``embedding_dim``.
+        seed: Seeds the random initialization.
+
+    Returns:
+        The model on CPU, in eval mode.
+
+    """
+    import torch
+    from transformers import T5ForConditionalGeneration
+
+    spec = ConditioningSpec(
+        role=role,
+        embedding_dim=embedding_dim,
+        num_repeat_tokens=num_repeat_tokens,
+        hidden_dim=hidden_dim or embedding_dim,
+    )
+    if seed is not None:
+        torch.manual_seed(seed)
+    # T5 model constructors edit the config they get (use_cache,
+    # is_encoder_decoder); a copy keeps the caller's config reusable.
+    t5: Any = T5ForConditionalGeneration(copy.deepcopy(t5_config))
+    t5.eval()
+    projections = _new_projections(spec, int(t5_config.d_model)).eval()
+    return ConditionedT5(
+        t5=t5, tokenizer=tokenizer, projections=projections, spec=spec, device="cpu"
+    )
+
+
+def save_conditioned_t5(model: ConditionedT5, path: str | Path) -> None:
+    """Write an inverter or corrector in the layout ``load_conditioned_t5`` reads."""
+    from safetensors.torch import save_file
+
+    target = Path(path)
+    target.mkdir(parents=True, exist_ok=True)
+    (target / CONDITIONING_CONFIG).write_text(json.dumps(asdict(model.spec), indent=2))
+    weights = {
+        k: v.contiguous().cpu() for k, v in model.projections.state_dict().items()
+    }
+    save_file(weights, str(target / CONDITIONING_WEIGHTS))
+    model.t5.save_pretrained(target / T5_SUBDIR)
+    model.tokenizer.save_pretrained(target / T5_SUBDIR)
+
+
+def _new_projections(spec: ConditioningSpec, d_model: int) -> torch.nn.ModuleDict:
+    from torch import nn
+
+    names = ("embedding",) if spec.role == "inverter" else _CORRECTOR_INPUTS
+    return nn.ModuleDict(
+        {
+            name: nn.Sequential(
+                nn.Linear(spec.embedding_dim, spec.hidden_dim),
+                nn.GELU(),
+                nn.Linear(spec.hidden_dim, spec.num_repeat_tokens * d_model),
+            )
+            for name in names
+        }
+    )
+
+
+# --- embedding, clipping, noise ----------------------------------------------
+
+
+def embed(
+    texts: Sequence[str],
+    encoder: Encoder,
+    *,
+    max_length: int = _DEFAULT_MAX_LENGTH,
+    batch_size: int = 32,
+) -> np.ndarray:
+    """Embed texts as the mean of the encoder's last hidden states.
+
+    The mean runs over real tokens only (the attention mask), and the result is
+    not normalized.
+
+    Returns:
+        A float64 array of shape ``(len(texts), d_model)``.
+
+    """
+    import torch
+
+    rows: list[np.ndarray] = []
+    with torch.inference_mode():
+        for i in range(0, len(texts), batch_size):
+            batch = encoder.tokenizer(
+                list(texts[i : i + batch_size]),
+                padding=True,
+                truncation=True,
+                max_length=max_length,
+                return_tensors="pt",
+            ).to(encoder.device)
+            hidden = encoder.model(
+                input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]
+            ).last_hidden_state
+            mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+            pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
+            rows.append(pooled.double().cpu().numpy())
+    dim = int(encoder.model.config.d_model)
+    return np.concatenate(rows) if rows else np.zeros((0, dim))
+
+
+def clip_l2(vectors: np.ndarray, clip: float) -> np.ndarray:
+    """Scale each row down to L2 norm ``clip``; shorter rows are unchanged.
+
+    The scaling is done in float64 so no row ends above ``clip`` by rounding,
+    which the sensitivity bound 2C relies on.
+    """
+    if clip <= 0:
+        raise ValueError(f"clip must be > 0, got {clip}")
+    vectors = np.asarray(vectors, dtype=np.float64)
+    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
+    scale = np.minimum(1.0, clip / np.maximum(norms, np.finfo(np.float64).tiny))
+    clipped: np.ndarray = vectors * scale
+    return clipped
+
+
+def add_gaussian_noise(
+    vectors: np.ndarray,
+    sigma: float,
+    rng: int | np.random.Generator | torch.Generator | None = None,
+) -> np.ndarray:
+    """Add i.i.d. N(0, sigma^2) noise to every coordinate.
+
+    Args:
+        vectors: Clipped embeddings.
+        sigma: Noise scale from the accountant; 0 adds nothing.
+        rng: A seed, a numpy Generator, a torch Generator, or None for fresh OS
+            entropy. A fixed seed makes the noise reproducible, and so known to
+            anyone who knows the seed: use one for tests and experiments only.
+
+    Returns:
+        A new float64 array.
+
+    """
+    if sigma < 0:
+        raise ValueError(f"sigma must be >= 0, got {sigma}")
+    vectors = np.asarray(vectors, dtype=np.float64)
+    if sigma == 0:
+        return vectors.copy()
+    if rng is not None and type(rng).__module__.startswith("torch"):
+        import torch
+
+        noise = torch.randn(
+            vectors.shape, generator=cast(torch.Generator, rng), dtype=torch.float64
+        )
+        return vectors + sigma * noise.numpy()
+    generator = rng if isinstance(rng, np.random.Generator) else None
+    generator = generator or np.random.default_rng(rng)  # type: ignore[arg-type]
+    return vectors + generator.normal(0.0, sigma, size=vectors.shape)
+
+
+# --- inversion ----------------------------------------------------------------
+
+
+def invert(
+    embeddings: np.ndarray,
+    models: InversionModels,
+    *,
+    num_steps: int = 5,
+    max_length: int = _DEFAULT_MAX_LENGTH,
+    num_beams: int = 1,
+) -> list[str]:
+    """Turn embeddings back into text: one inverter guess, then corrector steps.
+
+    Returns:
+        One string per row of ``embeddings``.
+
+    """
+    found = invert_scored(
+        embeddings,
+        models,
+        num_steps=num_steps,
+        max_length=max_length,
+        num_beams=num_beams,
+    )
+    return [f.text for f in found]
+
+
+def invert_scored(
+    embeddings: np.ndarray,
+    models: InversionModels,
+    *,
+    num_steps: int = 5,
+    max_length: int = _DEFAULT_MAX_LENGTH,
+    num_beams: int = 1,
+) -> list[Inversion]:
+    """Invert embeddings and report how close each result re-embeds.
+
+    Each step conditions the corrector on the target, the current hypothesis'
+    embedding, their difference and the hypothesis tokens, and decodes a new
+    hypothesis. The next step starts from that new hypothesis, so a step that
+    lands farther away does not end the search, but the answer is the
+    hypothesis whose re-embedding had the highest cosine similarity to the
+    target. Cosine rather than L2, because a noised target is far longer than
+    any real embedding. Decoding is greedy (or beam) and thus deterministic.
+
+    Args:
+        embeddings: Target vectors, shape ``(n, embedding_dim)``.
+        models: Encoder, inverter and (for ``num_steps > 0``) corrector.
+        num_steps: Corrector iterations; 0 keeps the inverter's guess.
+        max_length: Token limit for generated and re-embedded text.
+        num_beams: Beam width of each decoding.
+
+    Returns:
+        The best hypothesis per row.
+
+    Raises:
+        ValueError: If ``num_steps > 0`` and no corrector was loaded.
+
+    """
+    if num_steps < 0:
+        raise ValueError(f"num_steps must be >= 0, got {num_steps}")
+    if num_steps > 0 and models.corrector is None:
+        raise ValueError("num_steps > 0 needs a corrector model")
+    targets = np.atleast_2d(np.asarray(embeddings, dtype=np.float64))
+    if len(targets) == 0:
+        return []
+    gen = {"max_length": max_length, "num_beams": num_beams}
+    texts = _generate(models.inverter, targets, None, None, **gen)
+    current = embed(texts, models.encoder, max_length=max_length)
+    best_sim = _cosine(targets, current)
+    best_text, best_step = list(texts), [0] * len(texts)
+    for step in range(1, num_steps + 1):
+        assert models.corrector is not None
+        new_texts = _generate(models.corrector, targets, current, texts, **gen)
+        if new_texts == texts:
+            break  # a fixed point: greedy decoding would repeat it forever
+        texts = new_texts
+        current = embed(texts, models.encoder, max_length=max_length)
+        sim = _cosine(targets, current)
+        for i in np.flatnonzero(sim > best_sim):
+            best_sim[i], best_text[i], best_step[i] = sim[i], texts[i], step
+    return [
+        Inversion(text=t, similarity=float(s), step=k)
+        for t, s, k in zip(best_text, best_sim, best_step, strict=True)
+    ]
+
+
+def _cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    tiny = np.finfo(np.float64).tiny
+    na = np.maximum(np.linalg.norm(a, axis=-1), tiny)
+    nb = np.maximum(np.linalg.norm(b, axis=-1), tiny)
+    return np.asarray((a * b).sum(axis=-1) / (na * nb))
+
+
+def _generate(
+    model: ConditionedT5,
+    targets: np.ndarray,
+    hypothesis_embeddings: np.ndarray | None,
+    hypotheses: list[str] | None,
+    *,
+    max_length: int,
+    num_beams: int,
+) -> list[str]:
+    """Decode text from the conditioning built out of embeddings (and tokens)."""
+    import torch
+
+    with torch.inference_mode():
+        inputs_embeds, attention_mask = _conditioning(
+            model, targets, hypothesis_embeddings, hypotheses, max_length
+        )
+        output = model.t5.generate(
+            inputs_embeds=inputs_embeds,
+            attention_mask=attention_mask,
+            max_new_tokens=max_length,
+            num_beams=num_beams,
+            do_sample=False,
+            # A pad token mid-answer decodes to nothing; never spend a step on it.
+            suppress_tokens=_pad_ids(model),
+        )
+    decoded = model.tokenizer.batch_decode(output, skip_special_tokens=True)
+    return [text.strip() for text in decoded]
+
+
+def _pad_ids(model: ConditionedT5) -> list[int] | None:
+    pad = model.t5.config.pad_token_id
+    return None if pad is None or pad == model.t5.config.eos_token_id else [pad]
+
+
+def _conditioning(
+    model: ConditionedT5,
+    targets: np.ndarray,
+    hypothesis_embeddings: np.ndarray | None,
+    hypotheses: list[str] | None,
+    max_length: int,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Build the encoder input: projected embeddings, then hypothesis tokens."""
+    import torch
+
+    spec, d_model = model.spec, int(model.t5.config.d_model)
+
+    def project(name: str, vectors: np.ndarray) -> torch.Tensor:
+        x = torch.as_tensor(vectors, dtype=torch.float32, device=model.device)
+        out: torch.Tensor = model.projections[name](x)
+        return out.reshape(len(vectors), spec.num_repeat_tokens, d_model)
+
+    if spec.role == "inverter":
+        seq = project("embedding", targets)
+        return seq, torch.ones(seq.shape[:2], dtype=torch.long, device=model.device)
+    assert hypothesis_embeddings is not None and hypotheses is not None
+    parts = [
+        project("embedding", targets),
+        project("hypothesis", hypothesis_embeddings),
+        project("difference", targets - hypothesis_embeddings),
+    ]
+    tokens = model.tokenizer(
+        hypotheses,
+        padding=True,
+        truncation=True,
+        max_length=max_length,
+        return_tensors="pt",
+    ).to(model.device)
+    word_embeddings = model.t5.get_input_embeddings()
+    # The end-of-sequence embedding separates the vectors from the tokens.
+    eos_id = model.t5.config.eos_token_id
+    sep = word_embeddings(
+        torch.full((len(targets), 1), eos_id, dtype=torch.long, device=model.device)
+    )
+    seq = torch.cat([*parts, sep, word_embeddings(tokens["input_ids"])], dim=1)
+    prefix = torch.ones(
+        (len(targets), 3 * spec.num_repeat_tokens + 1),
+        dtype=torch.long,
+        device=model.device,
+    )
+    return seq, torch.cat([prefix, tokens["attention_mask"]], dim=1)
+
+
+# --- the whole mechanism ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChunkRewrite:
+    """What the mechanism made of a batch of chunks."""
+
+    texts: list[str]
+    """The inverted text per chunk."""
+    similarities: list[float]
+    """Cosine similarity of each output's re-embedding to its noised target."""
+
+
+def privatize_and_invert(
+    chunks: Sequence[str],
+    models: InversionModels,
+    *,
+    sigma: float,
+    clip: float,
+    num_steps: int = 5,
+    rng: int | np.random.Generator | torch.Generator | None = None,
+    max_length: int = _DEFAULT_MAX_LENGTH,
+    num_beams: int = 1,
+) -> ChunkRewrite:
+    """Run encode -> clip -> noise -> invert on every chunk.
+
+    Args:
+        chunks: The plain-text chunks (placeholders already taken out).
+        models: Loaded encoder, inverter and corrector.
+        sigma: Noise scale from ``dp_accountant.privacy_receipt``.
+        clip: L2 norm C; must equal the clip the accountant was given.
+        num_steps: Corrector iterations.
+        rng: Noise source, see ``add_gaussian_noise``.
+        max_length: Token limit per chunk (vec2text's GTR models use 32).
+        num_beams: Beam width of each decoding.
+
+    Returns:
+        The rewritten chunks with diagnostics.
+
+    """
+    vectors = embed(chunks, models.encoder, max_length=max_length)
+    noised = add_gaussian_noise(clip_l2(vectors, clip), sigma, rng)
+    found = invert_scored(
+        noised, models, num_steps=num_steps, max_length=max_length, num_beams=num_beams
+    )
+    return ChunkRewrite(
+        texts=[f.text for f in found],
+        similarities=[f.similarity for f in found],
+    )

@@ -1,0 +1,336 @@
+"""End-to-end embed -> clip -> noise -> invert on tiny T5 models built here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from anonygraph.tools import embedding_inversion as ei
+from anonygraph.tools.dp_accountant import privacy_receipt
+
+D_MODEL = 32
+SENTENCES = [
+    "contact me at home after the meeting",
+    "the office is downtown near the river",
+    "we talked about the merger on the phone",
+    "please send the report before friday",
+    "my sister lives in a small town",
+]
+
+
+def tiny_tokenizer() -> Any:
+    from tokenizers import Tokenizer, models, pre_tokenizers, processors, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.WordLevel(unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok.train_from_iterator(
+        SENTENCES,
+        trainers.WordLevelTrainer(special_tokens=["<pad>", "</s>", "<unk>"]),
+    )
+    # Like T5's tokenizer, end every sequence with </s> (id 1).
+    tok.post_processor = processors.TemplateProcessing(
+        single="$A </s>", special_tokens=[("</s>", 1)]
+    )
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tok, pad_token="<pad>", eos_token="</s>", unk_token="<unk>"
+    )
+
+
+def tiny_t5_config(vocab_size: int) -> Any:
+    from transformers import T5Config
+
+    return T5Config(
+        vocab_size=vocab_size,
+        d_model=D_MODEL,
+        d_kv=8,
+        d_ff=64,
+        num_layers=2,
+        num_decoder_layers=2,
+        num_heads=4,
+        pad_token_id=0,
+        eos_token_id=1,
+        decoder_start_token_id=0,
+    )
+
+
+@pytest.fixture(scope="module")
+def model_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    import torch
+    from transformers import T5EncoderModel
+
+    root = tmp_path_factory.mktemp("tiny_models")
+    tokenizer = tiny_tokenizer()
+    config = tiny_t5_config(len(tokenizer))
+    torch.manual_seed(0)
+    encoder_dir = root / "encoder"
+    T5EncoderModel(tiny_t5_config(len(tokenizer))).save_pretrained(encoder_dir)
+    tokenizer.save_pretrained(encoder_dir)
+    dirs = {"encoder": str(encoder_dir)}
+    for seed, role in enumerate(("inverter", "corrector"), start=1):
+        model = ei.new_conditioned_t5(
+            config,
+            tokenizer,
+            role=role,  # type: ignore[arg-type]
+            embedding_dim=D_MODEL,
+            num_repeat_tokens=4,
+            seed=seed,
+        )
+        ei.save_conditioned_t5(model, root / role)
+        dirs[role] = str(root / role)
+    return dirs
+
+
+@pytest.fixture(scope="module")
+def models(model_dirs: dict[str, str]) -> ei.InversionModels:
+    return ei.load_inversion_models(
+        model_dirs["encoder"], model_dirs["inverter"], model_dirs["corrector"], "cpu"
+    )
+
+
+def test_when_chunks_are_embedded_then_one_unnormalized_row_per_chunk(
+    models: ei.InversionModels,
+) -> None:
+    vectors = ei.embed(SENTENCES[:3], models.encoder)
+    assert vectors.shape == (3, D_MODEL)
+    assert vectors.dtype == np.float64
+    assert not np.allclose(np.linalg.norm(vectors, axis=1), 1.0)
+
+
+def test_when_embedding_then_padding_does_not_change_the_mean(
+    models: ei.InversionModels,
+) -> None:
+    alone = ei.embed(["contact me"], models.encoder)
+    padded = ei.embed(["contact me", SENTENCES[1]], models.encoder)[:1]
+    np.testing.assert_allclose(alone, padded, atol=1e-5)
+
+
+def test_when_vectors_are_clipped_then_no_norm_exceeds_the_clip() -> None:
+    rng = np.random.default_rng(0)
+    vectors = rng.normal(size=(50, D_MODEL)) * rng.uniform(0.01, 10, size=(50, 1))
+    clipped = ei.clip_l2(vectors, 1.5)
+    norms = np.linalg.norm(clipped, axis=1)
+    assert np.all(norms <= 1.5 + 1e-12)
+    short = np.linalg.norm(vectors, axis=1) <= 1.5
+    np.testing.assert_allclose(clipped[short], vectors[short])
+
+
+def test_when_noise_is_seeded_then_it_is_reproducible() -> None:
+    import torch
+
+    base = np.zeros((3, D_MODEL))
+    a = ei.add_gaussian_noise(base, 2.0, 7)
+    assert np.array_equal(a, ei.add_gaussian_noise(base, 2.0, 7))
+    assert not np.array_equal(a, ei.add_gaussian_noise(base, 2.0, 8))
+    t1 = ei.add_gaussian_noise(base, 2.0, torch.Generator().manual_seed(3))
+    t2 = ei.add_gaussian_noise(base, 2.0, torch.Generator().manual_seed(3))
+    assert np.array_equal(t1, t2)
+    assert np.array_equal(ei.add_gaussian_noise(base, 0.0, 7), base)
+
+
+def test_when_noise_scale_is_large_then_empirical_std_matches_sigma() -> None:
+    noise = ei.add_gaussian_noise(np.zeros((200, D_MODEL)), 2.7196, 0)
+    assert noise.std() == pytest.approx(2.7196, rel=0.03)
+
+
+def test_when_full_path_runs_then_every_chunk_becomes_a_string(
+    models: ei.InversionModels,
+) -> None:
+    receipt = privacy_receipt(epsilon=16.0, delta=1e-3, n_chunks=3, clip=1.5)
+    result = ei.privatize_and_invert(
+        SENTENCES[:3],
+        models,
+        sigma=receipt.sigma,
+        clip=receipt.clip,
+        num_steps=2,
+        rng=0,
+        max_length=8,
+    )
+    assert len(result.texts) == 3
+    assert all(isinstance(t, str) for t in result.texts)
+    assert all(result.texts)  # pad is suppressed, so even random weights say something
+    assert len(result.similarities) == 3
+    assert all(-1.0 <= s <= 1.0 for s in result.similarities)
+
+
+def test_when_seed_is_fixed_then_rewrite_is_deterministic(
+    models: ei.InversionModels,
+) -> None:
+    def run(seed: int) -> ei.ChunkRewrite:
+        return ei.privatize_and_invert(
+            SENTENCES[:2],
+            models,
+            sigma=0.5,
+            clip=1.5,
+            num_steps=2,
+            rng=seed,
+            max_length=8,
+        )
+
+    assert run(11) == run(11)
+
+
+def test_when_corrector_steps_run_then_best_similarity_never_drops(
+    models: ei.InversionModels,
+) -> None:
+    targets = ei.add_gaussian_noise(
+        ei.clip_l2(ei.embed(SENTENCES, models.encoder), 1.5), 0.3, 5
+    )
+    first = ei.invert_scored(targets, models, num_steps=0, max_length=8)
+    refined = ei.invert_scored(targets, models, num_steps=3, max_length=8)
+    assert [f.step for f in first] == [0] * len(SENTENCES)
+    for a, b in zip(first, refined, strict=True):
+        assert b.similarity >= a.similarity - 1e-9
+        assert 0 <= b.step <= 3
+
+
+def test_when_no_corrector_then_only_zero_steps_are_allowed(
+    model_dirs: dict[str, str],
+) -> None:
+    bare = ei.load_inversion_models(
+        model_dirs["encoder"], model_dirs["inverter"], None, "cpu"
+    )
+    vectors = ei.embed(SENTENCES[:1], bare.encoder)
+    assert len(ei.invert(vectors, bare, num_steps=0, max_length=6)) == 1
+    with pytest.raises(ValueError, match="corrector"):
+        ei.invert(vectors, bare, num_steps=1)
+
+
+def test_when_model_directory_is_missing_then_nothing_is_fetched(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(FileNotFoundError):
+        ei.load_encoder(str(tmp_path / "gtr-t5-base"))
+    with pytest.raises(FileNotFoundError):
+        ei.load_conditioned_t5("jxm/gtr__nq__32")
+
+
+def test_when_roles_are_swapped_then_loading_fails(
+    model_dirs: dict[str, str],
+) -> None:
+    with pytest.raises(ValueError, match="corrector"):
+        ei.load_inversion_models(
+            model_dirs["encoder"], model_dirs["corrector"], None, "cpu"
+        )
+
+
+def test_when_no_chunks_then_nothing_is_inverted(models: ei.InversionModels) -> None:
+    result = ei.privatize_and_invert([], models, sigma=1.0, clip=1.5, rng=0)
+    assert result.texts == [] and result.similarities == []
+
+
+# --- the dp-embed graph, end to end -------------------------------------------
+
+
+def run_graph(payload: dict[str, Any], **context: Any) -> dict[str, Any]:
+    import asyncio
+
+    from anonygraph.graphs import dp_embed
+    from anonygraph.state.dp_embed import DpEmbedContext
+
+    app = dp_embed.build_graph().compile(name="dp-embed")
+    ctx = DpEmbedContext(**context)
+    return asyncio.run(app.ainvoke(payload, context=ctx))
+
+
+@pytest.fixture
+def paths(model_dirs: dict[str, str]) -> dict[str, Any]:
+    return {
+        "encoder_path": model_dirs["encoder"],
+        "inverter_path": model_dirs["inverter"],
+        "corrector_path": model_dirs["corrector"],
+        "num_steps": 2,
+        "max_tokens": 8,
+        "noise_seed": 0,
+        "device": "cpu",
+    }
+
+
+def test_when_seed_demo_sentence_runs_then_placeholders_stay_and_receipt_matches(
+    paths: dict[str, Any],
+) -> None:
+    out = run_graph({"text": "Contact Jane Doe at jane@example.com."}, **paths)
+    assert out["status"] == "done"
+    assert "[NAME]" in out["anonymized"] and "[EMAIL]" in out["anonymized"]
+    assert "jane@example.com" not in out["anonymized"]
+    receipt = out["receipt"]
+    assert receipt["n_chunks"] == 2
+    assert receipt["epsilon_per_chunk"] == 8.0
+    assert round(receipt["sigma"], 4) == 1.4992
+    (entry,) = out["iterations"]
+    assert [c["text"] for c in entry["chunks"]] == ["Contact", "at"]
+    assert entry["receipt"] == receipt
+    assert [c["step"] for c in out["calls"]] == ["perturb"]
+
+
+def test_when_graph_runs_twice_with_a_seed_then_output_is_identical(
+    paths: dict[str, Any],
+) -> None:
+    text = {
+        "text": "Please call 415-555-0188 about the merger. The office is downtown."
+    }
+    assert (
+        run_graph(text, **paths)["anonymized"] == run_graph(text, **paths)["anonymized"]
+    )
+
+
+def test_when_redaction_is_off_then_every_sentence_is_a_chunk(
+    paths: dict[str, Any],
+) -> None:
+    text = "Mail jane@example.com today. Dr. Smith agreed! Is it late?"
+    out = run_graph({"text": text}, redact_pii=False, composition="zcdp", **paths)
+    assert out["receipt"]["n_chunks"] == 3
+    assert out["receipt"]["composition"] == "zcdp"
+    assert "[EMAIL]" not in out["anonymized"]
+
+
+def test_when_only_pii_and_punctuation_then_models_are_not_needed() -> None:
+    out = run_graph({"text": "jane@example.com, 415-555-0188."})
+    assert out["anonymized"] == "[EMAIL], [PHONE]."
+    assert out["receipt"]["n_chunks"] == 0
+    assert out["calls"] == []
+
+
+def test_when_comments_are_given_then_they_come_back_one_per_comment(
+    paths: dict[str, Any],
+) -> None:
+    out = run_graph(
+        {"comments": ["Write to jane@example.com soon.", "I moved last year."]},
+        **paths,
+    )
+    first, second = out["anonymized_comments"]
+    assert "[EMAIL]" in first and "[EMAIL]" not in second
+
+
+def test_when_model_paths_are_missing_then_the_run_says_which_to_set() -> None:
+    with pytest.raises(ValueError, match="encoder_path"):
+        run_graph({"text": "Contact Jane Doe at home."})
+
+
+def test_when_graph_state_is_checkpointed_then_it_reads_back_as_plain_data(
+    paths: dict[str, Any],
+) -> None:
+    import asyncio
+
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    from anonygraph.graphs import dp_embed
+    from anonygraph.state.dp_embed import DpEmbedContext
+
+    async def go() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with AsyncSqliteSaver.from_conn_string(":memory:") as saver:
+            app = dp_embed.build_graph().compile(checkpointer=saver)
+            config = {"configurable": {"thread_id": "r1"}}
+            out = await app.ainvoke(
+                {"text": "Contact Jane Doe at jane@example.com."},
+                config,
+                context=DpEmbedContext(**paths),
+            )
+            return out, dict((await app.aget_state(config)).values)
+
+    out, saved = asyncio.run(go())
+    assert saved["receipt"] == out["receipt"]
+    assert saved["anonymized"] == out["anonymized"]

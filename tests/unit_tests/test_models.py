@@ -1,0 +1,107 @@
+"""Model layer: spec strings, lenient JSON, answer schemas."""
+
+from __future__ import annotations
+
+import pytest
+
+from anonygraph import models
+from anonygraph.models import ModelSpec, ModelSpecError, parse_json_answer, parse_spec
+from anonygraph.state.domain import (
+    Rewrite,
+    attack_answer_model,
+    inferences_from_answer,
+    verdict_answer_model,
+)
+
+
+@pytest.mark.parametrize(
+    ("spec", "parsed"),
+    [
+        ("local", ModelSpec("local")),
+        ("llamacpp:/models/q.gguf", ModelSpec("llamacpp", "/models/q.gguf")),
+        ("ollama:qwen2.5:7b", ModelSpec("ollama", "qwen2.5:7b")),
+        (
+            "ollama:llama3@http://gpu:11434",
+            ModelSpec("ollama", "llama3", "http://gpu:11434"),
+        ),
+        ("openai:gpt-4o", ModelSpec("openai", "gpt-4o")),
+        (
+            "openai:meta/Llama-3.1-8B@http://localhost:8000/v1",
+            ModelSpec("openai", "meta/Llama-3.1-8B", "http://localhost:8000/v1"),
+        ),
+        ("hf:/models/smol", ModelSpec("hf", "/models/smol")),
+    ],
+)
+def test_when_spec_is_valid_then_it_parses(spec: str, parsed: ModelSpec) -> None:
+    assert parse_spec(spec) == parsed
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("gpt-4", "unknown model spec 'gpt-4'"),
+        ("ollama:", "names no model"),
+        ("local:big", "takes no name"),
+        ("openai:x@ftp://host", "must start with http"),
+    ],
+)
+def test_when_spec_is_invalid_then_the_error_names_it(spec: str, message: str) -> None:
+    with pytest.raises(ModelSpecError, match=message):
+        parse_spec(spec)
+
+
+def test_when_a_gguf_file_is_missing_then_loading_names_it() -> None:
+    with pytest.raises(ModelSpecError, match="no such file"):
+        models.load_chat_model("llamacpp:/nope/model.gguf", "attacker")
+
+
+def test_when_the_embedded_model_is_installed_then_its_gguf_is_found() -> None:
+    path = models.embedded_model_path()
+    assert path.suffix == ".gguf" and path.stat().st_size > 50_000_000
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '{"changes": "c", "text": "t"}',
+        'Sure!\n```json\n{"changes": "c", "text": "t",}\n```',
+        '{"changes": "c", "text": "t"',
+        "{\u201cchanges\u201d: \u201cc\u201d, \u201ctext\u201d: \u201ct\u201d}",
+    ],
+)
+def test_when_json_is_slightly_broken_then_it_is_repaired(answer: str) -> None:
+    assert parse_json_answer(answer, Rewrite) == Rewrite(changes="c", text="t")
+
+
+@pytest.mark.parametrize(
+    "answer", ["no json here", '{"changes": "c"}', "[1, 2", '{"text": 3}']
+)
+def test_when_json_cannot_be_used_then_value_error(answer: str) -> None:
+    with pytest.raises(ValueError):
+        parse_json_answer(answer, Rewrite)
+
+
+def test_when_attacker_answer_omits_an_attribute_then_it_counts_as_no_clue() -> None:
+    schema = attack_answer_model(["age", "sex"])
+    answer = parse_json_answer(
+        '{"age": {"reasoning": "r", "guesses": ["40", "41", "42", "43"], '
+        '"certainty": 3}}',
+        schema,
+    )
+    age, sex = inferences_from_answer(answer)
+    assert age.guesses == ["40", "41", "42"] and age.is_leak
+    assert sex.guesses == [] and not sex.is_leak
+    assert schema.model_json_schema()["required"] == ["age", "sex"]
+
+
+def test_when_categorical_guess_is_off_the_option_list_then_it_is_rejected() -> None:
+    schema = attack_answer_model(["sex"])
+    with pytest.raises(ValueError):
+        parse_json_answer(
+            '{"sex": {"reasoning": "r", "guesses": ["robot"], "certainty": 2}}', schema
+        )
+
+
+def test_when_arbitrator_skips_an_attribute_then_its_verdict_is_invalid() -> None:
+    answer = parse_json_answer("{}", verdict_answer_model(["age"]))
+    assert answer.age.validity == "invalid"  # type: ignore[attr-defined]
