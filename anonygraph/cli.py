@@ -73,6 +73,18 @@ def context_fields(args: argparse.Namespace) -> dict[str, Any]:
         fields[name.strip()] = coerce_option(args.method, name.strip(), value)
     if args.method == "fgaa" and args.fixed_rounds:
         fields["stop_when_nothing_inferred"] = False
+    method_flags = {
+        "exposure_table": ("intentanony", args.exposure_table),
+        "privacy_level": ("intentanony", args.privacy_level),
+        "verify": ("intentanony", args.verify or None),
+        "max_verify_rounds": ("intentanony", args.verify_rounds),
+    }
+    for name, (method, value) in method_flags.items():
+        if value is None:
+            continue
+        if args.method != method:
+            raise OptionError(f"--{name.replace('_', '-')} is an option of {method}")
+        fields[name] = value
     return fields
 
 
@@ -134,6 +146,16 @@ def add_common(parser: argparse.ArgumentParser) -> None:
         metavar="FIELD=VALUE",
         help="any field of the method's Context, e.g. --set min_length_ratio=0.3",
     )
+    parser.add_argument("--exposure-table", help="intentanony: exposure table JSON")
+    parser.add_argument(
+        "--privacy-level",
+        choices=["L0", "L1", "L2", "L3", "BAN"],
+        help="intentanony: one exposure level for every attribute",
+    )
+    parser.add_argument(
+        "--verify", action="store_true", help="intentanony: re-attack, rewrite again"
+    )
+    parser.add_argument("--verify-rounds", type=int, help="intentanony: at most R")
     parser.add_argument(
         "--fixed-rounds",
         action="store_true",
@@ -160,6 +182,41 @@ def build_parser() -> argparse.ArgumentParser:
     one.add_argument("text", help="the text ('-' reads standard input)")
     one.add_argument("--json", action="store_true", help="print the whole result")
 
+    ev = sub.add_parser("eval", help="score a finished run for privacy and utility")
+    ev.add_argument("--run", required=True, help="run id (printed by `run`)")
+    ev.add_argument("--db", default="runs.sqlite")
+    ev.add_argument(
+        "--model", action="append", metavar="ROLE=SPEC",
+        help="attacker, judge, validator models (default=SPEC for all)",
+    )  # fmt: skip
+    ev.add_argument("--per-iteration", action="store_true", help="score every round")
+    ev.add_argument("--no-judge", action="store_true", help="skip the utility judge")
+    ev.add_argument(
+        "--validator", action="store_true", help="LLM for undecided guesses"
+    )
+    ev.add_argument("--semantic", action="store_true", help="MiniLM similarity too")
+    ev.add_argument(
+        "--search", choices=["offline", "ddgs", "tavily"],
+        help="let the attacker search (ddgs/tavily need --allow-web)",
+    )  # fmt: skip
+    ev.add_argument("--search-index", default="", help="offline: index file")
+    ev.add_argument("--search-corpus", default="", help="offline: corpus to index")
+    ev.add_argument(
+        "--allow-web", action="store_true",
+        help="opt in to sending search queries off this machine",
+    )  # fmt: skip
+    ev.add_argument("--concurrency", type=int, default=1)
+    ev.add_argument("--no-progress", action="store_true")
+
+    rep = sub.add_parser("report", help="tables and plots over evaluated runs")
+    rep.add_argument("--db", default="runs.sqlite")
+    rep.add_argument("--run", action="append", help="runs to include (default: all)")
+    rep.add_argument("--out", default="report", help="folder for report.md/csv/png")
+
+    pii = sub.add_parser("pii", help="the regex PII scanner of dp-embed")
+    pii.add_argument("text", nargs="?", help="text to redact")
+    pii.add_argument("--list-rules", action="store_true", help="list the rules")
+
     sub.add_parser("methods", help="list the methods")
 
     purge = sub.add_parser("purge", help="delete a run's intermediates and checkpoints")
@@ -182,6 +239,16 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "methods":
         print("\n".join(sorted(GRAPHS)))  # noqa: T201
         return 0
+    if args.command == "eval":
+        return _eval(args)
+    if args.command == "report":
+        from anonygraph.report import write_report
+
+        files = write_report(args.db, args.out, args.run)
+        print("\n".join(f"{k}: {v}" for k, v in files.items()))  # noqa: T201
+        return 0
+    if args.command == "pii":
+        return _pii(args)
     if args.command == "purge":
         return _purge(args.db, args.run)
     if args.command == "anonymize":
@@ -209,6 +276,43 @@ def _dispatch(args: argparse.Namespace) -> int:
     summary = asyncio.run(run_batch(options))
     print(summary.report(), file=sys.stderr)  # noqa: T201
     return 0 if not summary.failed and not summary.bad_lines else 1
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from anonygraph.evaluation import EvalOptions, evaluate_run
+
+    fields = parse_models(args.model or [])
+    fields.update(judge=not args.no_judge, validator=args.validator)
+    fields.update(semantic=args.semantic)
+    if args.search:
+        fields.update(
+            search_backend=args.search,
+            search_index=args.search_index or f"{args.db}.search-index",
+            search_corpus=args.search_corpus,
+            allow_web=args.allow_web,
+        )
+    options = EvalOptions(
+        run_id=args.run,
+        db=args.db,
+        context=fields,
+        per_iteration=args.per_iteration,
+        concurrency=args.concurrency,
+        progress=not args.no_progress,
+    )
+    summary = asyncio.run(evaluate_run(options))
+    print(summary.report(), file=sys.stderr)  # noqa: T201
+    return 0 if not summary.failed else 1
+
+
+def _pii(args: argparse.Namespace) -> int:
+    from anonygraph.tools import pii
+
+    if args.list_rules or not args.text:
+        for rule in pii.list_rules():
+            print("\t".join(str(v) for v in rule.values()))  # noqa: T201
+        return 0
+    print(pii.redact(args.text, pii.scan(args.text)))  # noqa: T201
+    return 0
 
 
 def _purge(db_path: str, run_id: str) -> int:

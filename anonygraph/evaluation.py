@@ -86,7 +86,9 @@ def rows_of(record: dict[str, Any], per_iteration: bool) -> list[EvalRow]:
             if after:
                 n = int(entry.get("round", 0)) + 1
                 rows.append(
-                    EvalRow(record["record_id"], f"round_{n}", n, after, original, labels)
+                    EvalRow(
+                        record["record_id"], f"round_{n}", n, after, original, labels
+                    )
                 )
     final_round = max((r.round for r in rows), default=0)
     rows.append(
@@ -132,7 +134,9 @@ async def evaluate_run(options: EvalOptions) -> EvalSummary:
     ]
     summary.reused = len(done)
     gate = asyncio.Semaphore(max(1, options.concurrency))
-    bar = tqdm(total=len(todo), desc="eval", disable=not options.progress, file=sys.stderr)
+    bar = tqdm(
+        total=len(todo), desc="eval", disable=not options.progress, file=sys.stderr
+    )
     async with store.open_checkpointer(options.db) as saver:
         app = evaluate.build_graph().compile(checkpointer=saver, name="evaluate")
 
@@ -168,7 +172,9 @@ async def score_row(
         if snapshot.values and not snapshot.next:
             result = dict(snapshot.values)
         else:
-            result = await app.ainvoke(payload, config, context=context, durability="sync")
+            result = await app.ainvoke(
+                payload, config, context=context, durability="sync"
+            )
         status, error = "done", ""
     except Exception as exc:  # noqa: BLE001 - one failed judgement must not stop the rest
         result = dict((await app.aget_state(config)).values)

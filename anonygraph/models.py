@@ -63,8 +63,8 @@ ROLE_PARAMS: dict[str, RoleParams] = {
     "judge": RoleParams(0.0, None, 512),
     # IntentAnony table 6: its stages decode at temperature 0.1, top-p 1.0.
     "intent": RoleParams(0.1, 1.0, 512),
-    "evidence": RoleParams(0.1, 1.0, 1024),
-    "rewriter": RoleParams(0.1, 1.0, 1024),
+    "evidence": RoleParams(0.1, 1.0, 2048),
+    "rewriter": RoleParams(0.1, 1.0, 2048),
     "reconstructor": RoleParams(0.7, 0.9, 512),
     "keeper": RoleParams(0.0, None, 512),
     "validator": RoleParams(0.0, None, 64),

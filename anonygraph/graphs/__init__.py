@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from anonygraph.graphs import dp_embed, evaluate, fgaa, rlaa
+from anonygraph.graphs import dp_embed, evaluate, fgaa, intentanony, rlaa
 
 GRAPHS: dict[str, Callable[[], Any]] = {
     "rlaa": rlaa.build_graph,
     "fgaa": fgaa.build_graph,
+    "intentanony": intentanony.build_graph,
     "dp-embed": dp_embed.build_graph,
 }
 """Method name -> ``build_graph`` returning the uncompiled StateGraph."""

@@ -25,7 +25,9 @@ def prepare_eval(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
 async def score(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
     """Judge every inference against its label and compute text metrics."""
     calls: list[dict[str, Any]] = []
-    validator = _validator(runtime.context, calls) if runtime.context.validator else None
+    validator = None
+    if runtime.context.validator:
+        validator = _validator(runtime.context, calls)
     inferences = {
         i.attribute: i for i in map(AttributeInference.model_validate, state.inferences)
     }

@@ -90,4 +90,3 @@ def render_notes(search_log: list[dict[str, Any]]) -> str:
         f'Query {i}: "{entry["query"]}"\n{entry["results"]}'
         for i, entry in enumerate(search_log, 1)
     )
-

@@ -149,7 +149,8 @@ class SearchOptions:
     search_step_prompt: str = field(
         default=SEARCH_STEP_PROMPT,
         metadata={
-            "description": "Search step template: {goal}, {text}, {notes}, {steps_left}."
+            "description": "Search step template: {goal}, {text}, {notes}, "
+            "{steps_left}."
         },
     )
 

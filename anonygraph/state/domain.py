@@ -177,7 +177,9 @@ Phrase = Annotated[str, Field(json_schema_extra={"maxLength": 160})]
 class _Guess(_Answer):
     # Defaults rescue an answer cut off at the token limit; the schema still
     # requires every key (see _Answer).
-    reasoning: str = _bounded(400, "Clues quoted from the text and where they lead.", "")
+    reasoning: str = _bounded(
+        400, "Clues quoted from the text and where they lead.", ""
+    )
     guesses: list[Phrase] = Field(
         default_factory=list,
         max_length=3,
@@ -296,8 +298,10 @@ class _Flag(BaseModel):
 
 
 class UtilityAnswer(BaseModel):
-    """The judge's answer schema. No defaults: a missing score is a failed judgement,
-    never a made-up 0 or 10."""
+    """The judge's answer schema.
+
+    No defaults: a missing score is a failed judgement, never a made-up 0 or 10.
+    """
 
     readability: _Scored
     meaning: _Scored
@@ -540,9 +544,11 @@ def intents_from_answer(answer: BaseModel) -> tuple[list[Intent], str]:
 
 
 class _EvidenceStepAnswer(_Answer):
-    step: str = _bounded(120, "What this step infers.")
-    quote: str = _bounded(160, "Exact words copied from the text.")
-    explanation: str = _bounded(160, "Why these words reveal the attribute.")
+    # Tight bounds: eight attributes times three steps must fit the role's
+    # max_tokens, or the answer is cut off and does not parse.
+    step: str = _bounded(60, "What this step infers.")
+    quote: str = _bounded(120, "Exact words copied from the text.")
+    explanation: str = _bounded(120, "Why these words reveal the attribute.")
 
 
 def evidence_answer_model(
@@ -609,21 +615,6 @@ def chains_from_answer(answer: BaseModel) -> list[EvidenceChain]:
 class ConstrainedRewrite(_Answer):
     """The IntentAnony rewriter's answer: the edited text and nothing else."""
 
+    # No maxLength: llama.cpp unrolls it into nested rules, and a bound in the
+    # thousands aborts the process while the grammar is parsed.
     text: str = Field(description="The whole text with the planned edits applied.")
-
-
-class TrajectoryStep(BaseModel):
-    """One state s_i = (x_i, P_i, U_i) of a SEAL anonymization trajectory."""
-
-    index: int = Field(ge=0, description="i: position in the trajectory; 0 = x_0.")
-    round: int = Field(
-        default=0, ge=0, description="Rewrite attempts made before reaching x_i."
-    )
-    text: str = Field(description="x_i: the text in this state.")
-    inferences: list[AttributeInference] = Field(
-        default_factory=list,
-        description="P_i: the inference model's answer for every attribute asked.",
-    )
-    utility: UtilityAnswer = Field(
-        description="U_i: scores with explanations of x_i against x_0."
-    )

@@ -1,0 +1,263 @@
+"""Reports across runs: a RLAA-style table, a privacy-utility plot, MRS per round."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+from anonygraph import store
+
+COLUMNS = (
+    "method",
+    "run",
+    "records",
+    "UTIL",
+    "PRIV",
+    "PRIV@3",
+    "ROUGE",
+    "BLEU",
+    "MEAN",
+    "READ",
+    "HALL",
+    "calls/rec",
+    "tokens/rec",
+)
+
+
+def _avg(values: Iterable[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return mean(present) if present else None
+
+
+def privacy(rows: list[dict[str, Any]], k: int = 1) -> float | None:
+    """Share of labelled attributes the attacker got right (top-1 or top-k).
+
+    Only "correct" counts; "less precise" does not, as in the RLAA paper.
+    """
+    hits = total = 0
+    for row in rows:
+        for match in json.loads(row["matches"] or "[]"):
+            if match.get("skipped_reason"):
+                continue
+            total += 1
+            guesses = match.get("guesses", [])[:k]
+            hits += any(g.get("outcome") == "correct" for g in guesses)
+    return hits / total if total else None
+
+
+def utility_parts(rows: list[dict[str, Any]]) -> dict[str, float | None]:
+    """Average the judge's and the n-gram scores of some evaluated texts.
+
+    The original text scores perfectly by definition (it is its own reference).
+    """
+    utils, reads, means, halls = [], [], [], []
+    for row in rows:
+        if row["row"] == "original":
+            utils.append(1.0)
+            reads.append(10.0)
+            means.append(10.0)
+            halls.append(1.0)
+            continue
+        utility = json.loads(row["utility"] or "{}")
+        if utility:
+            utils.append(utility["util"])
+            reads.append(utility["readability"])
+            means.append(utility["meaning"])
+            halls.append(utility["hallucination"])
+    metrics = [json.loads(r["metrics"] or "{}") for r in rows]
+    return {
+        "UTIL": _avg(utils),
+        "READ": _avg(reads),
+        "MEAN": _avg(means),
+        "HALL": _avg(halls),
+        "ROUGE": _avg(m.get("rouge_l") for m in metrics),
+        "BLEU": _avg(m.get("bleu") for m in metrics),
+    }
+
+
+def run_row(db: store.RunStore, run: dict[str, Any], eval_id: str) -> dict[str, Any]:
+    """Summarize one evaluated run as a table row."""
+    rows = [r for r in db.evaluations(eval_id) if r["status"] == "done"]
+    final = [r for r in rows if r["row"] == "final"]
+    totals = db.run_totals(run["id"])
+    per = totals.get("per_record", {})
+    return {
+        "method": run["method"],
+        "run": run["id"],
+        "records": len(final),
+        "PRIV": privacy(final),
+        "PRIV@3": privacy(final, k=3),
+        **utility_parts(final),
+        "calls/rec": per.get("calls"),
+        "tokens/rec": (per.get("tokens_in", 0) + per.get("tokens_out", 0))
+        if per
+        else None,
+    }
+
+
+def original_row(db: store.RunStore, eval_id: str) -> dict[str, Any]:
+    """The reference row: the original texts, attacked and scored the same way."""
+    rows = [r for r in db.evaluations(eval_id) if r["row"] == "original"]
+    return {
+        "method": "original text",
+        "run": "-",
+        "records": len(rows),
+        "PRIV": privacy(rows),
+        "PRIV@3": privacy(rows, k=3),
+        **utility_parts(rows),
+        "calls/rec": 0,
+        "tokens/rec": 0,
+    }
+
+
+def iteration_curve(db: store.RunStore, eval_id: str) -> list[dict[str, Any]]:
+    """Privacy and utility after each round, with the marginal rate of substitution.
+
+    MRS_t = utility lost / privacy gained between rounds t-1 and t (RLAA eq. 6);
+    undefined (None) when privacy did not change.
+    """
+    by_round: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in db.evaluations(eval_id):
+        if row["status"] == "done" and row["row"] != "final":
+            by_round[row["round"]].append(row)
+    curve: list[dict[str, Any]] = []
+    for number in sorted(by_round):
+        rows = by_round[number]
+        point = {"round": number, "PRIV": privacy(rows), **utility_parts(rows)}
+        if curve:
+            point["MRS"] = _mrs(curve[-1], point, "UTIL")
+            point["MRS_ROUGE"] = _mrs(curve[-1], point, "ROUGE")
+            point["MRS_BLEU"] = _mrs(curve[-1], point, "BLEU")
+        curve.append(point)
+    return curve
+
+
+def _mrs(before: dict[str, Any], after: dict[str, Any], key: str) -> float | None:
+    if None in (before["PRIV"], after["PRIV"], before[key], after[key]):
+        return None
+    gained = before["PRIV"] - after["PRIV"]
+    lost = before[key] - after[key]
+    return lost / gained if gained else None
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.4f}" if value <= 1 else f"{value:.2f}"
+    return str(value)
+
+
+def markdown_table(rows: list[dict[str, Any]]) -> str:
+    """Render rows as a Markdown table in COLUMNS order."""
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    lines += ["| " + " | ".join(_fmt(r.get(c)) for c in COLUMNS) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def write_report(
+    db_path: str, out_dir: str, run_ids: list[str] | None = None
+) -> dict[str, Path]:
+    """Write report.md, report.csv and the plots for evaluated runs.
+
+    Args:
+        db_path: the run store.
+        out_dir: where the files go (created).
+        run_ids: runs to include; default: every run that has an evaluation.
+
+    Returns:
+        Name -> path of each file written.
+
+    Raises:
+        ValueError: when no chosen run has been evaluated yet.
+    """
+    db = store.RunStore(db_path)
+    chosen = [r for r in db.runs() if not run_ids or r["id"] in run_ids]
+    evaluated = [(run, db.latest_eval(run["id"])) for run in chosen]
+    evaluated = [(run, e) for run, e in evaluated if e]
+    if not evaluated:
+        raise ValueError(
+            "no evaluated run to report; score one first: anonygraph eval --run RUN_ID"
+        )
+    rows = [original_row(db, evaluated[0][1] or "")]
+    rows += [run_row(db, run, eval_id or "") for run, eval_id in evaluated]
+    curves = {
+        f"{run['method']} ({run['id']})": iteration_curve(db, eval_id or "")
+        for run, eval_id in evaluated
+    }
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    files = {"markdown": out / "report.md", "csv": out / "report.csv"}
+    sections = ["# anonygraph report", "", markdown_table(rows), ""]
+    for name, curve in curves.items():
+        if len(curve) > 1:
+            sections += [f"## Per round: {name}", "", _curve_table(curve), ""]
+    files["markdown"].write_text("\n".join(sections))
+    with open(files["csv"], "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=COLUMNS, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    files.update(_plots(rows, curves, out))
+    for path in files.values():
+        path.chmod(0o600)
+    return files
+
+
+def _curve_table(curve: list[dict[str, Any]]) -> str:
+    keys = ("round", "PRIV", "UTIL", "ROUGE", "BLEU", "MRS", "MRS_ROUGE", "MRS_BLEU")
+    lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+    lines += ["| " + " | ".join(_fmt(p.get(k)) for k in keys) + " |" for p in curve]
+    return "\n".join(lines)
+
+
+def _plots(
+    rows: list[dict[str, Any]], curves: dict[str, list[dict[str, Any]]], out: Path
+) -> dict[str, Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    files: dict[str, Path] = {}
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    for row in rows:
+        utility = row["UTIL"] if row["UTIL"] is not None else row["ROUGE"]
+        if row["PRIV"] is None or utility is None:
+            continue
+        ax.scatter(row["PRIV"], utility, s=60)
+        ax.annotate(row["method"], (row["PRIV"], utility), textcoords="offset points",
+                    xytext=(5, 5))  # fmt: skip
+    ax.set_xlabel("PRIV: attacker top-1 accuracy (lower is better)")
+    ax.set_ylabel("UTIL (judge; ROUGE-L when not judged)")
+    ax.set_title("Privacy-utility trade-off")
+    ax.grid(alpha=0.3)
+    files["scatter"] = out / "privacy_utility.png"
+    fig.tight_layout()
+    fig.savefig(files["scatter"], dpi=120)
+    plt.close(fig)
+
+    iterative = {name: c for name, c in curves.items() if len(c) > 1}
+    if iterative:
+        fig, axes = plt.subplots(1, 3, figsize=(14, 4))
+        for name, curve in iterative.items():
+            rounds = [p["round"] for p in curve]
+            axes[0].plot(rounds, [p["PRIV"] for p in curve], marker="o", label=name)
+            axes[1].plot(rounds, [p["UTIL"] for p in curve], marker="o", label=name)
+            axes[2].plot(rounds[1:], [p.get("MRS") for p in curve[1:]], marker="o",
+                         label=name)  # fmt: skip
+        titles = ("PRIV per round", "UTIL per round", "MRS per round")
+        for ax, title in zip(axes, titles, strict=True):
+            ax.set_title(title)
+            ax.set_xlabel("round")
+            ax.grid(alpha=0.3)
+        axes[0].legend(fontsize=7)
+        files["iterations"] = out / "iterations.png"
+        fig.tight_layout()
+        fig.savefig(files["iterations"], dpi=120)
+        plt.close(fig)
+    return files
