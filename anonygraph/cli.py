@@ -12,6 +12,7 @@ from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import InputError
 from anonygraph.models import ROLES, ModelSpecError, parse_spec
 from anonygraph.state.attributes import UnknownAttributeError, resolve_attributes
+from anonygraph.store import RunLockedError
 
 
 class OptionError(ValueError):
@@ -230,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return _dispatch(args)
-    except (OptionError, InputError, ModelSpecError, ValueError) as exc:
+    except (OptionError, InputError, ModelSpecError, ValueError, RunLockedError) as exc:
         print(f"anonygraph {args.command}: {exc}", file=sys.stderr)  # noqa: T201
         return 2
 

@@ -122,6 +122,11 @@ async def run_batch(options: RunOptions) -> RunSummary:
             f"unknown method {options.method!r}; choose from {', '.join(GRAPHS)}"
         )
     run_id = options.run_id or derive_run_id(options)
+    with store.run_lock(options.db, run_id):
+        return await _run_batch(options, run_id)
+
+
+async def _run_batch(options: RunOptions, run_id: str) -> RunSummary:
     db = store.RunStore(options.db)
     context_values = {"cache_db": str(Path(options.db).resolve()), **options.context}
     context = build_context(options.method, context_values)

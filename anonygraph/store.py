@@ -6,12 +6,13 @@ raw text and attacker reasoning.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,32 @@ async def open_checkpointer(db_path: str | Path) -> AsyncIterator[Any]:
     path = secure_file(checkpoint_path(db_path))
     async with AsyncSqliteSaver.from_conn_string(str(path)) as saver:
         yield saver
+
+
+class RunLockedError(RuntimeError):
+    """Another process is working on the same run."""
+
+
+@contextmanager
+def run_lock(db_path: str | Path, run_id: str) -> Iterator[None]:
+    """Hold an exclusive lock on one run, so two processes never share its records.
+
+    Raises:
+        RunLockedError: naming the run when another process holds it.
+    """
+    path = secure_file(Path(f"{db_path}.{run_id}.lock"))
+    with open(path, "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            raise RunLockedError(
+                f"run {run_id!r} is already running in another process; wait for it "
+                "or stop it, then run the same command again to resume"
+            ) from exc
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _connect(path: str | Path) -> sqlite3.Connection:

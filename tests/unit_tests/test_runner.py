@@ -19,7 +19,7 @@ from scripted import Script, attack_json, rewrite_json, verdicts_json
 
 from anonygraph import cli
 from anonygraph.runner import RunOptions, run_batch
-from anonygraph.store import RunStore, checkpoint_path
+from anonygraph.store import RunLockedError, RunStore, checkpoint_path, run_lock
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -242,3 +242,22 @@ def test_when_killed_mid_batch_then_rerun_resumes_without_redoing_work(
     ]
     assert sorted(out) == ids and len(out) == len(set(out))
     assert "2 already done" in resumed.stderr.decode()
+
+
+def test_when_the_same_run_is_started_twice_then_the_second_is_refused(
+    tmp_path: Path, script: Script
+) -> None:
+    script_city_leak(script)
+    source = write_jsonl(
+        tmp_path / "in.jsonl", [{"id": "a", "text": "I live in Calgary."}]
+    )
+    options = RunOptions(
+        method="rlaa",
+        input=str(source),
+        output=str(tmp_path / "out.jsonl"),
+        db=str(tmp_path / "runs.sqlite"),
+        run_id="busy",
+        progress=False,
+    )
+    with run_lock(options.db, "busy"), pytest.raises(RunLockedError, match="busy"):
+        asyncio.run(run_batch(options))
