@@ -11,6 +11,7 @@ from typing import Any
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import InputError
 from anonygraph.models import ROLES, ModelSpecError, parse_spec
+from anonygraph.seal_cli import add_seal_parser
 from anonygraph.state.attributes import UnknownAttributeError, resolve_attributes
 from anonygraph.store import RunLockedError
 
@@ -218,6 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
     pii.add_argument("text", nargs="?", help="text to redact")
     pii.add_argument("--list-rules", action="store_true", help="list the rules")
 
+    add_seal_parser(sub)
+
     sub.add_parser("methods", help="list the methods")
 
     purge = sub.add_parser("purge", help="delete a run's intermediates and checkpoints")
@@ -237,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "seal":
+        return int(args.seal_command(args))
     if args.command == "methods":
         print("\n".join(sorted(GRAPHS)))  # noqa: T201
         return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import functools
 import hashlib
 import importlib.util
@@ -149,12 +150,27 @@ def embedded_model_path() -> Path:
     return ggufs[0]
 
 
-@functools.lru_cache(maxsize=4)
+_LLAMAS: dict[tuple[str, int], Any] = {}
+
+
 def _load_llama(path: str, n_ctx: int) -> Any:
     # One Llama per file serves every role: weights load once per process.
-    from llama_cpp import Llama
+    key = (path, n_ctx)
+    if key not in _LLAMAS:
+        from llama_cpp import Llama
 
-    return Llama(model_path=path, n_ctx=n_ctx, verbose=False, seed=0)
+        if not _LLAMAS:
+            atexit.register(_close_llamas)
+        _LLAMAS[key] = Llama(model_path=path, n_ctx=n_ctx, verbose=False, seed=0)
+    return _LLAMAS[key]
+
+
+def _close_llamas() -> None:
+    # Free models before interpreter teardown, when llama.cpp's own finalizer
+    # would find its C bindings already gone and print a traceback.
+    for llama in _LLAMAS.values():
+        llama.close()
+    _LLAMAS.clear()
 
 
 _LLAMA_LOCKS: dict[str, threading.Lock] = {}
@@ -189,7 +205,6 @@ class LlamaCppChat(BaseChatModel):
         run_manager: Any = None,
         **kwargs: Any,
     ) -> ChatResult:
-        llama = _load_llama(self.model_path, self.n_ctx)
         chat = [{"role": _role_name(m), "content": str(m.content)} for m in messages]
         params: dict[str, Any] = {
             "temperature": self.temperature,
@@ -201,6 +216,7 @@ class LlamaCppChat(BaseChatModel):
         if "response_format" in kwargs:
             params["response_format"] = kwargs["response_format"]
         with self._lock:
+            llama = _load_llama(self.model_path, self.n_ctx)
             out = llama.create_chat_completion(messages=chat, **params)
         usage = out.get("usage", {})
         message = AIMessage(

@@ -9,7 +9,13 @@ from langgraph.runtime import Runtime
 
 from anonygraph import models
 from anonygraph.state.domain import SearchStep
-from anonygraph.tools.search import SearchBackend, SearchQuery, format_hits, get_backend
+from anonygraph.tools.search import (
+    SearchBackend,
+    SearchQuery,
+    format_hits,
+    get_backend,
+    minimal_query,
+)
 
 
 async def search_step(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
@@ -25,7 +31,17 @@ async def search_step(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
         "attacker", prompt, SearchStep, context, step="search_step"
     )
     query = step.query.strip() if step.action == "search" else ""
-    return {"next_query": query, "calls": calls}
+    update: dict[str, Any] = {"next_query": query, "calls": calls}
+    # Agents that search for the defender (AURA's probe) send only a few
+    # keywords; the adversary, whose context sets no cap, searches freely.
+    max_words = getattr(context, "query_max_words", 0)
+    if query and max_words:
+        update["next_query"], note = minimal_query(
+            query, state.current, max_words=max_words, max_copy=context.query_max_copy
+        )
+        if note:
+            update["errors"] = [f"search {len(state.search_log) + 1}: {note}"]
+    return update
 
 
 def run_search(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:

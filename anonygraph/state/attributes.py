@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
@@ -78,8 +79,14 @@ class UnknownAttributeError(ValueError):
     """Raised when a run names an attribute anonygraph does not know."""
 
 
-def resolve_attributes(names: list[str] | tuple[str, ...] | None) -> list[str]:
+def resolve_attributes(
+    names: list[str] | tuple[str, ...] | None,
+    custom: Mapping[str, str] | None = None,
+) -> list[str]:
     """Return canonical attribute names, the defaults when none are given.
+
+    Names in ``custom`` (attributes beyond the base ones, name -> description,
+    such as AURA's quasi-identifiers) are accepted as they are.
 
     Raises:
         UnknownAttributeError: naming every unknown attribute and the known ones.
@@ -89,9 +96,11 @@ def resolve_attributes(names: list[str] | tuple[str, ...] | None) -> list[str]:
         return list(DEFAULT_ATTRIBUTES)
     resolved: list[str] = []
     unknown: list[str] = []
+    extra = custom or {}
     for raw in names:
         name = ALIASES.get(raw.strip().lower(), raw.strip().lower())
-        if name not in ATTRIBUTES:
+        name = raw if raw in extra else name
+        if name not in ATTRIBUTES and name not in extra:
             unknown.append(raw)
         elif name not in resolved:
             resolved.append(name)
@@ -103,11 +112,16 @@ def resolve_attributes(names: list[str] | tuple[str, ...] | None) -> list[str]:
     return resolved
 
 
-def describe_attributes(names: list[str]) -> str:
-    """Render attribute names with descriptions and options for a prompt."""
+def describe_attributes(
+    names: list[str], custom: Mapping[str, str] | None = None
+) -> str:
+    """Render attribute names with descriptions and options for a prompt.
+
+    ``custom`` describes names that are not base attributes (free-text values).
+    """
     lines = []
     for name in names:
-        spec = ATTRIBUTES[name]
+        spec = ATTRIBUTES.get(name) or AttributeSpec(name, (custom or {})[name])
         options = f" (one of: {', '.join(spec.options)})" if spec.options else ""
         lines.append(f"- {name}: {spec.description}{options}")
     return "\n".join(lines)

@@ -147,7 +147,7 @@ class UtilityScore(BaseModel):
     hallucination: int = Field(
         ge=0, le=1, description="1 if no new ungrounded information, else 0."
     )
-    rationale: str = Field(default="", max_length=800, description="Short reasons.")
+    rationale: str = Field(default="", description="Short reasons.")
 
     @property
     def util(self) -> float:
@@ -618,3 +618,242 @@ class ConstrainedRewrite(_Answer):
     # No maxLength: llama.cpp unrolls it into nested rules, and a bound in the
     # thousands aborts the process while the grammar is parsed.
     text: str = Field(description="The whole text with the planned edits applied.")
+
+
+# AURA: adaptive privacy scope, mask template, reconstruction candidates.
+
+QuasiKind = Literal[
+    "personal", "workflow", "tool_stack", "domain_practice", "institution", "other"
+]
+"""What a probe finding is: a personal attribute or a kind of quasi-identifier."""
+
+UTILITY_DIMENSIONS: dict[str, str] = {
+    "theme": "what the text is about",
+    "experiential": "events and experiences the author recounts",
+    "affect": "feelings, mood and tone",
+    "reasoning": "arguments, explanations and motives given",
+    "behavioral": "habits, routines and actions described",
+    "relational": "people and relationships that matter in the text",
+    "temporal": "timing, durations and sequence of events",
+    "expertise": "skills and knowledge the author shows",
+}
+"""The eight dimensions of AURA's utility insight profile P."""
+
+UTILITY_VERDICTS: dict[str, float] = {"kept": 0.0, "partly": 0.5, "lost": 1.0}
+"""Loss each keeper verdict on one profile dimension counts for."""
+
+
+class ScopeItem(BaseModel):
+    """One attribute of AURA's privacy scope A."""
+
+    name: str = Field(description="Key the attacker answers under, e.g. 'age'.")
+    description: str = Field(description="What the attribute means, shown to models.")
+    source: Literal["base", "probe", "fallback"] = Field(
+        description="base: a default attribute; probe: found by the probe; "
+        "fallback: a default attribute taken because the probe found nothing."
+    )
+    kind: str = Field(default="personal", description="A `QuasiKind`.")
+
+
+class BlacklistSpan(BaseModel):
+    """One span of the blacklist B: words of the original that give the author away."""
+
+    quote: str = Field(description="The words, exactly as they stand in the text.")
+    attribute: str = Field(description="Scope attribute the words reveal.")
+    kind: str = Field(default="personal", description="A `QuasiKind`.")
+
+
+class MaskSpan(BaseModel):
+    """One placeholder of a mask template and what stood and stands there."""
+
+    placeholder: str = Field(description="The placeholder, e.g. '[MASK_1]'.")
+    original: str = Field(description="The span of the original it hides.")
+    seed: str = Field(
+        description="What the converged rewrite put there; '' when it dropped it."
+    )
+    start: int = Field(description="Offset of the placeholder in the template.")
+    end: int = Field(description="Offset just past the placeholder in the template.")
+    original_start: int = Field(description="Offset of the span in the original.")
+    original_end: int = Field(description="Offset just past the span in the original.")
+
+
+class MaskTemplate(BaseModel):
+    """The original text with every span the masking rounds changed masked."""
+
+    text: str = Field(description="The template, with [MASK_i] placeholders.")
+    masks: list[MaskSpan] = Field(
+        default_factory=list, description="The placeholders, in text order."
+    )
+
+    @property
+    def mask_map(self) -> dict[str, str]:
+        """Placeholder -> the original span it hides (M)."""
+        return {m.placeholder: m.original for m in self.masks}
+
+    @property
+    def seeds(self) -> dict[str, str]:
+        """Placeholder -> what the converged rewrite put there."""
+        return {m.placeholder: m.seed for m in self.masks}
+
+
+class Candidate(BaseModel):
+    """One reconstruction of a mask template, with its checks and scores."""
+
+    index: int = Field(description="Which of the N candidates, from 0.")
+    variation: str = Field(default="", description="Wording hint it was asked for.")
+    replacements: dict[str, str] = Field(
+        default_factory=dict, description="Placeholder -> the words filled in."
+    )
+    text: str = Field(default="", description="The template filled with them.")
+    rejected: list[str] | None = Field(
+        default=None,
+        description="Why it may not be chosen; [] when valid; None unchecked.",
+    )
+    severity: int | None = Field(
+        default=None, description="S: privacy severity 0-5 by the attacker."
+    )
+    specific: int | None = Field(
+        default=None, description="C: identifying details found in the text."
+    )
+    details: list[str] = Field(
+        default_factory=list, description="Those details, as they stand in the text."
+    )
+    privacy_notes: str = Field(default="", description="The attacker's reasoning.")
+    loss: float | None = Field(
+        default=None, description="L: utility loss in [0, 1] against the profile."
+    )
+    dimensions: dict[str, str] = Field(
+        default_factory=dict, description="Keeper verdict per profile dimension."
+    )
+
+    @property
+    def scored(self) -> bool:
+        """True when valid and both scorers have answered."""
+        return self.rejected == [] and None not in (
+            self.severity,
+            self.specific,
+            self.loss,
+        )
+
+
+class _Finding(_Answer):
+    attribute: str = _bounded(
+        40, "Attribute name, or a short snake_case label of your own.", ""
+    )
+    kind: QuasiKind = Field(default="other", description="What kind of clue it is.")
+    description: str = _bounded(120, "What the clue reveals about the author.", "")
+    quote: Phrase = Field(default="", description="Exact words of the text.")
+
+
+def probe_answer_model(max_findings: int) -> type[BaseModel]:
+    """Build the probe's answer schema: bounded findings and the page matched."""
+    return create_model(
+        "ProbeAnswer",
+        __base__=_Answer,
+        findings=(
+            list[_Finding],
+            # maxItems steers the decoder; a longer list is cut in code.
+            Field(
+                default_factory=list,
+                description="Clues that could re-identify the author.",
+                json_schema_extra={"maxItems": max_findings},
+            ),
+        ),
+        matched_page=(
+            str,
+            _bounded(200, "Title or address of the author's own page; '' if none.", ""),
+        ),
+    )
+
+
+class ProfileAnswer(_Answer):
+    """The keeper's utility insight profile P: one short phrase per dimension."""
+
+    theme: str = _bounded(160, UTILITY_DIMENSIONS["theme"], "")
+    experiential: str = _bounded(160, UTILITY_DIMENSIONS["experiential"], "")
+    affect: str = _bounded(160, UTILITY_DIMENSIONS["affect"], "")
+    reasoning: str = _bounded(160, UTILITY_DIMENSIONS["reasoning"], "")
+    behavioral: str = _bounded(160, UTILITY_DIMENSIONS["behavioral"], "")
+    relational: str = _bounded(160, UTILITY_DIMENSIONS["relational"], "")
+    temporal: str = _bounded(160, UTILITY_DIMENSIONS["temporal"], "")
+    expertise: str = _bounded(160, UTILITY_DIMENSIONS["expertise"], "")
+
+
+def placeholder_key(placeholder: str) -> str:
+    """Return the answer key of a placeholder: '[MASK_1]' -> 'MASK_1'."""
+    return placeholder.strip("[]")
+
+
+def reconstruct_answer_model(placeholders: list[str]) -> type[BaseModel]:
+    """Build the reconstructor's answer schema: one bounded string per placeholder."""
+    fields: dict[str, Any] = {
+        placeholder_key(p): (str, _bounded(100, f"Words to put in place of {p}.", ""))
+        for p in placeholders
+    }
+    return create_model("ReconstructAnswer", __base__=_Answer, **fields)
+
+
+class PrivacyScoreAnswer(_Answer):
+    """The attacker's privacy score of one candidate: details found and severity."""
+
+    reasoning: str = _bounded(300, "What in the text points to the author.", "")
+    details: list[Phrase] = Field(
+        default_factory=list,
+        max_length=5,
+        description="Specific identifying details, copied exactly; [] if none.",
+    )
+    # Unanswered reads as the worst: a missing score must not win a selection.
+    severity: Literal[0, 1, 2, 3, 4, 5] = Field(
+        default=5,
+        description="0 = nothing identifying ... 5 = enough to find the person.",
+    )
+
+    @field_validator("details", mode="before")
+    @classmethod
+    def _first_five(cls, details: Any) -> Any:
+        return details[:5] if isinstance(details, list) else details
+
+
+def utility_loss_answer_model(dimensions: list[str]) -> type[BaseModel]:
+    """Build the keeper's answer schema: one verdict per profile dimension."""
+    verdict = Literal["kept", "partly", "lost"]
+    fields: dict[str, Any] = {
+        name: (
+            verdict,
+            Field(default="partly", description=UTILITY_DIMENSIONS[name]),
+        )
+        for name in dimensions
+    }
+    fields["note"] = (str, _bounded(200, "What the rewrite lost, briefly.", ""))
+    return create_model("UtilityLossAnswer", __base__=_Answer, **fields)
+
+
+def scope_answer_model(
+    attributes: list[str], custom: dict[str, str], *, identify: bool = False
+) -> type[BaseModel]:
+    """Build the attacker's answer schema over base attributes and custom ones.
+
+    ``custom`` maps the names of attributes beyond the base eight (AURA's
+    quasi-identifiers) to their descriptions; they take free-text guesses.
+    Without custom attributes this is `attack_answer_model`.
+    """
+    extra = [name for name in attributes if name in custom]
+    if not extra:
+        return attack_answer_model(attributes, identify=identify)
+    base = attack_answer_model([n for n in attributes if n not in custom])
+    fields: dict[str, Any] = {
+        name: (
+            _Guess,
+            Field(
+                default_factory=lambda: _Guess(
+                    reasoning="not answered", guesses=[], certainty=1
+                ),
+                description=custom[name],
+            ),
+        )
+        for name in extra
+    }
+    if identify:
+        page = attack_answer_model([], identify=True).model_fields["identified_profile"]
+        fields["identified_profile"] = (str, page)
+    return create_model("ScopeAttackAnswer", __base__=base, **fields)

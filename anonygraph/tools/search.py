@@ -498,3 +498,55 @@ def as_tool(backend: SearchBackend, k: int = 5) -> Callable[[str], str]:
         return format_hits(backend.search(query, k))
 
     return web_search
+
+
+def minimal_query(
+    query: str, text: str, *, max_words: int, max_copy: int
+) -> tuple[str, str]:
+    """Reduce a model's query to a few keywords; refuse one that copies the text.
+
+    A query that repeats more than ``max_copy`` consecutive words of ``text``
+    is dropped (it would send a sentence of the text off the machine); any
+    other keeps its distinctive words, at most ``max_words`` of them.
+
+    Args:
+        query: The query a search agent asked for.
+        text: The text the agent investigates.
+        max_words: Most keywords sent.
+        max_copy: Longest run of consecutive text words a query may repeat.
+
+    Returns:
+        ``(query to send, note)``: the query is '' when dropped; the note says
+        what was done, '' when the query passed as it was.
+
+    """
+    words = re.findall(r"\w+", query)
+    run = _longest_shared_run(
+        [w.casefold() for w in words], [w.casefold() for w in re.findall(r"\w+", text)]
+    )
+    if run > max_copy:
+        return "", f"query dropped: it repeats {run} consecutive words of the text"
+    unique: dict[str, str] = {}
+    for word in words:
+        if word.casefold() not in STOPWORDS and (len(word) > 1 or word.isdigit()):
+            unique.setdefault(word.casefold(), word)
+    keywords = list(unique.values())
+    note = ""
+    if len(keywords) > max_words:
+        keywords = keywords[:max_words]
+        note = f"query cut to its first {max_words} keywords"
+    return " ".join(keywords), note
+
+
+def _longest_shared_run(query: list[str], text: list[str]) -> int:
+    # Longest common run of consecutive words (dynamic programming, one row).
+    best = 0
+    previous = [0] * (len(text) + 1)
+    for word in query:
+        current = [0] * (len(text) + 1)
+        for j, other in enumerate(text, start=1):
+            if word == other:
+                current[j] = previous[j - 1] + 1
+                best = max(best, current[j])
+        previous = current
+    return best

@@ -1,0 +1,165 @@
+"""AURA: probe the scope, mask until nothing is inferable, reconstruct and select."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from anonygraph.nodes.anonymize import anonymize
+from anonygraph.nodes.aura_mask import (
+    build_template,
+    infer_scope,
+    inferable,
+    plan_suppression,
+)
+from anonygraph.nodes.aura_probe import (
+    discover_scope,
+    fix_scope,
+    probe_searches,
+    profile_utility,
+)
+from anonygraph.nodes.aura_reconstruct import (
+    candidate_task,
+    check_candidates,
+    finish,
+    reconstruct,
+    score_privacy,
+    score_utility,
+    select,
+)
+from anonygraph.nodes.lifecycle import prepare
+from anonygraph.nodes.search_agent import (
+    route_after_search_step,
+    run_search,
+    search_step,
+)
+from anonygraph.state.aura import (
+    AuraContext,
+    CandidateTask,
+    InputState,
+    OutputState,
+    State,
+)
+
+
+def route_after_prepare(
+    state: State, runtime: Runtime[AuraContext]
+) -> Literal["search_step", "discover_scope", "fix_scope"]:
+    """8attr skips the probe; the others search first when there is a corpus."""
+    if runtime.context.variant == "8attr":
+        return "fix_scope"
+    return "search_step" if probe_searches(runtime.context) else "discover_scope"
+
+
+def route_after_probe_step(
+    state: State, runtime: Runtime[AuraContext]
+) -> Literal["run_search", "discover_scope"]:
+    """Search again while the probe asks to and has steps left."""
+    return "run_search" if route_after_search_step(state, runtime) else "discover_scope"
+
+
+def route_after_infer_scope(
+    state: State, runtime: Runtime[AuraContext]
+) -> Literal["plan_suppression", "build_template"]:
+    """Rewrite while something in A is inferable and rounds are left."""
+    leaks = inferable(state.inferences, runtime.context.min_certainty)
+    if leaks and state.round < runtime.context.mask_rounds:
+        return "plan_suppression"
+    return "build_template"
+
+
+def route_after_rewrite(
+    state: State, runtime: Runtime[AuraContext]
+) -> Literal["infer_scope", "build_template"]:
+    """Attack the rewrite again until R_mask rewrites are done."""
+    if state.round >= runtime.context.mask_rounds:
+        return "build_template"
+    return "infer_scope"
+
+
+def route_after_template(
+    state: State, runtime: Runtime[AuraContext]
+) -> list[Send] | Literal["finish"]:
+    """Fan out N reconstructions; a template without masks has nothing to fill."""
+    if not state.template.get("masks"):
+        return "finish"
+    return [
+        Send("reconstruct", candidate_task(state, i))
+        for i in range(runtime.context.num_candidates)
+    ]
+
+
+def route_after_check(state: State) -> list[Send] | Literal["select"]:
+    """Score every valid candidate with the attacker and the keeper at once."""
+    valid = [c for c in state.candidates if not c["rejected"]]
+    if not valid:
+        return "select"
+    return [
+        Send(node, candidate_task(state, c["index"], c["text"]))
+        for c in valid
+        for node in ("score_privacy", "score_utility")
+    ]
+
+
+def build_graph() -> StateGraph[State, AuraContext, InputState, OutputState]:
+    """Wire AURA (uncompiled): phase 0 probe, phase 1 masking, phase 2 selection."""
+    builder = StateGraph(
+        State,
+        context_schema=AuraContext,
+        input_schema=InputState,
+        output_schema=OutputState,
+    )
+    builder.add_node(prepare)
+    builder.add_node(search_step)
+    builder.add_node(run_search)
+    builder.add_node(discover_scope)
+    builder.add_node(fix_scope)
+    builder.add_node(profile_utility)
+    builder.add_node(infer_scope)
+    builder.add_node(plan_suppression)
+    builder.add_node(anonymize)
+    builder.add_node(build_template)
+    builder.add_node(reconstruct, input_schema=CandidateTask)
+    builder.add_node(check_candidates)
+    builder.add_node(score_privacy, input_schema=CandidateTask)
+    builder.add_node(score_utility, input_schema=CandidateTask)
+    builder.add_node(select)
+    builder.add_node(finish)
+    builder.add_edge(START, "prepare")
+    builder.add_conditional_edges(
+        "prepare", route_after_prepare, ["search_step", "discover_scope", "fix_scope"]
+    )
+    builder.add_conditional_edges(
+        "search_step", route_after_probe_step, ["run_search", "discover_scope"]
+    )
+    builder.add_edge("run_search", "search_step")
+    builder.add_edge("discover_scope", "profile_utility")
+    builder.add_edge("fix_scope", "profile_utility")
+    builder.add_edge("profile_utility", "infer_scope")
+    builder.add_conditional_edges(
+        "infer_scope", route_after_infer_scope, ["plan_suppression", "build_template"]
+    )
+    builder.add_edge("plan_suppression", "anonymize")
+    builder.add_conditional_edges(
+        "anonymize", route_after_rewrite, ["infer_scope", "build_template"]
+    )
+    builder.add_conditional_edges(
+        "build_template", route_after_template, ["reconstruct", "finish"]
+    )
+    builder.add_edge("reconstruct", "check_candidates")
+    builder.add_conditional_edges(
+        "check_candidates",
+        route_after_check,
+        ["score_privacy", "score_utility", "select"],
+    )
+    builder.add_edge("score_privacy", "select")
+    builder.add_edge("score_utility", "select")
+    builder.add_edge("select", "finish")
+    builder.add_edge("finish", END)
+    return builder
+
+
+graph: Any = build_graph().compile(name="aura")

@@ -1,0 +1,178 @@
+"""State and run parameters of SEAL: trajectory synthesis and self-refinement."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from pydantic import BaseModel, Field
+
+from anonygraph.prompts.seal import (
+    SEAL_ANONYMIZE_PROMPT,
+    SEAL_INFER_PROMPT,
+    SEAL_JUDGE_PROMPT,
+)
+from anonygraph.state.context import ModelContext
+from anonygraph.state.domain import AttributeInference, UtilityAnswer
+
+SELF_REFINING_ROLES: tuple[str, ...] = ("attacker", "judge")
+"""Roles the single SEAL model plays besides the anonymizer."""
+
+
+class TrajectoryStep(BaseModel):
+    """One state s_i = (x_i, P_i, U_i) of a SEAL anonymization trajectory."""
+
+    index: int = Field(ge=0, description="i: position in the trajectory; 0 = x_0.")
+    round: int = Field(
+        default=0, ge=0, description="Rewrite attempts made before reaching x_i."
+    )
+    text: str = Field(description="x_i: the text in this state.")
+    inferences: list[AttributeInference] = Field(
+        default_factory=list,
+        description="P_i: the inference model's answer for every attribute asked.",
+    )
+    utility: UtilityAnswer = Field(
+        description="U_i: scores with explanations of x_i against x_0."
+    )
+
+
+@dataclass(kw_only=True)
+class TrajectoryContext(ModelContext):
+    """Run parameters of trajectory synthesis: one teacher model per role."""
+
+    max_iterations: int = field(
+        default=3,
+        metadata={"description": "T: most rewrites per text (SEAL trajectories: 3)."},
+    )
+
+    min_length_ratio: float = field(
+        default=0.4,
+        metadata={
+            "description": "A rewrite shorter than this share of its input is "
+            "refused and the rewrite tried again."
+        },
+    )
+
+    utility_feedback: bool = field(
+        default=False,
+        metadata={
+            "description": "Show the anonymizer the utility scores of the text it "
+            "edits (the teacher of Algorithm 1 sees only the inferences)."
+        },
+    )
+
+    attack_prompt: str = field(
+        default=SEAL_INFER_PROMPT,
+        metadata={"description": "Infer template: slots {text}, {attributes}."},
+    )
+
+    judge_prompt: str = field(
+        default=SEAL_JUDGE_PROMPT,
+        metadata={"description": "Judge template: slots {original}, {text}."},
+    )
+
+    anonymize_prompt: str = field(
+        default=SEAL_ANONYMIZE_PROMPT,
+        metadata={
+            "description": "Anonymize template: slots {text}, {inferences}, {utility}."
+        },
+    )
+
+
+@dataclass(kw_only=True)
+class SealContext(TrajectoryContext):
+    """Run parameters of self-refinement: one model anonymizes, infers and judges.
+
+    The anonymizer's spec (``--model anonymizer=SPEC``) is used for the attacker
+    and judge roles too, unless those are named in `models` themselves; with no
+    anonymizer spec, `default_model` serves all three, as in every graph.
+    """
+
+    utility_feedback: bool = field(
+        default=True,
+        metadata={
+            "description": "Show the anonymizer its own utility scores of the text "
+            "it edits, besides its own inferences."
+        },
+    )
+
+    min_utility: float = field(
+        default=0.0,
+        metadata={
+            "description": "Utility floor in [0, 1] (mean of readability/10, "
+            "meaning/10 and no-hallucination): a rewrite judged below it is "
+            "dropped, the previous text returned and refinement stopped; 0: off."
+        },
+    )
+
+    def __post_init__(self) -> None:
+        """Read environment fallbacks; then the anonymizer's spec plays every role."""
+        super().__post_init__()
+        spec = self.models.get("anonymizer")
+        if spec:
+            self.models = {**dict.fromkeys(SELF_REFINING_ROLES, spec), **self.models}
+
+
+@dataclass(kw_only=True)
+class InputState:
+    """What a caller passes in: one text or one author's comments."""
+
+    text: str = ""
+    """The text to anonymize (ignored when `comments` is given)."""
+
+    comments: list[str] = field(default_factory=list)
+    """One author's comments, anonymized together and split back."""
+
+    attributes: list[str] = field(default_factory=list)
+    """Attributes to protect for this input; empty: the run's attributes."""
+
+
+@dataclass(kw_only=True)
+class OutputState:
+    """What a run returns; the store keeps all of it in records.result."""
+
+    anonymized: str = ""
+    """The final text."""
+
+    anonymized_comments: list[str] = field(default_factory=list)
+    """The final text split back into comments, when the input was a list."""
+
+    status: str = "running"
+    """converged (nothing inferable), max_iterations, utility_floor, or running."""
+
+    trajectory: Annotated[list[dict[str, Any]], operator.add] = field(
+        default_factory=list
+    )
+    """Every state s_i = (x_i, P_i, U_i) as `TrajectoryStep` dicts, x_0 first."""
+
+    iterations: Annotated[list[dict[str, Any]], operator.add] = field(
+        default_factory=list
+    )
+    """Every rewrite attempt: text edited, inferences, utility, rewrite, error."""
+
+    calls: Annotated[list[dict[str, Any]], operator.add] = field(default_factory=list)
+    """Accounting of every model call: role, step, tokens, seconds, cache hit."""
+
+    errors: Annotated[list[str], operator.add] = field(default_factory=list)
+    """Recoverable problems: a refused rewrite, a rewrite under the utility floor."""
+
+
+@dataclass(kw_only=True)
+class State(InputState, OutputState):
+    """Working state of one record."""
+
+    current: str = ""
+    """x_t: the text as it stands after the last accepted rewrite."""
+
+    round: Annotated[int, operator.add] = 0
+    """t: rewrite attempts made so far."""
+
+    inferences: list[dict[str, Any]] = field(default_factory=list)
+    """P_t: the latest `AttributeInference`s about `current`."""
+
+    utility: dict[str, Any] = field(default_factory=dict)
+    """U_t: the latest `UtilityAnswer` for `current` against the original."""
+
+    rejected: bool = False
+    """Whether the latest rewrite was refused, leaving `current` as it was."""

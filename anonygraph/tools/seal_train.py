@@ -1,0 +1,401 @@
+"""SEAL training: LoRA SFT on the three tasks, then DPO from the SFT model.
+
+Needs the optional extra ``anonygraph[train]`` (torch, transformers, peft, trl,
+datasets); they are imported only when training starts. The defaults are the
+paper's (appendix B, table 6). Models load from local files only unless told
+otherwise: nothing is downloaded behind the user's back.
+
+Task weights scale how often each task's rows are seen: a weight of 2 repeats
+a task's rows twice, 0.5 keeps a seeded half, so the SFT loss is
+sum_k lambda_k * (sum of the row losses of task k).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from anonygraph.tools.seal_data import FILES, check_row, read_jsonl
+
+SFT_TASKS: tuple[str, ...] = ("anon", "priv", "util")
+"""The SFT data sets, in the order of `FILES`."""
+
+
+@dataclass
+class TrainConfig:
+    """Where the data and models are, and the training hyper-parameters."""
+
+    data_dir: str
+    """Folder written by ``anonygraph seal data``."""
+    base_model: str
+    """Local folder (or, with ``local_files_only=False``, hub id) of a causal LM."""
+    output_dir: str
+    """Where ``sft/`` and ``final/`` (merged models with tokenizers) are saved."""
+    task_weights: dict[str, float] = field(
+        default_factory=lambda: dict.fromkeys(SFT_TASKS, 1.0)
+    )
+    """lambda_anon, lambda_priv, lambda_util."""
+    sft_batch_size: int = 8
+    sft_epochs: float = 1.0
+    sft_learning_rate: float = 2e-4
+    dpo_batch_size: int = 4
+    dpo_epochs: float = 1.0
+    dpo_learning_rate: float = 5e-6
+    beta: float = 0.01
+    """DPO's beta: how far the policy may move from the SFT model."""
+    weight_decay: float = 0.01
+    adam_beta1: float = 0.9
+    adam_beta2: float = 0.999
+    adam_epsilon: float = 1e-8
+    max_grad_norm: float = 1.0
+    lora_rank: int = 16
+    lora_alpha: int = 16
+    lora_dropout: float = 0.05
+    lora_targets: str = "all-linear"
+    precision: str = "auto"
+    """auto (fp16 on CUDA as in the paper, fp32 on CPU), fp16, bf16 or fp32."""
+    max_length: int = 2048
+    """Longest tokenized conversation; longer ones are truncated."""
+    max_steps: int = -1
+    """Cap on optimizer steps per stage; -1 trains by epochs."""
+    gradient_checkpointing: bool = True
+    """Recompute activations in the backward pass: less memory, more time."""
+    completion_only: bool = True
+    """Compute the SFT loss on the answers only, not on the instructions."""
+    skip_dpo: bool = False
+    seed: int = 0
+    logging_steps: int = 10
+    local_files_only: bool = True
+
+
+@dataclass
+class TrainReport:
+    """What a training run did: rows seen, losses logged, models saved."""
+
+    sft_rows: dict[str, int]
+    dpo_rows: int
+    sft_losses: list[float]
+    dpo_losses: list[float]
+    sft_model: str
+    final_model: str
+
+
+class TrainingSetupError(RuntimeError):
+    """Raised when training cannot start: missing extra, data or model."""
+
+
+def weighted_rows(
+    rows_by_task: dict[str, list[dict[str, Any]]],
+    weights: dict[str, float],
+    seed: int = 0,
+) -> list[dict[str, Any]]:
+    """Repeat or subsample each task's rows by its weight, then shuffle them all.
+
+    Raises:
+        ValueError: for a negative weight or a weight for an unknown task.
+
+    """
+    unknown = set(weights) - set(SFT_TASKS)
+    if unknown:
+        raise ValueError(f"unknown task weight(s) {sorted(unknown)}; use {SFT_TASKS}")
+    rng = random.Random(seed)
+    mixed: list[dict[str, Any]] = []
+    for task in SFT_TASKS:
+        rows, weight = rows_by_task.get(task, []), weights.get(task, 1.0)
+        if weight < 0:
+            raise ValueError(f"task weight {task}={weight} is negative")
+        whole, part = int(math.floor(weight)), weight - math.floor(weight)
+        mixed += rows * whole + rng.sample(rows, round(part * len(rows)))
+    rng.shuffle(mixed)
+    return mixed
+
+
+def to_prompt_completion(row: dict[str, Any]) -> dict[str, Any]:
+    """Split a chat row into TRL's prompt/completion form (loss on the answer)."""
+    messages = row["messages"]
+    return {"prompt": messages[:-1], "completion": messages[-1:]}
+
+
+def load_rows(data_dir: str | Path) -> dict[str, list[dict[str, Any]]]:
+    """Read and check the four JSONL files written by ``seal data``.
+
+    Raises:
+        TrainingSetupError: when a file is missing or a row does not fit TRL.
+
+    """
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for name, filename in FILES.items():
+        path = Path(data_dir) / filename
+        if not path.is_file():
+            raise TrainingSetupError(
+                f"{path} is missing; write it with `anonygraph seal data`"
+            )
+        rows[name] = read_jsonl(path)
+        for number, row in enumerate(rows[name], start=1):
+            try:
+                check_row(name, row)
+            except ValueError as exc:
+                raise TrainingSetupError(f"{path}, line {number}: {exc}") from exc
+    return rows
+
+
+def _precision(config: TrainConfig, cuda: bool) -> str:
+    if config.precision == "auto":
+        return "fp16" if cuda else "fp32"
+    if config.precision not in ("fp16", "bf16", "fp32"):
+        raise TrainingSetupError(f"precision {config.precision!r}: use auto, fp16, ...")
+    return config.precision
+
+
+def _import_stack() -> dict[str, Any]:
+    try:
+        import datasets
+        import peft
+        import torch
+        import transformers
+        import trl
+    except ImportError as exc:
+        raise TrainingSetupError(
+            f"training needs the optional extra: pip install 'anonygraph[train]' "
+            f"({exc.name} is missing)"
+        ) from exc
+    return {
+        "datasets": datasets,
+        "peft": peft,
+        "torch": torch,
+        "transformers": transformers,
+        "trl": trl,
+    }
+
+
+def _common_args(config: TrainConfig, precision: str, cuda: bool) -> dict[str, Any]:
+    return {
+        "weight_decay": config.weight_decay,
+        "adam_beta1": config.adam_beta1,
+        "adam_beta2": config.adam_beta2,
+        "adam_epsilon": config.adam_epsilon,
+        "max_grad_norm": config.max_grad_norm,
+        "gradient_checkpointing": config.gradient_checkpointing,
+        "optim": "adamw_torch",
+        "fp16": precision == "fp16",
+        "bf16": precision == "bf16",
+        "max_steps": config.max_steps,
+        "max_length": config.max_length,
+        "logging_steps": config.logging_steps,
+        "save_strategy": "no",
+        "report_to": "none",
+        "seed": config.seed,
+        "use_cpu": not cuda,
+        "dataloader_pin_memory": cuda,
+    }
+
+
+def _losses(trainer: Any) -> list[float]:
+    return [float(e["loss"]) for e in trainer.state.log_history if "loss" in e]
+
+
+def train(config: TrainConfig) -> TrainReport:
+    """Fine-tune ``config.base_model`` on SEAL data: SFT, then DPO, both with LoRA.
+
+    Raises:
+        TrainingSetupError: for a missing extra, data file or model.
+
+    """
+    rows = load_rows(config.data_dir)
+    stack = _import_stack()
+    torch, transformers, trl = stack["torch"], stack["transformers"], stack["trl"]
+    cuda = bool(torch.cuda.is_available())
+    precision = _precision(config, cuda)
+    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision)
+    try:
+        tokenizer = transformers.AutoTokenizer.from_pretrained(
+            config.base_model, local_files_only=config.local_files_only
+        )
+        model = transformers.AutoModelForCausalLM.from_pretrained(
+            config.base_model,
+            local_files_only=config.local_files_only,
+            **({"dtype": dtype} if dtype else {}),
+        )
+    except OSError as exc:
+        raise TrainingSetupError(f"cannot load {config.base_model!r}: {exc}") from exc
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    lora = stack["peft"].LoraConfig(
+        r=config.lora_rank,
+        lora_alpha=config.lora_alpha,
+        lora_dropout=config.lora_dropout,
+        target_modules=config.lora_targets,
+        task_type="CAUSAL_LM",
+    )
+    common = _common_args(config, precision, cuda)
+    out = Path(config.output_dir)
+
+    sft_data = weighted_rows(
+        {task: rows[task] for task in SFT_TASKS}, config.task_weights, config.seed
+    )
+    if not sft_data:
+        raise TrainingSetupError(f"{config.data_dir} holds no SFT rows")
+    if config.completion_only:
+        sft_data = [to_prompt_completion(r) for r in sft_data]
+    sft = trl.SFTTrainer(
+        model=model,
+        args=trl.SFTConfig(
+            output_dir=str(out / "sft-run"),
+            per_device_train_batch_size=config.sft_batch_size,
+            num_train_epochs=config.sft_epochs,
+            learning_rate=config.sft_learning_rate,
+            **common,
+        ),
+        train_dataset=stack["datasets"].Dataset.from_list(sft_data),
+        processing_class=tokenizer,
+        peft_config=lora,
+    )
+    sft.train()
+    sft_model = sft.model.merge_and_unload()
+    sft_dir = _save(sft_model, tokenizer, out / "sft")
+    report = TrainReport(
+        sft_rows={task: len(rows[task]) for task in SFT_TASKS},
+        dpo_rows=len(rows["pref"]),
+        sft_losses=_losses(sft),
+        dpo_losses=[],
+        sft_model=sft_dir,
+        final_model=sft_dir,
+    )
+    if config.skip_dpo or not rows["pref"]:
+        return report
+
+    # The merged SFT model is both the start and, with the new LoRA adapter
+    # switched off, the reference of DPO: pi_ref = the SFT model.
+    dpo = trl.DPOTrainer(
+        model=sft_model,
+        args=trl.DPOConfig(
+            output_dir=str(out / "dpo-run"),
+            per_device_train_batch_size=config.dpo_batch_size,
+            num_train_epochs=config.dpo_epochs,
+            learning_rate=config.dpo_learning_rate,
+            beta=config.beta,
+            **common,
+        ),
+        train_dataset=stack["datasets"].Dataset.from_list(rows["pref"]),
+        processing_class=tokenizer,
+        peft_config=lora,
+    )
+    dpo.train()
+    report.dpo_losses = _losses(dpo)
+    report.final_model = _save(dpo.model.merge_and_unload(), tokenizer, out / "final")
+    return report
+
+
+def _save(model: Any, tokenizer: Any, folder: Path) -> str:
+    folder.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(str(folder))
+    tokenizer.save_pretrained(str(folder))
+    return str(folder)
+
+
+def parse_weights(text: str) -> dict[str, float]:
+    """Parse ``anon=1,priv=0.5,util=0.5`` into task weights.
+
+    Raises:
+        ValueError: for a malformed pair or an unknown task.
+
+    """
+    weights: dict[str, float] = {}
+    for pair in filter(None, (p.strip() for p in text.split(","))):
+        task, sep, value = pair.partition("=")
+        if not sep or task.strip() not in SFT_TASKS:
+            raise ValueError(
+                f"--weights {pair}: expected TASK=NUMBER, TASK in {SFT_TASKS}"
+            )
+        weights[task.strip()] = float(value)
+    return weights
+
+
+def add_train_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``seal train``'s options; every default comes from `TrainConfig`."""
+    defaults = TrainConfig(data_dir="", base_model="", output_dir="")
+    parser.add_argument("--data", required=True, help="folder written by `seal data`")
+    parser.add_argument(
+        "--model", required=True, help="base causal LM: a local folder (or hub id)"
+    )
+    parser.add_argument("--out", required=True, help="folder for sft/ and final/")
+    parser.add_argument(
+        "--weights", default="", help="task weights, e.g. anon=1,priv=0.5,util=0.5"
+    )
+    for name in (
+        "sft_batch_size", "sft_epochs", "sft_learning_rate", "dpo_batch_size",
+        "dpo_epochs", "dpo_learning_rate", "beta", "weight_decay", "max_grad_norm",
+        "lora_rank", "lora_alpha", "lora_dropout", "max_length", "max_steps", "seed",
+        "logging_steps",
+    ):  # fmt: skip
+        value = getattr(defaults, name)
+        parser.add_argument(
+            f"--{name.replace('_', '-')}",
+            type=type(value),
+            default=value,
+            help=f"default {value}",
+        )
+    parser.add_argument(
+        "--precision", choices=["auto", "fp16", "bf16", "fp32"], default="auto"
+    )
+    parser.add_argument("--skip-dpo", action="store_true", help="stop after SFT")
+    parser.add_argument(
+        "--no-gradient-checkpointing",
+        dest="gradient_checkpointing",
+        action="store_false",
+        help="faster, more memory",
+    )
+    parser.add_argument(
+        "--full-loss",
+        action="store_true",
+        help="SFT loss on instructions too, not only on the answers",
+    )
+    parser.add_argument(
+        "--allow-download",
+        action="store_true",
+        help="let transformers fetch --model from the hub",
+    )
+
+
+def seal_train_command(args: argparse.Namespace) -> int:
+    """Run ``anonygraph seal train``."""
+    tuned = {
+        name: getattr(args, name)
+        for name in asdict(TrainConfig(data_dir="", base_model="", output_dir=""))
+        if hasattr(args, name)
+    }
+    try:
+        config = TrainConfig(
+            **{
+                **tuned,
+                "data_dir": args.data,
+                "base_model": args.model,
+                "output_dir": args.out,
+                "task_weights": {
+                    **dict.fromkeys(SFT_TASKS, 1.0),
+                    **parse_weights(args.weights),
+                },
+                "completion_only": not args.full_loss,
+                "local_files_only": not args.allow_download,
+            }
+        )
+        report = train(config)
+    except (TrainingSetupError, ValueError) as exc:
+        print(f"anonygraph seal train: {exc}", file=sys.stderr)  # noqa: T201
+        return 2
+    lines = [
+        f"SFT rows {report.sft_rows}, loss {_span(report.sft_losses)}",
+        f"DPO rows {report.dpo_rows}, loss {_span(report.dpo_losses)}",
+        f"model: {report.final_model}",
+    ]
+    print("\n".join(lines), file=sys.stderr)  # noqa: T201
+    return 0
+
+
+def _span(losses: list[float]) -> str:
+    return f"{losses[0]:.4f} -> {losses[-1]:.4f}" if losses else "(not trained)"

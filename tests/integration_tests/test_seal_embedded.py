@@ -1,0 +1,72 @@
+"""SEAL's real path: the embedded model writes trajectories, then TRL-ready data."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES
+from trl.data_utils import is_conversational
+
+from anonygraph.graphs import GRAPHS, seal
+from anonygraph.runner import RunOptions, run_batch
+from anonygraph.store import RunStore
+from anonygraph.tools.seal_data import (
+    FILES,
+    check_row,
+    load_trajectories,
+    read_jsonl,
+    seal_data_command,
+)
+
+
+def test_when_the_embedded_model_plays_the_teachers_then_data_files_fit_trl(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(GRAPHS, "seal_trajectory", seal.build_trajectory_graph)
+    source = tmp_path / "two.jsonl"
+    source.write_text("".join(EXAMPLES.read_text().splitlines(keepends=True)[:2]))
+    db = tmp_path / "runs.sqlite"
+    options = RunOptions(
+        method="seal_trajectory",
+        input=str(source),
+        output=str(tmp_path / "out.jsonl"),
+        db=str(db),
+        # Small T and three attributes keep this to about two minutes on 2 cores.
+        context={
+            "max_iterations": 2,
+            "attributes": ["sex", "occupation", "city_country"],
+        },
+        progress=False,
+    )
+
+    summary = asyncio.run(run_batch(options))
+
+    assert (summary.done, summary.failed, summary.bad_lines) == (2, 0, [])
+    calls = list(RunStore(db).db["model_calls"].rows)
+    assert {c["backend"] for c in calls} == {"local"}
+    assert {"attacker", "judge"} <= {c["role"] for c in calls}
+    trajectories = load_trajectories(db, summary.run_id)
+    assert len(trajectories) == 2
+    for steps in trajectories:
+        assert 1 <= len(steps) <= 3
+        assert [s.index for s in steps] == list(range(len(steps)))
+        assert all(len(s.inferences) == 3 for s in steps)
+
+    out = tmp_path / "data"
+    args = argparse.Namespace(db=str(db), run=summary.run_id, out=str(out))
+    assert seal_data_command(args) == 0
+
+    counts = json.loads((out / "summary.json").read_text())
+    sys.stderr.write(f"\nSEAL data from the embedded model: {json.dumps(counts)}\n")
+    assert counts["priv"] == counts["util"] == sum(len(t) for t in trajectories)
+    for name, filename in FILES.items():
+        rows = read_jsonl(out / filename)
+        assert len(rows) == counts[name]
+        for row in rows:
+            check_row(name, row)
+            assert is_conversational(row)

@@ -1,0 +1,189 @@
+"""SEAL distillation data: scores, pairs, preferences and TRL-ready JSONL."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from seal_steps import Leak, step
+
+from anonygraph.state.seal import TrajectoryStep
+from anonygraph.tools.seal_data import (
+    FILES,
+    anonymization_pairs,
+    build_data,
+    check_row,
+    preference_triples,
+    privacy_score,
+    read_jsonl,
+    utility_score,
+    write_data,
+)
+
+
+def trajectory(
+    *states: tuple[list[Leak], tuple[int, int, int]],
+) -> list[TrajectoryStep]:
+    return [step(i, f"text {i}", leaks, util) for i, (leaks, util) in enumerate(states)]
+
+
+def test_when_scoring_then_privacy_counts_guesses_and_their_mean_certainty() -> None:
+    s = step(0, "x", [("age", 4), ("occupation", 1)], util=(8, 6, 0))
+
+    assert privacy_score(s) == (-2, Fraction(-5, 2))
+    assert privacy_score(step(0, "x", [])) == (0, 0)
+    assert utility_score(s) == Fraction(8 + 6, 10 * 3)
+
+
+def test_when_a_later_state_is_more_private_and_as_useful_then_it_pairs() -> None:
+    steps = trajectory(
+        ([("age", 4), ("occupation", 4)], (10, 10, 1)),
+        ([("age", 3)], (10, 10, 1)),  # better privacy, tied utility: pairs with 0
+        ([], (9, 9, 1)),  # best privacy but less useful than both
+    )
+
+    assert anonymization_pairs(steps) == [(0, 1)]
+
+
+def test_when_privacy_is_equal_then_no_pair_even_with_better_utility() -> None:
+    steps = trajectory(
+        ([("age", 3)], (6, 6, 1)),
+        ([("occupation", 3)], (10, 10, 1)),
+    )
+
+    assert anonymization_pairs(steps) == []
+    assert (
+        preference_triples(
+            [
+                step(0, "x", [("age", 5)]),
+                *trajectory(*[([("age", 3)], (9, 9, 1))] * 3)[1:],
+            ]
+        )
+        == []
+    )
+
+
+def test_when_counts_differ_then_fewer_guesses_win_over_lower_certainty() -> None:
+    many_unsure = ([("age", 1), ("occupation", 1)], (10, 10, 1))
+    one_sure = ([("age", 5)], (10, 10, 1))
+
+    assert anonymization_pairs(trajectory(many_unsure, one_sure)) == [(0, 1)]
+    assert anonymization_pairs(trajectory(one_sure, many_unsure)) == []
+
+
+def test_when_counts_tie_then_lower_mean_certainty_is_more_private() -> None:
+    steps = trajectory(([("age", 4)], (9, 9, 1)), ([("occupation", 2)], (9, 9, 1)))
+
+    assert anonymization_pairs(steps) == [(0, 1)]
+
+
+def test_when_utilities_tie_exactly_then_float_rounding_does_not_break_the_tie() -> (
+    None
+):
+    assert 0.7 + 1.0 != 0.8 + 0.9  # the trap exact fractions avoid
+    steps = trajectory(([("age", 4)], (8, 9, 1)), ([], (7, 10, 1)))
+
+    assert utility_score(steps[0]) == utility_score(steps[1])
+    assert anonymization_pairs(steps) == [(0, 1)]
+
+
+def test_when_two_states_hold_the_same_text_then_they_make_no_pair() -> None:
+    steps = [
+        step(0, "I nurse kids at night.", [("occupation", 4)]),
+        step(1, "I  nurse kids\nat night.", [("occupation", 2)]),
+    ]
+
+    assert anonymization_pairs(steps) == []
+    assert preference_triples([step(0, "x0", [("age", 5)]), *steps]) == []
+
+
+def test_when_later_states_differ_then_preferences_take_the_better_as_chosen() -> None:
+    steps = trajectory(
+        ([("age", 5), ("occupation", 5)], (10, 10, 1)),
+        ([("age", 4)], (7, 7, 1)),  # worse than state 2 on both
+        ([], (9, 8, 1)),
+        ([("age", 2)], (9, 8, 1)),  # tied utility with state 2, less private
+    )
+
+    # (i, w, l): w beats l on privacy and ties or beats it on utility.
+    assert preference_triples(steps) == [(0, 2, 1), (0, 2, 3), (0, 3, 1), (1, 2, 3)]
+
+
+def test_when_data_is_built_then_each_task_has_the_expected_rows() -> None:
+    steps = trajectory(
+        ([("age", 4), ("occupation", 4)], (10, 10, 1)),
+        ([("age", 3)], (10, 9, 1)),
+        ([], (10, 9, 1)),
+    )
+
+    data = build_data([steps])
+
+    # x_0 pairs with nothing (utility fell after it); x_1 -> x_2 holds.
+    assert anonymization_pairs(steps) == [(1, 2)]
+    assert data.counts() == {"anon": 1, "priv": 3, "util": 3, "pref": 1}
+    first_user, first_answer = data.anon[0]["messages"]
+    assert "<text>\ntext 1\n</text>" in first_user["content"]
+    assert "- age (certainty 3/5): 34. clue for age" in first_user["content"]
+    assert "meaning 9/10: same point" in first_user["content"]
+    assert json.loads(first_answer["content"]) == {
+        "changes": "Blurred the cues to age.",
+        "text": "text 2",
+    }
+    judge_user, judge_answer = data.util[2]["messages"]
+    assert "<source>\ntext 0\n</source>" in judge_user["content"]
+    assert "<edited>\ntext 2\n</edited>" in judge_user["content"]
+    assert json.loads(judge_answer["content"])["meaning"]["score"] == 9
+    infer_answer = json.loads(data.priv[0]["messages"][1]["content"])
+    assert list(infer_answer) == ["age", "occupation", "city_country"]
+    assert infer_answer["city_country"]["guesses"] == []
+
+
+def test_when_files_are_written_then_rows_have_the_sft_and_dpo_columns(
+    tmp_path: Path,
+) -> None:
+    steps = trajectory(
+        ([("age", 5), ("occupation", 4)], (10, 10, 1)),
+        ([("age", 3)], (9, 9, 1)),
+        ([], (9, 9, 1)),
+        ([("occupation", 1)], (8, 9, 1)),
+    )
+
+    paths = write_data(build_data([steps, steps[:2]]), tmp_path)
+
+    assert set(paths) == set(FILES)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["trajectories"] == 2
+    for name, path in paths.items():
+        rows = read_jsonl(path)
+        assert len(rows) == summary[name] > 0, name
+        for row in rows:
+            check_row(name, row)
+        if name == "pref":
+            assert all(set(r) == {"prompt", "chosen", "rejected"} for r in rows)
+            assert all(r["chosen"] != r["rejected"] for r in rows)
+        else:
+            assert all(
+                [m["role"] for m in r["messages"]] == ["user", "assistant"]
+                for r in rows
+            )
+        assert path.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize(
+    ("name", "row", "problem"),
+    [
+        ("anon", {"messages": []}, "non-empty"),
+        ("anon", {"messages": [{"role": "user", "content": "x"}]}, "end with"),
+        ("priv", {"messages": [{"role": "bot", "content": "x"}]}, "unexpected"),
+        ("util", {"text": "x"}, "only messages"),
+        ("pref", {"prompt": [], "chosen": [], "rejected": []}, "non-empty"),
+        ("pref", {"prompt": "x", "chosen": "y"}, "prompt, chosen, rejected"),
+    ],
+)
+def test_when_a_row_breaks_trls_format_then_the_check_names_it(
+    name: str, row: dict[str, object], problem: str
+) -> None:
+    with pytest.raises(ValueError, match=problem):
+        check_row(name, row)
