@@ -387,7 +387,13 @@ def _close_truncated(text: str) -> str:
             stack.pop()
     if not stack and not in_string:
         return text
-    text = text + '"' if in_string else text
+    if in_string:
+        # Drop a half-written escape (a lone "\\" or "\\u00") before closing.
+        if escaped:
+            text = text[:-1]
+        else:
+            text = re.sub(r"(?<!\\)((?:\\\\)*)\\u[0-9a-fA-F]{0,3}$", r"\1", text)
+        text += '"'
     text = re.sub(r',\s*"[^"]*"\s*:?\s*$|[,:]\s*$', "", text.rstrip())
     if text.rstrip().endswith(":"):
         text += "null"

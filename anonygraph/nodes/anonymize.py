@@ -54,6 +54,10 @@ def render_feedback(policy: list[PolicyItem]) -> str:
     )
 
 
+MAX_GROWTH = 3.0
+"""Anonymizing generalizes and trims: a rewrite far longer than its input rambles."""
+
+
 def rewrite_problem(before: str, after: str, min_ratio: float) -> str | None:
     """Say why a rewrite must not replace ``before``, or None when it may."""
     if not after.strip():
@@ -62,6 +66,11 @@ def rewrite_problem(before: str, after: str, min_ratio: float) -> str | None:
         return (
             f"the rewrite has {len(after.strip())} characters, under "
             f"{min_ratio:.0%} of the {len(before.strip())} it replaces"
+        )
+    if len(after.strip()) > MAX_GROWTH * len(before.strip()) + 200:
+        return (
+            f"the rewrite has {len(after.strip())} characters, over "
+            f"{MAX_GROWTH:g} times the {len(before.strip())} it replaces"
         )
     if " ".join(after.split()) == " ".join(before.split()):
         return "the rewrite left the text unchanged"

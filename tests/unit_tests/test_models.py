@@ -67,6 +67,8 @@ def test_when_the_embedded_model_is_installed_then_its_gguf_is_found() -> None:
         'Sure!\n```json\n{"changes": "c", "text": "t",}\n```',
         '{"changes": "c", "text": "t"',
         "{\u201cchanges\u201d: \u201cc\u201d, \u201ctext\u201d: \u201ct\u201d}",
+        '{"changes": "c", "text": "t\\u00',
+        '{"changes": "c", "text": "t\\',
     ],
 )
 def test_when_json_is_slightly_broken_then_it_is_repaired(answer: str) -> None:

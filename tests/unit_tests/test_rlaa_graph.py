@@ -141,6 +141,7 @@ def test_when_fgaa_attacker_infers_nothing_then_it_stops_unless_rounds_are_fixed
         ("", "empty"),
         ("I moved.", "under 40%"),
         (TEXT.replace(" ", "  "), "unchanged"),
+        (TEXT + " and so on" * 80, "over 3 times"),
     ],
 )
 def test_when_rewrite_is_unusable_then_previous_text_is_kept(
