@@ -7,7 +7,7 @@ import hashlib
 import json
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from tqdm import tqdm
@@ -65,6 +65,8 @@ class EvalRow:
     text: str
     original: str
     labels: dict[str, Any]
+    same_as: str = ""
+    """An earlier row of the record with the same text, whose scores it copies."""
 
 
 def eval_id_for(run_id: str, context: EvalContext, per_iteration: bool) -> str:
@@ -101,6 +103,13 @@ def rows_of(record: dict[str, Any], per_iteration: bool) -> list[EvalRow]:
             labels,
         )
     )
+    # A rejected rewrite or the last round repeats an earlier text: score once.
+    first: dict[str, str] = {}
+    for i, row in enumerate(rows):
+        if row.text in first:
+            rows[i] = replace(row, same_as=first[row.text])
+        else:
+            first[row.text] = row.row
     return rows
 
 
@@ -150,7 +159,12 @@ async def evaluate_run(options: EvalOptions) -> EvalSummary:
                 summary.scored += 1
             bar.update(1)
 
-        await asyncio.gather(*(one(row) for row in todo))
+        await asyncio.gather(*(one(row) for row in todo if not row.same_as))
+    for row in todo:
+        if row.same_as:
+            copied = db.copy_evaluation(eval_id, row.record_id, row.same_as, row.row)
+            summary.scored += copied
+            bar.update(1)
     bar.close()
     return summary
 

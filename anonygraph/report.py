@@ -51,18 +51,9 @@ def privacy(rows: list[dict[str, Any]], k: int = 1) -> float | None:
 
 
 def utility_parts(rows: list[dict[str, Any]]) -> dict[str, float | None]:
-    """Average the judge's and the n-gram scores of some evaluated texts.
-
-    The original text scores perfectly by definition (it is its own reference).
-    """
+    """Average the judge's and the n-gram scores of some evaluated texts."""
     utils, reads, means, halls = [], [], [], []
     for row in rows:
-        if row["row"] == "original":
-            utils.append(1.0)
-            reads.append(10.0)
-            means.append(10.0)
-            halls.append(1.0)
-            continue
         utility = json.loads(row["utility"] or "{}")
         if utility:
             utils.append(utility["util"])

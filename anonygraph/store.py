@@ -291,6 +291,29 @@ class RunStore:
                 pk=("eval_id", "record_id", "row"),
             )
 
+    def copy_evaluation(
+        self, eval_id: str, record_id: str, source: str, target: str
+    ) -> bool:
+        """Copy a scored row under another row name; False if the source failed."""
+        rows = list(
+            self.table("evaluations").rows_where(
+                "eval_id = ? and record_id = ? and row = ? and status = 'done'",
+                [eval_id, record_id, source],
+            )
+        )
+        if not rows:
+            return False
+        copy = {**rows[0], "row": target, "calls": 0, "tokens_in": 0, "tokens_out": 0}
+        copy["round"] = (
+            int(target.removeprefix("round_"))
+            if target.startswith("round_")
+            else rows[0]["round"]
+        )
+        if target == "final":
+            copy["round"] = rows[0]["round"]
+        self.table("evaluations").upsert(copy, pk=("eval_id", "record_id", "row"))
+        return True
+
     def evaluations(self, eval_id: str) -> list[dict[str, Any]]:
         """Return an evaluation's rows."""
         return list(self.table("evaluations").rows_where("eval_id = ?", [eval_id]))

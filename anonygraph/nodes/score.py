@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 
 from anonygraph import models
 from anonygraph.prompts.validator import VALIDATE_PROMPT
-from anonygraph.state.domain import AttributeInference, ValidatorAnswer
+from anonygraph.state.domain import AttributeInference, UtilityScore, ValidatorAnswer
 from anonygraph.tools.matching import match_inference
 from anonygraph.tools.text_metrics import bleu, rouge_l
 
@@ -53,7 +53,13 @@ async def score(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
         (metrics["semantic"],) = await asyncio.to_thread(
             semantic_similarities, [state.original], [state.text]
         )
-    return {"matches": matches, "metrics": metrics, "calls": calls}
+    update: dict[str, Any] = {"matches": matches, "metrics": metrics, "calls": calls}
+    if state.text == state.original and not state.utility:
+        # A text identical to its original keeps all of it, judge or no judge.
+        perfect = UtilityScore(readability=10, meaning=10, hallucination=1,
+                               rationale="identical to the original")  # fmt: skip
+        update["utility"] = {**perfect.model_dump(), "util": perfect.util}
+    return update
 
 
 def _validator(context: Any, calls: list[dict[str, Any]]) -> Any:

@@ -71,9 +71,8 @@ def test_when_the_original_is_evaluated_then_the_judge_is_not_asked(
 
     out = evaluate_text(ORIGINAL)
 
-    assert out.get("utility", {}) == {} and out["metrics"]["rouge_l"] == pytest.approx(
-        1.0
-    )
+    assert out["utility"]["util"] == 1.0
+    assert out["metrics"]["rouge_l"] == pytest.approx(1.0)
     assert script.prompts("judge") == []
 
 
@@ -212,6 +211,8 @@ def test_when_runs_are_evaluated_then_report_has_table_plots_and_mrs(
         )
     )  # fmt: skip
     assert evaluated.failed == 0 and evaluated.scored == 3 * 4
+    judged = len(script.prompts("judge"))
+    assert judged == 3  # round_2 repeats round_1 (rejected rewrite), final too
     again = asyncio.run(
         evaluate_run(
             EvalOptions(run_id=summary.run_id, db=db, per_iteration=True,
