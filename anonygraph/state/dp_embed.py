@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Any
 
 from anonygraph.state.context import Context
+from anonygraph.state.record import RecordInput, RecordOutput
 
 
 @dataclass(kw_only=True)
@@ -93,45 +93,19 @@ class DpEmbedContext(Context):
 
 
 @dataclass(kw_only=True)
-class InputState:
+class InputState(RecordInput):
     """What a caller passes in: one text or one author's comments."""
-
-    text: str = ""
-    """The text to anonymize (ignored when `comments` is given)."""
-
-    comments: list[str] = field(default_factory=list)
-    """One author's comments, anonymized together and split back."""
-
-    attributes: list[str] = field(default_factory=list)
-    """Accepted for a common input shape; the mechanism does not use them."""
 
 
 @dataclass(kw_only=True)
-class OutputState:
-    """What a run returns and the evaluator reads."""
+class OutputState(RecordOutput):
+    """What a run returns and the evaluator reads.
 
-    anonymized: str = ""
-    """The final text: placeholders and rewritten chunks, stitched."""
-
-    anonymized_comments: list[str] = field(default_factory=list)
-    """The final text split back into comments, when the input was a list."""
-
-    status: str = "running"
-    """done, or running."""
+    Status: done.
+    """
 
     receipt: dict[str, Any] = field(default_factory=dict)
     """The `PrivacyReceipt`: notion, composition, eps, delta, K, sigma, ..."""
-
-    iterations: Annotated[list[dict[str, Any]], operator.add] = field(
-        default_factory=list
-    )
-    """One entry: the segments, each chunk's rewrite and the receipt."""
-
-    calls: Annotated[list[dict[str, Any]], operator.add] = field(default_factory=list)
-    """Accounting of the inversion models' work (role, seconds)."""
-
-    errors: Annotated[list[str], operator.add] = field(default_factory=list)
-    """Recoverable problems."""
 
 
 @dataclass(kw_only=True)

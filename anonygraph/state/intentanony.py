@@ -10,6 +10,7 @@ from anonygraph.prompts.evidence import EVIDENCE_PROMPT
 from anonygraph.prompts.intent import INTENT_PROMPT
 from anonygraph.prompts.rewrite import REWRITE_PROMPT
 from anonygraph.state.context import ModelContext
+from anonygraph.state.record import RecordInput, RecordOutput
 
 
 @dataclass(kw_only=True)
@@ -95,31 +96,16 @@ class IntentAnonyContext(ModelContext):
 
 
 @dataclass(kw_only=True)
-class InputState:
+class InputState(RecordInput):
     """What a caller passes in: one text or one author's comments."""
-
-    text: str = ""
-    """The text to anonymize (ignored when `comments` is given)."""
-
-    comments: list[str] = field(default_factory=list)
-    """One author's comments, anonymized together and split back."""
-
-    attributes: list[str] = field(default_factory=list)
-    """Attributes to protect for this input; empty: the run's attributes."""
 
 
 @dataclass(kw_only=True)
-class OutputState:
-    """What a run returns and the evaluator reads."""
+class OutputState(RecordOutput):
+    """What a run returns and the evaluator reads.
 
-    anonymized: str = ""
-    """The final text."""
-
-    anonymized_comments: list[str] = field(default_factory=list)
-    """The final text split back into comments, when the input was a list."""
-
-    status: str = "running"
-    """done (single pass), within_budget or over_budget (verify), or running."""
+    Status: done (single pass), within_budget or over_budget (verify).
+    """
 
     intents: list[dict[str, Any]] = field(default_factory=list)
     """The five `Intent`s with their weights."""
@@ -135,17 +121,6 @@ class OutputState:
 
     edits: list[dict[str, Any]] = field(default_factory=list)
     """The latest rewrite's `SpanEdit`s: what happened to each evidence span."""
-
-    iterations: Annotated[list[dict[str, Any]], operator.add] = field(
-        default_factory=list
-    )
-    """Every rewrite: text before and after, inferences, budgets, span edits."""
-
-    calls: Annotated[list[dict[str, Any]], operator.add] = field(default_factory=list)
-    """Accounting of every model call: role, step, tokens, seconds, cache hit."""
-
-    errors: Annotated[list[str], operator.add] = field(default_factory=list)
-    """Recoverable problems: dropped quotes, defaults used, plan violations."""
 
 
 @dataclass(kw_only=True)

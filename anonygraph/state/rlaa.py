@@ -6,44 +6,20 @@ import operator
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
+from anonygraph.state.record import RecordInput, RecordOutput
+
 
 @dataclass(kw_only=True)
-class InputState:
+class InputState(RecordInput):
     """What a caller passes in: one text or one author's comments."""
 
-    text: str = ""
-    """The text to anonymize (ignored when `comments` is given)."""
-
-    comments: list[str] = field(default_factory=list)
-    """One author's comments, anonymized together and split back."""
-
-    attributes: list[str] = field(default_factory=list)
-    """Attributes to protect for this input; empty: the run's attributes."""
-
 
 @dataclass(kw_only=True)
-class OutputState:
-    """What a run returns and the evaluator reads."""
+class OutputState(RecordOutput):
+    """What a run returns and the evaluator reads.
 
-    anonymized: str = ""
-    """The final text."""
-
-    anonymized_comments: list[str] = field(default_factory=list)
-    """The final text split back into comments, when the input was a list."""
-
-    status: str = "running"
-    """converged (nothing left worth editing), max_iterations, or running."""
-
-    iterations: Annotated[list[dict[str, Any]], operator.add] = field(
-        default_factory=list
-    )
-    """Every round: text attacked, inferences, verdicts, policy, rewrite."""
-
-    calls: Annotated[list[dict[str, Any]], operator.add] = field(default_factory=list)
-    """Accounting of every model call: role, step, tokens, seconds, cache hit."""
-
-    errors: Annotated[list[str], operator.add] = field(default_factory=list)
-    """Recoverable problems, e.g. a rewrite that was rejected."""
+    Status: converged (nothing left worth editing) or max_iterations.
+    """
 
 
 @dataclass(kw_only=True)

@@ -15,6 +15,7 @@ from anonygraph.prompts.seal import (
 )
 from anonygraph.state.context import ModelContext
 from anonygraph.state.domain import AttributeInference, UtilityAnswer
+from anonygraph.state.record import RecordInput, RecordOutput
 
 SELF_REFINING_ROLES: tuple[str, ...] = ("attacker", "judge")
 """Roles the single SEAL model plays besides the anonymizer."""
@@ -115,47 +116,21 @@ class SealContext(TrajectoryContext):
 
 
 @dataclass(kw_only=True)
-class InputState:
+class InputState(RecordInput):
     """What a caller passes in: one text or one author's comments."""
-
-    text: str = ""
-    """The text to anonymize (ignored when `comments` is given)."""
-
-    comments: list[str] = field(default_factory=list)
-    """One author's comments, anonymized together and split back."""
-
-    attributes: list[str] = field(default_factory=list)
-    """Attributes to protect for this input; empty: the run's attributes."""
 
 
 @dataclass(kw_only=True)
-class OutputState:
-    """What a run returns; the store keeps all of it in records.result."""
+class OutputState(RecordOutput):
+    """What a run returns; the store keeps all of it in records.result.
 
-    anonymized: str = ""
-    """The final text."""
-
-    anonymized_comments: list[str] = field(default_factory=list)
-    """The final text split back into comments, when the input was a list."""
-
-    status: str = "running"
-    """converged (nothing inferable), max_iterations, utility_floor, or running."""
+    Status: converged (nothing inferable), max_iterations or utility_floor.
+    """
 
     trajectory: Annotated[list[dict[str, Any]], operator.add] = field(
         default_factory=list
     )
     """Every state s_i = (x_i, P_i, U_i) as `TrajectoryStep` dicts, x_0 first."""
-
-    iterations: Annotated[list[dict[str, Any]], operator.add] = field(
-        default_factory=list
-    )
-    """Every rewrite attempt: text edited, inferences, utility, rewrite, error."""
-
-    calls: Annotated[list[dict[str, Any]], operator.add] = field(default_factory=list)
-    """Accounting of every model call: role, step, tokens, seconds, cache hit."""
-
-    errors: Annotated[list[str], operator.add] = field(default_factory=list)
-    """Recoverable problems: a refused rewrite, a rewrite under the utility floor."""
 
 
 @dataclass(kw_only=True)
