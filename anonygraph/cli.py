@@ -80,12 +80,17 @@ def context_fields(args: argparse.Namespace) -> dict[str, Any]:
         "privacy_level": ("intentanony", args.privacy_level),
         "verify": ("intentanony", args.verify or None),
         "max_verify_rounds": ("intentanony", args.verify_rounds),
+        "variant": ("aura", args.variant),
+        "num_candidates": ("aura", args.candidates),
+        "mask_rounds": ("aura", args.mask_rounds),
     }
+    flag_names = {"num_candidates": "candidates", "max_verify_rounds": "verify_rounds"}
     for name, (method, value) in method_flags.items():
         if value is None:
             continue
         if args.method != method:
-            raise OptionError(f"--{name.replace('_', '-')} is an option of {method}")
+            flag = flag_names.get(name, name).replace("_", "-")
+            raise OptionError(f"--{flag} is an option of {method}")
         fields[name] = value
     return fields
 
@@ -158,6 +163,11 @@ def add_common(parser: argparse.ArgumentParser) -> None:
         "--verify", action="store_true", help="intentanony: re-attack, rewrite again"
     )
     parser.add_argument("--verify-rounds", type=int, help="intentanony: at most R")
+    parser.add_argument(
+        "--variant", choices=["adaptive", "8attr", "pure"], help="aura: privacy scope"
+    )
+    parser.add_argument("--candidates", type=int, help="aura: N candidate refills")
+    parser.add_argument("--mask-rounds", type=int, help="aura: R_mask masking rounds")
     parser.add_argument(
         "--fixed-rounds",
         action="store_true",

@@ -216,8 +216,12 @@ class LlamaCppChat(BaseChatModel):
         if "response_format" in kwargs:
             params["response_format"] = kwargs["response_format"]
         with self._lock:
+            # Timed inside the lock: calls queued behind others must not count
+            # their wait as model time.
+            start = time.perf_counter()
             llama = _load_llama(self.model_path, self.n_ctx)
             out = llama.create_chat_completion(messages=chat, **params)
+            seconds = time.perf_counter() - start
         usage = out.get("usage", {})
         message = AIMessage(
             content=out["choices"][0]["message"]["content"] or "",
@@ -226,7 +230,10 @@ class LlamaCppChat(BaseChatModel):
                 "output_tokens": usage.get("completion_tokens", 0),
                 "total_tokens": usage.get("total_tokens", 0),
             },
-            response_metadata={"finish_reason": out["choices"][0].get("finish_reason")},
+            response_metadata={
+                "finish_reason": out["choices"][0].get("finish_reason"),
+                "seconds": seconds,
+            },
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
 
@@ -503,7 +510,8 @@ async def _call(
             return str(hit["text"]), record
     start = time.perf_counter()
     answer = await model.ainvoke(list(messages))
-    seconds = time.perf_counter() - start
+    # A backend that reports its own compute time (llama.cpp) excludes queueing.
+    seconds = answer.response_metadata.get("seconds", time.perf_counter() - start)
     text = answer.content if isinstance(answer.content, str) else str(answer.content)
     usage = getattr(answer, "usage_metadata", None) or {}
     tokens = {

@@ -215,6 +215,29 @@ class RunStore:
                 pk=("eval_id", "record_id", "row", "n"),
             )
 
+    def save_queries(
+        self, owner: str, record_id: str, row: str, search_log: list[dict[str, Any]]
+    ) -> None:
+        """Store the outgoing search queries of a run's or an evaluation's record.
+
+        ``owner`` is the run id (row "run") or the evaluation id.
+        """
+        self.table("search_queries").upsert_all(
+            [
+                {
+                    "eval_id": owner,
+                    "record_id": record_id,
+                    "row": row,
+                    "n": n,
+                    "backend": q.get("backend", ""),
+                    "query": q.get("query", ""),
+                    "urls": json.dumps(q.get("urls", [])),
+                }
+                for n, q in enumerate(search_log)
+            ],
+            pk=("eval_id", "record_id", "row", "n"),
+        )
+
     def start_eval(self, eval_id: str, run_id: str, params: dict[str, Any]) -> None:
         """Register an evaluation of a run (kept when it is resumed)."""
         if not list(self.table("evals").rows_where("id = ?", [eval_id])):
@@ -253,21 +276,7 @@ class RunStore:
         calls = result.get("calls", [])
         with self.db.conn:
             self.save_calls(f"{run_id}/{eval_id}", f"{record_id}/{row}", calls)
-            self.table("search_queries").upsert_all(
-                [
-                    {
-                        "eval_id": eval_id,
-                        "record_id": record_id,
-                        "row": row,
-                        "n": n,
-                        "backend": q.get("backend", ""),
-                        "query": q.get("query", ""),
-                        "urls": json.dumps(q.get("urls", [])),
-                    }
-                    for n, q in enumerate(result.get("search_log", []))
-                ],
-                pk=("eval_id", "record_id", "row", "n"),
-            )
+            self.save_queries(eval_id, record_id, row, result.get("search_log", []))
             self.table("evaluations").upsert(
                 {
                     "eval_id": eval_id,
@@ -415,6 +424,7 @@ class RunStore:
         calls = result.get("calls", [])
         with self.db.conn:
             self.save_calls(run_id, record_id, calls)
+            self.save_queries(run_id, record_id, "run", result.get("search_log", []))
             self.table("iterations").upsert_all(
                 [
                     {

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from anonygraph.graphs import dp_embed, evaluate, fgaa, intentanony, rlaa, seal
+from anonygraph.graphs import aura, dp_embed, evaluate, fgaa, intentanony, rlaa, seal
 
 GRAPHS: dict[str, Callable[[], Any]] = {
     "rlaa": rlaa.build_graph,
     "fgaa": fgaa.build_graph,
     "intentanony": intentanony.build_graph,
+    "aura": aura.build_graph,
     "seal": seal.build_graph,
     "seal_trajectory": seal.build_trajectory_graph,
     "dp-embed": dp_embed.build_graph,

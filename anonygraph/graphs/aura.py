@@ -12,8 +12,8 @@ from anonygraph.nodes.anonymize import anonymize
 from anonygraph.nodes.aura_mask import (
     build_template,
     infer_scope,
-    inferable,
     plan_suppression,
+    still_leaking,
 )
 from anonygraph.nodes.aura_probe import (
     discover_scope,
@@ -64,9 +64,9 @@ def route_after_probe_step(
 def route_after_infer_scope(
     state: State, runtime: Runtime[AuraContext]
 ) -> Literal["plan_suppression", "build_template"]:
-    """Rewrite while something in A is inferable and rounds are left."""
-    leaks = inferable(state.inferences, runtime.context.min_certainty)
-    if leaks and state.round < runtime.context.mask_rounds:
+    """Rewrite while A still leaks (a guess, or blacklisted words) and rounds remain."""
+    leaking = still_leaking(state, runtime.context.min_certainty)
+    if leaking and state.round < runtime.context.mask_rounds:
         return "plan_suppression"
     return "build_template"
 

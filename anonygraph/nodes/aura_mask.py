@@ -43,13 +43,33 @@ def inferable(
     ]
 
 
-def plan_suppression(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
-    """Tell the rewriter what is inferable and which blacklisted spans remain."""
+def blacklisted_left(
+    blacklist: list[dict[str, Any]], text: str
+) -> dict[str, list[str]]:
+    """Return the blacklisted spans still in ``text``, by the attribute they reveal."""
     spans: dict[str, list[str]] = {}
-    for entry in map(BlacklistSpan.model_validate, state.blacklist):
-        span = find_span(entry.quote, state.current)
+    for entry in map(BlacklistSpan.model_validate, blacklist):
+        span = find_span(entry.quote, text)
         if span is not None:
             spans.setdefault(entry.attribute, []).append(span)
+    return spans
+
+
+def still_leaking(state: Any, min_certainty: int) -> bool:
+    """Tell whether the text still gives A away: an inference or a blacklisted span.
+
+    A span of B still standing counts as a leak even when this round's attacker
+    missed it: the probe showed that those words lead to the author.
+    """
+    return bool(
+        inferable(state.inferences, min_certainty)
+        or blacklisted_left(state.blacklist, state.current)
+    )
+
+
+def plan_suppression(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
+    """Tell the rewriter what is inferable and which blacklisted spans remain."""
+    spans = blacklisted_left(state.blacklist, state.current)
     policy = []
     for leak in inferable(state.inferences, runtime.context.min_certainty):
         evidence = spans.pop(leak.attribute, [])
@@ -81,7 +101,7 @@ def original_text(state: Any) -> str:
 def build_template(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
     """Diff the original against the converged text into a mask template."""
     template = diff_template(original_text(state), state.current)
-    converged = not inferable(state.inferences, runtime.context.min_certainty)
+    converged = not still_leaking(state, runtime.context.min_certainty)
     update: dict[str, Any] = {
         "template": template.model_dump(),
         "mask_status": "converged" if converged else "max_rounds",

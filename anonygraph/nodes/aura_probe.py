@@ -68,26 +68,33 @@ async def discover_scope(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
     answer, calls = await models.ask_structured(
         "attacker", prompt, probe_answer_model(ctx.max_findings), ctx, step="probe"
     )
-    found = getattr(answer, "findings")[: ctx.max_findings]
-    findings = [finding.model_dump() for finding in found]
+    findings = [f.model_dump() for f in getattr(answer, "findings")]
     scope, blacklist, errors = adaptive_scope(
-        findings, state.current, base, fallback=list(state.attributes)
+        findings[: ctx.max_findings], state.current, base, list(state.attributes)
     )
+    match, problem = checked_match(getattr(answer, "matched_page"), state.search_log)
     if not state.search_log:
         errors.insert(0, "probe: no search was run; the scope comes from the text")
-    found = any(item.source == "probe" for item in scope)
     return {
         "scope": [item.model_dump() for item in scope],
-        "scope_source": "probe" if found else "fallback",
+        "scope_source": "probe" if blacklist else "fallback",
         "attributes": [item.name for item in scope],
         "custom_attributes": {
             item.name: item.description for item in scope if item.name not in ATTRIBUTES
         },
         "blacklist": [span.model_dump() for span in blacklist],
-        "probe_match": str(getattr(answer, "matched_page")).strip(),
+        "probe_match": match,
         "calls": calls,
-        "errors": errors,
+        "errors": list(dict.fromkeys(errors + problem)),
     }
+
+
+def checked_match(page: str, search_log: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    """Keep the page the probe matched only if the search results show it."""
+    page = page.strip()
+    if not page or any(page in entry["results"] for entry in search_log):
+        return page, []
+    return "", [f"probe: page {page!r} is not among the search results; dropped"]
 
 
 def adaptive_scope(

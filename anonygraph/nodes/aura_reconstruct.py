@@ -9,7 +9,13 @@ from langgraph.runtime import Runtime
 from anonygraph import models
 from anonygraph.inputs import split_comments
 from anonygraph.nodes.evidence import find_span, locate
-from anonygraph.prompts.aura import PROFILE_LINE, SEED_DROPPED, SEED_LINE, VARIATIONS
+from anonygraph.prompts.aura import (
+    EMPTY_PROFILE,
+    PROFILE_LINE,
+    SEED_DROPPED,
+    SEED_LINE,
+    VARIATIONS,
+)
 from anonygraph.state.aura import CandidateTask
 from anonygraph.state.domain import (
     UTILITY_VERDICTS,
@@ -89,7 +95,7 @@ def render_profile(profile: dict[str, str]) -> str:
         for name, insight in profile.items()
         if insight.strip()
     ]
-    return "\n".join(lines) or "- (nothing in particular)"
+    return "\n".join(lines) or EMPTY_PROFILE
 
 
 def check_candidates(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:

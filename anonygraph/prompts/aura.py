@@ -150,3 +150,6 @@ note on what was lost."""
 
 PROFILE_LINE = "- {dimension}: {insight}"
 """One dimension of the utility profile as the reconstructor and keeper read it."""
+
+EMPTY_PROFILE = "- (nothing in particular)"
+"""Stands in for a profile with no dimension filled."""

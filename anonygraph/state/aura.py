@@ -16,6 +16,7 @@ from anonygraph.prompts.aura import (
     UTILITY_PROMPT,
 )
 from anonygraph.state.context import ModelContext, SearchOptions
+from anonygraph.state.record import RecordInput, RecordOutput
 
 VARIANTS: tuple[str, ...] = ("adaptive", "8attr", "pure")
 """adaptive: base attributes + what the probe finds; 8attr: base attributes, no
@@ -50,10 +51,11 @@ class AuraContext(ModelContext, SearchOptions):
         },
     )
     min_certainty: int = field(
-        default=2,
+        default=1,
         metadata={
             "description": "An attribute counts as inferable in a masking round "
-            "when the attacker guesses it with at least this certainty (1-5)."
+            "when the attacker guesses it with at least this certainty (1-5; 1: "
+            "any guess)."
         },
     )
     max_findings: int = field(
@@ -175,33 +177,22 @@ class CandidateTask(TypedDict):
 
 
 @dataclass(kw_only=True)
-class InputState:
-    """What a caller passes in: one text or one author's comments."""
+class InputState(RecordInput):
+    """What a caller passes in: one text or one author's comments.
 
-    text: str = ""
-    """The text to anonymize (ignored when `comments` is given)."""
-
-    comments: list[str] = field(default_factory=list)
-    """One author's comments, anonymized together and split back."""
-
-    attributes: list[str] = field(default_factory=list)
-    """Base attributes for this input; empty: the run's. The probe extends them
-    into the scope A."""
+    `attributes` are the base attributes; the probe extends them into A.
+    """
 
 
 @dataclass(kw_only=True)
-class OutputState:
-    """What a run returns: the text, the artifacts of each phase, the choice."""
+class OutputState(RecordOutput):
+    """What a run returns: the text, the artifacts of each phase, the choice.
 
-    anonymized: str = ""
-    """The final text: the chosen candidate, else the converged text."""
-
-    anonymized_comments: list[str] = field(default_factory=list)
-    """The final text split back into comments, when the input was a list."""
-
-    status: str = "running"
-    """selected (a candidate won), no_masks (nothing to reconstruct: the
-    converged text), no_valid_candidate (all rejected: the converged text)."""
+    Status: selected (a candidate won), no_masks (nothing to reconstruct: the
+    converged text) or no_valid_candidate (all rejected: the converged text).
+    `iterations` holds every masking round: text attacked, inferences, policy,
+    rewrite.
+    """
 
     scope: list[dict[str, Any]] = field(default_factory=list)
     """A: the `ScopeItem`s the masking rounds protect."""
@@ -223,13 +214,8 @@ class OutputState:
     )
     """Every query the probe sent, with its backend and the results read."""
 
-    iterations: Annotated[list[dict[str, Any]], operator.add] = field(
-        default_factory=list
-    )
-    """Every masking round: text attacked, inferences, policy, rewrite."""
-
     mask_status: str = ""
-    """converged (nothing in A inferable) or max_rounds (R_mask reached)."""
+    """converged (nothing in A leaks) or max_rounds (R_mask reached)."""
 
     template: dict[str, Any] = field(default_factory=dict)
     """The `MaskTemplate`: text with [MASK_i], mask map and seeds."""
@@ -241,12 +227,6 @@ class OutputState:
 
     choice: dict[str, Any] = field(default_factory=dict)
     """The selection: index (None: none valid), rule and the reason in words."""
-
-    calls: Annotated[list[dict[str, Any]], operator.add] = field(default_factory=list)
-    """Accounting of every model call: role, step, tokens, seconds, cache hit."""
-
-    errors: Annotated[list[str], operator.add] = field(default_factory=list)
-    """Recoverable problems: dropped quotes and queries, rejected rewrites."""
 
 
 @dataclass(kw_only=True)

@@ -214,6 +214,7 @@ def attack_answer_model(
                 guesses=(
                     list[Literal[options]],  # type: ignore[valid-type]
                     Field(
+                        default_factory=list,
                         max_length=3,
                         description=f"Up to three of: {', '.join(options)}.",
                     ),

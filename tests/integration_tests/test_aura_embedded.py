@@ -12,47 +12,28 @@ from conftest import EXAMPLES
 
 from anonygraph import store
 from anonygraph.graphs import aura
-from anonygraph.nodes.evidence import find_span
 from anonygraph.state.attributes import resolve_attributes
 from anonygraph.state.aura import AuraContext
-from anonygraph.state.domain import (
-    BlacklistSpan,
-    Candidate,
-    MaskTemplate,
-    ScopeItem,
-)
+from anonygraph.state.domain import Candidate, MaskTemplate, ScopeItem
 from anonygraph.tools.mask_template import restore_original
 
 log = logging.getLogger(__name__)
-
-PAGES = [
-    {
-        "title": "Ward 4 night staff",
-        "url": "hospital/ward4",
-        "text": "The children's ward at St. Mungo's runs twelve-hour night shifts.",
-    },
-    {
-        "title": "Coffee machines compared",
-        "url": "shop/coffee",
-        "text": "Our office coffee machines rarely break.",
-    },
-]
 
 
 def test_when_aura_runs_on_the_embedded_model_then_one_record_is_accounted(
     tmp_path: Path,
 ) -> None:
-    record = json.loads(EXAMPLES.read_text().splitlines()[0])
-    corpus = tmp_path / "pages.jsonl"
-    corpus.write_text("".join(json.dumps(p) + "\n" for p in PAGES))
-    # Adaptive scope over a two-page corpus, one search, one masking round and
-    # two candidates keep the record near a minute on two cores.
+    # r07 states its age and city outright, so even the 135M attacker guesses
+    # and all three phases run; 8attr (no probe), one masking round and two
+    # candidates keep it near a minute and a half on two cores.
+    record = next(
+        json.loads(line)
+        for line in EXAMPLES.read_text().splitlines()
+        if json.loads(line)["id"] == "r07"
+    )
     ctx = AuraContext(
+        variant="8attr",
         attributes=resolve_attributes(list(record["labels"])),
-        search_corpus=str(corpus),
-        search_index=str(tmp_path / "index.sqlite"),
-        max_search_steps=1,
-        max_findings=4,
         mask_rounds=1,
         num_candidates=2,
     )
@@ -72,9 +53,8 @@ def test_when_aura_runs_on_the_embedded_model_then_one_record_is_accounted(
     assert result["anonymized"].strip()
     assert result["mask_status"] in ("converged", "max_rounds")
     scope = [ScopeItem.model_validate(s) for s in result["scope"]]
-    assert scope and result["scope_source"] in ("probe", "fallback")
-    for span in map(BlacklistSpan.model_validate, result.get("blacklist", [])):
-        assert find_span(span.quote, record["text"]) == span.quote
+    assert [s.name for s in scope] == ctx.attributes
+    assert result["scope_source"] == "fixed"
     assert set(result["profile"]) == {
         "theme", "experiential", "affect", "reasoning",
         "behavioral", "relational", "temporal", "expertise",
@@ -82,15 +62,18 @@ def test_when_aura_runs_on_the_embedded_model_then_one_record_is_accounted(
     template = MaskTemplate.model_validate(result["template"])
     assert restore_original(template) == record["text"]
     candidates = [Candidate.model_validate(c) for c in result.get("candidates", [])]
+    assert len(candidates) == (2 if template.masks else 0)
     assert all(c.rejected is not None for c in candidates)
+    for c in candidates:
+        assert (c.severity is not None) == (c.rejected == [])
     if result["status"] == "selected":
         assert result["anonymized"] in [c.text for c in candidates]
-    for entry in result.get("search_log", []):
-        assert entry["backend"] == "offline" and len(entry["query"].split()) <= 6
+    assert (result["status"] == "no_masks") == (not template.masks)
     calls = result["calls"]
     steps = [c["step"] for c in calls]
-    assert steps[steps.index("probe") :][:3] == ["probe", "profile", "mask_attack"]
-    assert steps.count("reconstruct") == (2 if template.masks else 0)
+    assert steps[:2] == ["profile", "mask_attack"]
+    assert steps.count("reconstruct") == len(candidates)
+    assert steps.count("score_privacy") == sum(c.rejected == [] for c in candidates)
     assert {c["backend"] for c in calls} == {"local"}
     assert all(c["tokens_in"] > 0 and c["tokens_out"] > 0 for c in calls)
     assert all(c["seconds"] > 0 and c["cached"] is False for c in calls)

@@ -14,6 +14,7 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from scripted import Script, attack_json, rewrite_json
 
 from anonygraph.graphs import GRAPHS, aura, evaluate
+from anonygraph.nodes.aura_probe import scope_name
 from anonygraph.nodes.aura_reconstruct import select_candidate
 from anonygraph.prompts.aura import SCOPE_PRIOR_NONE, VARIATIONS
 from anonygraph.runner import RunOptions, run_batch
@@ -21,6 +22,7 @@ from anonygraph.state.aura import AuraContext
 from anonygraph.state.domain import Candidate, scope_answer_model
 from anonygraph.state.evaluate import EvalContext
 from anonygraph.store import RunStore
+from anonygraph.tools.search import WebSearchDisabledError
 
 TEXT = (
     "I run the Blue Heron glass studio on Vashon Island and teach lampworking on "
@@ -318,6 +320,24 @@ def test_when_nothing_is_inferable_then_the_empty_template_returns_the_text(
     assert out.get("choice", {}) == {} and out.get("candidates", []) == []
 
 
+def test_when_the_attacker_misses_a_blacklisted_span_then_it_is_still_rewritten(
+    script: Script,
+) -> None:
+    script_studio(
+        script,
+        probe=probe_json(("city_country", "personal", "Vashon Island")),
+        infer=lambda p: attack_json(city_country=None),
+    )
+
+    out = run(mask_rounds=2)
+
+    (rewrite,) = script.prompts("anonymizer")
+    assert "[generalize] city_country: these words could re-identify" in rewrite
+    assert '"Vashon Island"' in rewrite
+    assert "Vashon" not in out["anonymized"] and out["mask_status"] == "converged"
+    assert [m["original"] for m in out["template"]["masks"]] == ["Vashon Island"]
+
+
 # --- The three variants ------------------------------------------------------
 
 PROBE_FINDINGS = probe_json(
@@ -408,6 +428,37 @@ def test_when_the_probe_finds_nothing_then_the_scope_falls_back_to_the_base(
     assert out["scope_source"] == "fallback" and out["blacklist"] == []
     assert any("falls back" in e for e in out["errors"])
     assert out["status"] == "selected"
+
+
+@pytest.mark.parametrize(
+    ("label", "kind", "name"),
+    [
+        ("Location", "personal", "city_country"),
+        ("Lab Tool-Stack", "tool_stack", "lab_tool_stack"),
+        ("3D printer", "tool_stack", "cue_3d_printer"),
+        ("model_fields", "other", "cue_model_fields"),
+        ("copy", "other", "copy_cue"),
+        ("", "institution", "institution"),
+    ],
+)
+def test_when_the_probe_names_an_attribute_then_it_becomes_a_safe_key(
+    label: str, kind: str, name: str
+) -> None:
+    assert scope_name(label, kind) == name
+
+
+def test_when_the_probe_claims_a_page_no_search_showed_then_it_is_dropped(
+    script: Script,
+) -> None:
+    script_studio(
+        script,
+        probe=probe_json(("city_country", "personal", "Vashon Island"), matched="X"),
+    )
+
+    out = run()
+
+    assert out["probe_match"] == ""
+    assert "probe: page 'X' is not among the search results; dropped" in out["errors"]
 
 
 def test_when_a_variant_is_unknown_then_the_context_refuses_it() -> None:
@@ -530,6 +581,16 @@ def test_when_a_probe_query_is_long_then_only_its_first_keywords_are_sent(
     assert entry["query"] == "Heron glass Vashon lampworking"
     assert entry["backend"] == "offline" and entry["urls"][0] == "heron.html"
     assert "query cut to its first 4 keywords" in out["errors"][0]
+
+
+def test_when_a_web_backend_is_named_without_opt_in_then_nothing_is_sent(
+    script: Script,
+) -> None:
+    script_studio(script)
+    script.set("attacker", attacker(step=lambda p: step_json("Vashon glass")))
+
+    with pytest.raises(WebSearchDisabledError, match="allow_web=True"):
+        run(search_backend="ddgs")
 
 
 # --- End to end, offline -----------------------------------------------------

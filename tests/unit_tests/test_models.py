@@ -107,3 +107,12 @@ def test_when_categorical_guess_is_off_the_option_list_then_it_is_rejected() -> 
 def test_when_arbitrator_skips_an_attribute_then_its_verdict_is_invalid() -> None:
     answer = parse_json_answer("{}", verdict_answer_model(["age"]))
     assert answer.age.validity == "invalid"  # type: ignore[attr-defined]
+
+
+def test_when_a_categorical_answer_is_cut_off_then_its_guesses_default_to_none() -> (
+    None
+):
+    schema = attack_answer_model(["sex"])
+    answer = parse_json_answer('{"sex": {"reasoning": "the text says wi', schema)
+    (sex,) = inferences_from_answer(answer)
+    assert sex.guesses == [] and sex.reasoning == "the text says wi"
