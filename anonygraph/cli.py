@@ -185,6 +185,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--input", required=True, help="JSONL: id, text or comments")
     run.add_argument("--output", required=True, help="JSONL written as records finish")
     run.add_argument("--db", default="runs.sqlite", help="run store (SQLite, 0600)")
+    run.add_argument(
+        "--format",
+        default="jsonl",
+        choices=["jsonl", "personalreddit", "profile", "synthpai", "auto"],
+        help="input format: ours, or a shared data set's (labels are kept)",
+    )
     run.add_argument("--concurrency", type=int, default=1, help="records at once")
     run.add_argument("--run-id", default="", help="name of the run (default: derived)")
     run.add_argument("--no-progress", action="store_true")
@@ -286,6 +292,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         db=args.db,
         context=context_fields(args),
         concurrency=args.concurrency,
+        format=args.format,
         run_id=args.run_id,
         progress=not args.no_progress,
     )

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from anonygraph.inputs import InputError, parse_record
 from anonygraph.state.attributes import ALIASES, ATTRIBUTES
 from anonygraph.state.domain import AttributeInference, Record
 
@@ -363,35 +364,19 @@ def _parse_synthpai(
 def _parse_jsonl(
     obj: dict[str, Any], number: int, warnings: list[str], **options: Any
 ) -> Record:
-    data = dict(obj)
-    record_id = data.pop("id", None)
-    text = data.pop("text", "")
-    comments = data.pop("comments", [])
-    raw_labels = data.pop("labels", {}) or {}
-    if not isinstance(raw_labels, dict):
-        raise _LineError("'labels' must be an object of attribute -> value")
-    if comments and not isinstance(comments, list):
-        raise _LineError("'comments' must be a list of strings")
-    comments = _comment_texts(comments) if comments else []
-    if not (isinstance(text, str) and text.strip()) and not comments:
-        raise _LineError("needs a non-empty 'text' or 'comments'")
+    # Our own format has one parser, the one `anonygraph run` reads with.
+    try:
+        record = parse_record(obj)
+    except InputError as error:
+        raise _LineError(str(error)) from error
     labels: dict[str, Any] = {}
-    for raw_name, value in raw_labels.items():
+    for raw_name, value in record.labels.items():
         name = _attribute(str(raw_name))
         if name is None:
             warnings.append(f"label {raw_name!r} dropped: unknown attribute")
         elif value is not None and str(value).strip():
             labels[name] = value
-    meta = data.pop("meta", {}) or {}
-    if not isinstance(meta, dict):
-        raise _LineError("'meta' must be an object")
-    return Record(
-        id=str(record_id) if record_id not in (None, "") else f"line-{number}",
-        text=text if isinstance(text, str) else "",
-        comments=comments,
-        labels=labels,
-        meta={**data, **meta},
-    )
+    return record.model_copy(update={"labels": labels})
 
 
 _Parser = Callable[..., Record]

@@ -77,6 +77,8 @@ def parse_record(obj: Any, *, max_chars: int = MAX_CHARS) -> Record:
         raise InputError("'comments' must be a list of strings")
     if "text" in obj and not isinstance(obj["text"], str):
         raise InputError("'text' must be a string")
+    if not isinstance(obj.get("labels") or {}, dict):
+        raise InputError("'labels' must be an object of attribute -> value")
     if "attributes" in obj:
         try:
             obj = {**obj, "attributes": resolve_attributes(obj["attributes"])}

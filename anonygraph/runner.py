@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from anonygraph import store
 from anonygraph.graphs import GRAPHS
-from anonygraph.inputs import BadLine, read_records
+from anonygraph.inputs import BadLine, InputError, check_text, read_records
 from anonygraph.state.context import Context
 from anonygraph.state.domain import Record
 
@@ -32,6 +32,8 @@ class RunOptions:
     context: dict[str, Any] = field(default_factory=dict)
     """Fields of the method's `Context` (models, max_iterations, ...)."""
     concurrency: int = 1
+    format: str = "jsonl"
+    """jsonl (ours), or a shared data set format: personalreddit, profile, synthpai."""
     run_id: str = ""
     progress: bool = True
 
@@ -102,6 +104,26 @@ def build_context(method: str, values: dict[str, Any]) -> Any:
     return context_type(**values)
 
 
+def load_input(path: str, format: str, max_chars: int) -> list[Record | BadLine]:
+    """Read the input file as records and the lines that could not be used."""
+    if format == "jsonl":
+        return list(read_records(path, max_chars=max_chars))
+    from anonygraph.datasets import load_records
+
+    loaded = load_records(path, format)  # type: ignore[arg-type]
+    items: list[Record | BadLine] = [
+        BadLine(e.line, None, e.message) for e in loaded.errors
+    ]
+    for record in loaded.records:
+        try:
+            check_text(record.text, max_chars)
+        except InputError as exc:
+            items.append(BadLine(0, record.id, str(exc)))
+        else:
+            items.append(record)
+    return items
+
+
 def graph_input(record: Record) -> dict[str, Any]:
     """Turn a record into the graphs' common input."""
     payload: dict[str, Any] = {"text": record.text, "comments": record.comments}
@@ -131,7 +153,7 @@ async def _run_batch(options: RunOptions, run_id: str) -> RunSummary:
     context_values = {"cache_db": str(Path(options.db).resolve()), **options.context}
     context = build_context(options.method, context_values)
     max_chars = getattr(context, "max_chars", 20_000)
-    items = list(read_records(options.input, max_chars=max_chars))
+    items = load_input(options.input, options.format, max_chars)
     summary = RunSummary(run_id=run_id, method=options.method)
     summary.bad_lines = [str(i) for i in items if isinstance(i, BadLine)]
     records = [i for i in items if isinstance(i, Record)]

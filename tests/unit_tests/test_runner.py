@@ -261,3 +261,29 @@ def test_when_the_same_run_is_started_twice_then_the_second_is_refused(
     )
     with run_lock(options.db, "busy"), pytest.raises(RunLockedError, match="busy"):
         asyncio.run(run_batch(options))
+
+
+def test_when_input_is_a_shared_data_set_then_its_labels_reach_the_store(
+    tmp_path: Path, script: Script
+) -> None:
+    from conftest import SHARED_DATA
+
+    lines = (SHARED_DATA / "personalreddit" / "train.jsonl").read_text().splitlines()
+    source = tmp_path / "pr.jsonl"
+    source.write_text("\n".join(lines[:2]) + "\n")
+    script.set("attacker", attack_json(city_country=None))
+    options = RunOptions(
+        method="rlaa",
+        input=str(source),
+        output=str(tmp_path / "out.jsonl"),
+        db=str(tmp_path / "runs.sqlite"),
+        context={"attributes": ["city_country"]},
+        format="personalreddit",
+        progress=False,
+    )
+
+    summary = asyncio.run(run_batch(options))
+
+    assert summary.done == 2 and summary.bad_lines == []
+    rows = RunStore(tmp_path / "runs.sqlite").records(summary.run_id)
+    assert json.loads(rows[0]["labels"]) == {"relationship_status": "divorced"}
