@@ -12,6 +12,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Literal, Protocol, runtime_checkable
 
+from anonygraph.store import secure_file
+
 BackendName = Literal["offline", "ddgs", "tavily"]
 """Backends `get_backend` can build; the last two send queries off the machine."""
 
@@ -185,14 +187,6 @@ def iter_corpus(corpus: str | Path) -> Iterator[dict[str, str]]:
             }
 
 
-def _create_private(path: Path) -> None:
-    """Create ``path`` readable by its owner only, before SQLite opens it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
-    os.close(descriptor)
-    os.chmod(path, 0o600)  # a file that already existed keeps its old mode otherwise
-
-
 def build_index(corpus: str | Path, index_path: str | Path) -> int:
     """Index a corpus into a new SQLite FTS5 file, replacing any old index.
 
@@ -213,7 +207,7 @@ def build_index(corpus: str | Path, index_path: str | Path) -> int:
     pages = list(iter_corpus(corpus))
     for suffix in ("", "-journal", "-wal", "-shm"):
         Path(f"{target}{suffix}").unlink(missing_ok=True)
-    _create_private(target)
+    secure_file(target)
     db = sqlite_utils.Database(target)
     try:
         table = db.table("pages")
