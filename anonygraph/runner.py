@@ -197,7 +197,8 @@ async def run_record(
 ) -> str:
     """Run (or resume) one record's thread; return an error message or ''."""
     config = {"configurable": {"thread_id": f"{run_id}:{record.id}"}}
-    start = time.perf_counter()
+    # A record resumed after a failure adds this session to the time it had.
+    start = time.perf_counter() - db.wall_seconds(run_id, record.id)
     snapshot = await app.aget_state(config)
     # Resume a thread with pending steps; start fresh otherwise.
     payload = None if snapshot.next else graph_input(record)

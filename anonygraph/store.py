@@ -387,6 +387,15 @@ class RunStore:
             for row in self.table("records").rows_where("run_id = ?", [run_id])
         }
 
+    def wall_seconds(self, run_id: str, record_id: str) -> float:
+        """Return the time already spent on a record (0 when new)."""
+        rows = list(
+            self.table("records").rows_where(
+                "run_id = ? and record_id = ?", [run_id, record_id]
+            )
+        )
+        return float(rows[0]["wall_seconds"] or 0.0) if rows else 0.0
+
     def records(self, run_id: str, status: str | None = None) -> list[dict[str, Any]]:
         """Return a run's record rows, optionally of one status."""
         where, args = "run_id = ?", [run_id]
