@@ -359,7 +359,8 @@ def _load_lenient_json(text: str) -> Any:
     candidate = body[: end + 1] if end >= 0 else body
     for attempt in (body, _repair(body), candidate, _repair(candidate)):
         try:
-            return json.loads(attempt)
+            # strict=False: llama.cpp grammars let raw newlines into strings.
+            return json.loads(attempt, strict=False)
         except json.JSONDecodeError:
             continue
     raise ValueError("answer is not valid JSON, even after repair")
