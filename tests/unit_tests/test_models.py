@@ -119,5 +119,7 @@ def test_when_a_categorical_answer_is_cut_off_then_its_guesses_default_to_none()
 
 
 def test_when_a_string_holds_a_raw_newline_then_it_still_parses() -> None:
-    answer = parse_json_answer('{"changes": "c", "text": "line one\nline two"}', Rewrite)
+    answer = parse_json_answer(
+        '{"changes": "c", "text": "line one\nline two"}', Rewrite
+    )
     assert answer.text == "line one\nline two"
