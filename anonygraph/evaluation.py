@@ -194,6 +194,7 @@ async def score_row(
         result = dict((await app.aget_state(config)).values)
         result["calls"] = [*result.get("calls", []), *getattr(exc, "calls", [])]
         status, error = "failed", str(exc)
+    result["text"] = row.text  # the output schema leaves inputs out
     db.save_evaluation(
         eval_id,
         run_id,

@@ -110,12 +110,21 @@ def iteration_curve(db: store.RunStore, eval_id: str) -> list[dict[str, Any]]:
     """Privacy and utility after each round, with the marginal rate of substitution.
 
     MRS_t = utility lost / privacy gained between rounds t-1 and t (RLAA eq. 6);
-    undefined (None) when privacy did not change.
+    undefined (None) when privacy did not change. Every record counts in every
+    round: one that stopped early (converged) keeps its last text.
     """
-    by_round: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    per_record: dict[str, dict[int, dict[str, Any]]] = defaultdict(dict)
     for row in db.evaluations(eval_id):
         if row["status"] == "done" and row["row"] != "final":
-            by_round[row["round"]].append(row)
+            per_record[row["record_id"]][row["round"]] = row
+    last = max((max(rounds) for rounds in per_record.values()), default=-1)
+    by_round: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for rounds in per_record.values():
+        for number in range(last + 1):
+            # A record that stopped early keeps its last text in later rounds.
+            done = [r for r in rounds if r <= number]
+            if done:
+                by_round[number].append(rounds[max(done)])
     curve: list[dict[str, Any]] = []
     for number in sorted(by_round):
         rows = by_round[number]
@@ -133,7 +142,7 @@ def _mrs(before: dict[str, Any], after: dict[str, Any], key: str) -> float | Non
         return None
     gained = before["PRIV"] - after["PRIV"]
     lost = before[key] - after[key]
-    return lost / gained if gained else None
+    return lost / gained + 0.0 if gained else None
 
 
 def _fmt(value: Any) -> str:
