@@ -248,14 +248,18 @@ def _plots(
             rounds = [p["round"] for p in curve]
             axes[0].plot(rounds, [p["PRIV"] for p in curve], marker="o", label=name)
             axes[1].plot(rounds, [p["UTIL"] for p in curve], marker="o", label=name)
+            # ROUGE-L beside the judge: a weak judge can flatten UTIL.
+            axes[1].plot(rounds, [p["ROUGE"] for p in curve], linestyle="--",
+                         marker="x", label=f"{name} ROUGE-L")  # fmt: skip
             axes[2].plot(rounds[1:], [p.get("MRS") for p in curve[1:]], marker="o",
                          label=name)  # fmt: skip
-        titles = ("PRIV per round", "UTIL per round", "MRS per round")
+        titles = ("PRIV per round", "UTIL (solid), ROUGE-L (dashed)", "MRS per round")
         for ax, title in zip(axes, titles, strict=True):
             ax.set_title(title)
             ax.set_xlabel("round")
             ax.grid(alpha=0.3)
         axes[0].legend(fontsize=7)
+        axes[1].legend(fontsize=6)
         files["iterations"] = out / "iterations.png"
         fig.tight_layout()
         fig.savefig(files["iterations"], dpi=120)
