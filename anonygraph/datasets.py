@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from anonygraph.inputs import InputError, parse_record
-from anonygraph.state.attributes import ALIASES, ATTRIBUTES
+from anonygraph.state.attributes import ATTRIBUTES, canonical_attribute
 from anonygraph.state.domain import AttributeInference, Record
 
 Format = Literal["auto", "personalreddit", "profile", "synthpai", "jsonl"]
@@ -59,8 +59,7 @@ class _LineError(ValueError):
 
 def _attribute(name: str) -> str | None:
     """Return our name for a data set's attribute name, None if unknown."""
-    key = name.strip().lower()
-    key = ALIASES.get(key, key)
+    key = canonical_attribute(name)
     return key if key in ATTRIBUTES else None
 
 

@@ -75,6 +75,12 @@ ALIASES: dict[str, str] = {
 }
 
 
+def canonical_attribute(name: str) -> str:
+    """Map a data set's or a prompt's attribute name (``pobp``, ``income``) to ours."""
+    key = name.strip().lower()
+    return ALIASES.get(key, key)
+
+
 class UnknownAttributeError(ValueError):
     """Raised when a run names an attribute anonygraph does not know."""
 
@@ -98,8 +104,7 @@ def resolve_attributes(
     unknown: list[str] = []
     extra = custom or {}
     for raw in names:
-        name = ALIASES.get(raw.strip().lower(), raw.strip().lower())
-        name = raw if raw in extra else name
+        name = raw if raw in extra else canonical_attribute(raw)
         if name not in ATTRIBUTES and name not in extra:
             unknown.append(raw)
         elif name not in resolved:

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-from anonygraph.state.attributes import ALIASES
+from anonygraph.state.attributes import canonical_attribute
 from anonygraph.state.domain import UNKNOWN_GUESSES
 
 Outcome = Literal["correct", "less_precise", "wrong", "skipped"]
@@ -231,12 +231,6 @@ def is_unknown(guess: str | None) -> bool:
     if guess is None:
         return True
     return normalize(_strip_asides(str(guess))) in _UNKNOWN
-
-
-def canonical_attribute(name: str) -> str:
-    """Map a data set's attribute name (``pobp``, ``income``...) to ours."""
-    key = name.strip().lower()
-    return ALIASES.get(key, key)
 
 
 # --------------------------------------------------------------------------
