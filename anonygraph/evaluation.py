@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from tqdm import tqdm
 
 from anonygraph import store
 from anonygraph.graphs import evaluate
+from anonygraph.runner import invoke_thread, run_bounded
 from anonygraph.state.evaluate import EvalContext
 
 
@@ -142,24 +143,23 @@ async def evaluate_run(options: EvalOptions) -> EvalSummary:
         if (row.record_id, row.row) not in done
     ]
     summary.reused = len(done)
-    gate = asyncio.Semaphore(max(1, options.concurrency))
     bar = tqdm(
         total=len(todo), desc="eval", disable=not options.progress, file=sys.stderr
     )
     async with store.open_checkpointer(options.db) as saver:
         app = evaluate.build_graph().compile(checkpointer=saver, name="evaluate")
-
-        async def one(row: EvalRow) -> None:
-            async with gate:
-                error = await score_row(app, context, row, eval_id, options.run_id, db)
-            if error:
-                summary.failed += 1
-                summary.failures.append(error)
-            else:
-                summary.scored += 1
-            bar.update(1)
-
-        await asyncio.gather(*(one(row) for row in todo if not row.same_as))
+        errors = await run_bounded(
+            [
+                partial(score_row, app, context, row, eval_id, options.run_id, db)
+                for row in todo
+                if not row.same_as
+            ],
+            options.concurrency,
+            bar,
+        )
+    summary.failures = [e for e in errors if e]
+    summary.failed = len(summary.failures)
+    summary.scored = len(errors) - summary.failed
     for row in todo:
         if row.same_as:
             copied = db.copy_evaluation(eval_id, row.record_id, row.same_as, row.row)
@@ -178,22 +178,11 @@ async def score_row(
     db: store.RunStore,
 ) -> str:
     """Evaluate one text (resuming its thread); store it; return an error or ''."""
-    config = {"configurable": {"thread_id": f"{eval_id}:{row.record_id}:{row.row}"}}
-    snapshot = await app.aget_state(config)
-    payload = None if snapshot.next else _payload(row)
     start = time.perf_counter()
-    try:
-        if snapshot.values and not snapshot.next:
-            result = dict(snapshot.values)
-        else:
-            result = await app.ainvoke(
-                payload, config, context=context, durability="sync"
-            )
-        status, error = "done", ""
-    except Exception as exc:  # noqa: BLE001 - one failed judgement must not stop the rest
-        result = dict((await app.aget_state(config)).values)
-        result["calls"] = [*result.get("calls", []), *getattr(exc, "calls", [])]
-        status, error = "failed", str(exc)
+    result, failure = await invoke_thread(
+        app, f"{eval_id}:{row.record_id}:{row.row}", _payload(row), context
+    )
+    status, error = ("failed", str(failure)) if failure else ("done", "")
     result["text"] = row.text  # the output schema leaves inputs out
     db.save_evaluation(
         eval_id,

@@ -8,7 +8,9 @@ import json
 import os
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -165,7 +167,6 @@ async def _run_batch(options: RunOptions, run_id: str) -> RunSummary:
 
     async with store.open_checkpointer(options.db) as saver:
         app = GRAPHS[options.method]().compile(checkpointer=saver, name=options.method)
-        gate = asyncio.Semaphore(max(1, options.concurrency))
         bar = tqdm(
             total=len(todo),
             desc=f"{options.method}",
@@ -173,57 +174,90 @@ async def _run_batch(options: RunOptions, run_id: str) -> RunSummary:
             disable=not options.progress,
             file=sys.stderr,
         )
-
-        async def one(record: Record) -> None:
-            async with gate:
-                error = await run_record(app, context, record, run_id, db, output)
-            if error:
-                summary.failed += 1
-                summary.failures.append(error)
-            else:
-                summary.done += 1
-            bar.update(1)
-
-        await asyncio.gather(*(one(r) for r in todo))
+        errors = await run_bounded(
+            [partial(run_record, app, context, r, run_id, db, output) for r in todo],
+            options.concurrency,
+            bar,
+        )
         bar.close()
+    summary.failures = [e for e in errors if e]
+    summary.failed = len(summary.failures)
+    summary.done = len(errors) - summary.failed
     summary.totals = db.run_totals(run_id)
     status = "done" if not summary.failed else "partial"
     db.finish_run(run_id, status, asdict(summary))
     return summary
 
 
+async def run_bounded(
+    jobs: list[Callable[[], Awaitable[str]]], concurrency: int, bar: Any
+) -> list[str]:
+    """Run jobs, at most ``concurrency`` at once; return each one's error or ''."""
+    gate = asyncio.Semaphore(max(1, concurrency))
+
+    async def one(job: Callable[[], Awaitable[str]]) -> str:
+        async with gate:
+            error = await job()
+        bar.update(1)
+        return error
+
+    return list(await asyncio.gather(*(one(job) for job in jobs)))
+
+
+async def invoke_thread(
+    app: Any, thread_id: str, payload: dict[str, Any], context: Any
+) -> tuple[dict[str, Any], Exception | None]:
+    """Run one checkpointed thread to its end, resuming it where it stopped.
+
+    A thread with pending steps continues from its last finished step; a
+    finished one is read back; a new one starts from ``payload``.
+
+    Returns:
+        The final state and None, or, when a step raised, the state saved so
+        far (with the failed step's call records added) and the exception.
+    """
+    config = {"configurable": {"thread_id": thread_id}}
+    snapshot = await app.aget_state(config)
+    if snapshot.values and not snapshot.next:
+        return dict(snapshot.values), None
+    try:
+        result = await app.ainvoke(
+            None if snapshot.next else payload,
+            config,
+            context=context,
+            durability="sync",
+        )
+        return dict(result), None
+    except Exception as exc:  # noqa: BLE001 - the caller records it and goes on
+        state = dict((await app.aget_state(config)).values)
+        state["calls"] = [*state.get("calls", []), *getattr(exc, "calls", [])]
+        return state, exc
+
+
 async def run_record(
     app: Any, context: Any, record: Record, run_id: str, db: store.RunStore, output: Any
 ) -> str:
     """Run (or resume) one record's thread; return an error message or ''."""
-    config = {"configurable": {"thread_id": f"{run_id}:{record.id}"}}
     # A record resumed after a failure adds this session to the time it had.
     start = time.perf_counter() - db.wall_seconds(run_id, record.id)
-    snapshot = await app.aget_state(config)
-    # Resume a thread with pending steps; start fresh otherwise.
-    payload = None if snapshot.next else graph_input(record)
-    try:
-        if snapshot.values and not snapshot.next:
-            result = dict(snapshot.values)
-        else:
-            result = await app.ainvoke(
-                payload, config, context=context, durability="sync"
-            )
-    except Exception as exc:  # noqa: BLE001 - one bad record must not stop the batch
-        message = f"record {record.id!r}: {exc}"
-        state = (await app.aget_state(config)).values
-        calls = [*state.get("calls", []), *getattr(exc, "calls", [])]
+    result, error = await invoke_thread(
+        app, f"{run_id}:{record.id}", graph_input(record), context
+    )
+    if error is not None:
         db.save_result(
             run_id,
             record.id,
             status="failed",
             original=record.text,
-            result={"calls": calls, "iterations": state.get("iterations", [])},
+            result={
+                "calls": result.get("calls", []),
+                "iterations": result.get("iterations", []),
+            },
             labels=record.labels,
             wall_seconds=time.perf_counter() - start,
-            error=str(exc),
+            error=str(error),
         )
-        return message
+        return f"record {record.id!r}: {error}"
     db.save_result(
         run_id,
         record.id,
