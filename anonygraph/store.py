@@ -18,8 +18,6 @@ from typing import Any
 
 import sqlite_utils
 
-SCHEMA_VERSION = 1
-
 
 def secure_file(path: str | Path) -> Path:
     """Create ``path`` (and its folder) readable by the owner alone, if missing.

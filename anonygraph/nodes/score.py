@@ -8,6 +8,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from anonygraph import models
+from anonygraph.inputs import check_text
 from anonygraph.prompts.validator import VALIDATE_PROMPT
 from anonygraph.state.domain import AttributeInference, UtilityScore, ValidatorAnswer
 from anonygraph.tools.matching import match_inference
@@ -16,8 +17,6 @@ from anonygraph.tools.text_metrics import bleu, rouge_l
 
 def prepare_eval(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
     """Set the text under attack; an empty original means it is the original."""
-    from anonygraph.inputs import check_text
-
     check_text(state.text, runtime.context.max_chars)
     return {"current": state.text, "original": state.original or state.text}
 
