@@ -8,41 +8,33 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from anonygraph.nodes.anonymize import anonymize
-from anonygraph.nodes.aura_mask import (
+from anonygraph.nodes.adversary import anonymize
+from anonygraph.nodes.aura import (
     build_template,
+    check_candidates,
+    discover_scope,
+    finish_selection,
+    fix_scope,
     infer_scope,
     plan_suppression,
-    still_leaking,
-)
-from anonygraph.nodes.aura_probe import (
-    discover_scope,
-    fix_scope,
-    probe_searches,
     profile_utility,
-)
-from anonygraph.nodes.aura_reconstruct import (
-    candidate_task,
-    check_candidates,
-    finish,
     reconstruct,
     score_privacy,
     score_utility,
     select,
 )
-from anonygraph.nodes.lifecycle import prepare
-from anonygraph.nodes.search_agent import (
-    route_after_search_step,
-    run_search,
-    search_step,
-)
+from anonygraph.nodes.prepare import prepare
+from anonygraph.nodes.search_agent import run_search, search_step
 from anonygraph.state.aura import (
     AuraContext,
     CandidateTask,
     InputState,
     OutputState,
     State,
+    candidate_task,
 )
+from anonygraph.tools.leaks import still_leaking
+from anonygraph.tools.scope import probe_searches
 
 
 def route_after_prepare(
@@ -58,14 +50,17 @@ def route_after_probe_step(
     state: State, runtime: Runtime[AuraContext]
 ) -> Literal["run_search", "discover_scope"]:
     """Search again while the probe asks to and has steps left."""
-    return "run_search" if route_after_search_step(state, runtime) else "discover_scope"
+    more = state.may_search_again(runtime.context.max_search_steps)
+    return "run_search" if more else "discover_scope"
 
 
 def route_after_infer_scope(
     state: State, runtime: Runtime[AuraContext]
 ) -> Literal["plan_suppression", "build_template"]:
     """Rewrite while A still leaks (a guess, or blacklisted words) and rounds remain."""
-    leaking = still_leaking(state, runtime.context.min_certainty)
+    leaking = still_leaking(
+        state.inferences, state.blacklist, state.current, runtime.context.min_certainty
+    )
     if leaking and state.round < runtime.context.mask_rounds:
         return "plan_suppression"
     return "build_template"
@@ -82,10 +77,10 @@ def route_after_rewrite(
 
 def route_after_template(
     state: State, runtime: Runtime[AuraContext]
-) -> list[Send] | Literal["finish"]:
+) -> list[Send] | Literal["finish_selection"]:
     """Fan out N reconstructions; a template without masks has nothing to fill."""
     if not state.template.get("masks"):
-        return "finish"
+        return "finish_selection"
     return [
         Send("reconstruct", candidate_task(state, i))
         for i in range(runtime.context.num_candidates)
@@ -127,7 +122,7 @@ def build_graph() -> StateGraph[State, AuraContext, InputState, OutputState]:
     builder.add_node(score_privacy, input_schema=CandidateTask)
     builder.add_node(score_utility, input_schema=CandidateTask)
     builder.add_node(select)
-    builder.add_node(finish)
+    builder.add_node(finish_selection)
     builder.add_edge(START, "prepare")
     builder.add_conditional_edges(
         "prepare", route_after_prepare, ["search_step", "discover_scope", "fix_scope"]
@@ -147,7 +142,7 @@ def build_graph() -> StateGraph[State, AuraContext, InputState, OutputState]:
         "anonymize", route_after_rewrite, ["infer_scope", "build_template"]
     )
     builder.add_conditional_edges(
-        "build_template", route_after_template, ["reconstruct", "finish"]
+        "build_template", route_after_template, ["reconstruct", "finish_selection"]
     )
     builder.add_edge("reconstruct", "check_candidates")
     builder.add_conditional_edges(
@@ -157,8 +152,8 @@ def build_graph() -> StateGraph[State, AuraContext, InputState, OutputState]:
     )
     builder.add_edge("score_privacy", "select")
     builder.add_edge("score_utility", "select")
-    builder.add_edge("select", "finish")
-    builder.add_edge("finish", END)
+    builder.add_edge("select", "finish_selection")
+    builder.add_edge("finish_selection", END)
     return builder
 
 

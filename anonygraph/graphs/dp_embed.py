@@ -6,14 +6,14 @@ from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 
-from anonygraph.nodes.dp_embed import account, chunk_texts, perturb, split, stitch
-from anonygraph.nodes.lifecycle import prepare
+from anonygraph.nodes.dp_embed import account, perturb, split, stitch
+from anonygraph.nodes.prepare import prepare
 from anonygraph.state.dp_embed import DpEmbedContext, InputState, OutputState, State
 
 
 def route_after_account(state: State) -> Literal["perturb", "stitch"]:
     """Skip the models when nothing but placeholders and punctuation is left."""
-    return "perturb" if chunk_texts(state.segments) else "stitch"
+    return "perturb" if state.chunk_texts() else "stitch"
 
 
 def build_graph() -> StateGraph[State, DpEmbedContext, InputState, OutputState]:

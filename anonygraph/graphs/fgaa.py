@@ -8,24 +8,23 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from anonygraph.graphs.rlaa import route_after_anonymize
-from anonygraph.nodes.anonymize import anonymize
-from anonygraph.nodes.attack import attack
-from anonygraph.nodes.forward import forward_inferences
-from anonygraph.nodes.lifecycle import finish, prepare
+from anonygraph.nodes.adversary import (
+    anonymize,
+    attack,
+    finish_loop,
+    forward_inferences,
+)
+from anonygraph.nodes.prepare import prepare
 from anonygraph.state.context import Context
-from anonygraph.state.domain import AttributeInference
 from anonygraph.state.rlaa import InputState, OutputState, State
 
 
 def route_after_attack(
     state: State, runtime: Runtime[Context]
-) -> Literal["forward_inferences", "finish"]:
+) -> Literal["forward_inferences", "finish_loop"]:
     """Optionally stop once the attacker commits to no guess at all."""
-    nothing = not any(
-        AttributeInference.model_validate(i).is_leak for i in state.inferences
-    )
-    if nothing and runtime.context.stop_when_nothing_inferred:
-        return "finish"
+    if state.infers_nothing() and runtime.context.stop_when_nothing_inferred:
+        return "finish_loop"
     return "forward_inferences"
 
 
@@ -41,17 +40,17 @@ def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
     builder.add_node(attack)
     builder.add_node(forward_inferences)
     builder.add_node(anonymize)
-    builder.add_node(finish)
+    builder.add_node(finish_loop)
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "attack")
     builder.add_conditional_edges(
-        "attack", route_after_attack, ["forward_inferences", "finish"]
+        "attack", route_after_attack, ["forward_inferences", "finish_loop"]
     )
     builder.add_edge("forward_inferences", "anonymize")
     builder.add_conditional_edges(
-        "anonymize", route_after_anonymize, ["attack", "finish"]
+        "anonymize", route_after_anonymize, ["attack", "finish_loop"]
     )
-    builder.add_edge("finish", END)
+    builder.add_edge("finish_loop", END)
     return builder
 
 

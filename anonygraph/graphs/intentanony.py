@@ -7,45 +7,49 @@ from typing import Any, Literal
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from anonygraph.nodes.attack import attack
-from anonygraph.nodes.budget import assign_budgets, needs_rewrite
-from anonygraph.nodes.evidence import trace_evidence
-from anonygraph.nodes.intent import recognize_intents
-from anonygraph.nodes.lifecycle import prepare
-from anonygraph.nodes.rewrite import finish, rewrite
-from anonygraph.nodes.verify import verify
+from anonygraph.nodes.adversary import attack
+from anonygraph.nodes.intentanony import (
+    assign_budgets,
+    finish_budgets,
+    recognize_intents,
+    rewrite,
+    trace_evidence,
+    verify,
+)
+from anonygraph.nodes.prepare import prepare
 from anonygraph.state.intentanony import (
     InputState,
     IntentAnonyContext,
     OutputState,
     State,
 )
+from anonygraph.tools.exposure import needs_rewrite
 
 
 def route_after_budget(
     state: State, runtime: Runtime[IntentAnonyContext]
-) -> Literal["rewrite", "finish"]:
+) -> Literal["rewrite", "finish_budgets"]:
     """Skip the rewriter when no span needs editing (and, verifying, none is over)."""
     if needs_rewrite(state.chains) or (runtime.context.verify and state.exceeded):
         return "rewrite"
-    return "finish"
+    return "finish_budgets"
 
 
 def route_after_rewrite(
     state: State, runtime: Runtime[IntentAnonyContext]
-) -> Literal["verify", "finish"]:
+) -> Literal["verify", "finish_budgets"]:
     """Single pass as in the paper unless the run asks to verify the budgets."""
-    return "verify" if runtime.context.verify else "finish"
+    return "verify" if runtime.context.verify else "finish_budgets"
 
 
 def route_after_verify(
     state: State, runtime: Runtime[IntentAnonyContext]
-) -> Literal["rewrite", "finish"]:
+) -> Literal["rewrite", "finish_budgets"]:
     """Rewrite again while an attribute is over budget, at most R extra times."""
     extra_rewrites = state.round - 1
     if state.exceeded and extra_rewrites < runtime.context.max_verify_rounds:
         return "rewrite"
-    return "finish"
+    return "finish_budgets"
 
 
 def build_graph() -> StateGraph[State, IntentAnonyContext, InputState, OutputState]:
@@ -63,18 +67,22 @@ def build_graph() -> StateGraph[State, IntentAnonyContext, InputState, OutputSta
     builder.add_node(assign_budgets)
     builder.add_node(rewrite)
     builder.add_node(verify)
-    builder.add_node(finish)
+    builder.add_node(finish_budgets)
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "recognize_intents")
     builder.add_edge("recognize_intents", "attack")
     builder.add_edge("attack", "trace_evidence")
     builder.add_edge("trace_evidence", "assign_budgets")
     builder.add_conditional_edges(
-        "assign_budgets", route_after_budget, ["rewrite", "finish"]
+        "assign_budgets", route_after_budget, ["rewrite", "finish_budgets"]
     )
-    builder.add_conditional_edges("rewrite", route_after_rewrite, ["verify", "finish"])
-    builder.add_conditional_edges("verify", route_after_verify, ["rewrite", "finish"])
-    builder.add_edge("finish", END)
+    builder.add_conditional_edges(
+        "rewrite", route_after_rewrite, ["verify", "finish_budgets"]
+    )
+    builder.add_conditional_edges(
+        "verify", route_after_verify, ["rewrite", "finish_budgets"]
+    )
+    builder.add_edge("finish_budgets", END)
     return builder
 
 

@@ -7,24 +7,22 @@ from typing import Any, Literal
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from anonygraph.nodes.anonymize import anonymize
-from anonygraph.nodes.arbitrate import arbitrate
-from anonygraph.nodes.attack import attack
-from anonygraph.nodes.lifecycle import finish, prepare
+from anonygraph.nodes.adversary import anonymize, arbitrate, attack, finish_loop
+from anonygraph.nodes.prepare import prepare
 from anonygraph.state.context import Context
 from anonygraph.state.rlaa import InputState, OutputState, State
 
 
-def route_after_arbitrate(state: State) -> Literal["anonymize", "finish"]:
+def route_after_arbitrate(state: State) -> Literal["anonymize", "finish_loop"]:
     """Stop early when the arbitrator left an empty policy (Algorithm 1, line 17)."""
-    return "anonymize" if state.policy else "finish"
+    return "anonymize" if state.policy else "finish_loop"
 
 
 def route_after_anonymize(
     state: State, runtime: Runtime[Context]
-) -> Literal["attack", "finish"]:
+) -> Literal["attack", "finish_loop"]:
     """Attack the new text again until T rounds are done."""
-    return "finish" if state.round >= runtime.context.max_iterations else "attack"
+    return "finish_loop" if state.round >= runtime.context.max_iterations else "attack"
 
 
 def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
@@ -39,17 +37,17 @@ def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
     builder.add_node(attack)
     builder.add_node(arbitrate)
     builder.add_node(anonymize)
-    builder.add_node(finish)
+    builder.add_node(finish_loop)
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "attack")
     builder.add_edge("attack", "arbitrate")
     builder.add_conditional_edges(
-        "arbitrate", route_after_arbitrate, ["anonymize", "finish"]
+        "arbitrate", route_after_arbitrate, ["anonymize", "finish_loop"]
     )
     builder.add_conditional_edges(
-        "anonymize", route_after_anonymize, ["attack", "finish"]
+        "anonymize", route_after_anonymize, ["attack", "finish_loop"]
     )
-    builder.add_edge("finish", END)
+    builder.add_edge("finish_loop", END)
     return builder
 
 

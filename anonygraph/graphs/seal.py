@@ -1,7 +1,7 @@
 """SEAL: teacher trajectories for distillation, and one model's self-refinement.
 
 Two graphs share the steps. ``seal_trajectory`` (Algorithm 1, step 1) plays a
-teacher per role: judge x_t against x_0, infer from x_t, record s_t, rewrite
+teacher per role: judge x_t against x_0, infer from x_t, record s_t, revise
 from the inferences, until T rewrites or nothing is inferable. ``seal``
 (section 4.3) plays one distilled model in every role and rewrites from both its
 inferences and its utility judgement; a rewrite judged under the user's
@@ -15,17 +15,9 @@ from typing import Any, Literal
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from anonygraph.nodes.attack import attack
-from anonygraph.nodes.lifecycle import prepare
-from anonygraph.nodes.seal import (
-    assess,
-    finish,
-    nothing_inferable,
-    record,
-    revert,
-    rewrite,
-    utility_of,
-)
+from anonygraph.nodes.adversary import attack
+from anonygraph.nodes.prepare import prepare
+from anonygraph.nodes.seal import assess, finish_refinement, record, revert, revise
 from anonygraph.state.seal import (
     InputState,
     OutputState,
@@ -37,27 +29,29 @@ from anonygraph.state.seal import (
 
 def route_after_record(
     state: State, runtime: Runtime[TrajectoryContext]
-) -> Literal["rewrite", "finish"]:
+) -> Literal["revise", "finish_refinement"]:
     """Stop once nothing is inferable or T rewrites were tried."""
-    if nothing_inferable(state) or state.round >= runtime.context.max_iterations:
-        return "finish"
-    return "rewrite"
+    if state.infers_nothing() or state.round >= runtime.context.max_iterations:
+        return "finish_refinement"
+    return "revise"
 
 
-def route_after_rewrite(
+def route_after_revise(
     state: State, runtime: Runtime[TrajectoryContext]
-) -> Literal["assess", "rewrite", "finish"]:
+) -> Literal["assess", "revise", "finish_refinement"]:
     """Judge an accepted rewrite; try a refused one again while rounds are left."""
     if not state.rejected:
         return "assess"
-    return "finish" if state.round >= runtime.context.max_iterations else "rewrite"
+    if state.round >= runtime.context.max_iterations:
+        return "finish_refinement"
+    return "revise"
 
 
 def route_after_assess(
     state: State, runtime: Runtime[SealContext]
 ) -> Literal["attack", "revert"]:
     """Drop a rewrite whose utility fell under the user's floor."""
-    if state.round > 0 and utility_of(state) < runtime.context.min_utility:
+    if state.round > 0 and state.utility_score() < runtime.context.min_utility:
         return "revert"
     return "attack"
 
@@ -76,17 +70,19 @@ def build_trajectory_graph() -> StateGraph[
     builder.add_node(assess)
     builder.add_node(attack)
     builder.add_node(record)
-    builder.add_node(rewrite)
-    builder.add_node(finish)
+    builder.add_node(revise)
+    builder.add_node(finish_refinement)
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "assess")
     builder.add_edge("assess", "attack")
     builder.add_edge("attack", "record")
-    builder.add_conditional_edges("record", route_after_record, ["rewrite", "finish"])
     builder.add_conditional_edges(
-        "rewrite", route_after_rewrite, ["assess", "rewrite", "finish"]
+        "record", route_after_record, ["revise", "finish_refinement"]
     )
-    builder.add_edge("finish", END)
+    builder.add_conditional_edges(
+        "revise", route_after_revise, ["assess", "revise", "finish_refinement"]
+    )
+    builder.add_edge("finish_refinement", END)
     return builder
 
 
@@ -102,19 +98,21 @@ def build_graph() -> StateGraph[State, SealContext, InputState, OutputState]:
     builder.add_node(assess)
     builder.add_node(attack)
     builder.add_node(record)
-    builder.add_node(rewrite)
+    builder.add_node(revise)
     builder.add_node(revert)
-    builder.add_node(finish)
+    builder.add_node(finish_refinement)
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "assess")
     builder.add_conditional_edges("assess", route_after_assess, ["attack", "revert"])
     builder.add_edge("attack", "record")
-    builder.add_conditional_edges("record", route_after_record, ["rewrite", "finish"])
     builder.add_conditional_edges(
-        "rewrite", route_after_rewrite, ["assess", "rewrite", "finish"]
+        "record", route_after_record, ["revise", "finish_refinement"]
     )
-    builder.add_edge("revert", "finish")
-    builder.add_edge("finish", END)
+    builder.add_conditional_edges(
+        "revise", route_after_revise, ["assess", "revise", "finish_refinement"]
+    )
+    builder.add_edge("revert", "finish_refinement")
+    builder.add_edge("finish_refinement", END)
     return builder
 
 

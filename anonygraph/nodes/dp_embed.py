@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import time
 import uuid
-import zlib
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from langgraph.runtime import Runtime
 
 from anonygraph.inputs import split_comments
+from anonygraph.state.dp_embed import DpEmbedContext, State
 from anonygraph.tools import dp_accountant, embedding_inversion, pii
 
 
-def split(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
+def split(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
     """Cut the text into placeholders and chunks (or sentences, unredacted)."""
     ctx = runtime.context
     if ctx.redact_pii:
@@ -27,21 +26,21 @@ def split(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
     return {"segments": [asdict(s) for s in segments]}
 
 
-def account(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
+def account(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
     """Calibrate the noise for this record's K chunks and write the receipt."""
     ctx = runtime.context
     receipt = dp_accountant.privacy_receipt(
         epsilon=ctx.epsilon,
         delta=ctx.delta,
-        n_chunks=len(chunk_texts(state.segments)),
+        n_chunks=len(state.chunk_texts()),
         clip=ctx.clip,
-        composition=ctx.composition,
+        composition=ctx.composition,  # type: ignore[arg-type]  # checked there
         metric_unit=ctx.metric_unit or None,
     )
     return {"receipt": receipt.model_dump()}
 
 
-def perturb(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
+def perturb(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
     """Embed, clip, noise and invert every chunk with the local models.
 
     Raises:
@@ -62,12 +61,12 @@ def perturb(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
         ctx.device or None,
     )
     result = embedding_inversion.privatize_and_invert(
-        chunk_texts(state.segments),
+        state.chunk_texts(),
         loaded,
         sigma=state.receipt["sigma"],
         clip=state.receipt["clip"],
         num_steps=ctx.num_steps if loaded.corrector else 0,
-        rng=noise_source(ctx.noise_seed, state.current),
+        rng=dp_accountant.noise_source(ctx.noise_seed, state.current),
         max_length=ctx.max_tokens,
     )
     call = {
@@ -90,7 +89,7 @@ def perturb(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
     }
 
 
-def stitch(state: Any) -> dict[str, Any]:
+def stitch(state: State) -> dict[str, Any]:
     """Join placeholders, rewritten chunks and filler into the final text."""
     segments = [pii.Segment(**s) for s in state.segments]
     text = pii.stitch(segments, state.rewritten)
@@ -102,7 +101,7 @@ def stitch(state: Any) -> dict[str, Any]:
         "chunks": [
             {"text": c, "rewritten": r, "similarity": s}
             for c, r, s in zip(
-                chunk_texts(state.segments),
+                state.chunk_texts(),
                 state.rewritten,
                 state.similarities,
                 strict=True,
@@ -116,19 +115,3 @@ def stitch(state: Any) -> dict[str, Any]:
         "status": "done",
         "iterations": [entry],
     }
-
-
-def chunk_texts(segments: list[dict[str, Any]]) -> list[str]:
-    """Return the texts of the segments that go through the mechanism."""
-    return [s["text"] for s in segments if s["kind"] == "chunk"]
-
-
-def noise_source(seed: int, text: str) -> np.random.Generator | None:
-    """Return a per-record noise seed, or None for fresh OS entropy.
-
-    A fixed run seed is mixed with the text's checksum so that two records do
-    not receive the same noise vectors.
-    """
-    if seed < 0:
-        return None
-    return np.random.default_rng([seed, zlib.crc32(text.encode("utf-8"))])

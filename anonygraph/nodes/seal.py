@@ -1,6 +1,6 @@
-"""SEAL steps: judge against the original, record a state, rewrite, revert, finish.
+"""SEAL steps: judge against the original, record a state, revise, revert, finish.
 
-The inference step is the shared `attack` node; these are the rest.
+The inference step is the shared `attack` (nodes/adversary.py); these are the rest.
 """
 
 from __future__ import annotations
@@ -11,28 +11,20 @@ from langgraph.runtime import Runtime
 
 from anonygraph import models
 from anonygraph.inputs import split_comments
-from anonygraph.nodes.anonymize import rewrite_problem
-from anonygraph.state.domain import (
-    COMMENT_SEPARATOR,
-    AttributeInference,
-    Rewrite,
-    UtilityAnswer,
+from anonygraph.state.answers import Rewrite, UtilityAnswer
+from anonygraph.state.domain import AttributeInference
+from anonygraph.state.record import original_text
+from anonygraph.state.seal import (
+    SealContext,
+    State,
+    TrajectoryContextT,
+    TrajectoryStep,
 )
-from anonygraph.state.seal import State, TrajectoryContext, TrajectoryStep
-from anonygraph.tools.seal_data import anonymize_request, leaks
+from anonygraph.tools.acceptance import rewrite_problem
+from anonygraph.tools.seal_data import anonymize_request
 
 
-def original_text(state: State) -> str:
-    """Return x_0: the input text, or the input comments joined."""
-    return COMMENT_SEPARATOR.join(state.comments) if state.comments else state.text
-
-
-def nothing_inferable(state: State) -> bool:
-    """Say whether the latest inferences commit to no guess at all."""
-    return not leaks(map(AttributeInference.model_validate, state.inferences))
-
-
-async def assess(state: State, runtime: Runtime[Any]) -> dict[str, Any]:
+async def assess(state: State, runtime: Runtime[TrajectoryContextT]) -> dict[str, Any]:
     """Judge ``state.current`` against the original: U_t with explanations."""
     prompt = runtime.context.judge_prompt.format(
         original=original_text(state), text=state.current
@@ -55,9 +47,9 @@ def record(state: State) -> dict[str, Any]:
     return {"trajectory": [step.model_dump()]}
 
 
-async def rewrite(state: State, runtime: Runtime[Any]) -> dict[str, Any]:
+async def revise(state: State, runtime: Runtime[TrajectoryContextT]) -> dict[str, Any]:
     """Rewrite x_t given its inferences (and utility); refuse an unusable rewrite."""
-    context: TrajectoryContext = runtime.context
+    context = runtime.context
     utility = UtilityAnswer.model_validate(state.utility)
     prompt = anonymize_request(
         context.anonymize_prompt,
@@ -75,15 +67,7 @@ async def rewrite(state: State, runtime: Runtime[Any]) -> dict[str, Any]:
         "rejected": problem is not None,
         "calls": calls,
         "iterations": [
-            {
-                "round": state.round,
-                "text": state.current,
-                "inferences": state.inferences,
-                "utility": state.utility,
-                "rewritten": answer.text,
-                "changes": answer.changes,
-                "error": problem,
-            }
+            state.snapshot(rewritten=answer.text, changes=answer.changes, error=problem)
         ],
     }
     if problem:
@@ -91,7 +75,7 @@ async def rewrite(state: State, runtime: Runtime[Any]) -> dict[str, Any]:
     return update
 
 
-def revert(state: State, runtime: Runtime[Any]) -> dict[str, Any]:
+def revert(state: State, runtime: Runtime[SealContext]) -> dict[str, Any]:
     """Drop a rewrite judged under the utility floor; go back to the last state."""
     last = state.trajectory[-1]
     return {
@@ -99,34 +83,21 @@ def revert(state: State, runtime: Runtime[Any]) -> dict[str, Any]:
         "utility": last["utility"],
         "status": "utility_floor",
         "errors": [
-            f"round {state.round}: rewrite dropped: utility {utility_of(state):.3f} "
-            f"is under the floor {runtime.context.min_utility}; the previous text "
-            "is kept"
+            f"round {state.round}: rewrite dropped: utility "
+            f"{state.utility_score():.3f} is under the floor "
+            f"{runtime.context.min_utility}; the previous text is kept"
         ],
     }
 
 
-def utility_of(state: State) -> float:
-    """Return the mean utility of ``state.current`` (`UtilityScore.util`)."""
-    return UtilityAnswer.model_validate(state.utility).to_score().util
-
-
-def finish(state: State) -> dict[str, Any]:
+def finish_refinement(state: State) -> dict[str, Any]:
     """Publish the final text and why refinement stopped."""
     status = state.status
     if status == "running":
-        status = "converged" if nothing_inferable(state) else "max_iterations"
+        status = "converged" if state.infers_nothing() else "max_iterations"
     return {
         "anonymized": state.current,
         "anonymized_comments": split_comments(state.current, len(state.comments)),
         "status": status,
-        "iterations": [
-            {
-                "round": state.round,
-                "text": state.current,
-                "inferences": state.inferences,
-                "utility": state.utility,
-                "rewritten": None,
-            }
-        ],
+        "iterations": [state.snapshot(rewritten=None)],
     }

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from anonygraph import models
-from anonygraph.state.domain import SearchStep
-from anonygraph.tools.search import (
-    SearchBackend,
-    SearchQuery,
-    format_hits,
-    get_backend,
-    minimal_query,
-)
+from anonygraph.prompts.search_agent import render_notes
+from anonygraph.state.answers import SearchStep
+from anonygraph.state.context import SearchOptionsT
+from anonygraph.state.search_agent import SearchAgentState
+from anonygraph.tools.search import format_hits, minimal_query, search_backend
 
 
-async def search_step(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
+async def search_step(
+    state: SearchAgentState, runtime: Runtime[SearchOptionsT]
+) -> dict[str, Any]:
     """Let the agent choose its next query, or stop."""
     context = runtime.context
     prompt = context.search_step_prompt.format(
@@ -37,14 +35,19 @@ async def search_step(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
     max_words = getattr(context, "query_max_words", 0)
     if query and max_words:
         update["next_query"], note = minimal_query(
-            query, state.current, max_words=max_words, max_copy=context.query_max_copy
+            query,
+            state.current,
+            max_words=max_words,
+            max_copy=getattr(context, "query_max_copy"),
         )
         if note:
             update["errors"] = [f"search {len(state.search_log) + 1}: {note}"]
     return update
 
 
-def run_search(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
+def run_search(
+    state: SearchAgentState, runtime: Runtime[SearchOptionsT]
+) -> dict[str, Any]:
     """Send the chosen query to the run's backend and keep what came back."""
     context = runtime.context
     backend = search_backend(
@@ -59,50 +62,3 @@ def run_search(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
         "urls": [hit.url for hit in hits],
     }
     return {"search_log": [query], "next_query": ""}
-
-
-@functools.lru_cache(maxsize=8)
-def search_backend(
-    name: str, index: str, corpus: str, allow_web: bool
-) -> SearchBackend:
-    """Build (once per process) the backend a run names.
-
-    Raises:
-        ValueError: when no backend is configured.
-        WebSearchDisabledError: for a web backend without the opt-in.
-    """
-    if not name:
-        raise ValueError(
-            "web search is off for this run; set search_backend "
-            "(offline with search_index, or ddgs/tavily with allow_web)"
-        )
-    return get_backend(
-        name,  # type: ignore[arg-type]
-        log_query=_no_log,
-        index_path=index or None,
-        corpus=corpus or None,
-        allow_web=allow_web,
-    )
-
-
-def _no_log(query: SearchQuery) -> None:
-    # Queries are kept in graph state (search_log) and stored with the run,
-    # which survives resumes; the backend hook has nothing more to do.
-    del query
-
-
-def route_after_search_step(state: Any, runtime: Runtime[Any]) -> bool:
-    """Tell whether the agent asked for one more search within its budget."""
-    return bool(state.next_query) and (
-        len(state.search_log) < runtime.context.max_search_steps
-    )
-
-
-def render_notes(search_log: list[dict[str, Any]]) -> str:
-    """Render earlier queries and their results for the next prompt."""
-    if not search_log:
-        return "(no searches yet)"
-    return "\n\n".join(
-        f'Query {i}: "{entry["query"]}"\n{entry["results"]}'
-        for i, entry in enumerate(search_log, 1)
-    )

@@ -1,1 +1,1 @@
-"""Prompt templates, one module per role, in our own words."""
+"""Prompt templates, one module per method (adversary: shared steps); our own words."""

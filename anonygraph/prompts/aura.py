@@ -1,5 +1,12 @@
 """AURA prompts: the re-identification probe, the profiles, reconstruction, scoring."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from anonygraph.state.aura import MaskTemplate, ScopeItem
+
 PROBE_GOAL = (
     "find out what in this text could lead someone to its author: personal "
     "attributes, and distinctive details (how they work, the tools they use, their "
@@ -153,3 +160,36 @@ PROFILE_LINE = "- {dimension}: {insight}"
 
 EMPTY_PROFILE = "- (nothing in particular)"
 """Stands in for a profile with no dimension filled."""
+
+
+def render_seeds(template: MaskTemplate) -> str:
+    """List each placeholder with what the converged rewrite put there."""
+    return "\n".join(
+        SEED_LINE.format(placeholder=m.placeholder, seed=m.seed)
+        if m.seed.strip()
+        else SEED_DROPPED.format(placeholder=m.placeholder)
+        for m in template.masks
+    )
+
+
+def render_scope(scope: list[ScopeItem]) -> str:
+    """List the scope A for a prompt."""
+    return "\n".join(f"- {item.name}: {item.description}" for item in scope)
+
+
+def render_profile(profile: dict[str, str]) -> str:
+    """List the non-empty dimensions of the profile P for a prompt."""
+    lines = [
+        PROFILE_LINE.format(dimension=name, insight=insight)
+        for name, insight in profile.items()
+        if insight.strip()
+    ]
+    return "\n".join(lines) or EMPTY_PROFILE
+
+
+def render_dimensions(dimensions: dict[str, str]) -> str:
+    """List the profile's dimensions with what each one covers."""
+    return "\n".join(
+        PROFILE_LINE.format(dimension=name, insight=meaning)
+        for name, meaning in dimensions.items()
+    )

@@ -1,5 +1,9 @@
 """Search agent prompts: one step of a search loop, and the final identification."""
 
+from __future__ import annotations
+
+from typing import Any
+
 SEARCH_STEP_PROMPT = """You are an investigator with a web search tool. Your \
 goal: {goal}
 
@@ -32,3 +36,13 @@ Web searches about the text found:
 Also say whether the search results point to the author's own page or profile: \
 in "identified_profile" give its address or title exactly as it appears in the \
 results, or an empty string when none matches the clues."""
+
+
+def render_notes(search_log: list[dict[str, Any]]) -> str:
+    """Render earlier queries and their results for the next prompt."""
+    if not search_log:
+        return "(no searches yet)"
+    return "\n\n".join(
+        f'Query {i}: "{entry["query"]}"\n{entry["results"]}'
+        for i, entry in enumerate(search_log, 1)
+    )

@@ -1,12 +1,13 @@
-"""State and run parameters of AURA: probe, masking convergence, reconstruction."""
+"""AURA's types, state and run parameters: probe, masking, reconstruction."""
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, field
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
-from anonygraph.prompts.anonymizer import ANONYMIZE_PROMPT
+from pydantic import BaseModel, Field
+
+from anonygraph.prompts.adversary import ANONYMIZE_PROMPT
 from anonygraph.prompts.aura import (
     PRIVACY_PROMPT,
     PROBE_GOAL,
@@ -14,9 +15,126 @@ from anonygraph.prompts.aura import (
     RECONSTRUCT_PROMPT,
     SCOPE_PROMPT,
     UTILITY_PROMPT,
+    VARIATIONS,
 )
 from anonygraph.state.context import ModelContext, SearchOptions
+from anonygraph.state.iterative import AdversaryState
 from anonygraph.state.record import RecordInput, RecordOutput
+from anonygraph.state.search_agent import SearchAgentState, SearchLog
+
+QuasiKind = Literal[
+    "personal", "workflow", "tool_stack", "domain_practice", "institution", "other"
+]
+"""What a probe finding is: a personal attribute or a kind of quasi-identifier."""
+
+UTILITY_DIMENSIONS: dict[str, str] = {
+    "theme": "what the text is about",
+    "experiential": "events and experiences the author recounts",
+    "affect": "feelings, mood and tone",
+    "reasoning": "arguments, explanations and motives given",
+    "behavioral": "habits, routines and actions described",
+    "relational": "people and relationships that matter in the text",
+    "temporal": "timing, durations and sequence of events",
+    "expertise": "skills and knowledge the author shows",
+}
+"""The eight dimensions of AURA's utility insight profile P."""
+
+UTILITY_VERDICTS: dict[str, float] = {"kept": 0.0, "partly": 0.5, "lost": 1.0}
+"""Loss each keeper verdict on one profile dimension counts for."""
+
+
+class ScopeItem(BaseModel):
+    """One attribute of AURA's privacy scope A."""
+
+    name: str = Field(description="Key the attacker answers under, e.g. 'age'.")
+    description: str = Field(description="What the attribute means, shown to models.")
+    source: Literal["base", "probe", "fallback"] = Field(
+        description="base: a default attribute; probe: found by the probe; "
+        "fallback: a default attribute taken because the probe found nothing."
+    )
+    kind: str = Field(default="personal", description="A `QuasiKind`.")
+
+
+class BlacklistSpan(BaseModel):
+    """One span of the blacklist B: words of the original that give the author away."""
+
+    quote: str = Field(description="The words, exactly as they stand in the text.")
+    attribute: str = Field(description="Scope attribute the words reveal.")
+    kind: str = Field(default="personal", description="A `QuasiKind`.")
+
+
+class MaskSpan(BaseModel):
+    """One placeholder of a mask template and what stood and stands there."""
+
+    placeholder: str = Field(description="The placeholder, e.g. '[MASK_1]'.")
+    original: str = Field(description="The span of the original it hides.")
+    seed: str = Field(
+        description="What the converged rewrite put there; '' when it dropped it."
+    )
+    start: int = Field(description="Offset of the placeholder in the template.")
+    end: int = Field(description="Offset just past the placeholder in the template.")
+    original_start: int = Field(description="Offset of the span in the original.")
+    original_end: int = Field(description="Offset just past the span in the original.")
+
+
+class MaskTemplate(BaseModel):
+    """The original text with every span the masking rounds changed masked."""
+
+    text: str = Field(description="The template, with [MASK_i] placeholders.")
+    masks: list[MaskSpan] = Field(
+        default_factory=list, description="The placeholders, in text order."
+    )
+
+    @property
+    def mask_map(self) -> dict[str, str]:
+        """Placeholder -> the original span it hides (M)."""
+        return {m.placeholder: m.original for m in self.masks}
+
+    @property
+    def seeds(self) -> dict[str, str]:
+        """Placeholder -> what the converged rewrite put there."""
+        return {m.placeholder: m.seed for m in self.masks}
+
+
+class Candidate(BaseModel):
+    """One reconstruction of a mask template, with its checks and scores."""
+
+    index: int = Field(description="Which of the N candidates, from 0.")
+    variation: str = Field(default="", description="Wording hint it was asked for.")
+    replacements: dict[str, str] = Field(
+        default_factory=dict, description="Placeholder -> the words filled in."
+    )
+    text: str = Field(default="", description="The template filled with them.")
+    rejected: list[str] | None = Field(
+        default=None,
+        description="Why it may not be chosen; [] when valid; None unchecked.",
+    )
+    severity: int | None = Field(
+        default=None, description="S: privacy severity 0-5 by the attacker."
+    )
+    specific: int | None = Field(
+        default=None, description="C: identifying details found in the text."
+    )
+    details: list[str] = Field(
+        default_factory=list, description="Those details, as they stand in the text."
+    )
+    privacy_notes: str = Field(default="", description="The attacker's reasoning.")
+    loss: float | None = Field(
+        default=None, description="L: utility loss in [0, 1] against the profile."
+    )
+    dimensions: dict[str, str] = Field(
+        default_factory=dict, description="Keeper verdict per profile dimension."
+    )
+
+    @property
+    def scored(self) -> bool:
+        """True when valid and both scorers have answered."""
+        return self.rejected == [] and None not in (
+            self.severity,
+            self.specific,
+            self.loss,
+        )
+
 
 VARIANTS: tuple[str, ...] = ("adaptive", "8attr", "pure")
 """adaptive: base attributes + what the probe finds; 8attr: base attributes, no
@@ -185,7 +303,7 @@ class InputState(RecordInput):
 
 
 @dataclass(kw_only=True)
-class OutputState(RecordOutput):
+class OutputState(RecordOutput, SearchLog):
     """What a run returns: the text, the artifacts of each phase, the choice.
 
     Status: selected (a candidate won), no_masks (nothing to reconstruct: the
@@ -209,11 +327,6 @@ class OutputState(RecordOutput):
     probe_match: str = ""
     """The page the probe's searches traced the author to; '' if none."""
 
-    search_log: Annotated[list[dict[str, Any]], operator.add] = field(
-        default_factory=list
-    )
-    """Every query the probe sent, with its backend and the results read."""
-
     mask_status: str = ""
     """converged (nothing in A leaks) or max_rounds (R_mask reached)."""
 
@@ -230,27 +343,28 @@ class OutputState(RecordOutput):
 
 
 @dataclass(kw_only=True)
-class State(InputState, OutputState):
-    """Working state of one record."""
+class State(InputState, OutputState, AdversaryState, SearchAgentState):
+    """Working state of one record.
 
-    current: str = ""
-    """The text as the masking rounds left it (the converged text at the end)."""
+    From `AdversaryState`: `current` (the text as the masking rounds left it;
+    the converged text at the end), `round` (masking rewrites done), the
+    attacker's latest `inferences` over A and the `policy` handed to the masking
+    rewriter (its `verdicts` stay empty: AURA has no arbitrator). From
+    `SearchAgentState`: the probe's `next_query` and `search_log`.
+    """
 
     custom_attributes: dict[str, str] = field(default_factory=dict)
-    """Scope attributes beyond the base ones, name -> description (attack reads
-    them)."""
+    """Scope attributes beyond the base ones, name -> description (the masking
+    attack reads them)."""
 
-    next_query: str = ""
-    """The search the probe asked for next; empty when it stopped."""
 
-    round: Annotated[int, operator.add] = 0
-    """Masking rewrites done so far."""
-
-    inferences: list[dict[str, Any]] = field(default_factory=list)
-    """The attacker's latest `AttributeInference`s over A."""
-
-    verdicts: list[dict[str, Any]] = field(default_factory=list)
-    """Always empty: AURA has no arbitrator (shared round snapshots read it)."""
-
-    policy: list[dict[str, Any]] = field(default_factory=list)
-    """The latest `PolicyItem`s handed to the masking rewriter."""
+def candidate_task(state: State, index: int, text: str = "") -> CandidateTask:
+    """Build what a fanned-out step for candidate ``index`` is sent."""
+    return CandidateTask(
+        index=index,
+        variation=VARIATIONS[index % len(VARIATIONS)],
+        text=text,
+        template=state.template,
+        scope=state.scope,
+        profile=state.profile,
+    )

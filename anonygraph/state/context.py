@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import MISSING, Field, dataclass, field, fields
+from typing import Any, ClassVar, Protocol, TypeVar
 
-from anonygraph.prompts.anonymizer import ANONYMIZE_PROMPT
-from anonygraph.prompts.arbitrator import ARBITRATE_PROMPT
-from anonygraph.prompts.attacker import ATTACK_PROMPT
+from anonygraph.prompts.adversary import (
+    ANONYMIZE_PROMPT,
+    ARBITRATE_PROMPT,
+    ATTACK_PROMPT,
+)
 from anonygraph.prompts.search_agent import SEARCH_STEP_PROMPT
 from anonygraph.state.attributes import DEFAULT_ATTRIBUTES
 
@@ -146,6 +149,10 @@ class SearchOptions:
     search_results: int = field(
         default=5, metadata={"description": "Results read per search."}
     )
+    search_goal: str = field(
+        default="",
+        metadata={"description": "What the search loop looks for (the {goal} slot)."},
+    )
     search_step_prompt: str = field(
         default=SEARCH_STEP_PROMPT,
         metadata={
@@ -159,3 +166,21 @@ def _default_of(f: Field[object]) -> object:
     if f.default is not MISSING:
         return f.default
     return f.default_factory() if f.default_factory is not MISSING else None
+
+
+class RewriteOptions(Protocol):
+    """What the shared anonymize step reads; `Context` and `AuraContext` have it."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+    anonymize_prompt: str
+    min_length_ratio: float
+
+
+ModelContextT = TypeVar("ModelContextT", bound=ModelContext)
+"""Any method's run parameters (steps every graph shares are generic in it)."""
+
+SearchOptionsT = TypeVar("SearchOptionsT", bound=SearchOptions)
+"""Run parameters of a graph that searches."""
+
+RewriteOptionsT = TypeVar("RewriteOptionsT", bound=RewriteOptions)
+"""Run parameters of a graph that uses the shared anonymize step."""

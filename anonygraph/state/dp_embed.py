@@ -123,3 +123,7 @@ class State(InputState, OutputState):
 
     similarities: list[float] = field(default_factory=list)
     """Cosine of each rewrite's re-embedding to its noised target."""
+
+    def chunk_texts(self) -> list[str]:
+        """Return the texts of the segments that go through the mechanism."""
+        return [s["text"] for s in self.segments if s["kind"] == "chunk"]

@@ -6,8 +6,9 @@ import operator
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from anonygraph.prompts.judge import JUDGE_PROMPT
+from anonygraph.prompts.evaluate import JUDGE_PROMPT
 from anonygraph.state.context import ModelContext, SearchOptions
+from anonygraph.state.search_agent import SearchAgentState, SearchLog
 
 ADVERSARY_GOAL = (
     "find out who wrote this text: the person, their online profile or page, "
@@ -64,7 +65,7 @@ class InputState:
 
 
 @dataclass(kw_only=True)
-class OutputState:
+class OutputState(SearchLog):
     """Scores of one text."""
 
     inferences: list[dict[str, Any]] = field(default_factory=list)
@@ -82,11 +83,6 @@ class OutputState:
     identified_profile: str = ""
     """The page or profile the web-search adversary traced the author to."""
 
-    search_log: Annotated[list[dict[str, Any]], operator.add] = field(
-        default_factory=list
-    )
-    """Every query the adversary sent, with the results it read."""
-
     calls: Annotated[list[dict[str, Any]], operator.add] = field(default_factory=list)
     """Accounting of every model call."""
 
@@ -95,11 +91,9 @@ class OutputState:
 
 
 @dataclass(kw_only=True)
-class State(InputState, OutputState):
-    """Working state of one evaluation."""
+class State(InputState, OutputState, SearchAgentState):
+    """Working state of one evaluation.
 
-    current: str = ""
-    """The text under attack (what the attacker node reads)."""
-
-    next_query: str = ""
-    """The search the agent asked for next; empty when it stopped."""
+    From `SearchAgentState`: `current` (the text under attack) and the
+    adversary's `next_query` and `search_log`.
+    """

@@ -4,7 +4,71 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, NotRequired, TypedDict
+
+from anonygraph.state.domain import COMMENT_SEPARATOR
+
+
+class RoundSnapshot(TypedDict):
+    """One round (or pass) of a method as Studio, the store and the evaluator read it.
+
+    Every method writes ``round`` and ``text``; the other keys are those its
+    steps have. The store's iterations table reads the shared ones.
+    """
+
+    round: int
+    """Rewrites done before this snapshot."""
+
+    text: str
+    """The text this round started from (attacked, checked or rewritten)."""
+
+    rewritten: NotRequired[str | None]
+    """What the round's rewrite produced; None for the final snapshot."""
+
+    inferences: NotRequired[list[dict[str, Any]]]
+    """The attacker's `AttributeInference`s about `text`."""
+
+    error: NotRequired[str | None]
+    """Why the rewrite was rejected, if it was."""
+
+    changes: NotRequired[str]
+    """The rewriter's one-line plan of its edits."""
+
+    verdicts: NotRequired[list[dict[str, Any]]]
+    """RLAA: the arbitrator's `LeakVerdict`s."""
+
+    policy: NotRequired[list[dict[str, Any]]]
+    """RLAA, FgAA, AURA: the `PolicyItem`s handed to the rewriter."""
+
+    utility: NotRequired[dict[str, Any]]
+    """SEAL: the `UtilityAnswer` for `text`."""
+
+    intents: NotRequired[list[dict[str, Any]]]
+    """IntentAnony: the `Intent`s."""
+
+    scene: NotRequired[str]
+    """IntentAnony: the scene label."""
+
+    chains: NotRequired[list[dict[str, Any]]]
+    """IntentAnony: the `EvidenceChain`s."""
+
+    budgets: NotRequired[list[dict[str, Any]]]
+    """IntentAnony: the `ExposureBudget`s."""
+
+    exceeded: NotRequired[list[dict[str, Any]]]
+    """IntentAnony: the attributes over budget."""
+
+    edits: NotRequired[list[dict[str, Any]]]
+    """IntentAnony: the rewrite's `SpanEdit`s."""
+
+    segments: NotRequired[list[dict[str, Any]]]
+    """DP-Embed: the `Segment`s the text was cut into."""
+
+    chunks: NotRequired[list[dict[str, Any]]]
+    """DP-Embed: each chunk, its rewrite and its similarity."""
+
+    receipt: NotRequired[dict[str, Any]]
+    """DP-Embed: the `PrivacyReceipt`."""
 
 
 @dataclass(kw_only=True)
@@ -34,7 +98,7 @@ class RecordOutput:
     status: str = "running"
     """How the run ended; the values are the method's (converged, done, ...)."""
 
-    iterations: Annotated[list[dict[str, Any]], operator.add] = field(
+    iterations: Annotated[list[RoundSnapshot], operator.add] = field(
         default_factory=list
     )
     """Every round (or pass) of the method, for Studio and the evaluator."""
@@ -44,3 +108,8 @@ class RecordOutput:
 
     errors: Annotated[list[str], operator.add] = field(default_factory=list)
     """Recoverable problems, e.g. a rewrite that was rejected."""
+
+
+def original_text(record: RecordInput) -> str:
+    """Return the input as one text: the text, or the comments joined."""
+    return COMMENT_SEPARATOR.join(record.comments) if record.comments else record.text

@@ -1,11 +1,13 @@
-"""State of the adversarial loops: RLAA (with arbitrator) and FgAA (without)."""
+"""State of the adversarial loops: RLAA (with arbitrator) and FgAA (without).
+
+FgAA is RLAA's ablation and runs on the same state and `Context`.
+"""
 
 from __future__ import annotations
 
-import operator
-from dataclasses import dataclass, field
-from typing import Annotated, Any
+from dataclasses import dataclass
 
+from anonygraph.state.iterative import AdversaryState
 from anonygraph.state.record import RecordInput, RecordOutput
 
 
@@ -23,20 +25,9 @@ class OutputState(RecordOutput):
 
 
 @dataclass(kw_only=True)
-class State(InputState, OutputState):
-    """Working state of one record."""
+class State(InputState, OutputState, AdversaryState):
+    """Working state of one record.
 
-    current: str = ""
-    """The text as it stands after the last accepted rewrite."""
-
-    round: Annotated[int, operator.add] = 0
-    """t: anonymization rounds done so far."""
-
-    inferences: list[dict[str, Any]] = field(default_factory=list)
-    """The attacker's latest `AttributeInference`s."""
-
-    verdicts: list[dict[str, Any]] = field(default_factory=list)
-    """The arbitrator's latest `LeakVerdict`s (RLAA only)."""
-
-    policy: list[dict[str, Any]] = field(default_factory=list)
-    """The latest actionable `PolicyItem`s handed to the anonymizer."""
+    `current`, `round` (t), `inferences`, `verdicts` (RLAA only) and `policy`
+    come from `AdversaryState`.
+    """

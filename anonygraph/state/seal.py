@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -13,9 +13,11 @@ from anonygraph.prompts.seal import (
     SEAL_INFER_PROMPT,
     SEAL_JUDGE_PROMPT,
 )
+from anonygraph.state.answers import UtilityAnswer
 from anonygraph.state.context import ModelContext
-from anonygraph.state.domain import AttributeInference, UtilityAnswer
-from anonygraph.state.record import RecordInput, RecordOutput
+from anonygraph.state.domain import AttributeInference
+from anonygraph.state.iterative import IterativeState
+from anonygraph.state.record import RecordInput, RecordOutput, RoundSnapshot
 
 SELF_REFINING_ROLES: tuple[str, ...] = ("attacker", "judge")
 """Roles the single SEAL model plays besides the anonymizer."""
@@ -115,6 +117,10 @@ class SealContext(TrajectoryContext):
             self.models = {**dict.fromkeys(SELF_REFINING_ROLES, spec), **self.models}
 
 
+TrajectoryContextT = TypeVar("TrajectoryContextT", bound=TrajectoryContext)
+"""Either SEAL graph's run parameters (steps both graphs share are generic in it)."""
+
+
 @dataclass(kw_only=True)
 class InputState(RecordInput):
     """What a caller passes in: one text or one author's comments."""
@@ -134,20 +140,23 @@ class OutputState(RecordOutput):
 
 
 @dataclass(kw_only=True)
-class State(InputState, OutputState):
-    """Working state of one record."""
+class State(InputState, OutputState, IterativeState):
+    """Working state of one record.
 
-    current: str = ""
-    """x_t: the text as it stands after the last accepted rewrite."""
-
-    round: Annotated[int, operator.add] = 0
-    """t: rewrite attempts made so far."""
-
-    inferences: list[dict[str, Any]] = field(default_factory=list)
-    """P_t: the latest `AttributeInference`s about `current`."""
+    From `IterativeState`: `current` (x_t, the text after the last accepted
+    rewrite), `round` (t, rewrite attempts made) and `inferences` (P_t).
+    """
 
     utility: dict[str, Any] = field(default_factory=dict)
     """U_t: the latest `UtilityAnswer` for `current` against the original."""
 
     rejected: bool = False
     """Whether the latest rewrite was refused, leaving `current` as it was."""
+
+    def utility_score(self) -> float:
+        """Return the mean utility of `current` (`UtilityScore.util`)."""
+        return UtilityAnswer.model_validate(self.utility).to_score().util
+
+    def snapshot(self, **outcome: Any) -> RoundSnapshot:
+        """Snapshot this round with its utility judgement U_t."""
+        return super().snapshot(utility=self.utility, **outcome)

@@ -1,11 +1,13 @@
-"""Privacy accountant for DP-Embed-Invert: Gaussian noise scale and receipt."""
+"""Privacy accountant for DP-Embed-Invert: Gaussian noise scale, receipt, noise seed."""
 
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Callable
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel, Field
 
 Composition = Literal["basic", "zcdp"]
@@ -318,3 +320,14 @@ def _check_budget(epsilon: float, delta: float, sens: float) -> None:
 def _require(condition: bool, message: str) -> None:
     if not condition:
         raise ValueError(message)
+
+
+def noise_source(seed: int, text: str) -> np.random.Generator | None:
+    """Return a per-record noise seed, or None for fresh OS entropy.
+
+    A fixed run seed is mixed with the text's checksum so that two records do
+    not receive the same noise vectors.
+    """
+    if seed < 0:
+        return None
+    return np.random.default_rng([seed, zlib.crc32(text.encode("utf-8"))])

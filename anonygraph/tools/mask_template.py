@@ -6,7 +6,7 @@ import difflib
 import re
 from collections.abc import Mapping
 
-from anonygraph.state.domain import MaskSpan, MaskTemplate
+from anonygraph.state.aura import MaskSpan, MaskTemplate
 
 TOKEN = re.compile(r"\w+|[^\w\s]")
 """Words and punctuation marks: the units the diff aligns; whitespace is not one."""

@@ -37,13 +37,9 @@ from anonygraph.prompts.seal import (
     SEAL_JUDGE_PROMPT,
     UTILITY_LINES,
 )
+from anonygraph.state.answers import Rewrite, UtilityAnswer, attack_answer_model
 from anonygraph.state.attributes import describe_attributes, resolve_attributes
-from anonygraph.state.domain import (
-    AttributeInference,
-    Rewrite,
-    UtilityAnswer,
-    attack_answer_model,
-)
+from anonygraph.state.domain import AttributeInference
 from anonygraph.state.seal import TrajectoryStep
 
 Message = dict[str, str]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -544,3 +545,33 @@ def _longest_shared_run(query: list[str], text: list[str]) -> int:
                 best = max(best, current[j])
         previous = current
     return best
+
+
+@functools.lru_cache(maxsize=8)
+def search_backend(
+    name: str, index: str, corpus: str, allow_web: bool
+) -> SearchBackend:
+    """Build (once per process) the backend a run names.
+
+    Raises:
+        ValueError: when no backend is configured.
+        WebSearchDisabledError: for a web backend without the opt-in.
+    """
+    if not name:
+        raise ValueError(
+            "web search is off for this run; set search_backend "
+            "(offline with search_index, or ddgs/tavily with allow_web)"
+        )
+    return get_backend(
+        name,  # type: ignore[arg-type]
+        log_query=_no_log,
+        index_path=index or None,
+        corpus=corpus or None,
+        allow_web=allow_web,
+    )
+
+
+def _no_log(query: SearchQuery) -> None:
+    # Queries are kept in graph state (search_log) and stored with the run,
+    # which survives resumes; the backend hook has nothing more to do.
+    del query

@@ -13,8 +13,7 @@ from conftest import EXAMPLES
 from anonygraph import store
 from anonygraph.graphs import aura
 from anonygraph.state.attributes import resolve_attributes
-from anonygraph.state.aura import AuraContext
-from anonygraph.state.domain import Candidate, MaskTemplate, ScopeItem
+from anonygraph.state.aura import AuraContext, Candidate, MaskTemplate, ScopeItem
 from anonygraph.tools.mask_template import restore_original
 
 log = logging.getLogger(__name__)

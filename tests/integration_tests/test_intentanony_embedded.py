@@ -12,15 +12,15 @@ from conftest import EXAMPLES
 
 from anonygraph import store
 from anonygraph.graphs import intentanony
-from anonygraph.nodes.evidence import find_span
 from anonygraph.state.attributes import resolve_attributes
-from anonygraph.state.domain import (
+from anonygraph.state.intentanony import (
     EvidenceChain,
     ExposureBudget,
     Intent,
+    IntentAnonyContext,
     SpanEdit,
 )
-from anonygraph.state.intentanony import IntentAnonyContext
+from anonygraph.tools.spans import find_span
 
 log = logging.getLogger(__name__)
 

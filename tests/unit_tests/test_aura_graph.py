@@ -14,15 +14,15 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from scripted import Script, attack_json, rewrite_json
 
 from anonygraph.graphs import GRAPHS, aura, evaluate
-from anonygraph.nodes.aura_probe import scope_name
-from anonygraph.nodes.aura_reconstruct import select_candidate
 from anonygraph.prompts.aura import SCOPE_PRIOR_NONE, VARIATIONS
 from anonygraph.runner import RunOptions, run_batch
-from anonygraph.state.aura import AuraContext
-from anonygraph.state.domain import Candidate, scope_answer_model
+from anonygraph.state.answers import scope_answer_model
+from anonygraph.state.aura import AuraContext, Candidate
 from anonygraph.state.evaluate import EvalContext
 from anonygraph.store import RunStore
+from anonygraph.tools.scope import scope_name
 from anonygraph.tools.search import WebSearchDisabledError
+from anonygraph.tools.selection import select_candidate
 
 TEXT = (
     "I run the Blue Heron glass studio on Vashon Island and teach lampworking on "
@@ -739,7 +739,7 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
         "\t__start__ --> prepare;",
         "\tanonymize -.-> build_template;",
         "\tanonymize -.-> infer_scope;",
-        "\tbuild_template -.-> finish;",
+        "\tbuild_template -.-> finish_selection;",
         "\tbuild_template -.-> reconstruct;",
         "\tcheck_candidates -.-> score_privacy;",
         "\tcheck_candidates -.-> score_utility;",
@@ -759,7 +759,7 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
         "\tscore_utility --> select;",
         "\tsearch_step -.-> discover_scope;",
         "\tsearch_step -.-> run_search;",
-        "\tselect --> finish;",
-        "\tfinish --> __end__;",
+        "\tselect --> finish_selection;",
+        "\tfinish_selection --> __end__;",
         "",
     ]

@@ -12,17 +12,16 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from scripted import Script, attack_json
 
 from anonygraph.graphs import intentanony
-from anonygraph.nodes.budget import ExposureTableError, effective_budget
-from anonygraph.nodes.evidence import find_span
-from anonygraph.nodes.rewrite import replacement
-from anonygraph.state.domain import (
+from anonygraph.state.intentanony import (
     EvidenceChain,
     ExposureBudget,
     ExposureTable,
     Intent,
+    IntentAnonyContext,
     SpanEdit,
 )
-from anonygraph.state.intentanony import IntentAnonyContext
+from anonygraph.tools.exposure import ExposureTableError, effective_budget
+from anonygraph.tools.spans import find_span, replacement
 
 TEXT = (
     "Just started my residency as a surgeon in Boston. My husband and I bought "
@@ -150,7 +149,7 @@ def test_when_intents_disagree_then_the_budget_is_the_strictest_counted_level(
 def test_when_intents_are_counted_then_eq_6_takes_the_most_restrictive_level(
     weights: dict[str, float], expected: str
 ) -> None:
-    from anonygraph.nodes.budget import counted_intents
+    from anonygraph.tools.exposure import counted_intents
 
     intents = [
         Intent(code=code, name=code, weight=w).model_dump()  # type: ignore[arg-type]
@@ -519,16 +518,16 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
     mermaid = intentanony.graph.get_graph().draw_mermaid(with_styles=False)
     assert mermaid.split("\n")[1:] == [
         "\t__start__ --> prepare;",
-        "\tassign_budgets -.-> finish;",
+        "\tassign_budgets -.-> finish_budgets;",
         "\tassign_budgets -.-> rewrite;",
         "\tattack --> trace_evidence;",
         "\tprepare --> recognize_intents;",
         "\trecognize_intents --> attack;",
-        "\trewrite -.-> finish;",
+        "\trewrite -.-> finish_budgets;",
         "\trewrite -.-> verify;",
         "\ttrace_evidence --> assign_budgets;",
-        "\tverify -.-> finish;",
+        "\tverify -.-> finish_budgets;",
         "\tverify -.-> rewrite;",
-        "\tfinish --> __end__;",
+        "\tfinish_budgets --> __end__;",
         "",
     ]

@@ -6,7 +6,7 @@ import pytest
 
 from anonygraph import models
 from anonygraph.models import ModelSpec, ModelSpecError, parse_json_answer, parse_spec
-from anonygraph.state.domain import (
+from anonygraph.state.answers import (
     Rewrite,
     attack_answer_model,
     inferences_from_answer,

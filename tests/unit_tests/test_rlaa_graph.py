@@ -204,12 +204,12 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
     assert rlaa.graph.get_graph().draw_mermaid(with_styles=False).split("\n")[1:] == [
         "\t__start__ --> prepare;",
         "\tanonymize -.-> attack;",
-        "\tanonymize -.-> finish;",
+        "\tanonymize -.-> finish_loop;",
         "\tarbitrate -.-> anonymize;",
-        "\tarbitrate -.-> finish;",
+        "\tarbitrate -.-> finish_loop;",
         "\tattack --> arbitrate;",
         "\tprepare --> attack;",
-        "\tfinish --> __end__;",
+        "\tfinish_loop --> __end__;",
         "",
     ]
     assert "attack -.-> forward_inferences" in fgaa.graph.get_graph().draw_mermaid()

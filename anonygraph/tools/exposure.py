@@ -1,4 +1,4 @@
-"""Budget step: exposure governance G(scene, intent, attribute) and eq. 6, in code."""
+"""IntentAnony's exposure rules: governance table G, eq. 6 budgets, span actions."""
 
 from __future__ import annotations
 
@@ -6,17 +6,17 @@ import json
 from importlib import resources
 from typing import Any
 
-from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
 from anonygraph.state.attributes import UnknownAttributeError
-from anonygraph.state.domain import (
+from anonygraph.state.domain import AttributeInference
+from anonygraph.state.intentanony import (
     LEVELS,
-    AttributeInference,
     EvidenceChain,
     ExposureBudget,
     ExposureTable,
     Intent,
+    IntentAnonyContext,
 )
 
 MAX_CERTAINTY: dict[str, int] = {"L0": 5, "L1": 4, "L2": 3, "L3": 2, "BAN": 1}
@@ -61,7 +61,7 @@ def check_level(value: str, option: str) -> str:
     return value
 
 
-def load_table(context: Any) -> ExposureTable:
+def load_table(context: IntentAnonyContext) -> ExposureTable:
     """Read the run's exposure table: inline, from its file, or the shipped one.
 
     Raises:
@@ -175,28 +175,11 @@ def needs_rewrite(chains: list[dict[str, Any]]) -> bool:
     return any(s["action"] != "keep" for c in chains for s in c["steps"])
 
 
-def assign_budgets(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
-    """Give every attribute its budget and every evidence step its action."""
-    ctx = runtime.context
-    counted = counted_intents(state.intents, ctx.intent_threshold)
-    budgets = budgets_for(state.attributes, state.scene, counted, ctx)
-    by_attribute = {b.attribute: b for b in budgets}
-    chains = [
-        mark_chain(chain, by_attribute[chain.attribute], counted)
-        for chain in map(EvidenceChain.model_validate, state.chains)
-        if chain.attribute in by_attribute
-    ]
-    inferences = [AttributeInference.model_validate(i) for i in state.inferences]
-    return {
-        "budgets": [b.model_dump() for b in budgets],
-        "chains": [c.model_dump() for c in chains],
-        "exceeded": over_budget(inferences, budgets),
-        "errors": budget_notes(budgets, state.scene, ctx),
-    }
-
-
 def budgets_for(
-    attributes: list[str], scene: str, counted: list[Intent], context: Any
+    attributes: list[str],
+    scene: str,
+    counted: list[Intent],
+    context: IntentAnonyContext,
 ) -> list[ExposureBudget]:
     """Return each attribute's budget: the run's fixed level, else eq. 6."""
     default = check_level(context.default_level, "default_level")
@@ -215,7 +198,9 @@ def budgets_for(
     return [effective_budget(a, scene, counted, table, default) for a in attributes]
 
 
-def budget_notes(budgets: list[ExposureBudget], scene: str, context: Any) -> list[str]:
+def budget_notes(
+    budgets: list[ExposureBudget], scene: str, context: IntentAnonyContext
+) -> list[str]:
     """Report the defaults a budget fell back on (no intent, no table entry)."""
     default = context.default_level
     if any(b.source == "no_intent" for b in budgets):

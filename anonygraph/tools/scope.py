@@ -1,35 +1,19 @@
-"""AURA phase 0: the re-identification probe (scope A, blacklist B) and profile P."""
+"""AURA's probe rules: when it searches, and how its findings become A and B."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
-from anonygraph import models
-from anonygraph.nodes.evidence import find_span
-from anonygraph.nodes.search_agent import render_notes
-from anonygraph.prompts.aura import (
-    NO_SEARCHES,
-    PROFILE_LINE,
-    SCOPE_PRIOR_BASE,
-    SCOPE_PRIOR_NONE,
-)
 from anonygraph.state.attributes import (
     ATTRIBUTES,
     UnknownAttributeError,
-    describe_attributes,
     resolve_attributes,
 )
-from anonygraph.state.domain import (
-    UTILITY_DIMENSIONS,
-    BlacklistSpan,
-    ProfileAnswer,
-    ScopeItem,
-    probe_answer_model,
-)
+from anonygraph.state.aura import AuraContext, BlacklistSpan, ScopeItem
+from anonygraph.tools.spans import find_span
 
 KIND_DESCRIPTIONS: dict[str, str] = {
     "personal": "a personal attribute of the author",
@@ -45,48 +29,13 @@ RESERVED = frozenset(dir(BaseModel)) | {"identified_profile", "note"}
 """Names an answer schema cannot use for an attribute."""
 
 
-def probe_searches(context: Any) -> bool:
+def probe_searches(context: AuraContext) -> bool:
     """Tell whether the run gave the probe something to search."""
     if not context.search_backend:
         return False
     if context.search_backend == "offline":
         return bool(context.search_index or context.search_corpus)
     return True
-
-
-async def discover_scope(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
-    """Ask the attacker what could re-identify the author; check its quotes."""
-    ctx = runtime.context
-    base = [] if ctx.variant == "pure" else list(state.attributes)
-    prior = SCOPE_PRIOR_BASE.format(attributes=describe_attributes(base))
-    prompt = ctx.scope_prompt.format(
-        text=state.current,
-        notes=render_notes(state.search_log) if state.search_log else NO_SEARCHES,
-        prior=prior if base else SCOPE_PRIOR_NONE,
-        max_findings=ctx.max_findings,
-    )
-    answer, calls = await models.ask_structured(
-        "attacker", prompt, probe_answer_model(ctx.max_findings), ctx, step="probe"
-    )
-    findings = [f.model_dump() for f in getattr(answer, "findings")]
-    scope, blacklist, errors = adaptive_scope(
-        findings[: ctx.max_findings], state.current, base, list(state.attributes)
-    )
-    match, problem = checked_match(getattr(answer, "matched_page"), state.search_log)
-    if not state.search_log:
-        errors.insert(0, "probe: no search was run; the scope comes from the text")
-    return {
-        "scope": [item.model_dump() for item in scope],
-        "scope_source": "probe" if blacklist else "fallback",
-        "attributes": [item.name for item in scope],
-        "custom_attributes": {
-            item.name: item.description for item in scope if item.name not in ATTRIBUTES
-        },
-        "blacklist": [span.model_dump() for span in blacklist],
-        "probe_match": match,
-        "calls": calls,
-        "errors": list(dict.fromkeys(errors + problem)),
-    }
 
 
 def checked_match(page: str, search_log: list[dict[str, Any]]) -> tuple[str, list[str]]:
@@ -110,7 +59,7 @@ def adaptive_scope(
         A, B and the problems met (dropped quotes, the fallback).
 
     """
-    scope = {name: _base_item(name, "base") for name in base}
+    scope = {name: base_item(name, "base") for name in base}
     blacklist: dict[str, BlacklistSpan] = {}
     errors: list[str] = []
     for finding in findings:
@@ -123,7 +72,7 @@ def adaptive_scope(
             continue
         name = scope_name(finding["attribute"], finding["kind"])
         if name in ATTRIBUTES:
-            item = scope.get(name) or _base_item(name, "probe")
+            item = scope.get(name) or base_item(name, "probe")
             scope[name] = item.model_copy(update={"source": "probe"})
         elif name not in scope:
             scope[name] = ScopeItem(
@@ -139,11 +88,12 @@ def adaptive_scope(
         )
     if not blacklist:
         errors.append("probe: no clue found; the scope falls back to the base ones")
-        scope = {name: _base_item(name, "fallback") for name in fallback}
+        scope = {name: base_item(name, "fallback") for name in fallback}
     return list(scope.values()), list(blacklist.values()), errors
 
 
-def _base_item(name: str, source: str) -> ScopeItem:
+def base_item(name: str, source: str) -> ScopeItem:
+    """Return the scope item of a base attribute, marked with its source."""
     return ScopeItem(
         name=name,
         description=ATTRIBUTES[name].description,
@@ -162,25 +112,3 @@ def scope_name(label: str, kind: str) -> str:
     if name[0].isdigit() or name.startswith("model_"):
         name = f"cue_{name}"
     return f"{name}_cue" if name in RESERVED else name
-
-
-def fix_scope(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
-    """Take the base attributes as the scope A without a probe (8attr variant)."""
-    scope = [_base_item(name, "base") for name in state.attributes]
-    return {"scope": [item.model_dump() for item in scope], "scope_source": "fixed"}
-
-
-async def profile_utility(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
-    """Ask the keeper what the text conveys, dimension by dimension (P)."""
-    dimensions = "\n".join(
-        PROFILE_LINE.format(dimension=name, insight=meaning)
-        for name, meaning in UTILITY_DIMENSIONS.items()
-    )
-    prompt = runtime.context.profile_prompt.format(
-        text=state.current, dimensions=dimensions
-    )
-    answer, calls = await models.ask_structured(
-        "keeper", prompt, ProfileAnswer, runtime.context, step="profile"
-    )
-    profile = {name: getattr(answer, name).strip() for name in UTILITY_DIMENSIONS}
-    return {"profile": profile, "calls": calls}

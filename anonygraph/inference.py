@@ -1,0 +1,53 @@
+"""Attribute inference: the one attacker request every attacking step sends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from anonygraph import models
+from anonygraph.prompts.search_agent import IDENTIFY_PROMPT, render_notes
+from anonygraph.state.answers import inferences_from_answer, scope_answer_model
+from anonygraph.state.attributes import describe_attributes, resolve_attributes
+from anonygraph.state.context import ModelContext
+
+
+def protected_attributes(
+    attributes: list[str], context: ModelContext, custom: dict[str, str] | None = None
+) -> list[str]:
+    """Return the record's attributes if it names any, else the run's."""
+    return resolve_attributes(attributes or context.attributes, custom or {})
+
+
+async def infer_attributes(
+    text: str,
+    attributes: list[str],
+    context: ModelContext,
+    *,
+    custom: dict[str, str] | None = None,
+    search_log: list[dict[str, Any]] | None = None,
+) -> tuple[list[dict[str, Any]], str, list[dict[str, Any]]]:
+    """Ask the attacker to infer ``attributes`` from ``text``.
+
+    After web searches (``search_log``), the attacker reads their results and
+    may name the author's profile (the agentic adversary); otherwise it reads
+    the text alone.
+
+    Returns:
+        The `AttributeInference` dicts, the profile named ('' without
+        searches) and the call records (step ``attack``).
+
+    """
+    custom = custom or {}
+    attributes = protected_attributes(attributes, context, custom)
+    prompt = context.attack_prompt.format(
+        text=text, attributes=describe_attributes(attributes, custom)
+    )
+    if search_log:
+        prompt = IDENTIFY_PROMPT.format(attack=prompt, notes=render_notes(search_log))
+    schema = scope_answer_model(attributes, custom, identify=bool(search_log))
+    answer, calls = await models.ask_structured(
+        "attacker", prompt, schema, context, step="attack"
+    )
+    inferences = [i.model_dump() for i in inferences_from_answer(answer)]
+    profile = str(getattr(answer, "identified_profile", "")) if search_log else ""
+    return inferences, profile, calls
