@@ -1,1 +1,1 @@
-"""Graph steps: one function per step."""
+"""Graph steps only, one module per method; adversary, search_agent, prepare shared."""

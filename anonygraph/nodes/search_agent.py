@@ -32,13 +32,13 @@ async def search_step(
     update: dict[str, Any] = {"next_query": query, "calls": calls}
     # Agents that search for the defender (AURA's probe) send only a few
     # keywords; the adversary, whose context sets no cap, searches freely.
-    max_words = getattr(context, "query_max_words", 0)
+    max_words = context.query_max_words
     if query and max_words:
         update["next_query"], note = minimal_query(
             query,
             state.current,
             max_words=max_words,
-            max_copy=getattr(context, "query_max_copy"),
+            max_copy=context.query_max_copy,
         )
         if note:
             update["errors"] = [f"search {len(state.search_log) + 1}: {note}"]

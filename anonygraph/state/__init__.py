@@ -1,1 +1,1 @@
-"""Domain types and per-graph state schemas."""
+"""Shared domain types, answer schemas, the iterative base state, per-method state."""

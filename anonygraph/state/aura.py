@@ -203,13 +203,6 @@ class AuraContext(ModelContext, SearchOptions):
         default=6,
         metadata={"description": "Most keywords a probe query may send."},
     )
-    query_max_copy: int = field(
-        default=4,
-        metadata={
-            "description": "A probe query repeating more consecutive words of "
-            "the text than this is not sent."
-        },
-    )
     scope_prompt: str = field(
         default=SCOPE_PROMPT,
         metadata={

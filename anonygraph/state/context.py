@@ -153,6 +153,20 @@ class SearchOptions:
         default="",
         metadata={"description": "What the search loop looks for (the {goal} slot)."},
     )
+    query_max_words: int = field(
+        default=0,
+        metadata={
+            "description": "Most keywords a query may send; 0: no cap (the "
+            "adversary searches freely, AURA's probe sends a few keywords)."
+        },
+    )
+    query_max_copy: int = field(
+        default=4,
+        metadata={
+            "description": "With a keyword cap, a query repeating more "
+            "consecutive words of the text than this is not sent."
+        },
+    )
     search_step_prompt: str = field(
         default=SEARCH_STEP_PROMPT,
         metadata={

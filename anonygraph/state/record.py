@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from typing import Annotated, Any, NotRequired, TypedDict
+from typing import Annotated, Any, NotRequired
+
+# pydantic builds Studio's JSON schemas; on Python < 3.12 it needs this TypedDict.
+from typing_extensions import TypedDict
 
 from anonygraph.state.domain import COMMENT_SEPARATOR
 

@@ -1,1 +1,1 @@
-"""Deterministic helpers: search backends, PII scanner, DP mechanisms, metrics."""
+"""Plain functions the steps apply: spans, exposure and selection rules, search, DP."""
