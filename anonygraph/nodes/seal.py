@@ -19,7 +19,7 @@ from anonygraph.state.domain import (
     UtilityAnswer,
 )
 from anonygraph.state.seal import State, TrajectoryContext, TrajectoryStep
-from anonygraph.tools.seal_data import anonymize_request, leaks
+from anonygraph.tools.seal_feedback import anonymize_request, leaks
 
 
 def original_text(state: State) -> str:

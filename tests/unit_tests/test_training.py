@@ -1,4 +1,4 @@
-"""SEAL training for real: a tiny model built here learns from SEAL data on CPU."""
+"""SEAL training for real: a tiny model built here learns from SEAL data."""
 
 from __future__ import annotations
 
@@ -10,16 +10,15 @@ from pathlib import Path
 import pytest
 from seal_steps import step
 
-from anonygraph.seal_cli import add_seal_parser
-from anonygraph.tools.seal_data import FILES, build_data, read_jsonl, write_data
-from anonygraph.tools.seal_train import (
+from anonygraph.training.cli import add_seal_parser, parse_weights
+from anonygraph.training.data import FILES, build_data, write_data
+from anonygraph.training.trainer import (
     TrainConfig,
     TrainingSetupError,
-    parse_weights,
-    to_prompt_completion,
     train,
     weighted_rows,
 )
+from anonygraph.training.trl_format import read_jsonl, to_prompt_completion
 
 SPECIALS = ["<pad>", "<unk>", "<s>", "</s>", "<|user|>", "<|assistant|>"]
 TEMPLATE = (
