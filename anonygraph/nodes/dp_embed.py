@@ -13,7 +13,7 @@ import numpy as np
 from langgraph.runtime import Runtime
 
 from anonygraph.inputs import split_comments
-from anonygraph.tools import dp_accountant, embedding_inversion, pii
+from anonygraph.tools import dp_accountant, embedding_inversion, pii, segmentation
 
 
 def split(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
@@ -21,9 +21,9 @@ def split(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
     ctx = runtime.context
     if ctx.redact_pii:
         spans = pii.scan(state.current, keep=ctx.keep_categories)
-        segments = pii.segment(state.current, spans)
+        segments = segmentation.segment(state.current, spans)
     else:
-        segments = pii.split_sentences(state.current)
+        segments = segmentation.split_sentences(state.current)
     return {"segments": [asdict(s) for s in segments]}
 
 
@@ -92,8 +92,8 @@ def perturb(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
 
 def stitch(state: Any) -> dict[str, Any]:
     """Join placeholders, rewritten chunks and filler into the final text."""
-    segments = [pii.Segment(**s) for s in state.segments]
-    text = pii.stitch(segments, state.rewritten)
+    segments = [segmentation.Segment(**s) for s in state.segments]
+    text = segmentation.stitch(segments, state.rewritten)
     entry = {
         "round": 0,
         "text": state.current,
