@@ -59,7 +59,8 @@ def perturb(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
         ctx.encoder_path,
         ctx.inverter_path,
         ctx.corrector_path or None,
-        ctx.device or None,
+        ctx.device or "auto",
+        ctx.precision,
     )
     result = embedding_inversion.privatize_and_invert(
         chunk_texts(state.segments),

@@ -7,6 +7,7 @@ from typing import Any
 
 from anonygraph.state.context import Context
 from anonygraph.state.record import RecordInput, RecordOutput
+from anonygraph.tools.torch_device import PRECISIONS
 
 
 @dataclass(kw_only=True)
@@ -87,8 +88,19 @@ class DpEmbedContext(Context):
         },
     )
     device: str = field(
-        default="",
-        metadata={"description": "Torch device (cpu, cuda); empty: CUDA if present."},
+        default="auto",
+        metadata={
+            "description": "Torch device of the models: auto (CUDA, else MPS, else "
+            "CPU), cpu, cuda, cuda:N or mps; a named device must exist."
+        },
+    )
+    precision: str = field(
+        default="auto",
+        metadata={
+            "description": "Model precision: auto (bf16 on a CUDA GPU that has it, "
+            "else fp32), bf16, fp16 (GPU only) or fp32.",
+            "choices": PRECISIONS,
+        },
     )
 
 

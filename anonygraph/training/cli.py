@@ -9,6 +9,7 @@ import argparse
 import sys
 from dataclasses import asdict
 
+from anonygraph.tools.torch_device import DEVICES, PRECISIONS
 from anonygraph.training.data import (
     FILES,
     NoTrajectoriesError,
@@ -103,7 +104,16 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
             help=f"default {value}",
         )
     parser.add_argument(
-        "--precision", choices=["auto", "fp16", "bf16", "fp32"], default="auto"
+        "--device",
+        default=defaults.device,
+        metavar="|".join(DEVICES),
+        help="auto: CUDA, else MPS, else CPU; an explicit device must exist",
+    )
+    parser.add_argument(
+        "--precision",
+        choices=PRECISIONS,
+        default=defaults.precision,
+        help="auto: bf16 on a CUDA GPU that has it, else fp16 there; fp32 on MPS/CPU",
     )
     parser.add_argument("--skip-dpo", action="store_true", help="stop after SFT")
     parser.add_argument(
@@ -153,6 +163,7 @@ def seal_train_command(args: argparse.Namespace) -> int:
     lines = [
         f"SFT rows {report.sft_rows}, loss {_span(report.sft_losses)}",
         f"DPO rows {report.dpo_rows}, loss {_span(report.dpo_losses)}",
+        f"trained on {report.device} in {report.precision}; "
         f"model: {report.final_model}",
     ]
     print("\n".join(lines), file=sys.stderr)  # noqa: T201

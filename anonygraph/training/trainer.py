@@ -12,12 +12,15 @@ sum_k lambda_k * (sum of the row losses of task k).
 
 from __future__ import annotations
 
+import functools
 import math
 import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from anonygraph.tools import torch_device
 from anonygraph.training.data import FILES
 from anonygraph.training.trl_format import check_row, read_jsonl, to_prompt_completion
 
@@ -56,8 +59,12 @@ class TrainConfig:
     lora_alpha: int = 16
     lora_dropout: float = 0.05
     lora_targets: str = "all-linear"
+    device: str = "auto"
+    """auto (CUDA, else MPS, else CPU), cpu, cuda, cuda:N or mps; an explicit
+    device this machine lacks stops training (see `anonygraph.tools.torch_device`)."""
     precision: str = "auto"
-    """auto (fp16 on CUDA as in the paper, fp32 on CPU), fp16, bf16 or fp32."""
+    """auto (bf16 on a CUDA GPU that has it, else fp16 there, as in the paper;
+    fp32 on MPS and CPU), bf16, fp16 or fp32."""
     max_length: int = 2048
     """Longest tokenized conversation; longer ones are truncated."""
     max_steps: int = -1
@@ -82,6 +89,10 @@ class TrainReport:
     dpo_losses: list[float]
     sft_model: str
     final_model: str
+    device: str = "cpu"
+    """The device trained on, as resolved from `TrainConfig.device`."""
+    precision: str = "fp32"
+    """The precision trained in, as resolved from `TrainConfig.precision`."""
 
 
 class TrainingSetupError(RuntimeError):
@@ -137,12 +148,45 @@ def load_rows(data_dir: str | Path) -> dict[str, list[dict[str, Any]]]:
     return rows
 
 
-def _precision(config: TrainConfig, cuda: bool) -> str:
-    if config.precision == "auto":
-        return "fp16" if cuda else "fp32"
-    if config.precision not in ("fp16", "bf16", "fp32"):
-        raise TrainingSetupError(f"precision {config.precision!r}: use auto, fp16, ...")
-    return config.precision
+def resolve_hardware(config: TrainConfig) -> tuple[str, str]:
+    """Return the (device, precision) training will use.
+
+    Raises:
+        TrainingSetupError: for a device or precision this machine lacks.
+
+    """
+    try:
+        device = torch_device.pick_device(config.device)
+        precision = torch_device.pick_precision(
+            config.precision, device, cuda_fallback="fp16"
+        )
+    except torch_device.DeviceError as exc:
+        raise TrainingSetupError(str(exc)) from exc
+    return device, precision
+
+
+def config_class(base: Any, device: str) -> Any:
+    """Return TRL's config class ``base``, pinned to one GPU for ``cuda:N``.
+
+    Outside distributed training the Trainer puts the model on cuda:0 and
+    spreads batches over every visible GPU; for an explicit ``cuda:N`` the
+    subclass keeps the Trainer's set-up (accelerate's state) and then trains
+    on that one GPU. Any other device returns ``base`` unchanged.
+    """
+    if not re.fullmatch(r"cuda:\d+", device):
+        return base
+
+    class OnOneGpu(base):  # type: ignore[misc]
+        @functools.cached_property
+        def _setup_devices(self) -> Any:
+            import torch
+
+            super()._setup_devices  # noqa: B018 - builds the Trainer's state
+            torch.cuda.set_device(device)
+            self._n_gpu = 1
+            return torch.device(device)
+
+    return OnOneGpu
 
 
 def _import_stack() -> dict[str, Any]:
@@ -166,7 +210,8 @@ def _import_stack() -> dict[str, Any]:
     }
 
 
-def _common_args(config: TrainConfig, precision: str, cuda: bool) -> dict[str, Any]:
+def _common_args(config: TrainConfig, device: str, precision: str) -> dict[str, Any]:
+    cuda = torch_device.device_type(device) == "cuda"
     return {
         "weight_decay": config.weight_decay,
         "adam_beta1": config.adam_beta1,
@@ -183,7 +228,7 @@ def _common_args(config: TrainConfig, precision: str, cuda: bool) -> dict[str, A
         "save_strategy": "no",
         "report_to": "none",
         "seed": config.seed,
-        "use_cpu": not cuda,
+        "use_cpu": device == "cpu",
         "dataloader_pin_memory": cuda,
     }
 
@@ -201,10 +246,8 @@ def train(config: TrainConfig) -> TrainReport:
     """
     rows = load_rows(config.data_dir)
     stack = _import_stack()
-    torch, transformers, trl = stack["torch"], stack["transformers"], stack["trl"]
-    cuda = bool(torch.cuda.is_available())
-    precision = _precision(config, cuda)
-    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision)
+    transformers, trl = stack["transformers"], stack["trl"]
+    device, precision = resolve_hardware(config)
     try:
         tokenizer = transformers.AutoTokenizer.from_pretrained(
             config.base_model, local_files_only=config.local_files_only
@@ -212,7 +255,7 @@ def train(config: TrainConfig) -> TrainReport:
         model = transformers.AutoModelForCausalLM.from_pretrained(
             config.base_model,
             local_files_only=config.local_files_only,
-            **({"dtype": dtype} if dtype else {}),
+            dtype=torch_device.torch_dtype(precision),
         )
     except OSError as exc:
         raise TrainingSetupError(f"cannot load {config.base_model!r}: {exc}") from exc
@@ -225,7 +268,7 @@ def train(config: TrainConfig) -> TrainReport:
         target_modules=config.lora_targets,
         task_type="CAUSAL_LM",
     )
-    common = _common_args(config, precision, cuda)
+    common = _common_args(config, device, precision)
     out = Path(config.output_dir)
 
     sft_data = weighted_rows(
@@ -237,7 +280,7 @@ def train(config: TrainConfig) -> TrainReport:
         sft_data = [to_prompt_completion(r) for r in sft_data]
     sft = trl.SFTTrainer(
         model=model,
-        args=trl.SFTConfig(
+        args=config_class(trl.SFTConfig, device)(
             output_dir=str(out / "sft-run"),
             per_device_train_batch_size=config.sft_batch_size,
             num_train_epochs=config.sft_epochs,
@@ -258,6 +301,8 @@ def train(config: TrainConfig) -> TrainReport:
         dpo_losses=[],
         sft_model=sft_dir,
         final_model=sft_dir,
+        device=device,
+        precision=precision,
     )
     if config.skip_dpo or not rows["pref"]:
         return report
@@ -266,7 +311,7 @@ def train(config: TrainConfig) -> TrainReport:
     # switched off, the reference of DPO: pi_ref = the SFT model.
     dpo = trl.DPOTrainer(
         model=sft_model,
-        args=trl.DPOConfig(
+        args=config_class(trl.DPOConfig, device)(
             output_dir=str(out / "dpo-run"),
             per_device_train_batch_size=config.dpo_batch_size,
             num_train_epochs=config.dpo_epochs,
