@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 from anonygraph.state.context import Context
 from anonygraph.state.record import RecordInput, RecordOutput
+from anonygraph.tools.dp_accountant import Composition
 from anonygraph.tools.torch_device import PRECISIONS
 
 
@@ -31,7 +32,8 @@ class DpEmbedContext(Context):
         default="basic",
         metadata={
             "description": "Budget split over the K chunks: basic (eps/K, delta/K) "
-            "or zcdp (rho/K)."
+            "or zcdp (rho/K).",
+            "choices": get_args(Composition),
         },
     )
     metric_unit: float = field(
