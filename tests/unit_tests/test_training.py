@@ -135,6 +135,7 @@ def test_when_data_is_missing_then_training_says_what_to_run(
          "--weights", "anon=2", "--max-steps", "3"]
     )  # fmt: skip
     assert (args.max_steps, args.sft_learning_rate, args.beta) == (3, 2e-4, 0.01)
+    assert (args.device, args.precision) == ("auto", "auto")
     assert args.seal_command(args) == 2
     assert "sft_anon.jsonl is missing" in capsys.readouterr().err
 
