@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import InputError
 from anonygraph.models import ROLES, ModelSpecError, parse_spec
-from anonygraph.seal_cli import add_seal_parser
 from anonygraph.state.attributes import UnknownAttributeError, resolve_attributes
 from anonygraph.store import RunLockedError
+from anonygraph.training.cli import add_seal_parser
 
 
 class OptionError(ValueError):
@@ -52,22 +54,37 @@ def parse_models(pairs: list[str]) -> dict[str, Any]:
     return fields
 
 
-def context_fields(args: argparse.Namespace) -> dict[str, Any]:
-    """Collect the options that become the method's `Context`."""
+def context_fields(
+    args: argparse.Namespace, schemas: Mapping[str, type] | None = None
+) -> dict[str, Any]:
+    """Collect the options that become the method's `Context`.
+
+    Args:
+        args: The parsed command line.
+        schemas: Method -> `Context` class; default: every registered graph's.
+
+    Raises:
+        OptionError: naming the flag the method does not take or a bad value.
+
+    """
+    schemas = context_schemas() if schemas is None else schemas
     fields = parse_models(args.model or [])
     if args.attributes:
         try:
             fields["attributes"] = resolve_attributes(args.attributes.split(","))
         except UnknownAttributeError as exc:
             raise OptionError(f"--attributes: {exc}") from exc
-    for name in ("max_iterations", "max_retries", "max_chars"):
-        value = getattr(args, name)
-        if value is not None:
-            if value < 1:
-                raise OptionError(f"--{name.replace('_', '-')} must be at least 1")
-            fields[name] = value
-    if args.cache:
-        fields["cache_mode"] = args.cache
+    for name, option in method_options(schemas).items():
+        value = getattr(args, name, None)
+        if value is None:
+            continue
+        if args.method not in option.defaults:
+            raise OptionError(
+                f"{option.flags[-1]} is an option of {', '.join(option.defaults)}"
+            )
+        if name in AT_LEAST_ONE and value < 1:
+            raise OptionError(f"{option.flags[0]} must be at least 1")
+        fields[name] = value
     for pair in args.set or []:
         name, sep, value = pair.partition("=")
         if not sep:
@@ -75,23 +92,6 @@ def context_fields(args: argparse.Namespace) -> dict[str, Any]:
         fields[name.strip()] = coerce_option(args.method, name.strip(), value)
     if args.method == "fgaa" and args.fixed_rounds:
         fields["stop_when_nothing_inferred"] = False
-    method_flags = {
-        "exposure_table": ("intentanony", args.exposure_table),
-        "privacy_level": ("intentanony", args.privacy_level),
-        "verify": ("intentanony", args.verify or None),
-        "max_verify_rounds": ("intentanony", args.verify_rounds),
-        "variant": ("aura", args.variant),
-        "num_candidates": ("aura", args.candidates),
-        "mask_rounds": ("aura", args.mask_rounds),
-    }
-    flag_names = {"num_candidates": "candidates", "max_verify_rounds": "verify_rounds"}
-    for name, (method, value) in method_flags.items():
-        if value is None:
-            continue
-        if args.method != method:
-            flag = flag_names.get(name, name).replace("_", "-")
-            raise OptionError(f"--{flag} is an option of {method}")
-        fields[name] = value
     return fields
 
 
@@ -126,9 +126,15 @@ def coerce_option(method: str, name: str, value: str) -> Any:
     return value
 
 
-def add_common(parser: argparse.ArgumentParser) -> None:
-    """Add the options `run` and `anonymize` share."""
-    parser.add_argument("--method", default="rlaa", choices=sorted(GRAPHS))
+def add_common(
+    parser: argparse.ArgumentParser, schemas: Mapping[str, type] | None = None
+) -> None:
+    """Add the options `run` and `anonymize` share, and every method's flags."""
+    schemas = context_schemas() if schemas is None else schemas
+    parser.add_argument(
+        "--method", default="rlaa" if "rlaa" in schemas else next(iter(schemas)),
+        choices=sorted(schemas),
+    )  # fmt: skip
     parser.add_argument(
         "--model",
         action="append",
@@ -138,41 +144,172 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--attributes", help="comma-separated attributes to protect")
     parser.add_argument(
-        "--max-iterations", type=int, help="T, most rounds (default 10)"
-    )
-    parser.add_argument(
-        "--max-retries", type=int, help="retries of an unparsable answer"
-    )
-    parser.add_argument("--max-chars", type=int, help="longest text accepted (20000)")
-    parser.add_argument(
-        "--cache", choices=["off", "deterministic", "all"], help="model-call cache"
-    )
-    parser.add_argument(
         "--set",
         action="append",
         metavar="FIELD=VALUE",
         help="any field of the method's Context, e.g. --set min_length_ratio=0.3",
     )
-    parser.add_argument("--exposure-table", help="intentanony: exposure table JSON")
-    parser.add_argument(
-        "--privacy-level",
-        choices=["L0", "L1", "L2", "L3", "BAN"],
-        help="intentanony: one exposure level for every attribute",
-    )
-    parser.add_argument(
-        "--verify", action="store_true", help="intentanony: re-attack, rewrite again"
-    )
-    parser.add_argument("--verify-rounds", type=int, help="intentanony: at most R")
-    parser.add_argument(
-        "--variant", choices=["adaptive", "8attr", "pure"], help="aura: privacy scope"
-    )
-    parser.add_argument("--candidates", type=int, help="aura: N candidate refills")
-    parser.add_argument("--mask-rounds", type=int, help="aura: R_mask masking rounds")
     parser.add_argument(
         "--fixed-rounds",
         action="store_true",
         help="fgaa: always do T rounds, even when the attacker infers nothing",
     )
+    add_method_options(parser, schemas)
+
+
+# Method flags, generated from each method's `Context` -------------------------
+
+FLAG_ALIASES: dict[str, tuple[str, ...]] = {
+    "num_candidates": ("--candidates",),
+    "max_verify_rounds": ("--verify-rounds",),
+    "cache_mode": ("--cache",),
+}
+"""Shorter spellings that keep working next to a field's generated flag."""
+
+DEDICATED = frozenset({"default_model", "models", "attributes", "cache_db"})
+"""Fields with an option of their own (--model, --attributes) or set by the
+command itself (cache_db, from --db)."""
+
+AT_LEAST_ONE = frozenset({"max_iterations", "max_retries", "max_chars"})
+"""Counts where 0 would silently do nothing."""
+
+
+@dataclasses.dataclass(frozen=True)
+class MethodOption:
+    """One flag generated from a `Context` field that one or more methods have."""
+
+    name: str
+    """The field name; also the argparse ``dest``."""
+    kind: str
+    """str, int, float, bool or list (comma-separated)."""
+    description: str
+    """The field's ``description`` metadata (of the first method that has it)."""
+    choices: tuple[str, ...] | None
+    """The field's ``choices`` metadata, if its values are a fixed set."""
+    defaults: dict[str, Any]
+    """Method -> the field's default there, in registry order."""
+
+    @property
+    def flags(self) -> list[str]:
+        """Return the generated spelling, then any kept shorter ones."""
+        return [f"--{self.name.replace('_', '-')}", *FLAG_ALIASES.get(self.name, ())]
+
+
+def context_schemas() -> dict[str, type]:
+    """Return each registered method's `Context` class, in registry order."""
+    return {method: build().context_schema for method, build in GRAPHS.items()}
+
+
+def _field_kind(f: dataclasses.Field[Any]) -> str | None:
+    kind = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "")
+    default = _field_default(f)
+    if f.name in DEDICATED or kind.startswith("dict"):
+        return None
+    if kind.startswith("list"):
+        return "list"
+    if kind == "str" and "{" in str(default):
+        return None  # a prompt template: too long for a flag, use --set
+    return kind if kind in ("str", "int", "float", "bool") else None
+
+
+def _field_default(f: dataclasses.Field[Any]) -> Any:
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return None
+
+
+def method_options(schemas: Mapping[str, type]) -> dict[str, MethodOption]:
+    """Collect one flag per plain `Context` field over every method's schema.
+
+    Raises:
+        TypeError: if a schema is not a dataclass.
+
+    """
+    options: dict[str, MethodOption] = {}
+    for method, schema in schemas.items():
+        for f in dataclasses.fields(schema):
+            kind = _field_kind(f)
+            if kind is None:
+                continue
+            if f.name not in options:
+                options[f.name] = MethodOption(
+                    name=f.name,
+                    kind=kind,
+                    description=str(f.metadata.get("description", "")),
+                    choices=tuple(f.metadata["choices"])
+                    if "choices" in f.metadata
+                    else None,
+                    defaults={},
+                )
+            options[f.name].defaults[method] = _field_default(f)
+    return options
+
+
+def add_method_options(
+    parser: argparse.ArgumentParser, schemas: Mapping[str, type]
+) -> None:
+    """Add a flag per `Context` field, grouped by the first method that has it.
+
+    Flags every method takes come first; then one group per method, whose
+    description names the flags it shares with methods listed before it.
+    """
+    options = method_options(schemas)
+    everyone = [o for o in options.values() if len(o.defaults) == len(schemas)]
+    common = parser.add_argument_group("options of every method")
+    for option in everyone:
+        _add_flag(common, option)
+    for method, schema in schemas.items():
+        own = [
+            o
+            for o in options.values()
+            if o not in everyone and next(iter(o.defaults)) == method
+        ]
+        shared = [
+            o.flags[0]
+            for o in options.values()
+            if o not in everyone and method in o.defaults and o not in own
+        ]
+        doc = (schema.__doc__ or "").strip().splitlines()[0]
+        if shared:
+            doc += f" Also takes {', '.join(shared)} (above)."
+        group = parser.add_argument_group(f"--method {method}", doc)
+        for option in own:
+            _add_flag(group, option)
+
+
+def _add_flag(group: Any, option: MethodOption) -> None:
+    kwargs: dict[str, Any] = {"dest": option.name, "default": None}
+    if option.kind == "bool":
+        kwargs["action"] = argparse.BooleanOptionalAction
+    elif option.kind == "list":
+        kwargs.update(type=_comma_list, metavar="A,B")
+    elif option.kind in ("int", "float"):
+        kwargs["type"] = int if option.kind == "int" else float
+        kwargs["metavar"] = "N" if option.kind == "int" else "X"
+    if option.choices:
+        kwargs["choices"] = option.choices
+    help_text = f"{option.description} {_defaults_text(option)}".strip()
+    group.add_argument(*option.flags, help=help_text.replace("%", "%%"), **kwargs)
+
+
+def _comma_list(text: str) -> list[str]:
+    return [v.strip() for v in text.split(",") if v.strip()]
+
+
+def _defaults_text(option: MethodOption) -> str:
+    by_value: dict[str, list[str]] = {}
+    for method, value in option.defaults.items():
+        shown = ",".join(value) if isinstance(value, list) else str(value)
+        if len(shown) > 40:
+            shown = shown[:37].rstrip() + "..."
+        by_value.setdefault(shown or "empty", []).append(method)
+    (first, _), *others = sorted(by_value.items(), key=lambda kv: -len(kv[1]))
+    text = f"Default: {first}"
+    for value, methods in others:
+        text += f"; {', '.join(methods)}: {value}"
+    return text if text.endswith(".") else text + "."
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,7 +12,7 @@ from langgraph.runtime import Runtime
 
 from anonygraph.inputs import split_comments
 from anonygraph.state.dp_embed import DpEmbedContext, State
-from anonygraph.tools import dp_accountant, embedding_inversion, pii
+from anonygraph.tools import dp_accountant, embedding_inversion, pii, segmentation
 
 
 def split(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
@@ -20,9 +20,9 @@ def split(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
     ctx = runtime.context
     if ctx.redact_pii:
         spans = pii.scan(state.current, keep=ctx.keep_categories)
-        segments = pii.segment(state.current, spans)
+        segments = segmentation.segment(state.current, spans)
     else:
-        segments = pii.split_sentences(state.current)
+        segments = segmentation.split_sentences(state.current)
     return {"segments": [asdict(s) for s in segments]}
 
 
@@ -58,7 +58,8 @@ def perturb(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
         ctx.encoder_path,
         ctx.inverter_path,
         ctx.corrector_path or None,
-        ctx.device or None,
+        ctx.device or "auto",
+        ctx.precision,
     )
     result = embedding_inversion.privatize_and_invert(
         state.chunk_texts(),
@@ -91,8 +92,8 @@ def perturb(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
 
 def stitch(state: State) -> dict[str, Any]:
     """Join placeholders, rewritten chunks and filler into the final text."""
-    segments = [pii.Segment(**s) for s in state.segments]
-    text = pii.stitch(segments, state.rewritten)
+    segments = [segmentation.Segment(**s) for s in state.segments]
+    text = segmentation.stitch(segments, state.rewritten)
     entry = {
         "round": 0,
         "text": state.current,

@@ -21,7 +21,7 @@ from anonygraph.state.seal import (
     TrajectoryStep,
 )
 from anonygraph.tools.acceptance import rewrite_problem
-from anonygraph.tools.seal_data import anonymize_request
+from anonygraph.tools.seal_feedback import anonymize_request
 
 
 async def assess(state: State, runtime: Runtime[TrajectoryContextT]) -> dict[str, Any]:

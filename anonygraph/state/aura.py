@@ -150,7 +150,8 @@ class AuraContext(ModelContext, SearchOptions):
         metadata={
             "description": "Privacy scope: adaptive (base attributes + what the "
             "probe finds), 8attr (base attributes, no probe) or pure (only what "
-            "the probe finds)."
+            "the probe finds).",
+            "choices": VARIANTS,
         },
     )
     num_candidates: int = field(

@@ -14,6 +14,9 @@ from anonygraph.prompts.adversary import (
 from anonygraph.prompts.search_agent import SEARCH_STEP_PROMPT
 from anonygraph.state.attributes import DEFAULT_ATTRIBUTES
 
+CACHE_MODES: tuple[str, ...] = ("off", "deterministic", "all")
+"""Which model calls the cache serves."""
+
 
 @dataclass(kw_only=True)
 class ModelContext:
@@ -60,7 +63,8 @@ class ModelContext:
         default="deterministic",
         metadata={
             "description": "Which calls the cache serves: off, deterministic "
-            "(temperature 0) or all."
+            "(temperature 0) or all.",
+            "choices": CACHE_MODES,
         },
     )
 

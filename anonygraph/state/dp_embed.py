@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 from anonygraph.state.context import Context
 from anonygraph.state.record import RecordInput, RecordOutput
+from anonygraph.tools.dp_accountant import Composition
+from anonygraph.tools.torch_device import PRECISIONS
 
 
 @dataclass(kw_only=True)
@@ -30,7 +32,8 @@ class DpEmbedContext(Context):
         default="basic",
         metadata={
             "description": "Budget split over the K chunks: basic (eps/K, delta/K) "
-            "or zcdp (rho/K)."
+            "or zcdp (rho/K).",
+            "choices": get_args(Composition),
         },
     )
     metric_unit: float = field(
@@ -87,8 +90,19 @@ class DpEmbedContext(Context):
         },
     )
     device: str = field(
-        default="",
-        metadata={"description": "Torch device (cpu, cuda); empty: CUDA if present."},
+        default="auto",
+        metadata={
+            "description": "Torch device of the models: auto (CUDA, else MPS, else "
+            "CPU), cpu, cuda, cuda:N or mps; a named device must exist."
+        },
+    )
+    precision: str = field(
+        default="auto",
+        metadata={
+            "description": "Model precision: auto (bf16 on a CUDA GPU that has it, "
+            "else fp32), bf16, fp16 (GPU only) or fp32.",
+            "choices": PRECISIONS,
+        },
     )
 
 

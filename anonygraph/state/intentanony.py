@@ -207,14 +207,16 @@ class IntentAnonyContext(ModelContext):
         default="",
         metadata={
             "description": "Section 5.3 knob: L0, L1, L2, L3 or BAN gives every "
-            "attribute this budget, bypassing the table; empty: the table decides."
+            "attribute this budget, bypassing the table; empty: the table decides.",
+            "choices": LEVELS,
         },
     )
     default_level: str = field(
         default="L2",
         metadata={
             "description": "Level of an attribute the table has no entry for, and "
-            "of every attribute when no intent passes the threshold."
+            "of every attribute when no intent passes the threshold.",
+            "choices": LEVELS,
         },
     )
     min_length_ratio: float = field(

@@ -1,16 +1,25 @@
-"""Embed text with a GTR-style T5 encoder, clip, add noise, and invert to text."""
+"""Embed text with a GTR-style T5 encoder, clip, add noise, and invert to text.
+
+Models run on the device and in the precision `anonygraph.tools.torch_device`
+resolves (``auto``: CUDA, else MPS, else CPU; bf16 on a CUDA GPU that has it,
+fp32 elsewhere, never fp16 unless asked, since T5 overflows in fp16).
+Clipping and noise stay in float64 on the CPU, where the sensitivity bound
+2C is checked exactly.
+"""
 
 from __future__ import annotations
 
 import copy
-import functools
 import json
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
+
+from anonygraph.tools import torch_device
 
 if TYPE_CHECKING:
     import torch
@@ -27,6 +36,11 @@ T5_SUBDIR = "t5"
 
 _CORRECTOR_INPUTS = ("embedding", "hypothesis", "difference")
 _DEFAULT_MAX_LENGTH = 32
+
+CPU_CACHED_SETS = 4
+"""Model sets (encoder, inverter, corrector) kept loaded for CPU runs."""
+ACCELERATOR_CACHED_SETS = 1
+"""Model sets kept on a GPU: loading another set first frees the last one."""
 
 
 @dataclass(frozen=True)
@@ -98,13 +112,17 @@ class Inversion:
 # --- loading ----------------------------------------------------------------
 
 
-def resolve_device(device: str | None = None) -> str:
-    """Return ``device``, or ``"cuda"`` when available and none was given."""
-    if device:
-        return device
-    import torch
+def resolve_hardware(device: str = "auto", precision: str = "auto") -> tuple[str, str]:
+    """Return the (device, precision) inversion runs with; see `torch_device`.
 
-    return "cuda" if torch.cuda.is_available() else "cpu"
+    Raises:
+        torch_device.DeviceError: for a device or precision this machine lacks.
+
+    """
+    resolved = torch_device.pick_device(device)
+    return resolved, torch_device.pick_precision(
+        precision, resolved, cuda_fallback="fp32"
+    )
 
 
 def _local_dir(path: str | Path) -> Path:
@@ -115,8 +133,7 @@ def _local_dir(path: str | Path) -> Path:
     return resolved
 
 
-@functools.lru_cache(maxsize=4)
-def load_encoder(path: str, device: str | None = None) -> Encoder:
+def load_encoder(path: str, device: str = "auto", precision: str = "auto") -> Encoder:
     """Load a T5 encoder (e.g. a local gtr-t5-base snapshot) and its tokenizer.
 
     Only the T5 encoder is used: no Dense projection and no normalization,
@@ -124,39 +141,45 @@ def load_encoder(path: str, device: str | None = None) -> Encoder:
 
     Args:
         path: Local directory with a T5 (or T5 encoder) checkpoint and tokenizer.
-        device: Torch device; None picks CUDA when available.
+        device: auto, cpu, cuda, cuda:N or mps.
+        precision: auto, bf16, fp16 or fp32.
 
     Returns:
-        The encoder, cached per (path, device).
+        The encoder on its device.
 
     """
     from transformers import AutoTokenizer, T5EncoderModel
 
     local = _local_dir(path)
-    dev = resolve_device(device)
+    dev, prec = resolve_hardware(device, precision)
+    dtype = torch_device.torch_dtype(prec)
     model: Any = T5EncoderModel.from_pretrained(local, local_files_only=True)
     tokenizer = AutoTokenizer.from_pretrained(local, local_files_only=True)
-    return Encoder(model=model.to(dev).eval(), tokenizer=tokenizer, device=dev)
+    model = model.to(device=dev, dtype=dtype).eval()
+    return Encoder(model=model, tokenizer=tokenizer, device=dev)
 
 
-@functools.lru_cache(maxsize=4)
-def load_conditioned_t5(path: str, device: str | None = None) -> ConditionedT5:
+def load_conditioned_t5(
+    path: str, device: str = "auto", precision: str = "auto"
+) -> ConditionedT5:
     """Load an inverter or corrector saved by ``save_conditioned_t5``.
 
     Args:
         path: Local directory holding ``conditioning.json``,
             ``conditioning.safetensors`` and a ``t5/`` checkpoint with tokenizer.
-        device: Torch device; None picks CUDA when available.
+        device: auto, cpu, cuda, cuda:N or mps.
+        precision: auto, bf16, fp16 or fp32.
 
     Returns:
-        The model, cached per (path, device).
+        The model on its device.
 
     """
     from safetensors.torch import load_file
     from transformers import AutoTokenizer, T5ForConditionalGeneration
 
     local = _local_dir(path)
-    dev = resolve_device(device)
+    dev, prec = resolve_hardware(device, precision)
+    dtype = torch_device.torch_dtype(prec)
     spec = ConditioningSpec(**json.loads((local / CONDITIONING_CONFIG).read_text()))
     t5: Any = T5ForConditionalGeneration.from_pretrained(
         local / T5_SUBDIR, local_files_only=True
@@ -165,31 +188,80 @@ def load_conditioned_t5(path: str, device: str | None = None) -> ConditionedT5:
     projections = _new_projections(spec, int(t5.config.d_model))
     projections.load_state_dict(load_file(str(local / CONDITIONING_WEIGHTS)))
     return ConditionedT5(
-        t5=t5.to(dev).eval(),
+        t5=t5.to(device=dev, dtype=dtype).eval(),
         tokenizer=tokenizer,
-        projections=projections.to(dev).eval(),
+        projections=projections.to(device=dev, dtype=dtype).eval(),
         spec=spec,
         device=dev,
     )
+
+
+_MODEL_SETS: OrderedDict[tuple[str, ...], InversionModels] = OrderedDict()
+
+
+def clear_model_cache() -> None:
+    """Drop every cached model set (and the GPU memory it held)."""
+    _MODEL_SETS.clear()
+    _free_accelerator_memory()
+
+
+def _free_accelerator_memory() -> None:
+    import sys
+
+    torch = sys.modules.get("torch")  # nothing to free if torch never loaded
+    if torch is not None and torch.cuda.is_available():
+        torch.cuda.empty_cache()
 
 
 def load_inversion_models(
     encoder_path: str,
     inverter_path: str,
     corrector_path: str | None = None,
-    device: str | None = None,
+    device: str = "auto",
+    precision: str = "auto",
 ) -> InversionModels:
-    """Load the encoder, inverter and optional corrector from local directories.
+    """Load the encoder, inverter and optional corrector, or reuse a loaded set.
+
+    Sets are cached per paths, device and precision: up to `CPU_CACHED_SETS`
+    on the CPU, `ACCELERATOR_CACHED_SETS` on a GPU, where the least recently
+    used set is dropped before the next one loads so two never share memory.
 
     Raises:
         FileNotFoundError: If a directory does not exist; nothing is fetched
             from a hub.
         ValueError: If the dimensions of the three models do not fit together.
+        torch_device.DeviceError: For a device or precision this machine lacks.
 
     """
-    encoder = load_encoder(encoder_path, device)
-    inverter = load_conditioned_t5(inverter_path, device)
-    corrector = load_conditioned_t5(corrector_path, device) if corrector_path else None
+    dev, prec = resolve_hardware(device, precision)
+    key = (encoder_path, inverter_path, corrector_path or "", dev, prec)
+    if key in _MODEL_SETS:
+        _MODEL_SETS.move_to_end(key)
+        return _MODEL_SETS[key]
+    on_cpu = torch_device.device_type(dev) == "cpu"
+    bound = CPU_CACHED_SETS if on_cpu else ACCELERATOR_CACHED_SETS
+    while len(_MODEL_SETS) >= bound:
+        _MODEL_SETS.popitem(last=False)
+        _free_accelerator_memory()
+    models = _load_set(encoder_path, inverter_path, corrector_path, dev, prec)
+    _MODEL_SETS[key] = models
+    return models
+
+
+def _load_set(
+    encoder_path: str,
+    inverter_path: str,
+    corrector_path: str | None,
+    device: str,
+    precision: str,
+) -> InversionModels:
+    encoder = load_encoder(encoder_path, device, precision)
+    inverter = load_conditioned_t5(inverter_path, device, precision)
+    corrector = (
+        load_conditioned_t5(corrector_path, device, precision)
+        if corrector_path
+        else None
+    )
     dim = int(encoder.model.config.d_model)
     for role, model in (("inverter", inverter), ("corrector", corrector)):
         if model is None:
@@ -314,7 +386,7 @@ def embed(
             ).to(encoder.device)
             hidden = encoder.model(
                 input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]
-            ).last_hidden_state
+            ).last_hidden_state.float()  # pool in fp32 whatever the model's dtype
             mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
             pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
             rows.append(pooled.double().cpu().numpy())
@@ -347,9 +419,12 @@ def add_gaussian_noise(
     Args:
         vectors: Clipped embeddings.
         sigma: Noise scale from the accountant; 0 adds nothing.
-        rng: A seed, a numpy Generator, a torch Generator, or None for fresh OS
-            entropy. A fixed seed makes the noise reproducible, and so known to
-            anyone who knows the seed: use one for tests and experiments only.
+        rng: A seed, a numpy Generator, a torch Generator of any device, or
+            None for fresh OS entropy. A fixed seed makes the noise
+            reproducible, and so known to anyone who knows the seed: use one
+            for tests and experiments only. A torch Generator draws on its own
+            device (float64, or float32 on MPS, which has no float64); the
+            draws then join the clipped vectors in float64 on the CPU.
 
     Returns:
         A new float64 array.
@@ -363,13 +438,18 @@ def add_gaussian_noise(
     if rng is not None and type(rng).__module__.startswith("torch"):
         import torch
 
+        generator = cast(torch.Generator, rng)
+        mps = generator.device.type == "mps"
         noise = torch.randn(
-            vectors.shape, generator=cast(torch.Generator, rng), dtype=torch.float64
+            vectors.shape,
+            generator=generator,
+            device=generator.device,
+            dtype=torch.float32 if mps else torch.float64,
         )
-        return vectors + sigma * noise.numpy()
-    generator = rng if isinstance(rng, np.random.Generator) else None
-    generator = generator or np.random.default_rng(rng)  # type: ignore[arg-type]
-    return vectors + generator.normal(0.0, sigma, size=vectors.shape)
+        return vectors + sigma * noise.cpu().numpy().astype(np.float64)
+    numpy_rng = rng if isinstance(rng, np.random.Generator) else None
+    numpy_rng = numpy_rng or np.random.default_rng(rng)  # type: ignore[arg-type]
+    return vectors + numpy_rng.normal(0.0, sigma, size=vectors.shape)
 
 
 # --- inversion ----------------------------------------------------------------
@@ -513,7 +593,8 @@ def _conditioning(
     spec, d_model = model.spec, int(model.t5.config.d_model)
 
     def project(name: str, vectors: np.ndarray) -> torch.Tensor:
-        x = torch.as_tensor(vectors, dtype=torch.float32, device=model.device)
+        dtype = next(model.projections.parameters()).dtype
+        x = torch.as_tensor(vectors, dtype=dtype, device=model.device)
         out: torch.Tensor = model.projections[name](x)
         return out.reshape(len(vectors), spec.num_repeat_tokens, d_model)
 

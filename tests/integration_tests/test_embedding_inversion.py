@@ -7,8 +7,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from devices import TEST_DEVICE
 
 from anonygraph.tools import embedding_inversion as ei
+from anonygraph.tools import torch_device
 from anonygraph.tools.dp_accountant import privacy_receipt
 
 D_MODEL = 32
@@ -86,8 +88,13 @@ def model_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def models(model_dirs: dict[str, str]) -> ei.InversionModels:
+    # fp32 on every device: the tolerances below are fp32's.
     return ei.load_inversion_models(
-        model_dirs["encoder"], model_dirs["inverter"], model_dirs["corrector"], "cpu"
+        model_dirs["encoder"],
+        model_dirs["inverter"],
+        model_dirs["corrector"],
+        TEST_DEVICE,
+        "fp32",
     )
 
 
@@ -125,9 +132,11 @@ def test_when_noise_is_seeded_then_it_is_reproducible() -> None:
     a = ei.add_gaussian_noise(base, 2.0, 7)
     assert np.array_equal(a, ei.add_gaussian_noise(base, 2.0, 7))
     assert not np.array_equal(a, ei.add_gaussian_noise(base, 2.0, 8))
-    t1 = ei.add_gaussian_noise(base, 2.0, torch.Generator().manual_seed(3))
-    t2 = ei.add_gaussian_noise(base, 2.0, torch.Generator().manual_seed(3))
+    device = ei.resolve_hardware(TEST_DEVICE)[0]
+    t1 = ei.add_gaussian_noise(base, 2.0, torch.Generator(device).manual_seed(3))
+    t2 = ei.add_gaussian_noise(base, 2.0, torch.Generator(device).manual_seed(3))
     assert np.array_equal(t1, t2)
+    assert t1.dtype == np.float64 and not np.array_equal(t1, base)
     assert np.array_equal(ei.add_gaussian_noise(base, 0.0, 7), base)
 
 
@@ -191,7 +200,7 @@ def test_when_no_corrector_then_only_zero_steps_are_allowed(
     model_dirs: dict[str, str],
 ) -> None:
     bare = ei.load_inversion_models(
-        model_dirs["encoder"], model_dirs["inverter"], None, "cpu"
+        model_dirs["encoder"], model_dirs["inverter"], None, TEST_DEVICE
     )
     vectors = ei.embed(SENTENCES[:1], bare.encoder)
     assert len(ei.invert(vectors, bare, num_steps=0, max_length=6)) == 1
@@ -213,7 +222,50 @@ def test_when_roles_are_swapped_then_loading_fails(
 ) -> None:
     with pytest.raises(ValueError, match="corrector"):
         ei.load_inversion_models(
-            model_dirs["encoder"], model_dirs["corrector"], None, "cpu"
+            model_dirs["encoder"], model_dirs["corrector"], None, TEST_DEVICE
+        )
+
+
+def test_when_precision_is_auto_then_models_load_in_the_devices_precision(
+    model_dirs: dict[str, str],
+) -> None:
+    device, precision = ei.resolve_hardware(TEST_DEVICE, "auto")
+    auto = ei.load_inversion_models(
+        model_dirs["encoder"], model_dirs["inverter"], None, TEST_DEVICE, "auto"
+    )
+    dtype = torch_device.torch_dtype(precision)
+    assert precision == ("fp32" if device == "cpu" else precision)
+    assert next(auto.encoder.model.parameters()).dtype == dtype
+    assert next(auto.inverter.projections.parameters()).dtype == dtype
+    assert str(next(auto.inverter.t5.parameters()).device).startswith(device)
+    vectors = ei.embed(SENTENCES[:2], auto.encoder)
+    assert vectors.dtype == np.float64
+    assert len(ei.invert(vectors, auto, num_steps=0, max_length=6)) == 2
+
+
+def test_when_the_model_cache_is_full_then_the_oldest_set_is_dropped(
+    model_dirs: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One set, as on a GPU: the next set replaces it rather than joining it.
+    monkeypatch.setattr(ei, "CPU_CACHED_SETS", 1)
+    monkeypatch.setattr(ei, "ACCELERATOR_CACHED_SETS", 1)
+    ei.clear_model_cache()
+    dirs = (model_dirs["encoder"], model_dirs["inverter"])
+    first = ei.load_inversion_models(*dirs, None, TEST_DEVICE, "fp32")
+    assert ei.load_inversion_models(*dirs, None, TEST_DEVICE, "fp32") is first
+    other = ei.load_inversion_models(*dirs, model_dirs["corrector"], TEST_DEVICE)
+    assert other is not first
+    assert ei.load_inversion_models(*dirs, None, TEST_DEVICE, "fp32") is not first
+    ei.clear_model_cache()
+
+
+def test_when_the_named_device_is_missing_then_loading_fails_without_fallback(
+    model_dirs: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(torch_device, "mps_available", lambda: False)
+    with pytest.raises(torch_device.DeviceError, match="no MPS backend"):
+        ei.load_inversion_models(
+            model_dirs["encoder"], model_dirs["inverter"], None, "mps"
         )
 
 
@@ -245,7 +297,8 @@ def paths(model_dirs: dict[str, str]) -> dict[str, Any]:
         "num_steps": 2,
         "max_tokens": 8,
         "noise_seed": 0,
-        "device": "cpu",
+        "device": TEST_DEVICE,
+        "precision": "fp32",
     }
 
 

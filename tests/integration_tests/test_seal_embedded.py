@@ -15,13 +15,9 @@ from trl.data_utils import is_conversational
 from anonygraph.graphs import GRAPHS, seal
 from anonygraph.runner import RunOptions, run_batch
 from anonygraph.store import RunStore
-from anonygraph.tools.seal_data import (
-    FILES,
-    check_row,
-    load_trajectories,
-    read_jsonl,
-    seal_data_command,
-)
+from anonygraph.training.cli import seal_data_command
+from anonygraph.training.data import FILES, load_trajectories
+from anonygraph.training.trl_format import check_row, read_jsonl
 
 
 def test_when_the_embedded_model_plays_the_teachers_then_data_files_fit_trl(

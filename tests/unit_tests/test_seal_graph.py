@@ -20,7 +20,8 @@ from anonygraph.graphs import GRAPHS, seal
 from anonygraph.runner import RunOptions, run_batch
 from anonygraph.state.seal import SealContext, TrajectoryContext
 from anonygraph.store import RunStore
-from anonygraph.tools.seal_data import build_data, load_trajectories, seal_data_command
+from anonygraph.training.cli import seal_data_command
+from anonygraph.training.data import build_data, load_trajectories
 
 TESTS = Path(__file__).resolve().parents[1]
 TEXT = "I moved to Calgary for work and my wife hates the cold."

@@ -10,17 +10,14 @@ import pytest
 from seal_steps import Leak, step
 
 from anonygraph.state.seal import TrajectoryStep
-from anonygraph.tools.seal_data import (
-    FILES,
+from anonygraph.training.data import FILES, build_data, write_data
+from anonygraph.training.scores import (
     anonymization_pairs,
-    build_data,
-    check_row,
     preference_triples,
     privacy_score,
-    read_jsonl,
     utility_score,
-    write_data,
 )
+from anonygraph.training.trl_format import check_row, read_jsonl
 
 
 def trajectory(

@@ -12,15 +12,17 @@ sum_k lambda_k * (sum of the row losses of task k).
 
 from __future__ import annotations
 
-import argparse
+import functools
 import math
 import random
-import sys
-from dataclasses import asdict, dataclass, field
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from anonygraph.tools.seal_data import FILES, check_row, read_jsonl
+from anonygraph.tools import torch_device
+from anonygraph.training.data import FILES
+from anonygraph.training.trl_format import check_row, read_jsonl, to_prompt_completion
 
 SFT_TASKS: tuple[str, ...] = ("anon", "priv", "util")
 """The SFT data sets, in the order of `FILES`."""
@@ -57,8 +59,12 @@ class TrainConfig:
     lora_alpha: int = 16
     lora_dropout: float = 0.05
     lora_targets: str = "all-linear"
+    device: str = "auto"
+    """auto (CUDA, else MPS, else CPU), cpu, cuda, cuda:N or mps; an explicit
+    device this machine lacks stops training (see `anonygraph.tools.torch_device`)."""
     precision: str = "auto"
-    """auto (fp16 on CUDA as in the paper, fp32 on CPU), fp16, bf16 or fp32."""
+    """auto (bf16 on a CUDA GPU that has it, else fp16 there, as in the paper;
+    fp32 on MPS and CPU), bf16, fp16 or fp32."""
     max_length: int = 2048
     """Longest tokenized conversation; longer ones are truncated."""
     max_steps: int = -1
@@ -83,6 +89,10 @@ class TrainReport:
     dpo_losses: list[float]
     sft_model: str
     final_model: str
+    device: str = "cpu"
+    """The device trained on, as resolved from `TrainConfig.device`."""
+    precision: str = "fp32"
+    """The precision trained in, as resolved from `TrainConfig.precision`."""
 
 
 class TrainingSetupError(RuntimeError):
@@ -115,12 +125,6 @@ def weighted_rows(
     return mixed
 
 
-def to_prompt_completion(row: dict[str, Any]) -> dict[str, Any]:
-    """Split a chat row into TRL's prompt/completion form (loss on the answer)."""
-    messages = row["messages"]
-    return {"prompt": messages[:-1], "completion": messages[-1:]}
-
-
 def load_rows(data_dir: str | Path) -> dict[str, list[dict[str, Any]]]:
     """Read and check the four JSONL files written by ``seal data``.
 
@@ -144,12 +148,45 @@ def load_rows(data_dir: str | Path) -> dict[str, list[dict[str, Any]]]:
     return rows
 
 
-def _precision(config: TrainConfig, cuda: bool) -> str:
-    if config.precision == "auto":
-        return "fp16" if cuda else "fp32"
-    if config.precision not in ("fp16", "bf16", "fp32"):
-        raise TrainingSetupError(f"precision {config.precision!r}: use auto, fp16, ...")
-    return config.precision
+def resolve_hardware(config: TrainConfig) -> tuple[str, str]:
+    """Return the (device, precision) training will use.
+
+    Raises:
+        TrainingSetupError: for a device or precision this machine lacks.
+
+    """
+    try:
+        device = torch_device.pick_device(config.device)
+        precision = torch_device.pick_precision(
+            config.precision, device, cuda_fallback="fp16"
+        )
+    except torch_device.DeviceError as exc:
+        raise TrainingSetupError(str(exc)) from exc
+    return device, precision
+
+
+def config_class(base: Any, device: str) -> Any:
+    """Return TRL's config class ``base``, pinned to one GPU for ``cuda:N``.
+
+    Outside distributed training the Trainer puts the model on cuda:0 and
+    spreads batches over every visible GPU; for an explicit ``cuda:N`` the
+    subclass keeps the Trainer's set-up (accelerate's state) and then trains
+    on that one GPU. Any other device returns ``base`` unchanged.
+    """
+    if not re.fullmatch(r"cuda:\d+", device):
+        return base
+
+    class OnOneGpu(base):  # type: ignore[misc]
+        @functools.cached_property
+        def _setup_devices(self) -> Any:
+            import torch
+
+            super()._setup_devices  # noqa: B018 - builds the Trainer's state
+            torch.cuda.set_device(device)
+            self._n_gpu = 1
+            return torch.device(device)
+
+    return OnOneGpu
 
 
 def _import_stack() -> dict[str, Any]:
@@ -173,7 +210,8 @@ def _import_stack() -> dict[str, Any]:
     }
 
 
-def _common_args(config: TrainConfig, precision: str, cuda: bool) -> dict[str, Any]:
+def _common_args(config: TrainConfig, device: str, precision: str) -> dict[str, Any]:
+    cuda = torch_device.device_type(device) == "cuda"
     return {
         "weight_decay": config.weight_decay,
         "adam_beta1": config.adam_beta1,
@@ -190,7 +228,7 @@ def _common_args(config: TrainConfig, precision: str, cuda: bool) -> dict[str, A
         "save_strategy": "no",
         "report_to": "none",
         "seed": config.seed,
-        "use_cpu": not cuda,
+        "use_cpu": device == "cpu",
         "dataloader_pin_memory": cuda,
     }
 
@@ -208,10 +246,8 @@ def train(config: TrainConfig) -> TrainReport:
     """
     rows = load_rows(config.data_dir)
     stack = _import_stack()
-    torch, transformers, trl = stack["torch"], stack["transformers"], stack["trl"]
-    cuda = bool(torch.cuda.is_available())
-    precision = _precision(config, cuda)
-    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision)
+    transformers, trl = stack["transformers"], stack["trl"]
+    device, precision = resolve_hardware(config)
     try:
         tokenizer = transformers.AutoTokenizer.from_pretrained(
             config.base_model, local_files_only=config.local_files_only
@@ -219,7 +255,7 @@ def train(config: TrainConfig) -> TrainReport:
         model = transformers.AutoModelForCausalLM.from_pretrained(
             config.base_model,
             local_files_only=config.local_files_only,
-            **({"dtype": dtype} if dtype else {}),
+            dtype=torch_device.torch_dtype(precision),
         )
     except OSError as exc:
         raise TrainingSetupError(f"cannot load {config.base_model!r}: {exc}") from exc
@@ -232,7 +268,7 @@ def train(config: TrainConfig) -> TrainReport:
         target_modules=config.lora_targets,
         task_type="CAUSAL_LM",
     )
-    common = _common_args(config, precision, cuda)
+    common = _common_args(config, device, precision)
     out = Path(config.output_dir)
 
     sft_data = weighted_rows(
@@ -244,7 +280,7 @@ def train(config: TrainConfig) -> TrainReport:
         sft_data = [to_prompt_completion(r) for r in sft_data]
     sft = trl.SFTTrainer(
         model=model,
-        args=trl.SFTConfig(
+        args=config_class(trl.SFTConfig, device)(
             output_dir=str(out / "sft-run"),
             per_device_train_batch_size=config.sft_batch_size,
             num_train_epochs=config.sft_epochs,
@@ -265,6 +301,8 @@ def train(config: TrainConfig) -> TrainReport:
         dpo_losses=[],
         sft_model=sft_dir,
         final_model=sft_dir,
+        device=device,
+        precision=precision,
     )
     if config.skip_dpo or not rows["pref"]:
         return report
@@ -273,7 +311,7 @@ def train(config: TrainConfig) -> TrainReport:
     # switched off, the reference of DPO: pi_ref = the SFT model.
     dpo = trl.DPOTrainer(
         model=sft_model,
-        args=trl.DPOConfig(
+        args=config_class(trl.DPOConfig, device)(
             output_dir=str(out / "dpo-run"),
             per_device_train_batch_size=config.dpo_batch_size,
             num_train_epochs=config.dpo_epochs,
@@ -296,106 +334,3 @@ def _save(model: Any, tokenizer: Any, folder: Path) -> str:
     model.save_pretrained(str(folder))
     tokenizer.save_pretrained(str(folder))
     return str(folder)
-
-
-def parse_weights(text: str) -> dict[str, float]:
-    """Parse ``anon=1,priv=0.5,util=0.5`` into task weights.
-
-    Raises:
-        ValueError: for a malformed pair or an unknown task.
-
-    """
-    weights: dict[str, float] = {}
-    for pair in filter(None, (p.strip() for p in text.split(","))):
-        task, sep, value = pair.partition("=")
-        if not sep or task.strip() not in SFT_TASKS:
-            raise ValueError(
-                f"--weights {pair}: expected TASK=NUMBER, TASK in {SFT_TASKS}"
-            )
-        weights[task.strip()] = float(value)
-    return weights
-
-
-def add_train_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``seal train``'s options; every default comes from `TrainConfig`."""
-    defaults = TrainConfig(data_dir="", base_model="", output_dir="")
-    parser.add_argument("--data", required=True, help="folder written by `seal data`")
-    parser.add_argument(
-        "--model", required=True, help="base causal LM: a local folder (or hub id)"
-    )
-    parser.add_argument("--out", required=True, help="folder for sft/ and final/")
-    parser.add_argument(
-        "--weights", default="", help="task weights, e.g. anon=1,priv=0.5,util=0.5"
-    )
-    for name in (
-        "sft_batch_size", "sft_epochs", "sft_learning_rate", "dpo_batch_size",
-        "dpo_epochs", "dpo_learning_rate", "beta", "weight_decay", "max_grad_norm",
-        "lora_rank", "lora_alpha", "lora_dropout", "max_length", "max_steps", "seed",
-        "logging_steps",
-    ):  # fmt: skip
-        value = getattr(defaults, name)
-        parser.add_argument(
-            f"--{name.replace('_', '-')}",
-            type=type(value),
-            default=value,
-            help=f"default {value}",
-        )
-    parser.add_argument(
-        "--precision", choices=["auto", "fp16", "bf16", "fp32"], default="auto"
-    )
-    parser.add_argument("--skip-dpo", action="store_true", help="stop after SFT")
-    parser.add_argument(
-        "--no-gradient-checkpointing",
-        dest="gradient_checkpointing",
-        action="store_false",
-        help="faster, more memory",
-    )
-    parser.add_argument(
-        "--full-loss",
-        action="store_true",
-        help="SFT loss on instructions too, not only on the answers",
-    )
-    parser.add_argument(
-        "--allow-download",
-        action="store_true",
-        help="let transformers fetch --model from the hub",
-    )
-
-
-def seal_train_command(args: argparse.Namespace) -> int:
-    """Run ``anonygraph seal train``."""
-    tuned = {
-        name: getattr(args, name)
-        for name in asdict(TrainConfig(data_dir="", base_model="", output_dir=""))
-        if hasattr(args, name)
-    }
-    try:
-        config = TrainConfig(
-            **{
-                **tuned,
-                "data_dir": args.data,
-                "base_model": args.model,
-                "output_dir": args.out,
-                "task_weights": {
-                    **dict.fromkeys(SFT_TASKS, 1.0),
-                    **parse_weights(args.weights),
-                },
-                "completion_only": not args.full_loss,
-                "local_files_only": not args.allow_download,
-            }
-        )
-        report = train(config)
-    except (TrainingSetupError, ValueError) as exc:
-        print(f"anonygraph seal train: {exc}", file=sys.stderr)  # noqa: T201
-        return 2
-    lines = [
-        f"SFT rows {report.sft_rows}, loss {_span(report.sft_losses)}",
-        f"DPO rows {report.dpo_rows}, loss {_span(report.dpo_losses)}",
-        f"model: {report.final_model}",
-    ]
-    print("\n".join(lines), file=sys.stderr)  # noqa: T201
-    return 0
-
-
-def _span(losses: list[float]) -> str:
-    return f"{losses[0]:.4f} -> {losses[-1]:.4f}" if losses else "(not trained)"

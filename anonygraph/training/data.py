@@ -1,27 +1,17 @@
-"""SEAL distillation data: score trajectory states, pick pairs, write TRL chat JSONL.
-
-A trajectory is a list of states s_i = (x_i, P_i, U_i). Privacy is scored
-p(s) = (-|P|, -mean certainty of P) over the attributes actually guessed, and
-compared lexicographically; utility u(s) is the mean of readability/10,
-meaning/10 and the no-hallucination flag. Scores are exact fractions, so two
-states that tie on paper also tie here.
+"""SEAL distillation data: trajectories from the store -> four TRL chat data sets.
 
 Four data sets come out of the trajectories (SEAL, section 4):
 D_anon (x_i -> x_j, j > i, s_j better on privacy and no worse on utility),
 D_priv (x_i -> P_i), D_util ((x_0, x_i) -> U_i) for supervised fine-tuning,
-and D_pref (x_i; x_w preferred to x_l, w, l > i) for DPO. One deviation from
-the paper's sets: a pair whose two texts are the same up to white space is left
-out, since it would teach copying (D_anon) or prefer a text to itself (D_pref).
+and D_pref (x_i; x_w preferred to x_l, w, l > i) for DPO. Which states pair
+up is decided in `anonygraph.training.scores`.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -29,21 +19,19 @@ from anonygraph import store
 from anonygraph.prompts.common import JSON_HINT
 from anonygraph.prompts.seal import (
     EDIT_PLAN,
-    INFERENCE_LINE,
-    NO_INFERENCES,
-    NO_UTILITY,
     SEAL_ANONYMIZE_PROMPT,
     SEAL_INFER_PROMPT,
     SEAL_JUDGE_PROMPT,
-    UTILITY_LINES,
 )
-from anonygraph.state.answers import Rewrite, UtilityAnswer, attack_answer_model
+from anonygraph.state.answers import Rewrite, attack_answer_model
 from anonygraph.state.attributes import describe_attributes, resolve_attributes
 from anonygraph.state.domain import AttributeInference
 from anonygraph.state.seal import TrajectoryStep
+from anonygraph.tools.seal_feedback import anonymize_request, leaks
+from anonygraph.training.scores import anonymization_pairs, preference_triples
+from anonygraph.training.trl_format import check_row, dumps
 
 Message = dict[str, str]
-PrivacyScore = tuple[int, Fraction]
 
 FILES: dict[str, str] = {
     "anon": "sft_anon.jsonl",
@@ -54,111 +42,7 @@ FILES: dict[str, str] = {
 """Data set -> file name in the output folder."""
 
 
-# Scores -------------------------------------------------------------------
-
-
-def leaks(inferences: Iterable[AttributeInference]) -> list[AttributeInference]:
-    """Return the inferences that commit to a guess: the attributes in P_i."""
-    return [i for i in inferences if i.is_leak]
-
-
-def privacy_score(step: TrajectoryStep) -> PrivacyScore:
-    """Return p(s) = (-|P|, -mean certainty); higher is more private."""
-    guessed = leaks(step.inferences)
-    if not guessed:
-        return (0, Fraction(0))
-    return (-len(guessed), -Fraction(sum(i.certainty for i in guessed), len(guessed)))
-
-
-def utility_score(step: TrajectoryStep) -> Fraction:
-    """Return u(s): the mean of readability/10, meaning/10 and no-hallucination."""
-    u = step.utility
-    parts = (
-        Fraction(u.readability.score, 10),
-        Fraction(u.meaning.score, 10),
-        Fraction(u.hallucination.score),
-    )
-    return sum(parts, Fraction(0)) / len(parts)
-
-
-def better(a: TrajectoryStep, b: TrajectoryStep) -> bool:
-    """Say whether ``a`` beats ``b``: strictly more private, at least as useful."""
-    return privacy_score(a) > privacy_score(b) and utility_score(a) >= utility_score(b)
-
-
-def same_text(a: str, b: str) -> bool:
-    """Compare two texts ignoring differences in white space."""
-    return a.split() == b.split()
-
-
-def anonymization_pairs(steps: Sequence[TrajectoryStep]) -> list[tuple[int, int]]:
-    """Return D_anon's index pairs (i, j): i < j and s_j better than s_i."""
-    return [
-        (i, j)
-        for i in range(len(steps))
-        for j in range(i + 1, len(steps))
-        if better(steps[j], steps[i]) and not same_text(steps[i].text, steps[j].text)
-    ]
-
-
-def preference_triples(
-    steps: Sequence[TrajectoryStep],
-) -> list[tuple[int, int, int]]:
-    """Return D_pref's index triples (i, w, l): i < w, l and s_w better than s_l."""
-    return [
-        (i, w, l)
-        for i in range(len(steps))
-        for w in range(i + 1, len(steps))
-        for l in range(i + 1, len(steps))  # noqa: E741 - the paper's name
-        if better(steps[w], steps[l]) and not same_text(steps[w].text, steps[l].text)
-    ]
-
-
-# Prompts and answers --------------------------------------------------------
-
-
-def render_inferences(inferences: Iterable[AttributeInference]) -> str:
-    """List the guesses for the anonymizer, surest first."""
-    guessed = sorted(leaks(inferences), key=lambda i: -i.certainty)
-    if not guessed:
-        return NO_INFERENCES
-    return "\n".join(
-        INFERENCE_LINE.format(
-            attribute=i.attribute,
-            certainty=i.certainty,
-            guesses=", ".join(i.guesses),
-            reasoning=" ".join(i.reasoning.split()),
-        ).rstrip()
-        for i in guessed
-    )
-
-
-def render_utility(utility: UtilityAnswer | None) -> str:
-    """Summarize a utility judgement for the anonymizer."""
-    if utility is None:
-        return NO_UTILITY
-    return UTILITY_LINES.format(
-        readability=utility.readability.score,
-        readability_why=" ".join(utility.readability.explanation.split()),
-        meaning=utility.meaning.score,
-        meaning_why=" ".join(utility.meaning.explanation.split()),
-        hallucination="none" if utility.hallucination.score else "some",
-        hallucination_why=" ".join(utility.hallucination.explanation.split()),
-    )
-
-
-def anonymize_request(
-    template: str,
-    text: str,
-    inferences: Iterable[AttributeInference],
-    utility: UtilityAnswer | None,
-) -> str:
-    """Fill the anonymize-with-feedback template."""
-    return template.format(
-        text=text,
-        inferences=render_inferences(inferences),
-        utility=render_utility(utility),
-    )
+# Answers ---------------------------------------------------------------------
 
 
 def edit_plan(inferences: Iterable[AttributeInference]) -> str:
@@ -185,11 +69,7 @@ def inference_answer(step: TrajectoryStep) -> str:
         for name in attributes
     }
     attack_answer_model(attributes).model_validate(body)
-    return _dumps(body)
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return dumps(body)
 
 
 # Rows ---------------------------------------------------------------------
@@ -221,7 +101,7 @@ def _anonymize_user(step: TrajectoryStep, templates: Templates) -> Message:
 
 def _rewrite_answer(source: TrajectoryStep, target: TrajectoryStep) -> Message:
     answer = Rewrite(changes=edit_plan(source.inferences), text=target.text)
-    return _assistant(_dumps(answer.model_dump()))
+    return _assistant(dumps(answer.model_dump()))
 
 
 def anon_rows(
@@ -269,7 +149,7 @@ def util_rows(
         {
             "messages": [
                 _user(templates.judge.format(original=original, text=step.text)),
-                _assistant(_dumps(step.utility.model_dump())),
+                _assistant(dumps(step.utility.model_dump())),
             ]
         }
         for step in steps
@@ -320,48 +200,6 @@ def build_data(
     return data
 
 
-# Checks against TRL's dataset formats ---------------------------------------
-
-
-def check_messages(messages: Any, roles: tuple[str, ...]) -> None:
-    """Check a conversational column: a list of {role, content} turns.
-
-    Raises:
-        ValueError: naming what does not fit.
-
-    """
-    if not isinstance(messages, list) or not messages:
-        raise ValueError("a conversation must be a non-empty list of turns")
-    for turn in messages:
-        if not isinstance(turn, dict) or set(turn) != {"role", "content"}:
-            raise ValueError(f"a turn must hold exactly role and content: {turn!r}")
-        if turn["role"] not in roles or not isinstance(turn["content"], str):
-            raise ValueError(f"unexpected turn {turn['role']!r}; allowed: {roles}")
-
-
-def check_row(name: str, row: Any) -> None:
-    """Check one row of ``name``'s file against TRL's SFT or DPO columns.
-
-    Raises:
-        ValueError: naming the column that does not fit.
-
-    """
-    if not isinstance(row, dict):
-        raise ValueError("a row must be a JSON object")
-    if name == "pref":
-        if set(row) != {"prompt", "chosen", "rejected"}:
-            raise ValueError(f"a DPO row has prompt, chosen, rejected; got {set(row)}")
-        check_messages(row["prompt"], ("system", "user", "assistant"))
-        check_messages(row["chosen"], ("assistant",))
-        check_messages(row["rejected"], ("assistant",))
-        return
-    if set(row) != {"messages"}:
-        raise ValueError(f"an SFT row has only messages; got {set(row)}")
-    check_messages(row["messages"], ("system", "user", "assistant"))
-    if row["messages"][-1]["role"] != "assistant":
-        raise ValueError("an SFT conversation must end with the assistant's answer")
-
-
 # Files and the store ---------------------------------------------------------
 
 
@@ -374,19 +212,13 @@ def write_data(data: SealData, out_dir: str | Path) -> dict[str, Path]:
         with open(path, "w", encoding="utf-8") as handle:
             for row in getattr(data, name):
                 check_row(name, row)
-                handle.write(_dumps(row) + "\n")
+                handle.write(dumps(row) + "\n")
         paths[name] = path
     summary = store.secure_file(folder / "summary.json")
     summary.write_text(
         json.dumps({"trajectories": data.trajectories, **data.counts()}, indent=2)
     )
     return paths
-
-
-def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
-    """Read a JSONL file into a list of rows."""
-    with open(path, encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
 
 
 class NoTrajectoriesError(ValueError):
@@ -418,19 +250,3 @@ def load_trajectories(db_path: str | Path, run_id: str) -> list[list[TrajectoryS
             "a trajectory; make one with `anonygraph run --method seal_trajectory`"
         )
     return trajectories
-
-
-def seal_data_command(args: argparse.Namespace) -> int:
-    """Run ``anonygraph seal data``: store trajectories -> JSONL for TRL."""
-    try:
-        trajectories = load_trajectories(args.db, args.run)
-    except NoTrajectoriesError as exc:
-        print(f"anonygraph seal data: {exc}", file=sys.stderr)  # noqa: T201
-        return 2
-    data = build_data(trajectories)
-    paths = write_data(data, args.out)
-    counts = data.counts()
-    lines = [f"{data.trajectories} trajectories from run {args.run}"]
-    lines += [f"  {name}: {counts[name]} rows -> {paths[name]}" for name in FILES]
-    print("\n".join(lines), file=sys.stderr)  # noqa: T201
-    return 0

@@ -1,4 +1,4 @@
-"""SEAL training for real: a tiny model built here learns from SEAL data on CPU."""
+"""SEAL training for real: a tiny model built here learns from SEAL data."""
 
 from __future__ import annotations
 
@@ -8,18 +8,21 @@ import sys
 from pathlib import Path
 
 import pytest
+from devices import TEST_DEVICE
 from seal_steps import step
 
-from anonygraph.seal_cli import add_seal_parser
-from anonygraph.tools.seal_data import FILES, build_data, read_jsonl, write_data
-from anonygraph.tools.seal_train import (
+from anonygraph.tools import torch_device
+from anonygraph.training.cli import add_seal_parser, parse_weights
+from anonygraph.training.data import FILES, build_data, write_data
+from anonygraph.training.trainer import (
     TrainConfig,
     TrainingSetupError,
-    parse_weights,
-    to_prompt_completion,
+    config_class,
+    resolve_hardware,
     train,
     weighted_rows,
 )
+from anonygraph.training.trl_format import read_jsonl, to_prompt_completion
 
 SPECIALS = ["<pad>", "<unk>", "<s>", "</s>", "<|user|>", "<|assistant|>"]
 TEMPLATE = (
@@ -132,6 +135,7 @@ def test_when_data_is_missing_then_training_says_what_to_run(
          "--weights", "anon=2", "--max-steps", "3"]
     )  # fmt: skip
     assert (args.max_steps, args.sft_learning_rate, args.beta) == (3, 2e-4, 0.01)
+    assert (args.device, args.precision) == ("auto", "auto")
     assert args.seal_command(args) == 2
     assert "sft_anon.jsonl is missing" in capsys.readouterr().err
 
@@ -171,6 +175,9 @@ def test_when_a_tiny_model_trains_on_seal_data_then_sft_and_dpo_losses_fall(
             max_steps=10,
             gradient_checkpointing=False,
             logging_steps=1,
+            device=TEST_DEVICE,
+            # The loss thresholds below are for fp32; auto is tested on its own.
+            precision="fp32",
         )
     )
 
@@ -186,3 +193,71 @@ def test_when_a_tiny_model_trains_on_seal_data_then_sft_and_dpo_losses_fall(
     assert (Path(report.final_model) / "config.json").is_file()
     assert Path(report.sft_model) != Path(report.final_model)
     assert set(FILES) == set(paths)
+    assert (report.device, report.precision) == (
+        resolve_hardware(
+            TrainConfig(data_dir="", base_model="", output_dir="", device=TEST_DEVICE)
+        )[0],
+        "fp32",
+    )
+
+
+@pytest.mark.parametrize(
+    ("cuda", "bf16", "device", "precision", "expected"),
+    [
+        (1, True, "auto", "auto", ("cuda", "bf16")),
+        (1, False, "auto", "auto", ("cuda", "fp16")),
+        (0, False, "auto", "auto", ("cpu", "fp32")),
+        (2, True, "cuda:1", "fp16", ("cuda:1", "fp16")),
+        (1, True, "cpu", "auto", ("cpu", "fp32")),
+    ],
+)
+def test_when_training_picks_hardware_then_auto_means_bf16_where_supported(
+    monkeypatch: pytest.MonkeyPatch,
+    cuda: int,
+    bf16: bool,
+    device: str,
+    precision: str,
+    expected: tuple[str, str],
+) -> None:
+    monkeypatch.setattr(torch_device, "cuda_available", lambda: cuda > 0)
+    monkeypatch.setattr(torch_device, "cuda_device_count", lambda: cuda)
+    monkeypatch.setattr(torch_device, "bf16_supported", lambda: bf16)
+    monkeypatch.setattr(torch_device, "mps_available", lambda: False)
+    config = TrainConfig(
+        data_dir="", base_model="", output_dir="", device=device, precision=precision
+    )
+
+    assert resolve_hardware(config) == expected
+
+
+def test_when_the_named_device_is_missing_then_training_stops_before_loading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(torch_device, "cuda_available", lambda: False)
+    seal_data(tmp_path)
+    config = TrainConfig(
+        data_dir=str(tmp_path), base_model="x", output_dir="y", device="cuda"
+    )
+
+    with pytest.raises(TrainingSetupError, match="sees no CUDA GPU"):
+        train(config)
+
+
+def test_when_a_gpu_index_is_named_then_the_trainer_uses_that_gpu_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import torch
+    import trl
+
+    chosen: list[str] = []
+    monkeypatch.setattr(torch.cuda, "set_device", chosen.append)
+    assert config_class(trl.SFTConfig, "cuda") is trl.SFTConfig
+    assert config_class(trl.DPOConfig, "cpu") is trl.DPOConfig
+
+    args = config_class(trl.SFTConfig, "cuda:1")(
+        output_dir=str(tmp_path), report_to="none", bf16=False
+    )
+
+    assert args.device == torch.device("cuda:1")
+    assert args.n_gpu == 1
+    assert chosen == ["cuda:1"]

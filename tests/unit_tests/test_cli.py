@@ -1,0 +1,142 @@
+"""Method flags generated from each method's `Context`, and the old spellings."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+
+import pytest
+
+from anonygraph import cli
+from anonygraph.state.context import ModelContext
+
+SHADES = ("red", "blue")
+
+
+@dataclass(kw_only=True)
+class TinyContext(ModelContext):
+    """Run parameters of a method that exists only in this test."""
+
+    colour: str = field(
+        default="red",
+        metadata={"description": "Colour of the ink.", "choices": SHADES},
+    )
+    rounds: int = field(default=2, metadata={"description": "How often."})
+    loud: bool = field(default=False, metadata={"description": "Shout."})
+    tags: list[str] = field(default_factory=list, metadata={"description": "Tags."})
+
+
+@dataclass(kw_only=True)
+class OtherContext(ModelContext):
+    """Run parameters of a second test method."""
+
+    rounds: int = field(default=5, metadata={"description": "How often, here."})
+
+
+SCHEMAS = {"tiny": TinyContext, "other": OtherContext, "plain": ModelContext}
+
+
+def parse(argv: list[str], schemas: dict[str, type] = SCHEMAS) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="test")
+    cli.add_common(parser, schemas)
+    return parser.parse_args(argv)
+
+
+def test_when_a_context_gets_a_field_then_it_is_a_flag_without_touching_cli() -> None:
+    args = parse(
+        ["--method", "tiny", "--colour", "blue", "--rounds", "4", "--loud",
+         "--tags", "a, b", "--max-retries", "1"]
+    )  # fmt: skip
+
+    assert cli.context_fields(args, SCHEMAS) == {
+        "colour": "blue",
+        "rounds": 4,
+        "loud": True,
+        "tags": ["a", "b"],
+        "max_retries": 1,
+    }
+    assert cli.context_fields(parse(["--method", "other"]), SCHEMAS) == {}
+    with pytest.raises(SystemExit):
+        parse(["--method", "tiny", "--colour", "green"])
+
+
+def test_when_a_flag_is_not_the_methods_then_the_error_names_its_methods() -> None:
+    args = parse(["--method", "other", "--colour", "blue"])
+
+    with pytest.raises(cli.OptionError, match="--colour is an option of tiny"):
+        cli.context_fields(args, SCHEMAS)
+
+
+def test_when_help_is_shown_then_options_are_grouped_by_method_with_defaults() -> None:
+    parser = argparse.ArgumentParser(prog="test")
+    cli.add_common(parser, SCHEMAS)
+    text = parser.format_help()
+
+    tiny = text.index("--method tiny:")
+    other = text.index("--method other:")
+    assert text.index("options of every method:") < tiny < other
+    assert tiny < text.index("  --colour {red,blue}", tiny) < other
+    assert "Colour of the ink. Default: red." in text
+    assert "How often. Default: 2; other: 5." in text
+    assert "Also takes --rounds (above)." in text[other:]
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (
+            ["--method", "aura", "--candidates", "2", "--variant", "pure",
+             "--mask-rounds", "1"],
+            {"num_candidates": 2, "variant": "pure", "mask_rounds": 1},
+        ),
+        (
+            ["--method", "intentanony", "--verify", "--verify-rounds", "3",
+             "--privacy-level", "L1", "--exposure-table", "t.json"],
+            {"verify": True, "max_verify_rounds": 3, "privacy_level": "L1",
+             "exposure_table": "t.json"},
+        ),
+        (
+            ["--method", "fgaa", "--fixed-rounds", "--max-iterations", "2",
+             "--cache", "off", "--max-chars", "900"],
+            {"max_iterations": 2, "cache_mode": "off", "max_chars": 900,
+             "stop_when_nothing_inferred": False},
+        ),
+        (
+            ["--method", "rlaa", "--set", "min_length_ratio=0.3"],
+            {"min_length_ratio": 0.3},
+        ),
+        (
+            ["--method", "dp-embed", "--composition", "zcdp", "--device", "cpu",
+             "--no-redact-pii"],
+            {"composition": "zcdp", "device": "cpu", "redact_pii": False},
+        ),
+    ],
+)  # fmt: skip
+def test_when_the_readme_spellings_are_used_then_they_still_set_the_fields(
+    argv: list[str], expected: dict[str, object]
+) -> None:
+    args = cli.build_parser().parse_args(["anonymize", "x", *argv])
+
+    assert cli.context_fields(args) == expected
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--method", "rlaa", "--variant", "pure"], "--variant is an option of aura"),
+        (["--method", "aura", "--max-iterations", "2"], "an option of rlaa, fgaa"),
+        (["--max-iterations", "0"], "--max-iterations must be at least 1"),
+    ],
+)
+def test_when_a_flag_does_not_fit_then_the_user_is_told_which(
+    argv: list[str], message: str
+) -> None:
+    args = cli.build_parser().parse_args(["anonymize", "x", *argv])
+
+    with pytest.raises(cli.OptionError, match=message):
+        cli.context_fields(args)
+
+
+def test_when_a_choice_is_not_in_the_constants_then_the_parser_refuses_it() -> None:
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["anonymize", "x", "--privacy-level", "L9"])
