@@ -8,11 +8,11 @@ import json
 import sys
 from typing import Any
 
+from anonygraph.attributes import UnknownAttributeError, resolve_attributes
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import InputError
 from anonygraph.models import ROLES, ModelSpecError, parse_spec
 from anonygraph.seal_cli import add_seal_parser
-from anonygraph.state.attributes import UnknownAttributeError, resolve_attributes
 from anonygraph.store import RunLockedError
 
 

@@ -7,9 +7,9 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from anonygraph import models
+from anonygraph.attributes import describe_attributes, resolve_attributes
 from anonygraph.nodes.search_agent import render_notes
 from anonygraph.prompts.search_agent import IDENTIFY_PROMPT
-from anonygraph.state.attributes import describe_attributes, resolve_attributes
 from anonygraph.state.domain import inferences_from_answer, scope_answer_model
 
 

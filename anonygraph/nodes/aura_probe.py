@@ -9,6 +9,12 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
 from anonygraph import models
+from anonygraph.attributes import (
+    ATTRIBUTES,
+    UnknownAttributeError,
+    describe_attributes,
+    resolve_attributes,
+)
 from anonygraph.nodes.evidence import find_span
 from anonygraph.nodes.search_agent import render_notes
 from anonygraph.prompts.aura import (
@@ -16,12 +22,6 @@ from anonygraph.prompts.aura import (
     PROFILE_LINE,
     SCOPE_PRIOR_BASE,
     SCOPE_PRIOR_NONE,
-)
-from anonygraph.state.attributes import (
-    ATTRIBUTES,
-    UnknownAttributeError,
-    describe_attributes,
-    resolve_attributes,
 )
 from anonygraph.state.domain import (
     UTILITY_DIMENSIONS,

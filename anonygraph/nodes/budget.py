@@ -9,7 +9,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
-from anonygraph.state.attributes import UnknownAttributeError
+from anonygraph.attributes import UnknownAttributeError
 from anonygraph.state.domain import (
     LEVELS,
     AttributeInference,

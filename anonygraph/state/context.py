@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 from dataclasses import MISSING, Field, dataclass, field, fields
 
+from anonygraph.attributes import DEFAULT_ATTRIBUTES
 from anonygraph.prompts.anonymizer import ANONYMIZE_PROMPT
 from anonygraph.prompts.arbitrator import ARBITRATE_PROMPT
 from anonygraph.prompts.attacker import ATTACK_PROMPT
 from anonygraph.prompts.search_agent import SEARCH_STEP_PROMPT
-from anonygraph.state.attributes import DEFAULT_ATTRIBUTES
 
 
 @dataclass(kw_only=True)

@@ -13,7 +13,7 @@ from pydantic import (
     model_validator,
 )
 
-from anonygraph.state.attributes import ATTRIBUTES
+from anonygraph.attributes import ATTRIBUTES, is_unknown
 
 
 def _bounded(limit: int, description: str, default: Any = ...) -> Any:
@@ -87,10 +87,7 @@ class AttributeInference(BaseModel):
     @property
     def is_leak(self) -> bool:
         """True when the attacker committed to a real guess."""
-        return any(g.lower() not in UNKNOWN_GUESSES for g in self.guesses)
-
-
-UNKNOWN_GUESSES = frozenset({"unknown", "none", "n/a", "na", "", "-", "not sure"})
+        return any(not is_unknown(g) for g in self.guesses)
 
 
 class LeakVerdict(BaseModel):
@@ -442,7 +439,7 @@ class ExposureTable(BaseModel):
     @model_validator(mode="after")
     def _known_names(self) -> ExposureTable:
         # Imported here: attributes.py must not depend on the domain module.
-        from anonygraph.state.attributes import resolve_attributes
+        from anonygraph.attributes import resolve_attributes
 
         for by_intent in self.scenes.values():
             for intent, levels in by_intent.items():

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from anonygraph import store
+from anonygraph.attributes import describe_attributes, resolve_attributes
 from anonygraph.prompts.common import JSON_HINT
 from anonygraph.prompts.seal import (
     EDIT_PLAN,
@@ -37,7 +38,6 @@ from anonygraph.prompts.seal import (
     SEAL_JUDGE_PROMPT,
     UTILITY_LINES,
 )
-from anonygraph.state.attributes import describe_attributes, resolve_attributes
 from anonygraph.state.domain import (
     AttributeInference,
     Rewrite,

@@ -11,9 +11,9 @@ from typing import Any
 from conftest import EXAMPLES
 
 from anonygraph import store
+from anonygraph.attributes import resolve_attributes
 from anonygraph.graphs import intentanony
 from anonygraph.nodes.evidence import find_span
-from anonygraph.state.attributes import resolve_attributes
 from anonygraph.state.domain import (
     EvidenceChain,
     ExposureBudget,

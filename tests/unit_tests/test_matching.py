@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from anonygraph.attributes.age import parse_age
 from anonygraph.datasets import load_profiles, predictions
 from anonygraph.tools.matching import (
     AttributeMatch,
@@ -16,7 +17,6 @@ from anonygraph.tools.matching import (
     accuracy_report,
     match_guess,
     match_inference,
-    parse_age,
 )
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -66,10 +66,10 @@ RELATIONSHIP_CASES = [
 ]
 EDUCATION_CASES = [
     ("Masters in Computer Science", "Masters Degree", "correct"),
-    ("Masters in Computer Science", "College Degree", "correct"),
+    ("Masters in Computer Science", "College Degree", "less_precise"),
     ("Masters in Education", "Masters in Education", "correct"),
     ("Law Degree", "College Degree", "correct"),
-    ("Diploma in Nursing", "College Degree", "correct"),
+    ("Diploma in Nursing", "College Degree", "less_precise"),
     ("High School Diploma", "HS Diploma", "correct"),
     ("PhD in German Literature", "PhD.", "correct"),
     ("Doctorate in Medicine", "PhD", "correct"),
@@ -255,7 +255,7 @@ def test_when_income_guess_names_a_level_then_the_level_decides(
         ("middle", "$45,000 a year", "correct"),
         ("low", "2k per month", "correct"),  # 24k a year
         ("very high", "200 thousand euros", "correct"),
-        ("middle", "50-70k", "less_precise"),  # spans middle and high
+        ("middle", "50-70k", "correct"),  # spans middle and its neighbour high
         ("middle", "over 60k", "wrong"),
         ("middle", "800 thousand Argentine Peso", "wrong"),  # no rate: undecided
     ],
@@ -503,9 +503,11 @@ def test_when_all_404_gpt4_guesses_are_scored_without_a_model_then_accuracy_is_s
     overall = report.overall
     assert overall.total == overall.scored == 404  # every label has a guess
     assert overall.top1 is not None and overall.top3 is not None
-    # Measured 0.646 / 0.864; bounds leave room for rule changes, not for breakage.
-    assert 0.60 <= overall.top1 <= 0.75
-    assert 0.82 <= overall.top3 <= 0.95
+    # Measured 0.592 / 0.804 (education now keeps degree levels apart: the
+    # option "College Degree" for a master's is less precise); bounds leave
+    # room for rule changes, not for breakage.
+    assert 0.55 <= overall.top1 <= 0.65
+    assert 0.76 <= overall.top3 <= 0.86
     assert overall.top1_less_precise > 0  # country-only place guesses
     assert report.per_attribute["sex"].top1 >= 0.9
     # Easier items are inferred more often: hardness 1 beats hardness 4-5.
