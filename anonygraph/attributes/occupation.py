@@ -90,6 +90,11 @@ def _job_tokens(text: str, *, software_equivalence: bool = True) -> list[str]:
     return tokens
 
 
+def _canonical(text: str) -> str:
+    # Synonyms mapped first, so "backend engineer" is embedded as "backend developer".
+    return " ".join(_job_tokens(text)) or _clean(text)
+
+
 def _compare_words(
     truth: str, guess: str, t: list[str], g: list[str]
 ) -> tuple[Decision, str]:
@@ -198,14 +203,14 @@ def job_family(title: str) -> tuple[JobFamily, float]:
         ImportError: when the offline similarity model is not installed.
 
     """
-    scores = _example_vectors() @ _vector(_clean(title))
+    scores = _example_vectors() @ _vector(_canonical(title))
     best = int(scores.argmax())
     return job_families()[best], float(scores[best])
 
 
 def title_similarity(truth: str, guess: str) -> float:
     """Cosine similarity of two job titles' MiniLM embeddings."""
-    return float(_vector(_clean(truth)) @ _vector(_clean(guess)))
+    return float(_vector(_canonical(truth)) @ _vector(_canonical(guess)))
 
 
 def match_family(truth: str, guess: str) -> tuple[Decision, str]:
