@@ -147,32 +147,31 @@ class JobFamily:
 
 
 @lru_cache(maxsize=1)
-def job_families() -> tuple[JobFamily, ...]:
-    """Return the shipped SOC 2018 minor groups, one per typical job title."""
+def _taxonomy() -> tuple[tuple[JobFamily, ...], tuple[str, ...]]:
+    """Read the shipped SOC 2018 groups: one (family, typical title) per row."""
     data = json.loads(
         resources.files("anonygraph.data").joinpath("soc2018_groups.json").read_text()
     )
     majors: dict[str, str] = data["major_groups"]
-    rows: list[JobFamily] = []
+    families: list[JobFamily] = []
+    titles: list[str] = []
     for group in data["minor_groups"]:
-        family = JobFamily(
-            group["code"], group["title"], majors[group["code"][:2] + "-0000"]
-        )
-        rows.extend(family for _ in group["examples"])
-    return tuple(rows)
+        major = majors[group["code"][:2] + "-0000"]
+        family = JobFamily(group["code"], group["title"], major)
+        for example in group["examples"]:
+            families.append(family)
+            titles.append(normalize(example))
+    return tuple(families), tuple(titles)
 
 
-@lru_cache(maxsize=1)
-def _example_titles() -> tuple[str, ...]:
-    data = json.loads(
-        resources.files("anonygraph.data").joinpath("soc2018_groups.json").read_text()
-    )
-    return tuple(normalize(e) for g in data["minor_groups"] for e in g["examples"])
+def job_families() -> tuple[JobFamily, ...]:
+    """Return the SOC 2018 minor group of each shipped typical job title."""
+    return _taxonomy()[0]
 
 
 @lru_cache(maxsize=1)
 def _example_vectors() -> Any:
-    return _encode(_example_titles())
+    return _encode(_taxonomy()[1])
 
 
 def _encode(texts: tuple[str, ...]) -> Any:

@@ -98,3 +98,18 @@ def test_when_the_taxonomy_is_loaded_then_every_minor_group_has_a_major_group() 
         "Management Occupations",
         "Legal Occupations",
     }
+
+
+def test_when_match_command_runs_then_verdict_and_reason_are_printed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from anonygraph import cli
+
+    code = cli.main(
+        ["match", "--truth", "chemist", "--guess", "chemistry teacher",
+         "--attribute", "occupation"]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.startswith("correct (rule): same job family: Physical Scientists")
+    assert "similarity 0." in out
