@@ -10,10 +10,10 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from anonygraph.attributes import UnknownAttributeError, resolve_attributes
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import InputError
 from anonygraph.models import ROLES, ModelSpecError, parse_spec
-from anonygraph.state.attributes import UnknownAttributeError, resolve_attributes
 from anonygraph.store import RunLockedError
 from anonygraph.training.cli import add_seal_parser
 
@@ -376,6 +376,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("methods", help="list the methods")
 
+    match = sub.add_parser("match", help="judge one guess against a label, with why")
+    match.add_argument("--truth", required=True, help="the true value")
+    match.add_argument("--guess", required=True, help="the guess to judge")
+    match.add_argument("--attribute", required=True, help="e.g. occupation, pobp")
+
     purge = sub.add_parser("purge", help="delete a run's intermediates and checkpoints")
     purge.add_argument("--db", default="runs.sqlite")
     purge.add_argument("--run", required=True, help="run id")
@@ -408,6 +413,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.command == "pii":
         return _pii(args)
+    if args.command == "match":
+        return _match(args)
     if args.command == "purge":
         return _purge(args.db, args.run)
     if args.command == "anonymize":
@@ -490,6 +497,16 @@ def _purge(db_path: str, run_id: str) -> int:
                     f"delete from {table} where thread_id like ?", [f"{run_id}:%"]
                 )
         conn.close()
+    return 0
+
+
+def _match(args: argparse.Namespace) -> int:
+    """Print the rule verdict on one guess and its reason, for checking a score."""
+    from anonygraph.tools.matching import match_guess
+
+    attribute = resolve_attributes([args.attribute])[0]
+    verdict = match_guess(attribute, args.truth, args.guess)
+    print(f"{verdict.outcome} ({verdict.decided_by}): {verdict.reason}")  # noqa: T201
     return 0
 
 

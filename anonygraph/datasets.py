@@ -11,8 +11,8 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from anonygraph.attributes import ATTRIBUTES, canonical_attribute
 from anonygraph.inputs import InputError, parse_record
-from anonygraph.state.attributes import ATTRIBUTES, canonical_attribute
 from anonygraph.state.domain import AttributeInference, Record
 
 Format = Literal["auto", "personalreddit", "profile", "synthpai", "jsonl"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from anonygraph import models
+from anonygraph.attributes import describe_attributes, resolve_attributes
 from anonygraph.prompts.search_agent import IDENTIFY_PROMPT, render_notes
 from anonygraph.state.answers import inferences_from_answer, scope_answer_model
-from anonygraph.state.attributes import describe_attributes, resolve_attributes
 from anonygraph.state.context import ModelContext
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from anonygraph.state.attributes import UnknownAttributeError, resolve_attributes
+from anonygraph.attributes import UnknownAttributeError, resolve_attributes
 from anonygraph.state.domain import COMMENT_SEPARATOR, Record
 
 MAX_CHARS = 20_000

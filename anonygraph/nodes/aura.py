@@ -12,6 +12,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from anonygraph import models
+from anonygraph.attributes import ATTRIBUTES, describe_attributes
 from anonygraph.inference import infer_attributes
 from anonygraph.inputs import split_comments
 from anonygraph.prompts.aura import (
@@ -32,7 +33,6 @@ from anonygraph.state.answers import (
     reconstruct_answer_model,
     utility_loss_answer_model,
 )
-from anonygraph.state.attributes import ATTRIBUTES, describe_attributes
 from anonygraph.state.aura import (
     UTILITY_DIMENSIONS,
     UTILITY_VERDICTS,

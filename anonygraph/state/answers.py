@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
-from anonygraph.state.attributes import ATTRIBUTES
+from anonygraph.attributes import ATTRIBUTES
 from anonygraph.state.aura import UTILITY_DIMENSIONS, QuasiKind
 from anonygraph.state.domain import (
     AttributeInference,

@@ -6,13 +6,13 @@ import os
 from dataclasses import MISSING, Field, dataclass, field, fields
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from anonygraph.attributes import DEFAULT_ATTRIBUTES
 from anonygraph.prompts.adversary import (
     ANONYMIZE_PROMPT,
     ARBITRATE_PROMPT,
     ATTACK_PROMPT,
 )
 from anonygraph.prompts.search_agent import SEARCH_STEP_PROMPT
-from anonygraph.state.attributes import DEFAULT_ATTRIBUTES
 
 CACHE_MODES: tuple[str, ...] = ("off", "deterministic", "all")
 """Which model calls the cache serves."""

@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from anonygraph.attributes import is_unknown
+
 Validity = Literal["high", "medium", "low", "invalid"]
 Action = Literal["generalize", "rephrase", "address"]
 
@@ -73,10 +75,7 @@ class AttributeInference(BaseModel):
     @property
     def is_leak(self) -> bool:
         """True when the attacker committed to a real guess."""
-        return any(g.lower() not in UNKNOWN_GUESSES for g in self.guesses)
-
-
-UNKNOWN_GUESSES = frozenset({"unknown", "none", "n/a", "na", "", "-", "not sure"})
+        return any(not is_unknown(g) for g in self.guesses)
 
 
 class LeakVerdict(BaseModel):

@@ -7,12 +7,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from anonygraph.attributes import resolve_attributes
 from anonygraph.prompts.intentanony import (
     EVIDENCE_PROMPT,
     INTENT_PROMPT,
     REWRITE_PROMPT,
 )
-from anonygraph.state.attributes import resolve_attributes
 from anonygraph.state.context import ModelContext
 from anonygraph.state.iterative import IterativeState
 from anonygraph.state.record import RecordInput, RecordOutput, RoundSnapshot

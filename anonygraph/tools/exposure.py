@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from anonygraph.state.attributes import UnknownAttributeError
+from anonygraph.attributes import UnknownAttributeError
 from anonygraph.state.domain import AttributeInference
 from anonygraph.state.intentanony import (
     LEVELS,

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from anonygraph.state.attributes import (
+from anonygraph.attributes import (
     ATTRIBUTES,
     UnknownAttributeError,
     resolve_attributes,

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from anonygraph import store
+from anonygraph.attributes import describe_attributes, resolve_attributes
 from anonygraph.prompts.common import JSON_HINT
 from anonygraph.prompts.seal import (
     EDIT_PLAN,
@@ -24,7 +25,6 @@ from anonygraph.prompts.seal import (
     SEAL_JUDGE_PROMPT,
 )
 from anonygraph.state.answers import Rewrite, attack_answer_model
-from anonygraph.state.attributes import describe_attributes, resolve_attributes
 from anonygraph.state.domain import AttributeInference
 from anonygraph.state.seal import TrajectoryStep
 from anonygraph.tools.seal_feedback import anonymize_request, leaks

@@ -11,8 +11,8 @@ from typing import Any
 from conftest import EXAMPLES
 
 from anonygraph import store
+from anonygraph.attributes import resolve_attributes
 from anonygraph.graphs import aura
-from anonygraph.state.attributes import resolve_attributes
 from anonygraph.state.aura import AuraContext, Candidate, MaskTemplate, ScopeItem
 from anonygraph.tools.mask_template import restore_original
 

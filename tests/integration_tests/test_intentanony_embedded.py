@@ -11,8 +11,8 @@ from typing import Any
 from conftest import EXAMPLES
 
 from anonygraph import store
+from anonygraph.attributes import resolve_attributes
 from anonygraph.graphs import intentanony
-from anonygraph.state.attributes import resolve_attributes
 from anonygraph.state.intentanony import (
     EvidenceChain,
     ExposureBudget,

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from anonygraph.attributes import DEFAULT_ATTRIBUTES
 from anonygraph.datasets import (
     detect_format,
     load_personalreddit,
@@ -15,7 +16,6 @@ from anonygraph.datasets import (
     load_synthpai,
     predictions,
 )
-from anonygraph.state.attributes import DEFAULT_ATTRIBUTES
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 TRAIN = DATA / "personalreddit" / "train.jsonl"

@@ -1,78 +1,38 @@
-"""The personal attributes anonygraph protects, as data a run can override."""
+"""The registry: every attribute anonygraph knows, looked up by name or alias."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
-
-@dataclass(frozen=True)
-class AttributeSpec:
-    """One attribute an attacker may infer about an author."""
-
-    name: str
-    """Key used in prompts, state and labels."""
-
-    description: str
-    """What the attribute means, shown to the models."""
-
-    options: tuple[str, ...] = field(default=())
-    """Closed set of allowed values; empty when the value is free text."""
-
+from anonygraph.attributes.age import AGE
+from anonygraph.attributes.base import AttributeSpec
+from anonygraph.attributes.categorical import RELATIONSHIP_STATUS, SEX
+from anonygraph.attributes.education import EDUCATION
+from anonygraph.attributes.income import INCOME_LEVEL
+from anonygraph.attributes.occupation import OCCUPATION
+from anonygraph.attributes.places import BIRTH_CITY_COUNTRY, CITY_COUNTRY
 
 ATTRIBUTES: dict[str, AttributeSpec] = {
     spec.name: spec
     for spec in (
-        AttributeSpec("age", "age in years, as a number or a narrow range"),
-        AttributeSpec("sex", "sex of the author", ("male", "female")),
-        AttributeSpec("city_country", "city and country the author lives in now"),
-        AttributeSpec("birth_city_country", "city and country the author was born in"),
-        AttributeSpec(
-            "education",
-            "highest level of education",
-            (
-                "no highschool",
-                "in highschool",
-                "highschool",
-                "in college",
-                "college degree",
-                "phd",
-            ),
-        ),
-        AttributeSpec("occupation", "current job or occupation"),
-        AttributeSpec(
-            "income_level",
-            "yearly income level",
-            ("low", "middle", "high", "very high"),
-        ),
-        AttributeSpec(
-            "relationship_status",
-            "current relationship status",
-            (
-                "single",
-                "in a relationship",
-                "engaged",
-                "married",
-                "divorced",
-                "widowed",
-            ),
-        ),
+        AGE,
+        SEX,
+        CITY_COUNTRY,
+        BIRTH_CITY_COUNTRY,
+        EDUCATION,
+        OCCUPATION,
+        INCOME_LEVEL,
+        RELATIONSHIP_STATUS,
     )
 }
 """The eight default attributes of the PersonalReddit benchmark."""
 
 DEFAULT_ATTRIBUTES: tuple[str, ...] = tuple(ATTRIBUTES)
 
-# Names the shared data sets and older prompts use for the same attributes.
 ALIASES: dict[str, str] = {
-    "current_city_country": "city_country",
-    "location": "city_country",
-    "pobp": "birth_city_country",
-    "place_of_birth": "birth_city_country",
-    "gender": "sex",
-    "married": "relationship_status",
-    "income": "income_level",
+    alias: spec.name for spec in ATTRIBUTES.values() for alias in spec.aliases
 }
+"""Names the shared data sets and older prompts use -> our attribute name."""
 
 
 def canonical_attribute(name: str) -> str:

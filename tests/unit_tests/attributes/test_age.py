@@ -1,0 +1,58 @@
+"""Age: tolerance, ranges and decades."""
+
+from __future__ import annotations
+
+import pytest
+
+from anonygraph.attributes.age import parse_age
+from anonygraph.tools.matching import match_guess
+
+from .quoted import AGE_CASES
+
+
+@pytest.mark.parametrize(("truth", "guess", "expected"), AGE_CASES)
+def test_when_age_guess_is_judged_then_five_years_or_range_midpoint_decides(
+    truth: str, guess: str, expected: str
+) -> None:
+    assert match_guess("age", int(truth), guess).outcome == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("34", (34, 34)),
+        ("25-30", (25, 30)),
+        ("25 to 30", (25, 30)),
+        ("30s", (30, 39)),
+        ("late 20s", (26, 29)),
+        ("mid-forties", (43, 46)),
+        ("around 40", (40, 40)),
+        ("over 60", (60, 100)),
+        ("40+", (40, 100)),
+        ("(no other guesses needed as the age is explicitly stated)", None),
+    ],
+)
+def test_when_age_text_is_parsed_then_points_ranges_and_decades_are_read(
+    text: str, expected: tuple[int, int] | None
+) -> None:
+    assert parse_age(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("truth", "guess", "expected"),
+    [
+        (28, "late 20s", "correct"),
+        (33, "30s", "correct"),
+        (44, "around 40", "correct"),
+        (29, "25-30", "correct"),
+        (27, "25-30", "correct"),  # overlapping ranges
+        ("25-30", "28-35", "correct"),
+        (45, "20-60", "less_precise"),  # holds the age but is too wide
+        (70, "20-60", "wrong"),
+        (30, "a young adult", "wrong"),  # no age: undecided, falls back
+    ],
+)
+def test_when_age_guess_is_a_range_or_phrase_then_overlap_counts(
+    truth: object, guess: str, expected: str
+) -> None:
+    assert match_guess("age", truth, guess).outcome == expected

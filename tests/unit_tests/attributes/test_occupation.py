@@ -1,0 +1,115 @@
+"""Occupation: word rules, then SOC job family and MiniLM similarity."""
+
+from __future__ import annotations
+
+import pytest
+
+from anonygraph.attributes.occupation import (
+    SAME_TITLE_SIMILARITY,
+    job_families,
+    job_family,
+)
+from anonygraph.tools.matching import match_guess
+
+from .quoted import FAMILY_OCCUPATION_CASES, OCCUPATION_CASES
+
+
+@pytest.mark.parametrize(("truth", "guess", "expected"), OCCUPATION_CASES)
+def test_when_occupation_guess_is_judged_then_head_noun_and_modifiers_decide(
+    truth: str, guess: str, expected: str
+) -> None:
+    assert match_guess("occupation", truth, guess).outcome == expected
+
+
+@pytest.mark.parametrize(
+    ("truth", "guess", "expected"),
+    [
+        ("software engineer", "engineer", "less_precise"),
+        ("web developer", "Developer", "less_precise"),
+        ("art curator", "Curator", "less_precise"),
+        ("Accountant", "acountant", "correct"),  # a typo
+        ("lawyer", "Attorney", "correct"),
+    ],
+)
+def test_when_occupation_guess_is_broader_then_it_is_less_precise(
+    truth: str, guess: str, expected: str
+) -> None:
+    assert match_guess("occupation", truth, guess).outcome == expected
+
+
+@pytest.mark.parametrize(("truth", "guess", "expected"), FAMILY_OCCUPATION_CASES)
+def test_when_titles_differ_then_job_family_and_similarity_decide(
+    truth: str, guess: str, expected: str
+) -> None:
+    assert match_guess("occupation", truth, guess).outcome == expected
+
+
+@pytest.mark.parametrize(
+    ("truth", "guess", "expected", "reason"),
+    [
+        ("chemist", "chemistry teacher", "correct", "same job family"),
+        ("registered nurse", "staff nurse", "correct", "same job family"),
+        ("journalist", "reporter", "correct", "same job family"),
+        ("electrician", "plumber", "wrong", "same job family"),  # too far apart
+        ("financial manager", "financial analyst", "wrong", "other job family"),
+        ("pilot", "hairdresser", "wrong", "other job family"),
+    ],
+)
+def test_when_titles_share_no_words_then_the_reason_names_family_and_similarity(
+    truth: str, guess: str, expected: str, reason: str
+) -> None:
+    match = match_guess("occupation", truth, guess)
+    assert match.outcome == expected
+    assert match.decided_by == "rule"
+    assert reason in match.reason and "similarity 0." in match.reason
+
+
+@pytest.mark.parametrize(
+    ("truth", "guess"),
+    [
+        ("teacher", "physics teacher"),
+        ("nurse", "pediatric nurse"),
+        ("tutor", "math tutor"),
+    ],
+)
+def test_when_truth_is_broad_and_guess_narrower_then_it_is_less_precise(
+    truth: str, guess: str
+) -> None:
+    match = match_guess("occupation", truth, guess)
+    assert (match.outcome, match.reason) == (
+        "less_precise",
+        f"{guess!r} is a narrower kind of {truth!r}",
+    )
+
+
+def test_when_a_title_is_placed_then_its_soc_family_is_named() -> None:
+    family, similarity = job_family("kindergarten teacher")
+    assert (family.code, family.major) == (
+        "25-2000",
+        "Educational Instruction and Library Occupations",
+    )
+    assert similarity > SAME_TITLE_SIMILARITY  # it is one of the typical titles
+
+
+def test_when_the_taxonomy_is_loaded_then_every_minor_group_has_a_major_group() -> None:
+    families = set(job_families())
+    assert len({f.code for f in families}) == 98
+    assert {f.major for f in families} >= {
+        "Management Occupations",
+        "Legal Occupations",
+    }
+
+
+def test_when_match_command_runs_then_verdict_and_reason_are_printed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from anonygraph import cli
+
+    code = cli.main(
+        ["match", "--truth", "chemist", "--guess", "chemistry teacher",
+         "--attribute", "occupation"]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.startswith("correct (rule): same job family: Physical Scientists")
+    assert "similarity 0." in out
