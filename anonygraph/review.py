@@ -90,7 +90,7 @@ def _eval_rows(db: store.RunStore, run_id: str) -> dict[str, dict[str, Any]]:
 def record_reviews(
     db: store.RunStore, run_id: str, record_id: str | None = None
 ) -> list[dict[str, Any]]:
-    """Build the review of a run's records (or one record), in input order.
+    """Build the review of a run's records (or one record), by record id.
 
     Raises:
         ValueError: naming the run or record when the store has no such thing.
@@ -98,7 +98,7 @@ def record_reviews(
     run = db.get_run(run_id)
     if run is None:
         raise ValueError(f"no run {run_id!r} in {db.path}; see `anonygraph report`")
-    records = db.records(run_id)
+    records = sorted(db.records(run_id), key=lambda r: str(r["record_id"]))
     if record_id is not None:
         records = [r for r in records if r["record_id"] == record_id]
         if not records:

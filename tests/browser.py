@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 import time
 import urllib.request
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -63,8 +64,9 @@ class Chromium:
             timeout=10,
         ) as reply:
             target = json.load(reply)
-        self.ws: ClientConnection = connect(
-            target["webSocketDebuggerUrl"], max_size=None, open_timeout=10
+        self.stack = ExitStack()
+        self.ws: ClientConnection = self.stack.enter_context(
+            connect(target["webSocketDebuggerUrl"], max_size=None, open_timeout=10)
         )
         self.ids = itertools.count(1)
         self.events: list[dict[str, Any]] = []
@@ -77,7 +79,8 @@ class Chromium:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                error = self.process.stderr.read().decode() if self.process.stderr else ""
+                stderr = self.process.stderr
+                error = stderr.read().decode() if stderr else ""
                 raise BrowserUnavailableError(f"chromium exited: {error[-2000:]}")
             if marker.exists() and marker.read_text().strip():
                 return int(marker.read_text().split()[0])
@@ -150,8 +153,8 @@ class Chromium:
     def close(self) -> None:
         """Stop the browser and remove its profile."""
         try:
-            if hasattr(self, "ws"):
-                self.ws.close()
+            if hasattr(self, "stack"):
+                self.stack.close()
         finally:
             self.process.terminate()
             try:

@@ -31,7 +31,7 @@ CUES: dict[str, tuple[str, str, str, tuple[str, int] | None]] = {
     "children's ward": ("occupation", "nurse", "workplace", ("office worker", 2)),
     "Calgary": ("city_country", "Calgary, Canada", "a cold city", ("Canada", 3)),
     "Halifax": ("birth_city_country", "Halifax, Canada", "the coast", None),
-    "thesis": ("education", "phd", "project", ("bachelor's degree", 3)),
+    "thesis": ("education", "phd", "project", ("college degree", 3)),
     "Basel": ("city_country", "Basel, Switzerland", "Europe", None),
     "Retired": ("age", "65", "Stepped back", ("50", 2)),
     "Manchester": ("birth_city_country", "Manchester, United Kingdom", "home", None),
@@ -60,9 +60,11 @@ def text_of(prompt: str) -> str:
 
 
 def attacker(prompt: str) -> str:
-    text = text_of(prompt)
-    if "FAILME" in text:
+    # The record marked FAILME never gets a parsable attack, retries included
+    # (a retry prompt asks for a repair and does not quote the text).
+    if "FAILME" in prompt or "<text>" not in prompt:
         return "no idea, sorry"
+    text = text_of(prompt)
     guesses: dict[str, tuple[str, int] | None] = {}
     for cue, (attribute, guess, replacement, later) in CUES.items():
         if cue in text:
