@@ -9,11 +9,13 @@ from typing import Literal
 Op = Literal["equal", "delete", "insert"]
 """What happened to a piece of text: kept, removed from the original, added."""
 
-_TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
+# White space rides on the word before it: a separate " " token would be the
+# most frequent token of every text and make the matcher quadratic.
+_TOKENS = re.compile(r"\s+|\w+\s*|[^\w\s]\s*")
 
 
 def tokens(text: str) -> list[str]:
-    """Split a text into words, punctuation marks and runs of white space.
+    """Split a text into words and punctuation marks, each with its trailing space.
 
     Joining the tokens gives the text back unchanged.
     """
@@ -35,20 +37,40 @@ def word_diff(before: str, after: str) -> list[tuple[Op, str]]:
     pieces: list[tuple[Op, str]] = []
 
     def add(op: Op, words: list[str]) -> None:
-        if not words:
+        text = "".join(words)
+        if not text:
             return
         if pieces and pieces[-1][0] == op:
-            pieces[-1] = (op, pieces[-1][1] + "".join(words))
+            pieces[-1] = (op, pieces[-1][1] + text)
         else:
-            pieces.append((op, "".join(words)))
+            pieces.append((op, text))
 
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             add("equal", old[i1:i2])
+        elif tag == "replace":
+            # "Calgary " -> "a city ": mark the words, keep the shared space.
+            gone, added = "".join(old[i1:i2]), "".join(new[j1:j2])
+            space = _shared_trailing_space(gone, added)
+            cut = len(space)
+            add("delete", [gone[: len(gone) - cut]])
+            add("insert", [added[: len(added) - cut]])
+            add("equal", [space])
         else:
             add("delete", old[i1:i2])
             add("insert", new[j1:j2])
     return pieces
+
+
+def _shared_trailing_space(a: str, b: str) -> str:
+    space_a, space_b = a[len(a.rstrip()) :], b[len(b.rstrip()) :]
+    shared = 0
+    while (
+        shared < min(len(space_a), len(space_b))
+        and space_a[-1 - shared] == space_b[-1 - shared]
+    ):
+        shared += 1
+    return space_a[len(space_a) - shared :]
 
 
 def changed_words(pieces: list[tuple[Op, str]]) -> tuple[int, int]:
