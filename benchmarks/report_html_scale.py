@@ -29,6 +29,7 @@ CITIES = ["Calgary", "Leeds", "Basel", "Austin", "Osaka", "Berlin"]
 
 
 def fill(db: RunStore, n: int) -> None:
+    """Store ``n`` finished records of one run (every 50th failed)."""
     rng = random.Random(7)
     db.start_run("big", "rlaa", {}, "in.jsonl", "out.jsonl")
     for i in range(n):
@@ -68,6 +69,7 @@ def fill(db: RunStore, n: int) -> None:
 
 
 def main(n: int) -> None:
+    """Build the page for ``n`` records and time it in chromium."""
     folder = Path(tempfile.mkdtemp(prefix="anonygraph-bench-"))
     db = RunStore(folder / "runs.sqlite")
     fill(db, n)
@@ -78,8 +80,11 @@ def main(n: int) -> None:
     rendered = time.perf_counter() - start
     path = folder / "report.html"
     path.write_text(page, encoding="utf-8")
-    print(f"{n} records: reviews built in {built:.2f} s, page in {rendered:.2f} s, "
-          f"{path.stat().st_size / 1e6:.1f} MB")  # fmt: skip  # noqa: T201
+    size = path.stat().st_size / 1e6
+    print(  # noqa: T201
+        f"{n} records: reviews in {built:.2f} s, page in {rendered:.2f} s, "
+        f"{size:.1f} MB"
+    )
     binary = find_chromium()
     if binary is None:
         print("chromium not installed: page not timed")  # noqa: T201
@@ -96,8 +101,10 @@ def main(n: int) -> None:
             "s.dispatchEvent(new Event('change')); return performance.now() - t; })()"
         )
         shown = browser.js("document.getElementById('count').textContent")
-        print(f"page loaded and first {cards} cards drawn in {loaded:.2f} s; "
-              f"status filter in {filter_ms:.0f} ms ({shown})")  # fmt: skip  # noqa: T201
+        print(  # noqa: T201
+            f"page loaded and first {cards} cards drawn in {loaded:.2f} s; "
+            f"status filter in {filter_ms:.0f} ms ({shown})"
+        )
     finally:
         browser.close()
 

@@ -42,8 +42,8 @@ def _set(page: Chromium, control: str, value: str) -> None:
     """Change a filter the way a person does: set it and fire its event."""
     event = "input" if control == "f-id" else "change"
     page.js(
-        f"(() => {{ const c = document.getElementById({control!r}); c.value = {value!r};"
-        f" c.dispatchEvent(new Event({event!r})); }})()"
+        f"(() => {{ const c = document.getElementById({control!r});"
+        f" c.value = {value!r}; c.dispatchEvent(new Event({event!r})); }})()"
     )
 
 
