@@ -10,6 +10,7 @@ from collections import defaultdict
 from typing import Any
 
 from anonygraph import store
+from anonygraph.state.attributes import canonical_attribute
 from anonygraph.tools.matching import match_inference
 from anonygraph.tools.text_diff import changed_words, render_terminal, word_diff
 
@@ -19,9 +20,12 @@ _KNOWN = {"round", "text", "rewritten", "inferences", "verdicts", "policy", "err
 
 
 def label_values(labels: dict[str, Any]) -> dict[str, Any]:
-    """Read labels that may carry their hardness (``{"value": 34, "hardness": 2}``)."""
+    """Read labels that may carry their hardness (``{"value": 34, "hardness": 2}``).
+
+    Data set names (``pobp``, ``income``) become ours, as the attacker uses them.
+    """
     return {
-        name: value.get("value", value.get("estimate"))
+        canonical_attribute(name): value.get("value", value.get("estimate"))
         if isinstance(value, dict)
         else value
         for name, value in labels.items()
@@ -43,7 +47,7 @@ def judged_inferences(
             continue
         judged: list[dict[str, Any]] = [{"guess": g, "outcome": None} for g in guesses]
         truth_text, skipped = None, ""
-        truth = labels.get(attribute)
+        truth = labels.get(canonical_attribute(attribute))
         if truth is not None:
             match = match_inference(attribute, truth, guesses, k=len(guesses))
             truth_text, skipped = match.truth, match.skipped_reason

@@ -12,7 +12,7 @@ from report_run import HOSTILE_TEXT, ReviewStore
 
 from anonygraph.cli import main
 from anonygraph.report_html import json_for_script
-from anonygraph.review import record_reviews
+from anonygraph.review import judged_inferences, label_values, record_reviews
 from anonygraph.store import RunStore
 from anonygraph.tools.text_diff import changed_words, render_terminal, word_diff
 
@@ -158,3 +158,29 @@ def test_when_text_could_end_a_script_block_then_it_is_escaped(text: str) -> Non
 
     assert not re.search(r"[<>&\u2028\u2029]", encoded)
     assert json.loads(encoded) == {"t": text}
+
+
+def test_when_labels_use_data_set_names_then_guesses_are_still_judged() -> None:
+    labels = label_values(
+        {"pobp": {"value": "Osaka, Japan", "hardness": 3}, "income": "low"}
+    )
+
+    judged = judged_inferences(
+        [
+            {"attribute": "birth_city_country", "guesses": ["Osaka, Japan", "Kyoto"],
+             "certainty": 4, "reasoning": "takoyaki"},
+            {"attribute": "income_level", "guesses": ["high"], "certainty": 2},
+            {"attribute": "age", "guesses": ["30"], "certainty": 3},
+            {"attribute": "sex", "guesses": [], "certainty": 1},
+        ],
+        labels,
+    )  # fmt: skip
+
+    assert [j["attribute"] for j in judged] == [
+        "birth_city_country",
+        "income_level",
+        "age",
+    ]
+    assert [g["outcome"] for g in judged[0]["guesses"]] == ["correct", "wrong"]
+    assert judged[1]["guesses"][0]["outcome"] == "wrong"
+    assert judged[2]["truth"] is None and judged[2]["guesses"][0]["outcome"] is None
