@@ -154,9 +154,12 @@ def build(folder: Path) -> ReviewStore:
                 )
             )  # fmt: skip
             runs[method] = summary.run_id
-            asyncio.run(
-                evaluate_run(EvalOptions(run_id=summary.run_id, db=db, progress=False))
-            )
+            # RLAA scored per round too: the page's per-round table and plot.
+            options = EvalOptions(
+                run_id=summary.run_id, db=db, progress=False,
+                per_iteration=method == "rlaa",
+            )  # fmt: skip
+            asyncio.run(evaluate_run(options))
     report = write_report(db, str(folder / "report"))
     return ReviewStore(db=db, runs=runs, report=report)
 

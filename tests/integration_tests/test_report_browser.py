@@ -95,8 +95,13 @@ def test_when_the_page_opens_then_records_show_their_diff_rounds_and_cost(
     assert "a cold city" in page.js(
         "Array.from(document.querySelectorAll('#records ins')).map(e => e.textContent)"
     )
-    assert page.js("document.querySelectorAll('table.summary tbody tr').length") == 3
-    assert page.js("document.querySelectorAll('.plots img').length") >= 1
+    methods = "document.querySelector('table.summary').tBodies[0].rows.length"
+    assert page.js(methods) == 3
+    assert page.js("document.querySelectorAll('.plots img').length") == 2
+    headings = page.js(
+        "Array.from(document.querySelectorAll('h2')).map(h => h.textContent)"
+    )
+    assert "Per round: rlaa (rlaa)" in headings
     shot = page.screenshot(tmp_path / "report.png")
     assert shot.stat().st_size > 20_000
 
