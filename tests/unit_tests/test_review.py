@@ -184,3 +184,14 @@ def test_when_labels_use_data_set_names_then_guesses_are_still_judged() -> None:
     assert [g["outcome"] for g in judged[0]["guesses"]] == ["correct", "wrong"]
     assert judged[1]["guesses"][0]["outcome"] == "wrong"
     assert judged[2]["truth"] is None and judged[2]["guesses"][0]["outcome"] is None
+
+
+def test_when_colour_is_forced_then_removed_words_are_red_and_inserted_green(
+    review_store: ReviewStore, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["show", "--db", review_store.db, "--run", "rlaa", "--id", "r02"]
+
+    assert main([*argv, "--color", "always"]) == 0
+
+    out = capsys.readouterr().out
+    assert "\x1b[31m[-Calgary-]\x1b[0m\x1b[32m{+a cold city+}\x1b[0m" in out
