@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Portable CPU flags: the llama.cpp wheel built here runs on any x86-64 with AVX2.
 LLAMA_CMAKE_ARGS := -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
-.PHONY: install run test lint clean
+.PHONY: install run test lint clean browser
 
 install: $(VENV)/.installed
 
@@ -22,8 +22,18 @@ run: install
 		--output out/rlaa.jsonl --db out/runs.sqlite --max-iterations 3
 	@echo "anonymized texts: out/rlaa.jsonl; run store: out/runs.sqlite"
 
-test: install
+test: install browser
 	$(BIN)/python -m pytest
+
+# The report page is tested in headless Debian chromium; install it when missing
+# (as root, or through sudo when that works without a password).
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; \
+		elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+		else echo "chromium is missing: apt-get install chromium (needed by the report page tests)"; exit 0; fi; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; \
+	fi
 
 lint: install
 	$(BIN)/ruff check anonygraph tests

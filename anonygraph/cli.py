@@ -368,6 +368,15 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--run", action="append", help="runs to include (default: all)")
     rep.add_argument("--out", default="report", help="folder for report.md/csv/png")
 
+    show = sub.add_parser("show", help="review a run's records: diff, guesses, cost")
+    show.add_argument("--db", default="runs.sqlite")
+    show.add_argument("--run", required=True, help="run id")
+    show.add_argument("--id", help="one record (default: every record)")
+    show.add_argument(
+        "--color", choices=["auto", "always", "never"], default="auto",
+        help="mark removed words red and inserted green",
+    )  # fmt: skip
+
     pii = sub.add_parser("pii", help="the regex PII scanner of dp-embed")
     pii.add_argument("text", nargs="?", help="text to redact")
     pii.add_argument("--list-rules", action="store_true", help="list the rules")
@@ -411,6 +420,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         files = write_report(args.db, args.out, args.run)
         print("\n".join(f"{k}: {v}" for k, v in files.items()))  # noqa: T201
         return 0
+    if args.command == "show":
+        return _show(args)
     if args.command == "pii":
         return _pii(args)
     if args.command == "match":
@@ -469,6 +480,20 @@ def _eval(args: argparse.Namespace) -> int:
     summary = asyncio.run(evaluate_run(options))
     print(summary.report(), file=sys.stderr)  # noqa: T201
     return 0 if not summary.failed else 1
+
+
+def _show(args: argparse.Namespace) -> int:
+    import os
+
+    from anonygraph.review import record_reviews, render_review
+    from anonygraph.store import RunStore
+
+    color = args.color == "always" or (
+        args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    )
+    reviews = record_reviews(RunStore(args.db), args.run, args.id)
+    print("\n".join(render_review(r, color=color) for r in reviews))  # noqa: T201
+    return 0
 
 
 def _pii(args: argparse.Namespace) -> int:

@@ -1,4 +1,7 @@
-"""Reports across runs: a RLAA-style table, a privacy-utility plot, MRS per round."""
+"""Reports across runs: a RLAA-style table, a privacy-utility plot, MRS per round.
+
+Also report.html, the same tables and plots with a per-record review.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-from anonygraph import store
+from anonygraph import report_html, review, store
 
 COLUMNS = (
     "method",
@@ -163,7 +166,7 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
 def write_report(
     db_path: str, out_dir: str, run_ids: list[str] | None = None
 ) -> dict[str, Path]:
-    """Write report.md, report.csv and the plots for evaluated runs.
+    """Write report.md, report.csv, the plots and report.html for evaluated runs.
 
     Args:
         db_path: the run store.
@@ -202,7 +205,14 @@ def write_report(
         writer = csv.DictWriter(handle, fieldnames=COLUMNS, extrasaction="ignore")
         writer.writeheader()
         writer.writerows(rows)
-    files.update(_plots(rows, curves, out))
+    plots = _plots(rows, curves, out)
+    files.update(plots)
+    reviews = [r for run, _ in evaluated for r in review.record_reviews(db, run["id"])]
+    files["html"] = out / "report.html"
+    files["html"].write_text(
+        report_html.render_html(COLUMNS, rows, curves, plots, reviews, _fmt),
+        encoding="utf-8",
+    )
     for path in files.values():
         path.chmod(0o600)
     return files

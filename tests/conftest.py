@@ -23,3 +23,6 @@ def script(monkeypatch: pytest.MonkeyPatch) -> Script:
     scripted = Script()
     monkeypatch.setattr(models, "load_chat_model", scripted.load)
     return scripted
+
+
+from report_run import review_store  # noqa: E402, F401  (session fixture)
