@@ -10,7 +10,7 @@ from collections import defaultdict
 from typing import Any
 
 from anonygraph import store
-from anonygraph.state.attributes import canonical_attribute
+from anonygraph.attributes import canonical_attribute
 from anonygraph.tools.matching import match_inference
 from anonygraph.tools.text_diff import changed_words, render_terminal, word_diff
 
