@@ -180,7 +180,11 @@ async def score_row(
     """Evaluate one text (resuming its thread); store it; return an error or ''."""
     start = time.perf_counter()
     result, failure = await invoke_thread(
-        app, f"{eval_id}:{row.record_id}:{row.row}", _payload(row), context
+        app,
+        f"{eval_id}:{row.record_id}:{row.row}",
+        _payload(row),
+        context,
+        finished=scored,
     )
     status, error = ("failed", str(failure)) if failure else ("done", "")
     result["text"] = row.text  # the output schema leaves inputs out
@@ -196,6 +200,11 @@ async def score_row(
         seconds=time.perf_counter() - start,
     )
     return f"record {row.record_id!r} {row.row}: {error}" if error else ""
+
+
+def scored(values: dict[str, Any]) -> bool:
+    """Tell whether an evaluation thread ran its last step (`score` sets metrics)."""
+    return bool(values.get("metrics"))
 
 
 def _payload(row: EvalRow) -> dict[str, Any]:

@@ -204,30 +204,63 @@ async def run_bounded(
     return list(await asyncio.gather(*(one(job) for job in jobs)))
 
 
+UNFINISHED = ("", "running")
+"""Statuses of a record whose last step has not run (`RecordOutput.status`)."""
+
+
+class UnfinishedError(RuntimeError):
+    """A thread that ended without its last step setting a final status."""
+
+
+def is_finished(values: dict[str, Any], status_key: str | None = "status") -> bool:
+    """Tell whether a thread's values carry the final status of its last step."""
+    if status_key is None:
+        return bool(values)
+    return str(values.get(status_key, "")) not in UNFINISHED
+
+
 async def invoke_thread(
-    app: Any, thread_id: str, payload: dict[str, Any], context: Any
+    app: Any,
+    thread_id: str,
+    payload: dict[str, Any],
+    context: Any,
+    *,
+    finished: Callable[[dict[str, Any]], bool] = is_finished,
 ) -> tuple[dict[str, Any], Exception | None]:
     """Run one checkpointed thread to its end, resuming it where it stopped.
 
-    A thread with pending steps continues from its last finished step; a
-    finished one is read back; a new one starts from ``payload``.
+    A thread with a checkpoint is always continued with ``None`` input, never
+    judged by its snapshot: a kill after a step's writes were saved but before
+    the next checkpoint leaves a snapshot whose ``next`` is empty although the
+    graph has steps left (LangGraph lists only tasks without saved writes).
+    Continuing applies the saved writes, runs what is left, and returns the
+    output at once when the graph had already ended. Whether the record is
+    done is read from the output: ``finished`` (a final status by default).
 
     Returns:
-        The final state and None, or, when a step raised, the state saved so
-        far (with the failed step's call records added) and the exception.
+        The final state and None, or, when a step raised or the graph ended
+        without a final status, the state saved so far (with the failed
+        step's call records added) and the exception.
     """
     config = {"configurable": {"thread_id": thread_id}}
     snapshot = await app.aget_state(config)
-    if snapshot.values and not snapshot.next:
-        return dict(snapshot.values), None
+    started = snapshot.created_at is not None
     try:
-        result = await app.ainvoke(
-            None if snapshot.next else payload,
-            config,
-            context=context,
-            durability="sync",
+        result = dict(
+            await app.ainvoke(
+                None if started else payload,
+                config,
+                context=context,
+                durability="sync",
+            )
         )
-        return dict(result), None
+        if not finished(result):
+            raise UnfinishedError(
+                "the graph ended without a final status (status "
+                f"{result.get('status', '')!r}); nothing was written for it: "
+                "run the same command again, or purge the run and start afresh"
+            )
+        return result, None
     except Exception as exc:  # noqa: BLE001 - the caller records it and goes on
         state = dict((await app.aget_state(config)).values)
         state["calls"] = [*state.get("calls", []), *getattr(exc, "calls", [])]
