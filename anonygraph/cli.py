@@ -247,9 +247,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``anonygraph`` command."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="send LangSmith traces (off otherwise, whatever the environment says)",
+    )
+    args = parser.parse_args(argv)
+    from anonygraph.tracing import tracing_scope
+
     try:
-        return _dispatch(args)
+        with tracing_scope(args.trace, process_wide=True):
+            return _dispatch(args)
     except (OptionError, InputError, ModelSpecError, ValueError, RunLockedError) as exc:
         print(f"anonygraph {args.command}: {exc}", file=sys.stderr)  # noqa: T201
         return 2
@@ -277,7 +286,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         from anonygraph.api import anonymize
 
         text = sys.stdin.read() if args.text == "-" else args.text
-        result = anonymize(text, method=args.method, **context_fields(args))
+        fields = context_fields(args)
+        result = anonymize(text, method=args.method, trace=args.trace, **fields)
         output = json.dumps(result, indent=2, ensure_ascii=False)
         print(output if args.json else result["anonymized"])  # noqa: T201
         return 0
@@ -295,6 +305,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         format=args.format,
         run_id=args.run_id,
         progress=not args.no_progress,
+        trace=args.trace,
     )
     summary = asyncio.run(run_batch(options))
     print(summary.report(), file=sys.stderr)  # noqa: T201
@@ -321,6 +332,7 @@ def _eval(args: argparse.Namespace) -> int:
         per_iteration=args.per_iteration,
         concurrency=args.concurrency,
         progress=not args.no_progress,
+        trace=args.trace,
     )
     summary = asyncio.run(evaluate_run(options))
     print(summary.report(), file=sys.stderr)  # noqa: T201

@@ -16,6 +16,7 @@ from anonygraph import store
 from anonygraph.graphs import evaluate
 from anonygraph.runner import invoke_thread, run_bounded
 from anonygraph.state.evaluate import EvalContext
+from anonygraph.tracing import tracing_scope
 
 
 @dataclass
@@ -30,6 +31,8 @@ class EvalOptions:
     """Also score the text after every round (for MRS curves)."""
     concurrency: int = 1
     progress: bool = True
+    trace: bool = False
+    """Send LangSmith traces; off otherwise, whatever the environment says."""
 
 
 @dataclass
@@ -120,6 +123,11 @@ async def evaluate_run(options: EvalOptions) -> EvalSummary:
     Raises:
         ValueError: when the run does not exist in the store.
     """
+    with tracing_scope(options.trace):
+        return await _evaluate_run(options)
+
+
+async def _evaluate_run(options: EvalOptions) -> EvalSummary:
     db = store.RunStore(options.db)
     if db.get_run(options.run_id) is None:
         raise ValueError(

@@ -21,6 +21,7 @@ from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import BadLine, InputError, check_text, read_records
 from anonygraph.state.context import Context
 from anonygraph.state.domain import Record
+from anonygraph.tracing import tracing_scope
 
 
 @dataclass
@@ -38,6 +39,8 @@ class RunOptions:
     """jsonl (ours), or a shared data set format: personalreddit, profile, synthpai."""
     run_id: str = ""
     progress: bool = True
+    trace: bool = False
+    """Send LangSmith traces; off otherwise, whatever the environment says."""
 
 
 @dataclass
@@ -146,7 +149,7 @@ async def run_batch(options: RunOptions) -> RunSummary:
             f"unknown method {options.method!r}; choose from {', '.join(GRAPHS)}"
         )
     run_id = options.run_id or derive_run_id(options)
-    with store.run_lock(options.db, run_id):
+    with tracing_scope(options.trace), store.run_lock(options.db, run_id):
         return await _run_batch(options, run_id)
 
 
