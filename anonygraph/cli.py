@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sqlite3
 import sys
+from pathlib import Path
 from typing import Any
 
 from anonygraph.graphs import GRAPHS
@@ -61,11 +63,8 @@ def context_fields(args: argparse.Namespace) -> dict[str, Any]:
         except UnknownAttributeError as exc:
             raise OptionError(f"--attributes: {exc}") from exc
     for name in ("max_iterations", "max_retries", "max_chars"):
-        value = getattr(args, name)
-        if value is not None:
-            if value < 1:
-                raise OptionError(f"--{name.replace('_', '-')} must be at least 1")
-            fields[name] = value
+        if getattr(args, name) is not None:
+            fields[name] = getattr(args, name)
     if args.cache:
         fields["cache_mode"] = args.cache
     for pair in args.set or []:
@@ -73,6 +72,12 @@ def context_fields(args: argparse.Namespace) -> dict[str, Any]:
         if not sep:
             raise OptionError(f"--set {pair}: expected FIELD=VALUE")
         fields[name.strip()] = coerce_option(args.method, name.strip(), value)
+    # One check for a flag and its --set form.
+    for name, least in (("max_iterations", 1), ("max_retries", 0), ("max_chars", 1)):
+        if name in fields and fields[name] < least:
+            raise OptionError(
+                f"--{name.replace('_', '-')} (or --set {name}) must be at least {least}"
+            )
     if args.method == "fgaa" and args.fixed_rounds:
         fields["stop_when_nothing_inferred"] = False
     method_flags = {
@@ -194,6 +199,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--concurrency", type=int, default=1, help="records at once")
     run.add_argument("--run-id", default="", help="name of the run (default: derived)")
     run.add_argument("--no-progress", action="store_true")
+    run.add_argument(
+        "--force",
+        action="store_true",
+        help="start the output file afresh even if another run wrote it",
+    )
 
     one = sub.add_parser("anonymize", help="anonymize one text and print it")
     add_common(one)
@@ -262,6 +272,15 @@ def main(argv: list[str] | None = None) -> int:
     except (OptionError, InputError, ModelSpecError, ValueError, RunLockedError) as exc:
         print(f"anonygraph {args.command}: {exc}", file=sys.stderr)  # noqa: T201
         return 2
+    except (OSError, sqlite3.Error) as exc:
+        # A missing, read-only or full file or folder: one line, not a traceback.
+        where = getattr(exc, "filename", None) or getattr(args, "db", "")
+        print(  # noqa: T201
+            f"anonygraph {args.command}: cannot use {where}: {exc}; check the "
+            "path exists and is writable",
+            file=sys.stderr,
+        )
+        return 2
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -275,6 +294,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "report":
         from anonygraph.report import write_report
 
+        if not Path(args.db).is_file():
+            raise OptionError(f"--db {args.db}: no such run store; check the path")
         files = write_report(args.db, args.out, args.run)
         print("\n".join(f"{k}: {v}" for k, v in files.items()))  # noqa: T201
         return 0
@@ -305,6 +326,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         format=args.format,
         run_id=args.run_id,
         progress=not args.no_progress,
+        force=args.force,
         trace=args.trace,
     )
     summary = asyncio.run(run_batch(options))
@@ -351,18 +373,24 @@ def _pii(args: argparse.Namespace) -> int:
 
 
 def _purge(db_path: str, run_id: str) -> int:
-    import sqlite3
-
     from anonygraph.store import RunStore, checkpoint_path
 
-    RunStore(db_path).purge_intermediates(run_id)
+    if not Path(db_path).is_file():
+        raise OptionError(f"--db {db_path}: no such run store; check the path")
+    db = RunStore(db_path)
+    if db.get_run(run_id) is None:
+        raise OptionError(f"--run {run_id}: no such run in {db_path}")
+    db.purge_intermediates(run_id)
     checkpoints = checkpoint_path(db_path)
     if checkpoints.exists():
         conn = sqlite3.connect(checkpoints)
         with conn:
             for table in ("checkpoints", "writes"):
+                # A prefix compare, not LIKE: a run id may hold % or _.
+                prefix = f"{run_id}:"
                 conn.execute(
-                    f"delete from {table} where thread_id like ?", [f"{run_id}:%"]
+                    f"delete from {table} where substr(thread_id, 1, ?) = ?",
+                    [len(prefix), prefix],
                 )
         conn.close()
     return 0

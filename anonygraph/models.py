@@ -509,8 +509,10 @@ async def _call(
         if hit is not None:
             record.update(hit["usage"], seconds=0.0, cached=True)
             return str(hit["text"]), record
+    store.log_call(record, "start")
     start = time.perf_counter()
     answer = await model.ainvoke(list(messages))
+    store.log_call(record, "end")
     # A backend that reports its own compute time (llama.cpp) excludes queueing.
     seconds = answer.response_metadata.get("seconds", time.perf_counter() - start)
     text = answer.content if isinstance(answer.content, str) else str(answer.content)
