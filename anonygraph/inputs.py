@@ -195,7 +195,7 @@ def read_records(
             if isinstance(obj, list):
                 yield BadLine(number, None, "a JSON array, not an object" + hint("["))
                 continue
-            if isinstance(obj, dict) and isinstance(obj.get("id"), str | int):
+            if isinstance(obj, dict) and type(obj.get("id")) in (str, int):
                 record_id = str(obj["id"])
             try:
                 record = parse_record(obj, max_chars=max_chars)
