@@ -1,0 +1,19 @@
+"""Twenty SIGKILLs at random moments lose and duplicate nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kill_loop import kill_loop
+
+
+def test_when_a_batch_is_killed_20_times_then_each_id_is_written_once_and_right(
+    tmp_path: Path,
+) -> None:
+    figures = kill_loop(tmp_path, kills=20, records=12, seed=12)
+
+    assert figures["final_exit"] == 0, figures["final_summary"]
+    assert sorted(figures["output_ids"]) == figures["ids"]
+    assert figures["bad_texts"] == []
+    assert figures["integrity"] == "ok" and figures["checkpoint_integrity"] == "ok"
+    assert figures["kills"] >= 15
