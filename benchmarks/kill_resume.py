@@ -18,7 +18,7 @@ from kill_loop import kill_loop  # noqa: E402
 def main() -> None:
     """Print the kill loop's figures as JSON."""
     kills = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-    records = int(sys.argv[2]) if len(sys.argv) > 2 else 40
+    records = int(sys.argv[2]) if len(sys.argv) > 2 else 150
     with tempfile.TemporaryDirectory() as folder:
         figures = kill_loop(Path(folder), kills=kills, records=records, seed=100)
     ids = figures.pop("ids")

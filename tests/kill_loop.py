@@ -5,6 +5,7 @@ Shared by the unit test (20 kills) and benchmarks/kill_resume.py (100 kills).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -20,13 +21,16 @@ from typing import Any
 TESTS = Path(__file__).resolve().parent
 
 CHILD = """
-import random, re, sys, time
+import os, random, re, sys, time
 sys.path.insert(0, {tests!r})
 from scripted import Script, attack_json, rewrite_json, verdicts_json
 from anonygraph import cli, models
 
+calls = open({calls!r}, "a")
+
 def slow(answer):
     def reply(prompt):
+        calls.write("call\\n"); calls.flush()
         time.sleep(random.uniform(0.005, 0.03))
         return answer(prompt) if callable(answer) else answer
     return reply
@@ -40,6 +44,17 @@ script.set("attacker", slow(attack_json(city_country=("Calgary, Canada", 5))))
 script.set("arbitrator", slow(verdicts_json(city_country="high")))
 script.set("anonymizer", slow(rewrite))
 models.load_chat_model = script.load
+if os.environ.get("FORK_SERVER"):
+    # Imports done once: each "go" line forks a fresh run, so a kill costs
+    # no interpreter start-up.
+    for _ in sys.stdin:
+        pid = os.fork()
+        if pid == 0:
+            random.seed(os.getpid())
+            os._exit(cli.main(sys.argv[1:]))
+        print(pid, flush=True)
+        print(os.waitpid(pid, 0)[1], flush=True)
+    sys.exit(0)
 sys.exit(cli.main(sys.argv[1:]))
 """
 
@@ -58,7 +73,9 @@ def kill_loop(
         )
     )
     child = folder / "child.py"
-    child.write_text(textwrap.dedent(CHILD.format(tests=str(TESTS))))
+    calls = folder / "calls.log"
+    calls.touch()
+    child.write_text(textwrap.dedent(CHILD.format(tests=str(TESTS), calls=str(calls))))
     output, db = folder / "out.jsonl", folder / "runs.sqlite"
     command = [
         sys.executable, str(child), "run", "--input", str(source),
@@ -68,18 +85,41 @@ def kill_loop(
     ]  # fmt: skip
     figures: dict[str, Any] = {"kills": 0, "finished_early": 0}
     start = time.perf_counter()
+    server = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "FORK_SERVER": "1"},
+        text=True,
+    )
+    assert server.stdin is not None and server.stdout is not None
     for _ in range(kills):
-        process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        # Python and LangGraph take ~1 s to import: kill in or after that.
-        time.sleep(rng.uniform(0.3, 2.0))
-        if process.poll() is None:
-            os.kill(process.pid, signal.SIGKILL)
+        seen = calls.stat().st_size
+        server.stdin.write("go\n")
+        server.stdin.flush()
+        pid = int(server.stdout.readline())
+        # Kill at a random moment once the run is working (its first model
+        # call), not while it is still reading its files.
+        deadline = time.monotonic() + 60
+        while calls.stat().st_size == seen:
+            assert time.monotonic() < deadline, "the run never called a model"
+            try:
+                os.kill(pid, 0)  # the server reaps it at once when it ends
+            except ProcessLookupError:
+                break
+            time.sleep(0.005)
+        else:
+            time.sleep(rng.uniform(0.0, 0.4))
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        status = int(server.stdout.readline())
+        if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
             figures["kills"] += 1
         else:
             figures["finished_early"] += 1
-        process.wait()
+    server.stdin.close()
+    server.wait(timeout=60)
     final = subprocess.run(command, capture_output=True, text=True, timeout=600)
     figures["seconds"] = round(time.perf_counter() - start, 1)
     figures["final_exit"] = final.returncode
