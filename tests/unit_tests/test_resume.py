@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from anonygraph.store import RunStore
+
 TESTS = Path(__file__).resolve().parents[1]
 
 # The child kills itself once the writes of the KILL_STEP-th step (1: prepare,
@@ -45,13 +47,14 @@ sys.exit(cli.main(sys.argv[1:]))
 
 
 def run_child(
-    tmp_path: Path, kill_step: int | None
+    tmp_path: Path, kill_step: int | None, *args: str
 ) -> subprocess.CompletedProcess[str]:
     child = tmp_path / "child.py"
     child.write_text(textwrap.dedent(CHILD.format(tests=str(TESTS))))
     source = tmp_path / "in.jsonl"
-    source.write_text(json.dumps({"id": "a", "text": "I live in Calgary."}) + "\n")
-    command = [
+    record = {"id": "a", "text": "I live in Calgary.", "labels": {"sex": "female"}}
+    source.write_text(json.dumps(record) + "\n")
+    command = [sys.executable, str(child), *args] if args else [
         sys.executable, str(child), "run", "--input", str(source),
         "--output", str(tmp_path / "out.jsonl"), "--db", str(tmp_path / "runs.sqlite"),
         "--attributes", "city_country", "--max-iterations", "1", "--cache", "off",
@@ -77,3 +80,23 @@ def test_when_killed_after_a_steps_writes_then_rerun_finishes_the_record(
     assert line["id"] == "a"
     assert line["text"] == "I live in a city."
     assert line["status"] == "max_iterations"
+
+
+@pytest.mark.parametrize("kill_step", [1, 2])
+def test_when_eval_is_killed_after_a_steps_writes_then_rerun_scores_the_row(
+    tmp_path: Path, kill_step: int
+) -> None:
+    assert run_child(tmp_path, None).returncode == 0
+    db = str(tmp_path / "runs.sqlite")
+    (run,) = [r["id"] for r in RunStore(db).runs()]
+    command = ["eval", "--run", run, "--db", db, "--no-judge", "--no-progress"]
+
+    killed = run_child(tmp_path, kill_step, *command)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    resumed = run_child(tmp_path, None, *command)
+
+    assert resumed.returncode == 0, resumed.stderr
+    rows = RunStore(db).evaluations(RunStore(db).latest_eval(run) or "")
+    assert sorted(r["row"] for r in rows) == ["final", "original"]
+    for row in rows:
+        assert row["status"] == "done" and json.loads(row["metrics"]), row
