@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -241,3 +242,28 @@ def test_when_report_db_is_missing_then_it_errors_and_creates_nothing(
     assert cli.main(["report", "--db", str(db), "--out", str(tmp_path / "r")]) == 2
     assert "no such run store" in capsys.readouterr().err
     assert not db.parent.exists()
+
+
+def test_when_a_resumed_record_has_more_model_time_than_wall_time_then_share_is_sane(
+    tmp_path: Path, script: Script, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A record resumed after a kill carries the killed session's calls: its
+    # wall time is stored as at least their model time.
+    script_city_leak(script)
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"id": "a", "text": "I live in Calgary."}\n')
+    from anonygraph import runner
+
+    original = runner.invoke_thread
+
+    async def with_earlier_calls(*args: Any, **kwargs: Any) -> Any:
+        result, error = await original(*args, **kwargs)
+        result["calls"] = [*result["calls"], {"id": "earlier", "seconds": 50.0}]
+        return result, error
+
+    monkeypatch.setattr(runner, "invoke_thread", with_earlier_calls)
+    summary = asyncio.run(run_batch(options(tmp_path, source)))
+
+    assert summary.totals["wall_seconds"] >= summary.totals["model_seconds"] >= 50
+    share = re.search(r"\((-?[\d.]+)% of it outside", summary.report())
+    assert share is not None and 0 <= float(share.group(1)) <= 100
