@@ -316,6 +316,11 @@ async def invoke_thread(
                 durability="sync",
             )
         )
+        if result.get("__interrupt__"):
+            raise UnfinishedError(
+                "the record waits for a review (an interrupt); resume its thread "
+                f"{thread_id!r} with Command(resume=...)"
+            )
         if not finished(result):
             raise UnfinishedError(
                 "the graph ended without a final status (status "
