@@ -237,11 +237,13 @@ async def _run_records(
 
 
 def check_output_path(input: str, output: str) -> None:
-    """Refuse an output that is the input file (also through a link).
+    """Refuse an output that is the input file (also through a link) or a folder.
 
     Raises:
         InputError: naming both paths.
     """
+    if Path(output).exists() and not Path(output).is_file():
+        raise InputError(f"--output {output}: not a file (a folder?); name a file")
     same = Path(input).resolve() == Path(output).resolve()
     if not same and Path(output).exists() and Path(input).exists():
         same = os.path.samefile(input, output)

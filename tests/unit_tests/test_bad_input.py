@@ -159,6 +159,13 @@ def test_when_output_is_the_input_then_it_is_refused_also_through_a_link(
     source.write_text('{"id": "a", "text": "I live in Calgary."}\n')
     link = tmp_path / "link.jsonl"
     link.symlink_to(source)
+    folder = tmp_path / "folder"
+    folder.mkdir(mode=0o755)
+    args = run_args(tmp_path, source)
+    args[args.index("--output") + 1] = str(folder)
+    assert cli.main(args) == 2
+    assert "not a file" in capsys.readouterr().err
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o755
     for output in (source, link):
         args = run_args(tmp_path, source)
         args[args.index("--output") + 1] = str(output)
