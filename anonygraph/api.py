@@ -7,12 +7,15 @@ from typing import Any
 
 from anonygraph.graphs import GRAPHS
 from anonygraph.runner import build_context
+from anonygraph.tracing import tracing_scope
 
 
 def anonymize(
     text: str | list[str],
     method: str = "rlaa",
     models: dict[str, str] | None = None,
+    *,
+    trace: bool = False,
     **options: Any,
 ) -> dict[str, Any]:
     """Anonymize ``text`` (or one author's comments) and return the graph's output.
@@ -21,19 +24,22 @@ def anonymize(
         text: the text, or a list of comments by one author.
         method: a key of `anonygraph.graphs.GRAPHS`.
         models: role -> model spec; the key ``default`` sets every other role.
+        trace: send LangSmith traces; off otherwise, whatever the environment says.
         **options: fields of the method's `Context`, e.g. ``max_iterations=3``.
 
     Returns:
         The output state: ``anonymized``, ``status``, ``iterations``, ``calls``.
 
     """
-    return asyncio.run(aanonymize(text, method, models, **options))
+    return asyncio.run(aanonymize(text, method, models, trace=trace, **options))
 
 
 async def aanonymize(
     text: str | list[str],
     method: str = "rlaa",
     models: dict[str, str] | None = None,
+    *,
+    trace: bool = False,
     **options: Any,
 ) -> dict[str, Any]:
     """Async form of `anonymize`, for callers already inside an event loop."""
@@ -47,5 +53,6 @@ async def aanonymize(
     context = build_context(method, options)
     payload = {"comments": text} if isinstance(text, list) else {"text": text}
     graph = GRAPHS[method]().compile(name=method)
-    result: dict[str, Any] = await graph.ainvoke(payload, context=context)
+    with tracing_scope(trace):
+        result: dict[str, Any] = await graph.ainvoke(payload, context=context)
     return result

@@ -6,8 +6,10 @@ import argparse
 import asyncio
 import dataclasses
 import json
+import sqlite3
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from anonygraph.attributes import UnknownAttributeError, resolve_attributes
@@ -82,14 +84,18 @@ def context_fields(
             raise OptionError(
                 f"{option.flags[-1]} is an option of {', '.join(option.defaults)}"
             )
-        if name in AT_LEAST_ONE and value < 1:
-            raise OptionError(f"{option.flags[0]} must be at least 1")
         fields[name] = value
     for pair in args.set or []:
         name, sep, value = pair.partition("=")
         if not sep:
             raise OptionError(f"--set {pair}: expected FIELD=VALUE")
         fields[name.strip()] = coerce_option(args.method, name.strip(), value)
+    # One check for a flag and its --set form.
+    for name, least in MINIMUM.items():
+        if name in fields and fields[name] < least:
+            raise OptionError(
+                f"--{name.replace('_', '-')} (or --set {name}) must be at least {least}"
+            )
     if args.method == "fgaa" and args.fixed_rounds:
         fields["stop_when_nothing_inferred"] = False
     return fields
@@ -170,8 +176,8 @@ DEDICATED = frozenset({"default_model", "models", "attributes", "cache_db"})
 """Fields with an option of their own (--model, --attributes) or set by the
 command itself (cache_db, from --db)."""
 
-AT_LEAST_ONE = frozenset({"max_iterations", "max_retries", "max_chars"})
-"""Counts where 0 would silently do nothing."""
+MINIMUM = {"max_iterations": 1, "max_retries": 0, "max_chars": 1}
+"""Smallest sensible value of a count, checked for a flag and its --set form."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -331,6 +337,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--concurrency", type=int, default=1, help="records at once")
     run.add_argument("--run-id", default="", help="name of the run (default: derived)")
     run.add_argument("--no-progress", action="store_true")
+    run.add_argument(
+        "--force",
+        action="store_true",
+        help="start the output file afresh even if another run wrote it",
+    )
 
     one = sub.add_parser("anonymize", help="anonymize one text and print it")
     add_common(one)
@@ -398,11 +409,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``anonygraph`` command."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="send LangSmith traces (off otherwise, whatever the environment says)",
+    )
+    args = parser.parse_args(argv)
+    from anonygraph.tracing import tracing_scope
+
     try:
-        return _dispatch(args)
+        with tracing_scope(args.trace, process_wide=True):
+            return _dispatch(args)
     except (OptionError, InputError, ModelSpecError, ValueError, RunLockedError) as exc:
         print(f"anonygraph {args.command}: {exc}", file=sys.stderr)  # noqa: T201
+        return 2
+    except (OSError, sqlite3.Error) as exc:
+        # A missing, read-only or full file or folder: one line, not a traceback.
+        where = getattr(exc, "filename", None) or getattr(args, "db", "")
+        print(  # noqa: T201
+            f"anonygraph {args.command}: cannot use {where}: {exc}; check the "
+            "path exists and is writable",
+            file=sys.stderr,
+        )
         return 2
 
 
@@ -417,6 +446,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "report":
         from anonygraph.report import write_report
 
+        if not Path(args.db).is_file():
+            raise OptionError(f"--db {args.db}: no such run store; check the path")
         files = write_report(args.db, args.out, args.run)
         print("\n".join(f"{k}: {v}" for k, v in files.items()))  # noqa: T201
         return 0
@@ -432,7 +463,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         from anonygraph.api import anonymize
 
         text = sys.stdin.read() if args.text == "-" else args.text
-        result = anonymize(text, method=args.method, **context_fields(args))
+        fields = context_fields(args)
+        result = anonymize(text, method=args.method, trace=args.trace, **fields)
         output = json.dumps(result, indent=2, ensure_ascii=False)
         print(output if args.json else result["anonymized"])  # noqa: T201
         return 0
@@ -450,6 +482,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         format=args.format,
         run_id=args.run_id,
         progress=not args.no_progress,
+        force=args.force,
+        trace=args.trace,
     )
     summary = asyncio.run(run_batch(options))
     print(summary.report(), file=sys.stderr)  # noqa: T201
@@ -476,6 +510,7 @@ def _eval(args: argparse.Namespace) -> int:
         per_iteration=args.per_iteration,
         concurrency=args.concurrency,
         progress=not args.no_progress,
+        trace=args.trace,
     )
     summary = asyncio.run(evaluate_run(options))
     print(summary.report(), file=sys.stderr)  # noqa: T201
@@ -508,18 +543,24 @@ def _pii(args: argparse.Namespace) -> int:
 
 
 def _purge(db_path: str, run_id: str) -> int:
-    import sqlite3
-
     from anonygraph.store import RunStore, checkpoint_path
 
-    RunStore(db_path).purge_intermediates(run_id)
+    if not Path(db_path).is_file():
+        raise OptionError(f"--db {db_path}: no such run store; check the path")
+    db = RunStore(db_path)
+    if db.get_run(run_id) is None:
+        raise OptionError(f"--run {run_id}: no such run in {db_path}")
+    db.purge_intermediates(run_id)
     checkpoints = checkpoint_path(db_path)
     if checkpoints.exists():
         conn = sqlite3.connect(checkpoints)
         with conn:
             for table in ("checkpoints", "writes"):
+                # A prefix compare, not LIKE: a run id may hold % or _.
+                prefix = f"{run_id}:"
                 conn.execute(
-                    f"delete from {table} where thread_id like ?", [f"{run_id}:%"]
+                    f"delete from {table} where substr(thread_id, 1, ?) = ?",
+                    [len(prefix), prefix],
                 )
         conn.close()
     return 0

@@ -16,6 +16,7 @@ from anonygraph import store
 from anonygraph.graphs import evaluate
 from anonygraph.runner import invoke_thread, run_bounded
 from anonygraph.state.evaluate import EvalContext
+from anonygraph.tracing import tracing_scope
 
 
 @dataclass
@@ -30,6 +31,8 @@ class EvalOptions:
     """Also score the text after every round (for MRS curves)."""
     concurrency: int = 1
     progress: bool = True
+    trace: bool = False
+    """Send LangSmith traces; off otherwise, whatever the environment says."""
 
 
 @dataclass
@@ -120,6 +123,11 @@ async def evaluate_run(options: EvalOptions) -> EvalSummary:
     Raises:
         ValueError: when the run does not exist in the store.
     """
+    with tracing_scope(options.trace):
+        return await _evaluate_run(options)
+
+
+async def _evaluate_run(options: EvalOptions) -> EvalSummary:
     db = store.RunStore(options.db)
     if db.get_run(options.run_id) is None:
         raise ValueError(
@@ -179,8 +187,14 @@ async def score_row(
 ) -> str:
     """Evaluate one text (resuming its thread); store it; return an error or ''."""
     start = time.perf_counter()
+    # Judge and attacker calls log their start too (named as save_evaluation does).
+    store.CALL_LOG.set((db, f"{run_id}/{eval_id}", f"{row.record_id}/{row.row}"))
     result, failure = await invoke_thread(
-        app, f"{eval_id}:{row.record_id}:{row.row}", _payload(row), context
+        app,
+        f"{eval_id}:{row.record_id}:{row.row}",
+        _payload(row),
+        context,
+        finished=scored,
     )
     status, error = ("failed", str(failure)) if failure else ("done", "")
     result["text"] = row.text  # the output schema leaves inputs out
@@ -196,6 +210,11 @@ async def score_row(
         seconds=time.perf_counter() - start,
     )
     return f"record {row.record_id!r} {row.row}: {error}" if error else ""
+
+
+def scored(values: dict[str, Any]) -> bool:
+    """Tell whether an evaluation thread ran its last step (`score` sets metrics)."""
+    return bool(values.get("metrics"))
 
 
 def _payload(row: EvalRow) -> dict[str, Any]:

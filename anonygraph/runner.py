@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import hashlib
 import json
 import os
+import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -18,9 +20,16 @@ from tqdm import tqdm
 
 from anonygraph import store
 from anonygraph.graphs import GRAPHS
-from anonygraph.inputs import BadLine, InputError, check_text, read_records
+from anonygraph.inputs import (
+    BadLine,
+    InputError,
+    check_input_path,
+    check_text,
+    read_records,
+)
 from anonygraph.state.context import Context
 from anonygraph.state.domain import Record
+from anonygraph.tracing import tracing_scope
 
 
 @dataclass
@@ -38,6 +47,10 @@ class RunOptions:
     """jsonl (ours), or a shared data set format: personalreddit, profile, synthpai."""
     run_id: str = ""
     progress: bool = True
+    force: bool = False
+    """Start the output file afresh even when another run wrote it."""
+    trace: bool = False
+    """Send LangSmith traces; off otherwise, whatever the environment says."""
 
 
 @dataclass
@@ -63,10 +76,18 @@ class RunSummary:
         ]
         lines += [f"  bad input {b}" for b in self.bad_lines]
         lines += [f"  failed {f}" for f in self.failures]
+        calls = self.totals.get("call_log", {})
+        if calls.get("cut_off") or calls.get("redone"):
+            lines.append(
+                f"  model calls: {calls['started']} started, {calls['cut_off']} cut "
+                f"off by a kill or crash, {calls['redone']} finished but redone "
+                "after one"
+            )
         per = self.totals.get("per_record")
         wall = self.totals.get("wall_seconds", 0.0)
         if per and wall:
-            outside = 1 - self.totals["model_seconds"] / wall
+            # Stored wall times are never below the record's model time.
+            outside = max(0.0, 1 - self.totals["model_seconds"] / wall)
             lines.append(
                 f"  per record: {per['calls']} model calls, "
                 f"{per['tokens_in']} tokens in, "
@@ -108,6 +129,7 @@ def build_context(method: str, values: dict[str, Any]) -> Any:
 
 def load_input(path: str, format: str, max_chars: int) -> list[Record | BadLine]:
     """Read the input file as records and the lines that could not be used."""
+    check_input_path(path)
     if format == "jsonl":
         return list(read_records(path, max_chars=max_chars))
     from anonygraph.datasets import load_records
@@ -146,12 +168,12 @@ async def run_batch(options: RunOptions) -> RunSummary:
             f"unknown method {options.method!r}; choose from {', '.join(GRAPHS)}"
         )
     run_id = options.run_id or derive_run_id(options)
-    with store.run_lock(options.db, run_id):
+    with tracing_scope(options.trace), store.run_lock(options.db, run_id):
         return await _run_batch(options, run_id)
 
 
 async def _run_batch(options: RunOptions, run_id: str) -> RunSummary:
-    db = store.RunStore(options.db)
+    check_output_path(options.input, options.output)
     context_values = {"cache_db": str(Path(options.db).resolve()), **options.context}
     context = build_context(options.method, context_values)
     max_chars = getattr(context, "max_chars", 20_000)
@@ -159,12 +181,38 @@ async def _run_batch(options: RunOptions, run_id: str) -> RunSummary:
     summary = RunSummary(run_id=run_id, method=options.method)
     summary.bad_lines = [str(i) for i in items if isinstance(i, BadLine)]
     records = [i for i in items if isinstance(i, Record)]
-    db.start_run(run_id, options.method, asdict(context), options.input, options.output)
-    output = OutputFile(options.output)
+    identity = {
+        "run_id": run_id,
+        "method": options.method,
+        "input": str(Path(options.input).resolve()),
+        "options": options.context,
+    }
+    with OutputFile(options.output, identity, force=options.force) as output:
+        db = store.RunStore(options.db)
+        db.start_run(
+            run_id, options.method, asdict(context), options.input, options.output
+        )
+        try:
+            await _run_records(options, run_id, context, records, db, output, summary)
+        except BaseException:
+            # Killed by an exception (not SIGKILL): the run must not stay "running".
+            db.finish_run(run_id, "interrupted", asdict(summary))
+            raise
+    return summary
+
+
+async def _run_records(
+    options: RunOptions,
+    run_id: str,
+    context: Any,
+    records: list[Record],
+    db: store.RunStore,
+    output: OutputFile,
+    summary: RunSummary,
+) -> None:
     output.restore(db.records(run_id, status="done"))
     todo = [r for r in records if r.id not in output.ids]
     summary.skipped = len(records) - len(todo)
-
     async with store.open_checkpointer(options.db) as saver:
         app = GRAPHS[options.method]().compile(checkpointer=saver, name=options.method)
         bar = tqdm(
@@ -186,7 +234,23 @@ async def _run_batch(options: RunOptions, run_id: str) -> RunSummary:
     summary.totals = db.run_totals(run_id)
     status = "done" if not summary.failed else "partial"
     db.finish_run(run_id, status, asdict(summary))
-    return summary
+
+
+def check_output_path(input: str, output: str) -> None:
+    """Refuse an output that is the input file (also through a link) or a folder.
+
+    Raises:
+        InputError: naming both paths.
+    """
+    if Path(output).exists() and not Path(output).is_file():
+        raise InputError(f"--output {output}: not a file (a folder?); name a file")
+    same = Path(input).resolve() == Path(output).resolve()
+    if not same and Path(output).exists() and Path(input).exists():
+        same = os.path.samefile(input, output)
+    if same:
+        raise InputError(
+            f"--output {output} is the input file {input}; name another output file"
+        )
 
 
 async def run_bounded(
@@ -204,30 +268,68 @@ async def run_bounded(
     return list(await asyncio.gather(*(one(job) for job in jobs)))
 
 
+UNFINISHED = ("", "running")
+"""Statuses of a record whose last step has not run (`RecordOutput.status`)."""
+
+
+class UnfinishedError(RuntimeError):
+    """A thread that ended without its last step setting a final status."""
+
+
+def is_finished(values: dict[str, Any], status_key: str | None = "status") -> bool:
+    """Tell whether a thread's values carry the final status of its last step."""
+    if status_key is None:
+        return bool(values)
+    return str(values.get(status_key, "")) not in UNFINISHED
+
+
 async def invoke_thread(
-    app: Any, thread_id: str, payload: dict[str, Any], context: Any
+    app: Any,
+    thread_id: str,
+    payload: dict[str, Any],
+    context: Any,
+    *,
+    finished: Callable[[dict[str, Any]], bool] = is_finished,
 ) -> tuple[dict[str, Any], Exception | None]:
     """Run one checkpointed thread to its end, resuming it where it stopped.
 
-    A thread with pending steps continues from its last finished step; a
-    finished one is read back; a new one starts from ``payload``.
+    A thread with a checkpoint is always continued with ``None`` input, never
+    judged by its snapshot: a kill after a step's writes were saved but before
+    the next checkpoint leaves a snapshot whose ``next`` is empty although the
+    graph has steps left (LangGraph lists only tasks without saved writes).
+    Continuing applies the saved writes, runs what is left, and returns the
+    output at once when the graph had already ended. Whether the record is
+    done is read from the output: ``finished`` (a final status by default).
 
     Returns:
-        The final state and None, or, when a step raised, the state saved so
-        far (with the failed step's call records added) and the exception.
+        The final state and None, or, when a step raised or the graph ended
+        without a final status, the state saved so far (with the failed
+        step's call records added) and the exception.
     """
     config = {"configurable": {"thread_id": thread_id}}
     snapshot = await app.aget_state(config)
-    if snapshot.values and not snapshot.next:
-        return dict(snapshot.values), None
+    started = snapshot.created_at is not None
     try:
-        result = await app.ainvoke(
-            None if snapshot.next else payload,
-            config,
-            context=context,
-            durability="sync",
+        result = dict(
+            await app.ainvoke(
+                None if started else payload,
+                config,
+                context=context,
+                durability="sync",
+            )
         )
-        return dict(result), None
+        if result.get("__interrupt__"):
+            raise UnfinishedError(
+                "the record waits for a review (an interrupt); resume its thread "
+                f"{thread_id!r} with Command(resume=...)"
+            )
+        if not finished(result):
+            raise UnfinishedError(
+                "the graph ended without a final status (status "
+                f"{result.get('status', '')!r}); nothing was written for it: "
+                "run the same command again, or purge the run and start afresh"
+            )
+        return result, None
     except Exception as exc:  # noqa: BLE001 - the caller records it and goes on
         state = dict((await app.aget_state(config)).values)
         state["calls"] = [*state.get("calls", []), *getattr(exc, "calls", [])]
@@ -240,9 +342,31 @@ async def run_record(
     """Run (or resume) one record's thread; return an error message or ''."""
     # A record resumed after a failure adds this session to the time it had.
     start = time.perf_counter() - db.wall_seconds(run_id, record.id)
+    # Model calls log their start and end under this record (this task only).
+    store.CALL_LOG.set((db, run_id, record.id))
     result, error = await invoke_thread(
         app, f"{run_id}:{record.id}", graph_input(record), context
     )
+    try:
+        return _save_record(run_id, record, db, output, result, error, start)
+    except (OSError, ValueError, sqlite3.Error) as exc:
+        # One record that cannot be stored must not stop the batch.
+        return f"record {record.id!r}: could not be stored: {exc}"
+
+
+def _save_record(
+    run_id: str,
+    record: Record,
+    db: store.RunStore,
+    output: Any,
+    result: dict[str, Any],
+    error: Exception | None,
+    start: float,
+) -> str:
+    # A record resumed after a kill has model time from the killed session
+    # too; its wall time is at least that.
+    model_seconds = sum(c.get("seconds", 0.0) for c in result.get("calls", []))
+    wall = max(time.perf_counter() - start, model_seconds)
     if error is not None:
         db.save_result(
             run_id,
@@ -254,7 +378,7 @@ async def run_record(
                 "iterations": result.get("iterations", []),
             },
             labels=record.labels,
-            wall_seconds=time.perf_counter() - start,
+            wall_seconds=wall,
             error=str(error),
         )
         return f"record {record.id!r}: {error}"
@@ -265,7 +389,7 @@ async def run_record(
         original=record.text,
         result=result,
         labels=record.labels,
-        wall_seconds=time.perf_counter() - start,
+        wall_seconds=wall,
     )
     output.append(output_line(record, result, run_id))
     return ""
@@ -284,14 +408,83 @@ def output_line(record: Record, result: dict[str, Any], run_id: str) -> dict[str
     return line
 
 
-class OutputFile:
-    """The output JSONL: appended as records finish, each record once."""
+class OutputFileError(InputError):
+    """An output file that belongs to another run, or is in use."""
 
-    def __init__(self, path: str) -> None:
-        """Open ``path`` (created 0600), dropping a half-written last line."""
-        self.path = store.secure_file(path)
+
+class OutputFile:
+    """The output JSONL: appended as records finish, each record once.
+
+    The file belongs to one run. A sidecar ``OUT.run.json`` (0600) records the
+    run id, method, input and options: a sidecar rather than a header line,
+    so the output stays plain JSONL that any reader (jq, our loaders) takes.
+    The output file itself is locked (flock) while a run writes it.
+    """
+
+    def __init__(
+        self, path: str, identity: dict[str, Any], *, force: bool = False
+    ) -> None:
+        """Claim ``path`` for the run in ``identity``; drop a half-written last line.
+
+        Raises:
+            OutputFileError: when another run wrote the file (without ``force``)
+                or another process is writing it now.
+        """
+        self.path = Path(path)
+        self.sidecar = Path(f"{path}.run.json")
+        self.identity = identity
+        self.force = force
         self.ids: set[str] = set()
+        self._lock: Any = None
+
+    def __enter__(self) -> OutputFile:
+        """Lock the file, check whose it is, read the ids already written."""
+        store.secure_file(self.path)
+        self._lock = open(self.path, "rb")  # noqa: SIM115 - held while the run writes
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            self._lock.close()
+            raise OutputFileError(
+                f"--output {self.path} is being written by another run right now; "
+                "wait for it or name another output file"
+            ) from exc
+        try:
+            self._claim()
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Release the lock."""
+        if self._lock is not None:
+            fcntl.flock(self._lock, fcntl.LOCK_UN)
+            self._lock.close()
+            self._lock = None
+
+    def _claim(self) -> None:
+        owner = self._owner()
         raw = self.path.read_bytes()
+        mine = owner.get("run_id") == self.identity["run_id"]
+        if raw and not mine and not self.force:
+            who = (
+                f"run {owner['run_id']!r} ({owner.get('method')}, options "
+                f"{json.dumps(owner.get('options', {}), sort_keys=True)})"
+                if owner
+                else "an unknown program (no run sidecar)"
+            )
+            raise OutputFileError(
+                f"--output {self.path} holds results of {who}, not of this run "
+                f"{self.identity['run_id']!r}; name another output file, or add "
+                "--force to start it afresh"
+            )
+        if self.force and not mine:
+            raw = b""
+            self.path.write_bytes(raw)
+        if not mine:
+            store.secure_file(self.sidecar)
+            self.sidecar.write_text(json.dumps(self.identity, indent=2) + "\n")
         if raw and not raw.endswith(b"\n"):
             # A kill mid-write leaves a partial line: cut back to the last whole one.
             raw = raw[: raw.rfind(b"\n") + 1]
@@ -301,6 +494,13 @@ class OutputFile:
                 self.ids.add(str(json.loads(line)["id"]))
             except (json.JSONDecodeError, KeyError, TypeError):
                 continue
+
+    def _owner(self) -> dict[str, Any]:
+        try:
+            owner = json.loads(self.sidecar.read_text())
+        except (OSError, ValueError):
+            return {}
+        return owner if isinstance(owner, dict) else {}
 
     def restore(self, done_rows: list[dict[str, Any]]) -> None:
         """Append records the store finished but the file missed (a kill between)."""

@@ -13,10 +13,36 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
 import sqlite_utils
+
+CALL_LOG: ContextVar[tuple[RunStore, str, str] | None] = ContextVar(
+    "anonygraph_call_log", default=None
+)
+"""The store, run and record that model calls in this task belong to."""
+
+
+def log_call(call: dict[str, Any], phase: str) -> None:
+    """Note a model call's start or end, so calls cut off by a kill are counted.
+
+    The model layer calls this around every call; it does nothing outside a
+    batch run (no `CALL_LOG` set), e.g. in Studio or the Python API.
+    """
+    owner = CALL_LOG.get()
+    if owner is None:
+        return
+    db, run_id, record_id = owner
+    if phase == "start":
+        row = {k: call.get(k) for k in ("id", "role", "step")}
+        db.table("call_log").upsert(
+            {**row, "run_id": run_id, "record_id": record_id, "started": time.time()},
+            pk="id",
+        )
+    else:
+        db.table("call_log").update(call["id"], {"ended": time.time()})
 
 
 def secure_file(path: str | Path) -> Path:
@@ -98,6 +124,7 @@ class RunStore:
         self.db = sqlite_utils.Database(_connect(self.path))
         self._ensure_tables()
         self._ensure_eval_tables()
+        self._ensure_call_log()
 
     def table(self, name: str) -> sqlite_utils.db.Table:
         """Return one of the store's tables."""
@@ -177,6 +204,36 @@ class RunStore:
                 pk="id",
             )
             self.table("model_calls").create_index(["run_id", "record_id"])
+
+    def _ensure_call_log(self) -> None:
+        if "call_log" not in self.db.table_names():
+            self.table("call_log").create(
+                {
+                    "id": str,
+                    "run_id": str,
+                    "record_id": str,
+                    "role": str,
+                    "step": str,
+                    "started": float,
+                    "ended": float,
+                },
+                pk="id",
+            )
+            self.table("call_log").create_index(["run_id"])
+
+    def call_log_totals(self, run_id: str) -> dict[str, int]:
+        """Count a run's model calls: started, cut off, finished but redone.
+
+        A call cut off by a kill has a start and no end; one that ended in a
+        step the kill cut off left no row in ``model_calls``.
+        """
+        row = self.db.execute(
+            "select count(*), sum(ended is null), "
+            "sum(ended is not null and id not in (select id from model_calls)) "
+            "from call_log where run_id = ?",
+            [run_id],
+        ).fetchone()
+        return {"started": row[0] or 0, "cut_off": row[1] or 0, "redone": row[2] or 0}
 
     def _ensure_eval_tables(self) -> None:
         tables = self.db.table_names()
@@ -499,6 +556,7 @@ class RunStore:
             "model_seconds": round(row[4] or 0.0, 3),
             "wall_seconds": round(row[5] or 0.0, 3),
         }
+        totals["call_log"] = self.call_log_totals(run_id)
         if n:
             totals["per_record"] = {
                 k: round(totals[k] / n, 3)

@@ -23,6 +23,78 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def start_server(cwd: Path, port: int) -> subprocess.Popen[bytes]:
+    """Start `langgraph dev` as the README says, from ``cwd``, under umask 077."""
+    binary = shutil.which("langgraph") or str(Path(sys.executable).parent / "langgraph")
+    env = {
+        **os.environ,
+        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+        "LANGGRAPH_NO_VERSION_CHECK": "true",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    server = subprocess.Popen(
+        [binary, "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1",
+         "--port", str(port), "--config", str(ROOT / "langgraph.json")],
+        cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        preexec_fn=lambda: os.umask(0o077),
+    )  # fmt: skip
+    deadline = time.monotonic() + 90
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/ok", timeout=2)
+            return server
+        except OSError:
+            assert server.poll() is None, "langgraph dev exited"
+            assert time.monotonic() < deadline, "langgraph dev did not start"
+            time.sleep(0.5)
+
+
+def test_when_studio_runs_a_record_from_another_folder_then_history_is_readable(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    from langgraph_sdk import get_client
+
+    port = free_port()
+    server = start_server(tmp_path, port)
+
+    async def run_one() -> tuple[dict[str, object], list[object]]:
+        client = get_client(url=f"http://127.0.0.1:{port}")
+        thread = await client.threads.create()
+        final = await client.runs.wait(
+            thread["thread_id"],
+            "rlaa",
+            input={"text": "I moved to Calgary last year for my nursing job."},
+            # The embedded model (Context default), kept short: one round.
+            context={
+                "attributes": ["city_country"],
+                "max_iterations": 1,
+                "max_retries": 0,
+                "cache_mode": "off",
+            },
+        )
+        history = await client.threads.get_history(thread["thread_id"], limit=50)
+        return dict(final), list(history)  # type: ignore[arg-type]
+
+    try:
+        final, history = asyncio.run(run_one())
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    # Finished (a final status) or failed with a model error, but never the
+    # BlockingError of a blocking call inside an async node.
+    assert "Blocking" not in json.dumps(final), final
+    assert final.get("status") not in (None, "running"), final
+    assert len(history) >= 4
+    steps = {step for state in history for step in state["next"]}  # type: ignore[index]
+    assert {"attack", "arbitrate"} <= steps
+    files = list((tmp_path / ".langgraph_api").glob("*.pckl"))
+    assert files
+    for path in files:
+        assert path.stat().st_mode & 0o077 == 0, path
+
+
 def test_when_langgraph_json_is_read_then_it_lists_the_registry() -> None:
     config = json.loads((ROOT / "langgraph.json").read_text())
     assert sorted(config["graphs"]) == sorted({**GRAPHS, **EVALUATOR})

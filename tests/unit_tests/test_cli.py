@@ -125,7 +125,10 @@ def test_when_the_readme_spellings_are_used_then_they_still_set_the_fields(
     [
         (["--method", "rlaa", "--variant", "pure"], "--variant is an option of aura"),
         (["--method", "aura", "--max-iterations", "2"], "an option of rlaa, fgaa"),
-        (["--max-iterations", "0"], "--max-iterations must be at least 1"),
+        (
+            ["--max-iterations", "0"],
+            r"--max-iterations \(or --set max_iterations\) must be at least 1",
+        ),
     ],
 )
 def test_when_a_flag_does_not_fit_then_the_user_is_told_which(
