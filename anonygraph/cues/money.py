@@ -22,7 +22,7 @@ PERIOD = re.compile(
     re.IGNORECASE,
 )
 SALARY_WORDS = re.compile(
-    r"\b(?:salary|make|makes|making|earn|earns|earning|paid|pay|paycheck|income|wage|"
+    r"\b(?:salary|make|makes|making|earn|earns|earning|paid|pay|pays|paying|paycheck|income|wage|wages|"
     r"raise|bonus|offer)\b",
     re.IGNORECASE,
 )
@@ -118,7 +118,20 @@ def detect_money(text: str) -> list[Cue]:
         band = amount_band(amount)
         if m.group("num3") and not SALARY_WORDS.search(sentence):
             continue  # a bare "10k" is a race or a step count unless pay is talked of
-        if SALARY_WORDS.search(sentence):
+        hourly_or_yearly = per in (
+            "year",
+            "yr",
+            "annum",
+            "annually",
+            "yearly",
+            "hour",
+            "hr",
+            "h",
+            "hourly",
+        )
+        if SALARY_WORDS.search(sentence) or (
+            hourly_or_yearly and not RENT_WORDS.search(sentence)
+        ):
             yearly = amount * PER_YEAR.get(per, 1)
             if not per and amount < 1_000:
                 yearly = amount * 2080  # a bare small salary figure is hourly
