@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -22,7 +22,7 @@ Array = NDArray[np.float32]
 def _layer_norm(x: Array, weight: Array, bias: Array, eps: float) -> Array:
     mean = x.mean(axis=-1, keepdims=True)
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    return ((x - mean) / np.sqrt(var + eps)) * weight + bias
+    return cast(Array, ((x - mean) / np.sqrt(var + eps)) * weight + bias)
 
 
 def _erf(x: Array) -> Array:
@@ -35,7 +35,7 @@ def _erf(x: Array) -> Array:
         0.254829592
         + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
     )
-    return (sign * (1.0 - poly * np.exp(-a * a))).astype(np.float32)
+    return cast(Array, (sign * (1.0 - poly * np.exp(-a * a))).astype(np.float32))
 
 
 def _gelu(x: Array) -> Array:
@@ -120,7 +120,7 @@ class MiniLMEncoder:
                 self.eps,
             )
         summed = (x * mask[..., None]).sum(axis=1)
-        return summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+        return cast(Array, summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9))
 
     def encode(
         self,
