@@ -110,10 +110,11 @@ def main() -> None:
         f"accepts {(bad >= best).mean():.1%} of unacceptable)"
     )
     for floor in (0.45, 0.5, 0.55, 0.6, 0.65, 0.7):
+        rejected = (acceptable < floor).mean()
         print(
-            f"  floor {floor:.2f}: rejects {(acceptable < floor).mean():.1%} acceptable, "
-            f"accepts {(bad >= floor).mean():.2%} unacceptable "
-            f"(unrelated {(unrelated >= floor).mean():.2%}, meta {(meta >= floor).mean():.2%})"
+            f"  floor {floor:.2f}: rejects {rejected:.1%} acceptable, accepts "
+            f"{(unrelated >= floor).mean():.2%} unrelated, "
+            f"{(meta >= floor).mean():.2%} meta-text"
         )
 
     reasons: Counter[str] = Counter()
