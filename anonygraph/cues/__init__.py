@@ -1,0 +1,132 @@
+"""Explicit-cue detectors and generalizers.
+
+Explicit cues are spans that state an attribute of the author outright: place
+names, ages and birth years, partners and relationship status, gendered
+self-references, job titles and workplaces, schools and degrees, money
+amounts. Each detected `Cue` carries its span, the attribute it points to and
+a coarser replacement (city -> country, 27 -> "in my late twenties",
+"my husband" -> "my partner", "$85k" -> "tens of thousands").
+
+Entry points: `detect_cues` finds them, `generalize_text` replaces them,
+`is_generalization` tells whether one cue is a coarser form of another.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from anonygraph.cues.ages import detect_ages
+from anonygraph.cues.cue import Cue
+from anonygraph.cues.money import band_range, detect_money
+from anonygraph.cues.phrases import detect_phrases
+from anonygraph.cues.places import detect_places, fold, gazetteer
+
+__all__ = [
+    "Cue",
+    "detect_cues",
+    "generalize",
+    "generalize_text",
+    "is_generalization",
+    "select_spans",
+]
+
+
+def detect_cues(text: str, attributes: Iterable[str] | None = None) -> list[Cue]:
+    """Return every explicit cue in ``text``, in text order.
+
+    Args:
+        text: The text to scan.
+        attributes: Keep only cues pointing to these attributes; all when None.
+
+    """
+    cues = detect_places(text) + detect_ages(text) + detect_money(text)
+    cues += detect_phrases(text)
+    if attributes is not None:
+        wanted = set(attributes)
+        cues = [c for c in cues if c.attribute in wanted]
+    return sorted(cues, key=lambda c: (c.start, -c.end, c.attribute))
+
+
+def generalize(cue: Cue) -> str:
+    """Return the coarser span that may replace ``cue`` (its quote if none)."""
+    return (
+        cue.replacement if cue.replacement or cue.kind == "age_sex_tag" else cue.quote
+    )
+
+
+def select_spans(cues: Iterable[Cue]) -> list[Cue]:
+    """Keep one cue per region of text: the longest of overlapping spans."""
+    chosen: list[Cue] = []
+    for cue in sorted(cues, key=lambda c: (-(c.end - c.start), c.start)):
+        if not any(cue.overlaps(other) for other in chosen):
+            chosen.append(cue)
+    return sorted(chosen, key=lambda c: c.start)
+
+
+def generalize_text(text: str, cues: Iterable[Cue]) -> str:
+    """Replace each cue's span by its generalization, fixing case and spacing."""
+    out: list[str] = []
+    last = 0
+    for cue in select_spans(cues):
+        replacement = generalize(cue)
+        before = text[last : cue.start]
+        sentence_start = (
+            not "".join(out).strip()
+            and not before.strip()
+            or bool(re.search(r"[.!?\n]\s*[\"'(“]?$", "".join(out) + before))
+        )
+        if sentence_start and replacement[:1].islower():
+            replacement = replacement[:1].upper() + replacement[1:]
+        if not replacement:
+            before = before.rstrip(" ")
+        out.extend([before, replacement])
+        last = cue.end
+    tail = text[last:]
+    result = "".join(out) + tail
+    # A removed span (an age tag) must not leave "I  ," or "( )" behind.
+    result = re.sub(r"\(\s*\)|\[\s*\]", "", result)
+    return re.sub(r"[ \t]+([,.;:!?])", r"\1", re.sub(r"[ \t]{2,}", " ", result))
+
+
+def _age_range(cue: Cue) -> tuple[int, int] | None:
+    if cue.attribute != "age":
+        return None
+    match = re.fullmatch(r"(\d+)(?:-(\d+))?", cue.value)
+    if not match:
+        return None
+    low = int(match.group(1))
+    return low, int(match.group(2) or low)
+
+
+def is_generalization(new: Cue, old: Cue) -> bool:
+    """Return True when ``new`` says no more than ``old`` about the same attribute.
+
+    True for the same cue, for ``old``'s own replacement, for a place that
+    contains ``old``'s place (city -> its country -> its continent), an age
+    range that contains ``old``'s age, or a money band that contains its amount.
+    """
+    if new.attribute != old.attribute:
+        return False
+    quote = new.quote.lower()
+    if quote == old.quote.lower() or quote == generalize(old).lower():
+        return True
+    if new.kind in ("country", "continent", "region", "state"):
+        places = gazetteer()
+        old_place = places.get(fold(old.quote.removeprefix("the ")))
+        if old_place is not None:
+            containers = {fold(old_place.country), fold(old_place.continent)}
+            return fold(new.value) in containers or fold(new.quote) in containers
+        return False
+    new_ages, old_ages = _age_range(new), _age_range(old)
+    if new_ages and old_ages:
+        return (
+            new_ages[0] <= old_ages[0]
+            and old_ages[1] <= new_ages[1]
+            and (new_ages != old_ages or not new.exact)
+        )
+    low, high = band_range(new.value)
+    if new.attribute == "income_level" and high:
+        amounts = re.findall(r"\d[\d,.]*", old.quote)
+        return any(low <= float(a.replace(",", "")) < high for a in amounts)
+    return not new.exact and old.exact and new.kind == old.kind
