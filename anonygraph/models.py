@@ -13,6 +13,7 @@ import re
 import threading
 import time
 import uuid
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -269,7 +270,23 @@ def load_chat_model(spec: str, role: str) -> BaseChatModel:
         ModelSpecError: for an unknown spec or a backend whose package is missing.
 
     """
-    return _load_chat_model(parse_spec(spec), role)
+    parsed = parse_spec(spec)
+    if parsed.backend not in ("openai", "ollama"):
+        return _load_chat_model(parsed, role)
+    # A server client holds connections bound to one event loop: keep one per loop.
+    try:
+        loop: Any = asyncio.get_running_loop()
+    except RuntimeError:
+        return _load_chat_model(parsed, role)
+    per_loop = _SERVER_MODELS.setdefault(loop, {})
+    if (parsed, role) not in per_loop:
+        per_loop[(parsed, role)] = _load_chat_model.__wrapped__(parsed, role)
+    return cast(BaseChatModel, per_loop[(parsed, role)])
+
+
+_SERVER_MODELS: weakref.WeakKeyDictionary[Any, dict[tuple[ModelSpec, str], Any]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 @functools.lru_cache(maxsize=64)
@@ -302,6 +319,7 @@ def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
                 ),
             )
         if spec.backend == "openai":
+            import httpx
             from langchain_openai import ChatOpenAI
 
             # Self-hosted servers (vLLM, llama.cpp, LM Studio) read `max_tokens`
@@ -322,6 +340,9 @@ def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
                     top_p=params.top_p,
                     max_retries=0,  # retried by our layer, which names the server
                     timeout=policy.timeout,
+                    # Its own client: langchain-openai's shared default is tied
+                    # to the first event loop that used it.
+                    http_async_client=httpx.AsyncClient(timeout=policy.timeout),
                     **tokens,
                 ),
             )
