@@ -674,6 +674,10 @@ async def _call(
                 url,
                 refused=lambda f: structured.refused_field(mode, f.status, f.body),
             )
+        elif spec.backend == "hf":
+            # The transformers pipeline has no async path: run it in a thread,
+            # one call per model at a time, like the in-process llama.cpp one.
+            answer = await asyncio.to_thread(_invoke_in_process, model, spec, messages)
         else:
             answer = await model.ainvoke(list(messages))
     except ServerError as exc:
@@ -698,6 +702,19 @@ async def _call(
             store.cache_put, settings.cache_db, key, {"text": text, "usage": tokens}
         )
     return text, record
+
+
+_HF_LOCKS: dict[str, threading.Lock] = {}
+
+
+def _invoke_in_process(
+    model: Any, spec: ModelSpec, messages: Sequence[BaseMessage]
+) -> BaseMessage:
+    with _HF_LOCKS.setdefault(spec.name, threading.Lock()):
+        start = time.perf_counter()
+        answer: BaseMessage = model.invoke(list(messages))
+        answer.response_metadata["seconds"] = time.perf_counter() - start
+    return answer
 
 
 def _cache_key(
