@@ -714,7 +714,26 @@ def _invoke_in_process(
         start = time.perf_counter()
         answer: BaseMessage = model.invoke(list(messages))
         answer.response_metadata["seconds"] = time.perf_counter() - start
+    if not getattr(answer, "usage_metadata", None):
+        _count_tokens(model, messages, answer)
     return answer
+
+
+def _count_tokens(model: Any, messages: Sequence[BaseMessage], answer: Any) -> None:
+    # ChatHuggingFace reports no usage: count with the pipeline's own tokenizer.
+    tokenizer = getattr(getattr(model, "llm", None), "pipeline", None)
+    tokenizer = getattr(tokenizer, "tokenizer", None)
+    if tokenizer is None:
+        return
+    chat = [{"role": _role_name(m), "content": str(m.content)} for m in messages]
+    prompt = tokenizer.apply_chat_template(chat, add_generation_prompt=True)
+    prompt = prompt["input_ids"] if isinstance(prompt, dict) else prompt
+    output = len(tokenizer(str(answer.content))["input_ids"])
+    answer.usage_metadata = {
+        "input_tokens": len(prompt),
+        "output_tokens": output,
+        "total_tokens": len(prompt) + output,
+    }
 
 
 def _cache_key(
