@@ -46,6 +46,9 @@ def test_when_a_role_spec_is_an_hf_folder_then_rlaa_runs_a_record_on_it(
         monkeypatch.setitem(
             models.ROLE_PARAMS, role, dataclasses.replace(params, max_tokens=160)
         )
+    import torch
+
+    torch.manual_seed(0)  # the attacker and anonymizer sample (temperature > 0)
     source = tmp_path / "one.jsonl"
     source.write_text(EXAMPLES.read_text().splitlines(keepends=True)[0])
     options = RunOptions(
