@@ -442,7 +442,7 @@ def structured_modes(specs: Iterable[str], cache_db: str = "") -> dict[str, str]
         if spec.backend == "openai":
             modes[name] = structured_mode(spec, cache_db) or "not detected"
         else:
-            modes[name] = FIXED_MODES[spec.backend]
+            modes[name] = FIXED_MODES.get(spec.backend, "answers built in-process")
     return modes
 
 
