@@ -207,8 +207,11 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
         "\tanonymize -.-> finish_loop;",
         "\tarbitrate -.-> anonymize;",
         "\tarbitrate -.-> finish_loop;",
+        "\tarbitrate -.-> review_policy;",
         "\tattack --> arbitrate;",
         "\tprepare --> attack;",
+        "\treview_policy -.-> anonymize;",
+        "\treview_policy -.-> finish_loop;",
         "\tfinish_loop --> __end__;",
         "",
     ]
