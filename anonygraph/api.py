@@ -25,7 +25,9 @@ def anonymize(
         method: a key of `anonygraph.graphs.GRAPHS`.
         models: role -> model spec; the key ``default`` sets every other role.
         trace: send LangSmith traces; off otherwise, whatever the environment says.
-        **options: fields of the method's `Context`, e.g. ``max_iterations=3``.
+        **options: fields of the method's `Context`, e.g. ``max_iterations=3``;
+            not ``review`` (a paused graph needs a checkpointer, see
+            `anonygraph.state.review`).
 
     Returns:
         The output state: ``anonymized``, ``status``, ``iterations``, ``calls``.
@@ -45,6 +47,13 @@ async def aanonymize(
     """Async form of `anonymize`, for callers already inside an event loop."""
     if method not in GRAPHS:
         raise ValueError(f"unknown method {method!r}; choose from {', '.join(GRAPHS)}")
+    if options.get("review"):
+        raise ValueError(
+            "review=True pauses the graph until a person answers, which needs a "
+            "checkpointer: compile GRAPHS[method]() with one, invoke it with a "
+            "thread_id and resume it with Command(resume=ANSWER) (shapes in "
+            "anonygraph.state.review; example in the README, 'Human review')"
+        )
     roles = dict(models or {})
     if "default" in roles:
         options.setdefault("default_model", roles.pop("default"))
