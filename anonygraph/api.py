@@ -47,19 +47,19 @@ async def aanonymize(
     """Async form of `anonymize`, for callers already inside an event loop."""
     if method not in GRAPHS:
         raise ValueError(f"unknown method {method!r}; choose from {', '.join(GRAPHS)}")
-    if options.get("review"):
-        raise ValueError(
-            "review=True pauses the graph until a person answers, which needs a "
-            "checkpointer: compile GRAPHS[method]() with one, invoke it with a "
-            "thread_id and resume it with Command(resume=ANSWER) (shapes in "
-            "anonygraph.state.review; example in the README, 'Human review')"
-        )
     roles = dict(models or {})
     if "default" in roles:
         options.setdefault("default_model", roles.pop("default"))
     if roles:
         options["models"] = roles
     context = build_context(method, options)
+    if getattr(context, "review", False):
+        raise ValueError(
+            "review=True pauses the graph until a person answers, which needs a "
+            "checkpointer: compile GRAPHS[method]() with one, invoke it with a "
+            "thread_id and resume it with Command(resume=ANSWER) (shapes in "
+            "anonygraph.state.review; example in the README, 'Human review')"
+        )
     payload = {"comments": text} if isinstance(text, list) else {"text": text}
     graph = GRAPHS[method]().compile(name=method)
     with tracing_scope(trace):

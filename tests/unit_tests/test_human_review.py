@@ -359,3 +359,10 @@ def test_when_killed_between_pause_and_resume_then_nothing_is_lost(
     steps = sorted(c["step"] for c in store.db["model_calls"].rows)
     assert steps == ["anonymize", "arbitrate", "attack"]
     assert json.loads(row["result"])["reviews"][0]["drop"] == ["age"]
+
+
+def test_when_the_one_call_api_is_asked_to_review_then_it_says_what_is_needed() -> None:
+    import anonygraph
+
+    with pytest.raises(ValueError, match="needs a checkpointer"):
+        anonygraph.anonymize(TEXT, method="rlaa", review=True)
