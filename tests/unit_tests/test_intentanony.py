@@ -578,3 +578,31 @@ def test_when_a_reviewer_keeps_every_edited_attribute_then_no_rewrite_is_asked(
 
     assert script.prompts("rewriter") == []
     assert (out["status"], out["anonymized"]) == ("done", TEXT)
+
+
+def test_when_verify_finds_an_overrun_under_review_then_the_next_rewrite_waits_too(
+    script: Script,
+) -> None:
+    first = TEXT.replace(" in Boston", "")
+    script_surgeon(script, first)
+    app = intentanony.build_graph().compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    ctx = IntentAnonyContext(
+        attributes=ATTRS, exposure_table_inline=TABLE, review=True, verify=True
+    )
+    asyncio.run(app.ainvoke({"text": TEXT}, config, context=ctx))
+
+    again = asyncio.run(
+        app.ainvoke(Command(resume={"decision": "approve"}), config, context=ctx)
+    )
+
+    (pause,) = again["__interrupt__"]
+    assert (pause.value["round"], pause.value["text"]) == (1, first)
+    over = {e["attribute"] for e in pause.value["proposal"]["exceeded"]}
+    assert "city_country" in over
+    out = asyncio.run(
+        app.ainvoke(Command(resume={"decision": "stop"}), config, context=ctx)
+    )
+    assert (out["status"], out["anonymized"]) == ("stopped_by_reviewer", first)
+    assert len(script.prompts("rewriter")) == 1
+    assert [r["decision"] for r in out["reviews"]] == ["approve", "stop"]
