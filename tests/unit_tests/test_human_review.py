@@ -366,3 +366,10 @@ def test_when_the_one_call_api_is_asked_to_review_then_it_says_what_is_needed() 
 
     with pytest.raises(ValueError, match="needs a checkpointer"):
         anonygraph.anonymize(TEXT, method="rlaa", review=True)
+
+
+def test_when_dp_embed_is_asked_to_review_then_its_context_refuses() -> None:
+    from anonygraph.state.dp_embed import DpEmbedContext
+
+    with pytest.raises(ValueError, match="dp-embed has no review step"):
+        DpEmbedContext(review=True)
