@@ -25,7 +25,9 @@ def anonymize(
         method: a key of `anonygraph.graphs.GRAPHS`.
         models: role -> model spec; the key ``default`` sets every other role.
         trace: send LangSmith traces; off otherwise, whatever the environment says.
-        **options: fields of the method's `Context`, e.g. ``max_iterations=3``.
+        **options: fields of the method's `Context`, e.g. ``max_iterations=3``;
+            not ``review`` (a paused graph needs a checkpointer, see
+            `anonygraph.state.review`).
 
     Returns:
         The output state: ``anonymized``, ``status``, ``iterations``, ``calls``.
@@ -51,6 +53,13 @@ async def aanonymize(
     if roles:
         options["models"] = roles
     context = build_context(method, options)
+    if getattr(context, "review", False):
+        raise ValueError(
+            "review=True pauses the graph until a person answers, which needs a "
+            "checkpointer: compile GRAPHS[method]() with one, invoke it with a "
+            "thread_id and resume it with Command(resume=ANSWER) (shapes in "
+            "anonygraph.state.review; example in the README, 'Human review')"
+        )
     payload = {"comments": text} if isinstance(text, list) else {"text": text}
     graph = GRAPHS[method]().compile(name=method)
     with tracing_scope(trace):

@@ -1,4 +1,4 @@
-"""Command line: ``anonygraph run | anonymize | methods | purge``."""
+"""Command line: ``anonygraph run | review | anonymize | eval | report | ...``."""
 
 from __future__ import annotations
 
@@ -343,6 +343,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="start the output file afresh even if another run wrote it",
     )
 
+    review = sub.add_parser(
+        "review",
+        help="answer a --review run's pending reviews and resume its records",
+        description="Walk the records a --review run left waiting: show the diff "
+        "so far and the proposal, read a key (a: approve, e: edit, s: stop, k: "
+        "skip, q: quit) and, to edit, one line of changes from standard input.",
+    )
+    review.add_argument("--run", required=True, help="run id (printed by `run`)")
+    review.add_argument("--db", default="runs.sqlite", help="run store")
+
     one = sub.add_parser("anonymize", help="anonymize one text and print it")
     add_common(one)
     one.add_argument("text", help="the text ('-' reads standard input)")
@@ -453,6 +463,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.command == "show":
         return _show(args)
+    if args.command == "review":
+        return _review(args)
     if args.command == "pii":
         return _pii(args)
     if args.command == "match":
@@ -487,7 +499,40 @@ def _dispatch(args: argparse.Namespace) -> int:
     )
     summary = asyncio.run(run_batch(options))
     print(summary.report(), file=sys.stderr)  # noqa: T201
-    return 0 if not summary.failed and not summary.bad_lines else 1
+    if summary.failed or summary.bad_lines:
+        return 1
+    if summary.waiting:
+        print(  # noqa: T201
+            f"  answer them: anonygraph review --run {summary.run_id} --db {args.db}",
+            file=sys.stderr,
+        )
+        return WAITING_EXIT
+    return 0
+
+
+WAITING_EXIT = 3
+"""Exit code of `run` and `review` when records still wait for a review."""
+
+
+def _review(args: argparse.Namespace) -> int:
+    from anonygraph.pending_reviews import review_run
+
+    if not Path(args.db).is_file():
+        raise OptionError(f"--db {args.db}: no such run store; check the path")
+
+    def ask(prompt: str) -> str | None:
+        print(prompt, end="", flush=True)  # noqa: T201
+        line = sys.stdin.readline()
+        return line.rstrip("\n") if line else None
+
+    def say(line: str) -> None:
+        print(line, flush=True)  # noqa: T201
+
+    summary = asyncio.run(review_run(args.db, args.run, ask, say))
+    print(summary.report(), file=sys.stderr)  # noqa: T201
+    if summary.failed:
+        return 1
+    return WAITING_EXIT if summary.waiting else 0
 
 
 def _eval(args: argparse.Namespace) -> int:

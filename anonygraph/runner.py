@@ -16,6 +16,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from langgraph.errors import is_invalid_resume
+from langgraph.types import Command
 from tqdm import tqdm
 
 from anonygraph import models, store
@@ -63,6 +65,8 @@ class RunSummary:
     failed: int = 0
     skipped: int = 0
     """Records already finished by an earlier (interrupted) run."""
+    waiting: int = 0
+    """Records paused at a review step, waiting for `anonygraph review`."""
     bad_lines: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     totals: dict[str, Any] = field(default_factory=dict)
@@ -74,7 +78,8 @@ class RunSummary:
         lines = [
             f"run {self.run_id} ({self.method}): {self.done} done, "
             f"{self.failed} failed, "
-            f"{self.skipped} already done, {len(self.bad_lines)} bad input line(s)"
+            + (f"{self.waiting} waiting for review, " if self.waiting else "")
+            + f"{self.skipped} already done, {len(self.bad_lines)} bad input line(s)"
         ]
         lines += [f"  bad input {b}" for b in self.bad_lines]
         lines += [f"  failed {f}" for f in self.failures]
@@ -233,14 +238,15 @@ async def _run_records(
             bar,
         )
         bar.close()
-    summary.failures = [e for e in errors if e]
+    summary.failures = [e for e in errors if e and e != WAITING]
     summary.failed = len(summary.failures)
-    summary.done = len(errors) - summary.failed
+    summary.waiting = errors.count(WAITING)
+    summary.done = len(errors) - summary.failed - summary.waiting
     summary.totals = db.run_totals(run_id)
     summary.structured = models.structured_modes(
         db.models_used(run_id), context.cache_db
     )
-    status = "done" if not summary.failed else "partial"
+    status = "partial" if summary.failed else WAITING if summary.waiting else "done"
     db.finish_run(run_id, status, asdict(summary))
 
 
@@ -284,6 +290,23 @@ class UnfinishedError(RuntimeError):
     """A thread that ended without its last step setting a final status."""
 
 
+WAITING = "waiting_review"
+"""Store status of a record paused at a review step (an ``interrupt()``)."""
+
+
+class WaitingReview(UnfinishedError):
+    """A thread paused at a review step: it goes on only with an answer."""
+
+    def __init__(self, thread_id: str, requests: list[Any]) -> None:
+        """Keep the pending review requests (the interrupt values)."""
+        super().__init__(
+            f"the record waits for a review at {requests[0].get('step', '?')}; "
+            f"answer it with `anonygraph review`, or resume thread {thread_id!r} "
+            "with Command(resume=...)"
+        )
+        self.requests = requests
+
+
 def is_finished(values: dict[str, Any], status_key: str | None = "status") -> bool:
     """Tell whether a thread's values carry the final status of its last step."""
     if status_key is None:
@@ -298,6 +321,7 @@ async def invoke_thread(
     context: Any,
     *,
     finished: Callable[[dict[str, Any]], bool] = is_finished,
+    resume: Any = None,
 ) -> tuple[dict[str, Any], Exception | None]:
     """Run one checkpointed thread to its end, resuming it where it stopped.
 
@@ -309,28 +333,36 @@ async def invoke_thread(
     output at once when the graph had already ended. Whether the record is
     done is read from the output: ``finished`` (a final status by default).
 
+    A thread paused at a review step is continued only with ``resume`` (the
+    reviewer's answer); without one it is left as it is.
+
     Returns:
-        The final state and None, or, when a step raised or the graph ended
-        without a final status, the state saved so far (with the failed
-        step's call records added) and the exception.
+        The final state and None, or, when a step raised, the graph ended
+        without a final status or paused for a review (`WaitingReview`), the
+        state saved so far (with the failed step's call records added) and
+        the exception.
+
+    Raises:
+        pydantic.ValidationError: when ``resume`` does not fit the review
+            step's answer schema; the thread stays paused.
     """
     config = {"configurable": {"thread_id": thread_id}}
     snapshot = await app.aget_state(config)
     started = snapshot.created_at is not None
+    if resume is None and snapshot.interrupts:
+        requests = [i.value for i in snapshot.interrupts]
+        return dict(snapshot.values), WaitingReview(thread_id, requests)
+    if resume is not None:
+        command: Any = Command(resume=resume)
+    else:
+        command = None if started else payload
     try:
         result = dict(
-            await app.ainvoke(
-                None if started else payload,
-                config,
-                context=context,
-                durability="sync",
-            )
+            await app.ainvoke(command, config, context=context, durability="sync")
         )
         if result.get("__interrupt__"):
-            raise UnfinishedError(
-                "the record waits for a review (an interrupt); resume its thread "
-                f"{thread_id!r} with Command(resume=...)"
-            )
+            requests = [i.value for i in result["__interrupt__"]]
+            raise WaitingReview(thread_id, requests)
         if not finished(result):
             raise UnfinishedError(
                 "the graph ended without a final status (status "
@@ -339,21 +371,33 @@ async def invoke_thread(
             )
         return result, None
     except Exception as exc:  # noqa: BLE001 - the caller records it and goes on
+        if is_invalid_resume(exc):
+            raise
         state = dict((await app.aget_state(config)).values)
         state["calls"] = [*state.get("calls", []), *getattr(exc, "calls", [])]
         return state, exc
 
 
 async def run_record(
-    app: Any, context: Any, record: Record, run_id: str, db: store.RunStore, output: Any
+    app: Any,
+    context: Any,
+    record: Record,
+    run_id: str,
+    db: store.RunStore,
+    output: Any,
+    resume: Any = None,
 ) -> str:
-    """Run (or resume) one record's thread; return an error message or ''."""
+    """Run (or resume) one record's thread; return an error message or ''.
+
+    Returns `WAITING` for a record paused at a review step; ``resume`` is the
+    reviewer's answer that continues it (`anonygraph.state.review`).
+    """
     # A record resumed after a failure adds this session to the time it had.
     start = time.perf_counter() - db.wall_seconds(run_id, record.id)
     # Model calls log their start and end under this record (this task only).
     store.CALL_LOG.set((db, run_id, record.id))
     result, error = await invoke_thread(
-        app, f"{run_id}:{record.id}", graph_input(record), context
+        app, f"{run_id}:{record.id}", graph_input(record), context, resume=resume
     )
     try:
         return _save_record(run_id, record, db, output, result, error, start)
@@ -375,6 +419,21 @@ def _save_record(
     # too; its wall time is at least that.
     model_seconds = sum(c.get("seconds", 0.0) for c in result.get("calls", []))
     wall = max(time.perf_counter() - start, model_seconds)
+    if isinstance(error, WaitingReview):
+        # Kept in the store (never the output) with what it did so far.
+        db.save_result(
+            run_id,
+            record.id,
+            status=WAITING,
+            original=record.text,
+            result={
+                key: result.get(key, [])
+                for key in ("calls", "iterations", "reviews", "errors")
+            },
+            labels=record.labels,
+            wall_seconds=wall,
+        )
+        return WAITING
     if error is not None:
         db.save_result(
             run_id,

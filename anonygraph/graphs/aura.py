@@ -24,6 +24,7 @@ from anonygraph.nodes.aura import (
     select,
 )
 from anonygraph.nodes.prepare import prepare
+from anonygraph.nodes.review import review_selection
 from anonygraph.nodes.search_agent import run_search, search_step
 from anonygraph.state.aura import (
     AuraContext,
@@ -99,6 +100,15 @@ def route_after_check(state: State) -> list[Send] | Literal["select"]:
     ]
 
 
+def route_after_select(
+    state: State, runtime: Runtime[AuraContext]
+) -> Literal["review_selection", "finish_selection"]:
+    """Let a person review the choice first when the run asks and there is one."""
+    if runtime.context.review and state.choice.get("index") is not None:
+        return "review_selection"
+    return "finish_selection"
+
+
 def build_graph() -> StateGraph[State, AuraContext, InputState, OutputState]:
     """Wire AURA (uncompiled): phase 0 probe, phase 1 masking, phase 2 selection."""
     builder = StateGraph(
@@ -122,6 +132,7 @@ def build_graph() -> StateGraph[State, AuraContext, InputState, OutputState]:
     builder.add_node(score_privacy, input_schema=CandidateTask)
     builder.add_node(score_utility, input_schema=CandidateTask)
     builder.add_node(select)
+    builder.add_node(review_selection)
     builder.add_node(finish_selection)
     builder.add_edge(START, "prepare")
     builder.add_conditional_edges(
@@ -152,7 +163,10 @@ def build_graph() -> StateGraph[State, AuraContext, InputState, OutputState]:
     )
     builder.add_edge("score_privacy", "select")
     builder.add_edge("score_utility", "select")
-    builder.add_edge("select", "finish_selection")
+    builder.add_conditional_edges(
+        "select", route_after_select, ["review_selection", "finish_selection"]
+    )
+    builder.add_edge("review_selection", "finish_selection")
     builder.add_edge("finish_selection", END)
     return builder
 

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from anonygraph.graphs.rlaa import route_after_anonymize
+from anonygraph.graphs.rlaa import route_after_anonymize, route_after_review_policy
 from anonygraph.nodes.adversary import (
     anonymize,
     attack,
@@ -15,6 +15,7 @@ from anonygraph.nodes.adversary import (
     forward_inferences,
 )
 from anonygraph.nodes.prepare import prepare
+from anonygraph.nodes.review import review_policy
 from anonygraph.state.context import Context
 from anonygraph.state.rlaa import InputState, OutputState, State
 
@@ -28,6 +29,13 @@ def route_after_attack(
     return "forward_inferences"
 
 
+def route_after_forward(
+    state: State, runtime: Runtime[Context]
+) -> Literal["review_policy", "anonymize"]:
+    """Let a person review the forwarded inferences first when the run asks to."""
+    return "review_policy" if runtime.context.review else "anonymize"
+
+
 def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
     """Wire the FgAA loop (uncompiled): RLAA's ablation without arbitrator."""
     builder = StateGraph(
@@ -39,6 +47,7 @@ def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
     builder.add_node(prepare)
     builder.add_node(attack)
     builder.add_node(forward_inferences)
+    builder.add_node(review_policy)
     builder.add_node(anonymize)
     builder.add_node(finish_loop)
     builder.add_edge(START, "prepare")
@@ -46,7 +55,12 @@ def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
     builder.add_conditional_edges(
         "attack", route_after_attack, ["forward_inferences", "finish_loop"]
     )
-    builder.add_edge("forward_inferences", "anonymize")
+    builder.add_conditional_edges(
+        "forward_inferences", route_after_forward, ["review_policy", "anonymize"]
+    )
+    builder.add_conditional_edges(
+        "review_policy", route_after_review_policy, ["anonymize", "finish_loop"]
+    )
     builder.add_conditional_edges(
         "anonymize", route_after_anonymize, ["attack", "finish_loop"]
     )

@@ -17,6 +17,7 @@ from anonygraph.nodes.intentanony import (
     verify,
 )
 from anonygraph.nodes.prepare import prepare
+from anonygraph.nodes.review import review_budgets
 from anonygraph.state.intentanony import (
     InputState,
     IntentAnonyContext,
@@ -28,8 +29,19 @@ from anonygraph.tools.exposure import needs_rewrite
 
 def route_after_budget(
     state: State, runtime: Runtime[IntentAnonyContext]
-) -> Literal["rewrite", "finish_budgets"]:
+) -> Literal["review_budgets", "rewrite", "finish_budgets"]:
     """Skip the rewriter when no span needs editing (and, verifying, none is over)."""
+    if needs_rewrite(state.chains) or (runtime.context.verify and state.exceeded):
+        return "review_budgets" if runtime.context.review else "rewrite"
+    return "finish_budgets"
+
+
+def route_after_review_budgets(
+    state: State, runtime: Runtime[IntentAnonyContext]
+) -> Literal["rewrite", "finish_budgets"]:
+    """Rewrite under the reviewed budgets, unless stopped or they ask for nothing."""
+    if state.stopped_in_review():
+        return "finish_budgets"
     if needs_rewrite(state.chains) or (runtime.context.verify and state.exceeded):
         return "rewrite"
     return "finish_budgets"
@@ -44,11 +56,11 @@ def route_after_rewrite(
 
 def route_after_verify(
     state: State, runtime: Runtime[IntentAnonyContext]
-) -> Literal["rewrite", "finish_budgets"]:
+) -> Literal["review_budgets", "rewrite", "finish_budgets"]:
     """Rewrite again while an attribute is over budget, at most R extra times."""
     extra_rewrites = state.round - 1
     if state.exceeded and extra_rewrites < runtime.context.max_verify_rounds:
-        return "rewrite"
+        return "review_budgets" if runtime.context.review else "rewrite"
     return "finish_budgets"
 
 
@@ -65,6 +77,7 @@ def build_graph() -> StateGraph[State, IntentAnonyContext, InputState, OutputSta
     builder.add_node(attack)
     builder.add_node(trace_evidence)
     builder.add_node(assign_budgets)
+    builder.add_node(review_budgets)
     builder.add_node(rewrite)
     builder.add_node(verify)
     builder.add_node(finish_budgets)
@@ -74,13 +87,18 @@ def build_graph() -> StateGraph[State, IntentAnonyContext, InputState, OutputSta
     builder.add_edge("attack", "trace_evidence")
     builder.add_edge("trace_evidence", "assign_budgets")
     builder.add_conditional_edges(
-        "assign_budgets", route_after_budget, ["rewrite", "finish_budgets"]
+        "assign_budgets",
+        route_after_budget,
+        ["review_budgets", "rewrite", "finish_budgets"],
+    )
+    builder.add_conditional_edges(
+        "review_budgets", route_after_review_budgets, ["rewrite", "finish_budgets"]
     )
     builder.add_conditional_edges(
         "rewrite", route_after_rewrite, ["verify", "finish_budgets"]
     )
     builder.add_conditional_edges(
-        "verify", route_after_verify, ["rewrite", "finish_budgets"]
+        "verify", route_after_verify, ["review_budgets", "rewrite", "finish_budgets"]
     )
     builder.add_edge("finish_budgets", END)
     return builder

@@ -9,13 +9,23 @@ from langgraph.runtime import Runtime
 
 from anonygraph.nodes.adversary import anonymize, arbitrate, attack, finish_loop
 from anonygraph.nodes.prepare import prepare
+from anonygraph.nodes.review import review_policy
 from anonygraph.state.context import Context
 from anonygraph.state.rlaa import InputState, OutputState, State
 
 
-def route_after_arbitrate(state: State) -> Literal["anonymize", "finish_loop"]:
+def route_after_arbitrate(
+    state: State, runtime: Runtime[Context]
+) -> Literal["review_policy", "anonymize", "finish_loop"]:
     """Stop early when the arbitrator left an empty policy (Algorithm 1, line 17)."""
-    return "anonymize" if state.policy else "finish_loop"
+    if not state.policy:
+        return "finish_loop"
+    return "review_policy" if runtime.context.review else "anonymize"
+
+
+def route_after_review_policy(state: State) -> Literal["anonymize", "finish_loop"]:
+    """Rewrite with the approved or edited policy; a reviewer's stop ends the loop."""
+    return "finish_loop" if state.stopped_in_review() else "anonymize"
 
 
 def route_after_anonymize(
@@ -36,13 +46,19 @@ def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
     builder.add_node(prepare)
     builder.add_node(attack)
     builder.add_node(arbitrate)
+    builder.add_node(review_policy)
     builder.add_node(anonymize)
     builder.add_node(finish_loop)
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "attack")
     builder.add_edge("attack", "arbitrate")
     builder.add_conditional_edges(
-        "arbitrate", route_after_arbitrate, ["anonymize", "finish_loop"]
+        "arbitrate",
+        route_after_arbitrate,
+        ["review_policy", "anonymize", "finish_loop"],
+    )
+    builder.add_conditional_edges(
+        "review_policy", route_after_review_policy, ["anonymize", "finish_loop"]
     )
     builder.add_conditional_edges(
         "anonymize", route_after_anonymize, ["attack", "finish_loop"]

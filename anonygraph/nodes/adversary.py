@@ -18,6 +18,8 @@ from anonygraph.state.answers import Rewrite, verdict_answer_model, verdicts_fro
 from anonygraph.state.context import Context, ModelContextT, RewriteOptionsT
 from anonygraph.state.domain import AttributeInference, PolicyItem
 from anonygraph.state.iterative import AdversaryState, IterativeState
+from anonygraph.state.review import STOPPED
+from anonygraph.state.rlaa import State
 from anonygraph.tools.acceptance import rewrite_problem
 from anonygraph.tools.policy import select_policy
 
@@ -105,14 +107,17 @@ async def anonymize(
     return update
 
 
-def finish_loop(state: AdversaryState, runtime: Runtime[Context]) -> dict[str, Any]:
+def finish_loop(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Publish the final text and why the loop stopped."""
-    converged = state.round < runtime.context.max_iterations
+    stopped = state.stopped_in_review()
+    converged = not stopped and state.round < runtime.context.max_iterations
+    status = "converged" if converged else "max_iterations"
     update: dict[str, Any] = {
         "anonymized": state.current,
         "anonymized_comments": split_comments(state.current, len(state.comments)),
-        "status": "converged" if converged else "max_iterations",
+        "status": STOPPED if stopped else status,
     }
-    if converged:
+    # The latest inferences are about the final text unless a rewrite followed.
+    if converged or stopped:
         update["iterations"] = [state.snapshot(rewritten=None)]
     return update

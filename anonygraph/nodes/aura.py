@@ -46,6 +46,7 @@ from anonygraph.state.aura import (
 )
 from anonygraph.state.domain import PolicyItem
 from anonygraph.state.record import original_text
+from anonygraph.state.review import STOPPED
 from anonygraph.tools.leaks import blacklisted_left, inferable, still_leaking
 from anonygraph.tools.mask_template import build_template as diff_template
 from anonygraph.tools.mask_template import fill_template
@@ -283,7 +284,10 @@ def finish_selection(state: State, runtime: Runtime[AuraContext]) -> dict[str, A
     """Publish the chosen candidate, or the converged text when there is none."""
     index = state.choice.get("index")
     chosen = next((c for c in state.candidates if c["index"] == index), None)
-    if not state.template.get("masks"):
+    if state.stopped_in_review():
+        # The reviewer turned every candidate down: the converged text stays.
+        chosen, status = None, STOPPED
+    elif not state.template.get("masks"):
         status = "no_masks"
     else:
         status = "selected" if chosen else "no_valid_candidate"

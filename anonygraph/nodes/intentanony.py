@@ -34,6 +34,7 @@ from anonygraph.state.intentanony import (
     IntentAnonyContext,
     State,
 )
+from anonygraph.state.review import STOPPED
 from anonygraph.tools.acceptance import rewrite_problem
 from anonygraph.tools.evidence import check_quotes, span_outcome, span_plan, violations
 from anonygraph.tools.exposure import (
@@ -195,7 +196,9 @@ def finish_budgets(
     """Publish the final text and whether it met its budgets."""
     verified = runtime.context.verify
     status = "done"
-    if verified:
+    if state.stopped_in_review():
+        status = STOPPED
+    elif verified:
         status = "over_budget" if state.exceeded else "within_budget"
     update: dict[str, Any] = {
         "anonymized": state.current,
@@ -203,7 +206,8 @@ def finish_budgets(
         "status": status,
     }
     # The last inferences describe the final text only when no rewrite followed
-    # them: no rewrite at all, or the verify step ran after the last one.
+    # them: no rewrite at all, or the verify step ran after the last one (a
+    # reviewer's stop comes before a rewrite, so it is one of these).
     if state.round == 0 or verified:
         update["iterations"] = [state.snapshot(rewritten=None)]
     return update

@@ -17,9 +17,10 @@ from anonygraph.prompts.aura import (
     UTILITY_PROMPT,
     VARIATIONS,
 )
-from anonygraph.state.context import ModelContext, SearchOptions
+from anonygraph.state.context import ModelContext, ReviewOptions, SearchOptions
 from anonygraph.state.iterative import AdversaryState
 from anonygraph.state.record import RecordInput, RecordOutput
+from anonygraph.state.review import ReviewLog
 from anonygraph.state.search_agent import SearchAgentState, SearchLog
 
 QuasiKind = Literal[
@@ -142,7 +143,7 @@ probe; pure: only what the probe finds."""
 
 
 @dataclass(kw_only=True)
-class AuraContext(ModelContext, SearchOptions):
+class AuraContext(ModelContext, SearchOptions, ReviewOptions):
     """Run parameters of AURA; the probe searches an offline corpus unless told."""
 
     variant: str = field(
@@ -297,11 +298,12 @@ class InputState(RecordInput):
 
 
 @dataclass(kw_only=True)
-class OutputState(RecordOutput, SearchLog):
+class OutputState(RecordOutput, SearchLog, ReviewLog):
     """What a run returns: the text, the artifacts of each phase, the choice.
 
     Status: selected (a candidate won), no_masks (nothing to reconstruct: the
-    converged text) or no_valid_candidate (all rejected: the converged text).
+    converged text), no_valid_candidate (all rejected: the converged text)
+    or stopped_by_reviewer (a reviewer stopped it: the converged text).
     `iterations` holds every masking round: text attacked, inferences, policy,
     rewrite.
     """

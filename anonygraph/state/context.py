@@ -90,7 +90,21 @@ class ModelContext:
 
 
 @dataclass(kw_only=True)
-class Context(ModelContext):
+class ReviewOptions:
+    """Human review before a proposal is applied (RLAA, FgAA, IntentAnony, AURA)."""
+
+    review: bool = field(
+        default=False,
+        metadata={
+            "description": "Pause for a person to approve, edit or stop each "
+            "proposal before it is applied (policy, budgets, candidate); needs a "
+            "checkpointer: batch runs leave records waiting for `anonygraph review`."
+        },
+    )
+
+
+@dataclass(kw_only=True)
+class Context(ModelContext, ReviewOptions):
     """Parameters of the adversarial loops (RLAA, FgAA); Studio shows them as a form."""
 
     max_iterations: int = field(

@@ -105,6 +105,20 @@ class DpEmbedContext(Context):
         },
     )
 
+    def __post_init__(self) -> None:
+        """Read environment fallbacks; refuse a review DP-Embed has no step for.
+
+        Raises:
+            ValueError: for ``review=True``.
+
+        """
+        super().__post_init__()
+        if self.review:
+            raise ValueError(
+                "dp-embed has no review step (its rewrite is noise, not a "
+                "proposal); drop --review"
+            )
+
 
 @dataclass(kw_only=True)
 class InputState(RecordInput):

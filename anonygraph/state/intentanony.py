@@ -13,9 +13,10 @@ from anonygraph.prompts.intentanony import (
     INTENT_PROMPT,
     REWRITE_PROMPT,
 )
-from anonygraph.state.context import ModelContext
+from anonygraph.state.context import ModelContext, ReviewOptions
 from anonygraph.state.iterative import IterativeState
 from anonygraph.state.record import RecordInput, RecordOutput, RoundSnapshot
+from anonygraph.state.review import ReviewLog
 
 IntentCode = Literal["I1", "I2", "I3", "I4", "I5"]
 Level = Literal["L0", "L1", "L2", "L3", "BAN"]
@@ -88,9 +89,10 @@ class ExposureBudget(BaseModel):
     max_certainty: int = Field(
         ge=1, le=5, description="Highest attacker certainty the level tolerates."
     )
-    source: Literal["table", "privacy_level", "no_intent"] = Field(
+    source: Literal["table", "privacy_level", "no_intent", "review"] = Field(
         description="table: eq. 6 over the counted intents; privacy_level: the "
-        "run's override; no_intent: no intent passed the threshold."
+        "run's override; no_intent: no intent passed the threshold; review: "
+        "set by a person reviewing the budgets."
     )
     by_intent: dict[str, Level] = Field(
         default_factory=dict, description="G(scene, intent, attribute) per intent."
@@ -160,7 +162,7 @@ class SpanEdit(BaseModel):
 
 
 @dataclass(kw_only=True)
-class IntentAnonyContext(ModelContext):
+class IntentAnonyContext(ModelContext, ReviewOptions):
     """Run parameters of IntentAnony, on top of the shared ones."""
 
     intent_prompt: str = field(
@@ -249,10 +251,11 @@ class InputState(RecordInput):
 
 
 @dataclass(kw_only=True)
-class OutputState(RecordOutput):
+class OutputState(RecordOutput, ReviewLog):
     """What a run returns and the evaluator reads.
 
-    Status: done (single pass), within_budget or over_budget (verify).
+    Status: done (single pass), within_budget or over_budget (verify), or
+    stopped_by_reviewer.
     """
 
     intents: list[dict[str, Any]] = field(default_factory=list)

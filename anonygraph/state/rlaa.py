@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from anonygraph.state.iterative import AdversaryState
 from anonygraph.state.record import RecordInput, RecordOutput
+from anonygraph.state.review import ReviewLog
 
 
 @dataclass(kw_only=True)
@@ -17,10 +18,11 @@ class InputState(RecordInput):
 
 
 @dataclass(kw_only=True)
-class OutputState(RecordOutput):
+class OutputState(RecordOutput, ReviewLog):
     """What a run returns and the evaluator reads.
 
-    Status: converged (nothing left worth editing) or max_iterations.
+    Status: converged (nothing left worth editing), max_iterations or
+    stopped_by_reviewer (a reviewer stopped it; `reviews` says when).
     """
 
 

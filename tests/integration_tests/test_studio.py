@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 from anonygraph.graphs import EVALUATOR, GRAPHS
 
@@ -136,3 +137,62 @@ def test_when_langgraph_dev_starts_then_it_lists_every_graph_as_an_assistant(
         server.terminate()
         server.wait(timeout=30)
     assert sorted(a["graph_id"] for a in assistants) == sorted({**GRAPHS, **EVALUATOR})
+
+
+def test_when_a_studio_run_reviews_then_it_pauses_and_resumes_with_an_answer(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    from langgraph_sdk import get_client
+
+    port = free_port()
+    server = start_server(tmp_path, port)
+    # FgAA with fixed rounds always reaches its review step, whatever the
+    # embedded model infers.
+    context = {
+        "attributes": ["city_country"],
+        "max_iterations": 1,
+        "max_retries": 0,
+        "cache_mode": "off",
+        "stop_when_nothing_inferred": False,
+        "review": True,
+    }
+    text = "I moved to Calgary last year for my nursing job."
+
+    async def pause_then_stop() -> tuple[Any, Any, Any]:
+        client = get_client(url=f"http://127.0.0.1:{port}")
+        thread = await client.threads.create()
+        await client.runs.wait(
+            thread["thread_id"], "fgaa", input={"text": text}, context=context
+        )
+        paused = await client.threads.get_state(thread["thread_id"])
+        try:
+            await client.runs.wait(
+                thread["thread_id"],
+                "fgaa",
+                command={"resume": {"decision": "maybe"}},
+                context=context,
+            )
+            bad = "accepted"
+        except Exception as exc:  # noqa: BLE001 - the SDK raises a bare Exception
+            bad = str(exc)
+        final = await client.runs.wait(
+            thread["thread_id"],
+            "fgaa",
+            command={"resume": {"decision": "stop"}},
+            context=context,
+        )
+        return paused, bad, final
+
+    try:
+        paused, bad, final = asyncio.run(pause_then_stop())
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert paused["next"] == ["review_policy"], paused
+    (request,) = [i["value"] for i in paused["interrupts"]]
+    assert request["step"] == "review_policy" and request["text"] == text
+    # A bad answer is refused with the reason, and the thread stays paused.
+    assert "Input should be 'approve', 'edit' or 'stop'" in bad, bad
+    assert final["status"] == "stopped_by_reviewer" and final["anonymized"] == text

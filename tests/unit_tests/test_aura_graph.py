@@ -10,7 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.types import Command
+from pydantic import ValidationError
 from scripted import Script, attack_json, rewrite_json
 
 from anonygraph.graphs import GRAPHS, aura, evaluate
@@ -754,12 +757,61 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
         "\tprepare -.-> search_step;",
         "\tprofile_utility --> infer_scope;",
         "\treconstruct --> check_candidates;",
+        "\treview_selection --> finish_selection;",
         "\trun_search --> search_step;",
         "\tscore_privacy --> select;",
         "\tscore_utility --> select;",
         "\tsearch_step -.-> discover_scope;",
         "\tsearch_step -.-> run_search;",
-        "\tselect --> finish_selection;",
+        "\tselect -.-> finish_selection;",
+        "\tselect -.-> review_selection;",
         "\tfinish_selection --> __end__;",
         "",
     ]
+
+
+def test_when_a_reviewer_picks_another_candidate_then_it_is_the_output(
+    script: Script,
+) -> None:
+    close, broad = SEEDS, {**SEEDS, "MASK_1": "a small", "MASK_3": "classes"}
+    script_studio(script, close, broad)
+    app = aura.build_graph().compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    context = AuraContext(attributes=ATTRS, num_candidates=2, review=True)
+
+    paused = asyncio.run(app.ainvoke({"text": TEXT}, config, context=context))
+
+    (pause,) = paused["__interrupt__"]
+    assert pause.value["step"] == "review_selection"
+    assert pause.value["proposal"]["choice"]["index"] == 0
+    assert [c["index"] for c in pause.value["proposal"]["candidates"]] == [0, 1]
+    with pytest.raises(ValidationError, match="pick"):
+        asyncio.run(
+            app.ainvoke(
+                Command(resume={"decision": "edit", "pick": 5}), config, context=context
+            )
+        )
+    answer = {"decision": "edit", "pick": 1}
+    out = asyncio.run(app.ainvoke(Command(resume=answer), config, context=context))
+
+    assert out["choice"]["index"] == 1 and out["choice"]["rule"] == "review"
+    assert out["anonymized"] == out["candidates"][1]["text"] != CONVERGED
+    assert out["anonymized"].startswith("I run a small studio")
+
+
+def test_when_a_reviewer_stops_aura_then_the_converged_text_is_kept(
+    script: Script,
+) -> None:
+    script_studio(script, {**SEEDS, "MASK_1": "a small", "MASK_3": "classes"})
+    app = aura.build_graph().compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    context = AuraContext(attributes=ATTRS, num_candidates=1, review=True)
+    paused = asyncio.run(app.ainvoke({"text": TEXT}, config, context=context))
+    (candidate,) = paused["__interrupt__"][0].value["proposal"]["candidates"]
+    assert candidate["text"] != CONVERGED
+
+    out = asyncio.run(
+        app.ainvoke(Command(resume={"decision": "stop"}), config, context=context)
+    )
+
+    assert (out["status"], out["anonymized"]) == ("stopped_by_reviewer", CONVERGED)

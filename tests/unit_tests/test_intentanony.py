@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.types import Command
 from scripted import Script, attack_json
 
 from anonygraph.graphs import intentanony
@@ -519,15 +521,88 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
     assert mermaid.split("\n")[1:] == [
         "\t__start__ --> prepare;",
         "\tassign_budgets -.-> finish_budgets;",
+        "\tassign_budgets -.-> review_budgets;",
         "\tassign_budgets -.-> rewrite;",
         "\tattack --> trace_evidence;",
         "\tprepare --> recognize_intents;",
         "\trecognize_intents --> attack;",
+        "\treview_budgets -.-> finish_budgets;",
+        "\treview_budgets -.-> rewrite;",
         "\trewrite -.-> finish_budgets;",
         "\trewrite -.-> verify;",
         "\ttrace_evidence --> assign_budgets;",
         "\tverify -.-> finish_budgets;",
+        "\tverify -.-> review_budgets;",
         "\tverify -.-> rewrite;",
         "\tfinish_budgets --> __end__;",
         "",
     ]
+
+
+def test_when_a_reviewer_bans_an_attribute_then_the_rewrite_edits_its_intent_span(
+    script: Script,
+) -> None:
+    script_surgeon(script, TEXT.replace(" in Boston", ""))
+    app = intentanony.build_graph().compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    ctx = IntentAnonyContext(attributes=ATTRS, exposure_table_inline=TABLE, review=True)
+
+    paused = asyncio.run(app.ainvoke({"text": TEXT}, config, context=ctx))
+
+    (pause,) = paused["__interrupt__"]
+    assert pause.value["step"] == "review_budgets"
+    levels = {b["attribute"]: b["level"] for b in pause.value["proposal"]["budgets"]}
+    assert levels["occupation"] == "L2" and levels["city_country"] == "BAN"
+    assert script.prompts("rewriter") == []
+    answer = {"decision": "edit", "levels": {"occupation": "BAN"}}
+    out = asyncio.run(app.ainvoke(Command(resume=answer), config, context=ctx))
+
+    (prompt,) = script.prompts("rewriter")
+    edits = prompt.split("Spans to edit")[1].split("Spans to keep")[0]
+    assert INTENT_SPAN in edits and "in Boston" in edits
+    assert budget_of(out, "occupation").source == "review"
+    assert out["reviews"][0]["levels"] == {"occupation": "BAN"}
+
+
+def test_when_a_reviewer_keeps_every_edited_attribute_then_no_rewrite_is_asked(
+    script: Script,
+) -> None:
+    script_surgeon(script)
+    app = intentanony.build_graph().compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    ctx = IntentAnonyContext(attributes=ATTRS, exposure_table_inline=TABLE, review=True)
+    asyncio.run(app.ainvoke({"text": TEXT}, config, context=ctx))
+
+    answer = {"decision": "edit", "levels": {"city_country": "L0"}}
+    out = asyncio.run(app.ainvoke(Command(resume=answer), config, context=ctx))
+
+    assert script.prompts("rewriter") == []
+    assert (out["status"], out["anonymized"]) == ("done", TEXT)
+
+
+def test_when_verify_finds_an_overrun_under_review_then_the_next_rewrite_waits_too(
+    script: Script,
+) -> None:
+    first = TEXT.replace(" in Boston", "")
+    script_surgeon(script, first)
+    app = intentanony.build_graph().compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    ctx = IntentAnonyContext(
+        attributes=ATTRS, exposure_table_inline=TABLE, review=True, verify=True
+    )
+    asyncio.run(app.ainvoke({"text": TEXT}, config, context=ctx))
+
+    again = asyncio.run(
+        app.ainvoke(Command(resume={"decision": "approve"}), config, context=ctx)
+    )
+
+    (pause,) = again["__interrupt__"]
+    assert (pause.value["round"], pause.value["text"]) == (1, first)
+    over = {e["attribute"] for e in pause.value["proposal"]["exceeded"]}
+    assert "city_country" in over
+    out = asyncio.run(
+        app.ainvoke(Command(resume={"decision": "stop"}), config, context=ctx)
+    )
+    assert (out["status"], out["anonymized"]) == ("stopped_by_reviewer", first)
+    assert len(script.prompts("rewriter")) == 1
+    assert [r["decision"] for r in out["reviews"]] == ["approve", "stop"]

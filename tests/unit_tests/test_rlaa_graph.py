@@ -207,9 +207,17 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
         "\tanonymize -.-> finish_loop;",
         "\tarbitrate -.-> anonymize;",
         "\tarbitrate -.-> finish_loop;",
+        "\tarbitrate -.-> review_policy;",
         "\tattack --> arbitrate;",
         "\tprepare --> attack;",
+        "\treview_policy -.-> anonymize;",
+        "\treview_policy -.-> finish_loop;",
         "\tfinish_loop --> __end__;",
         "",
     ]
-    assert "attack -.-> forward_inferences" in fgaa.graph.get_graph().draw_mermaid()
+    fgaa_mermaid = fgaa.graph.get_graph().draw_mermaid(with_styles=False)
+    assert "attack -.-> forward_inferences" in fgaa_mermaid
+    # The review step sits behind a router; without --review it is skipped.
+    assert "forward_inferences -.-> anonymize" in fgaa_mermaid
+    assert "forward_inferences -.-> review_policy" in fgaa_mermaid
+    assert "review_policy -.-> finish_loop" in fgaa_mermaid

@@ -1,0 +1,122 @@
+"""Human review steps: pause with ``interrupt()`` before a proposal is applied.
+
+Each step is a node of its own, so resuming re-runs only the pause (an
+interrupted node starts over when resumed) and the graph shows where a run
+may wait. The routers in graphs/ skip these steps unless ``review`` is on.
+The request and answer shapes are in `anonygraph.state.review`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from anonygraph.state import aura, intentanony, rlaa
+from anonygraph.state.context import Context
+from anonygraph.state.domain import AttributeInference, LeakVerdict, PolicyItem
+from anonygraph.state.intentanony import EvidenceChain, ExposureBudget
+from anonygraph.state.iterative import IterativeState
+from anonygraph.state.record import original_text
+from anonygraph.state.review import (
+    ReviewAnswer,
+    ReviewRequest,
+    budget_answer_model,
+    policy_answer_model,
+    selection_answer_model,
+)
+from anonygraph.tools.exposure import counted_intents
+from anonygraph.tools.review_edits import edit_budgets, edit_policy, pick_candidate
+
+ANSWER_HELP = (
+    'resume with {"decision": "approve"}, {"decision": "stop"} or '
+    '{"decision": "edit", %s}'
+)
+
+
+def review_policy(state: rlaa.State, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Pause RLAA or FgAA before the anonymizer rewrites: approve, edit or stop."""
+    proposed = [p["attribute"] for p in state.policy]
+    addable = [a for a in state.attributes if a not in proposed]
+    request = _request(
+        state, "review_policy", {"policy": state.policy},
+        '"drop": [...], "add": [...], "actions": {"ATTRIBUTE": "generalize"}',
+    )  # fmt: skip
+    answer = interrupt(request, response_schema=policy_answer_model(proposed, addable))
+    update: dict[str, Any] = {"reviews": [_entry(request, answer)]}
+    if answer.decision == "edit":
+        policy = edit_policy(
+            [PolicyItem.model_validate(p) for p in state.policy],
+            answer,
+            [LeakVerdict.model_validate(v) for v in state.verdicts],
+            [AttributeInference.model_validate(i) for i in state.inferences],
+        )
+        update["policy"] = [p.model_dump() for p in policy]
+    return update
+
+
+def review_budgets(
+    state: intentanony.State, runtime: Runtime[intentanony.IntentAnonyContext]
+) -> dict[str, Any]:
+    """Pause IntentAnony before its rewrite: approve, change budgets or stop."""
+    proposal = {"budgets": state.budgets, "chains": state.chains}
+    if state.exceeded:
+        proposal["exceeded"] = state.exceeded
+    request = _request(
+        state, "review_budgets", proposal, '"levels": {"ATTRIBUTE": "L0..BAN"}'
+    )
+    attributes = [b["attribute"] for b in state.budgets]
+    answer = interrupt(request, response_schema=budget_answer_model(attributes))
+    update: dict[str, Any] = {"reviews": [_entry(request, answer)]}
+    if answer.decision == "edit":
+        budgets, chains, exceeded = edit_budgets(
+            [ExposureBudget.model_validate(b) for b in state.budgets],
+            [EvidenceChain.model_validate(c) for c in state.chains],
+            answer,
+            counted_intents(state.intents, runtime.context.intent_threshold),
+            [AttributeInference.model_validate(i) for i in state.inferences],
+        )
+        update["budgets"] = [b.model_dump() for b in budgets]
+        update["chains"] = [c.model_dump() for c in chains]
+        update["exceeded"] = exceeded
+    return update
+
+
+def review_selection(
+    state: aura.State, runtime: Runtime[aura.AuraContext]
+) -> dict[str, Any]:
+    """Pause AURA before the chosen candidate is used: approve, pick another or stop."""
+    proposal = {"candidates": state.candidates, "choice": state.choice}
+    request = _request(state, "review_selection", proposal, '"pick": INDEX')
+    valid = [c["index"] for c in state.candidates if c.get("rejected") == []]
+    answer = interrupt(request, response_schema=selection_answer_model(valid))
+    update: dict[str, Any] = {"reviews": [_entry(request, answer)]}
+    if answer.decision == "edit":
+        update["choice"] = pick_candidate(state.choice, answer)
+    return update
+
+
+def _request(
+    state: IterativeState, step: str, proposal: dict[str, Any], edit: str
+) -> ReviewRequest:
+    return ReviewRequest(
+        step=step,
+        round=state.round,
+        original=original_text(state),
+        text=state.current,
+        inferences=state.inferences,
+        proposal=proposal,
+        answer=ANSWER_HELP % edit,
+    )
+
+
+def _entry(request: ReviewRequest, answer: ReviewAnswer) -> dict[str, Any]:
+    """Log one review: what was proposed and what the reviewer answered."""
+    return {
+        "step": request["step"],
+        "round": request["round"],
+        "proposal": request["proposal"],
+        **answer.model_dump(exclude_defaults=True),
+        "decision": answer.decision,
+    }

@@ -1,0 +1,329 @@
+"""Answer a run's pending reviews in the terminal and resume each record.
+
+`anonygraph review --run RUN` walks the records a ``--review`` batch left
+waiting: it shows the diff so far and the proposal, reads one key per review
+(approve, edit, stop, skip, quit) and, for an edit, one line of changes, then
+resumes the record's thread with ``Command(resume=ANSWER)``. Finished records
+go to the run's output file as the batch runner writes them. Questions and
+answers are plain lines on stdout and stdin, so a script can drive it.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from anonygraph import store
+from anonygraph.graphs import GRAPHS
+from anonygraph.runner import (
+    WAITING,
+    OutputFile,
+    build_context,
+    run_record,
+)
+from anonygraph.state.domain import Record
+from anonygraph.tools.text_diff import render_terminal, word_diff
+
+KEYS = "[a]pprove, [e]dit, [s]top, s[k]ip, [q]uit"
+"""The keys a review takes."""
+
+EDIT_HELP: dict[str, str] = {
+    "review_policy": "-ATTR drops it, +ATTR[=ACTION] adds it, ATTR=ACTION changes "
+    "it (ACTION: generalize, rephrase, address)",
+    "review_budgets": "ATTR=LEVEL sets its budget (L0 keeps ... BAN suppresses)",
+    "review_selection": "the index of the candidate to use",
+}
+"""How to write the edit line of each review step."""
+
+
+class EditLineError(ValueError):
+    """An edit line that cannot be read as changes."""
+
+
+@dataclass
+class ReviewSummary:
+    """What one `anonygraph review` session did."""
+
+    run_id: str
+    answered: int = 0
+    done: int = 0
+    waiting: int = 0
+    failed: list[str] = field(default_factory=list)
+
+    def report(self) -> str:
+        """Render the summary for people."""
+        line = (
+            f"run {self.run_id}: {self.answered} review(s) answered, {self.done} "
+            f"record(s) finished, {len(self.failed)} failed, {self.waiting} still "
+            "waiting for review"
+        )
+        return "\n".join([line, *(f"  failed {f}" for f in self.failed)])
+
+
+def parse_edit(step: str, line: str) -> dict[str, Any]:
+    """Turn one edit line into the changes of a review answer.
+
+    Raises:
+        EditLineError: naming the piece that cannot be read.
+    """
+    words = shlex.split(line)
+    if not words:
+        raise EditLineError("no change given")
+    if step == "review_selection":
+        if len(words) != 1 or not words[0].isdigit():
+            raise EditLineError(f"expected one candidate index, got {line!r}")
+        return {"pick": int(words[0])}
+    changes: dict[str, Any] = {}
+    for word in words:
+        name, sep, value = word.lstrip("+-").partition("=")
+        if step == "review_budgets":
+            if not sep or word[0] in "+-":
+                raise EditLineError(f"{word!r}: write ATTR=LEVEL")
+            changes.setdefault("levels", {})[name] = value
+        elif word.startswith("-") and not sep:
+            changes.setdefault("drop", []).append(name)
+        elif word.startswith("+"):
+            changes.setdefault("add", []).append(name)
+            if sep:
+                changes.setdefault("actions", {})[name] = value
+        elif sep:
+            changes.setdefault("actions", {})[name] = value
+        else:
+            raise EditLineError(f"{word!r}: write -ATTR, +ATTR or ATTR=ACTION")
+    return changes
+
+
+def render_request(record_id: str, request: dict[str, Any]) -> str:
+    """Show one pending review: the diff so far, the inferences and the proposal."""
+    lines = [
+        f"== record {record_id}: {request['step']} (after {request['round']} "
+        "rewrite(s))",
+        render_terminal(word_diff(request["original"], request["text"])),
+        "-- attacker:",
+    ]
+    for inference in request["inferences"]:
+        guesses = ", ".join(inference.get("guesses", [])) or "(no guess)"
+        lines.append(
+            f"  {inference['attribute']}: {guesses} "
+            f"(certainty {inference.get('certainty', '?')})"
+        )
+    lines.append("-- proposal:")
+    lines += _proposal_lines(request["step"], request["proposal"])
+    return "\n".join(lines)
+
+
+def _proposal_lines(step: str, proposal: dict[str, Any]) -> list[str]:
+    if step == "review_policy":
+        return [
+            f"  {p['attribute']}: {p['action']} ({p.get('concept', '')})"
+            for p in proposal["policy"]
+        ]
+    if step == "review_budgets":
+        lines = [
+            f"  {b['attribute']}: {b['level']} (attacker certainty at most "
+            f"{b['max_certainty']})"
+            for b in proposal["budgets"]
+        ]
+        for chain in proposal["chains"]:
+            lines += [
+                f"    {s['action']} {s['quote']!r} ({chain['attribute']})"
+                for s in chain["steps"]
+            ]
+        return lines
+    chosen = proposal["choice"].get("index")
+    lines = []
+    for c in proposal["candidates"]:
+        mark = "*" if c["index"] == chosen else " "
+        state = (
+            f"rejected: {'; '.join(c['rejected'])}"
+            if c.get("rejected")
+            else f"S={c.get('severity')} C={c.get('specific')} L={c.get('loss')}"
+        )
+        lines.append(f" {mark}{c['index']}: [{state}] {c.get('text', '')}")
+    lines.append(f"  rule: {proposal['choice'].get('reason', '')}")
+    return lines
+
+
+async def review_run(
+    db_path: str,
+    run_id: str,
+    ask: Callable[[str], str | None],
+    say: Callable[[str], None],
+) -> ReviewSummary:
+    """Walk the run's records waiting for review; resume each answered one.
+
+    Args:
+        db_path: the run store.
+        run_id: the run whose reviews to answer.
+        ask: shows a prompt and returns the answer line (None at end of input).
+        say: shows a line.
+
+    Raises:
+        ValueError: when the store has no such run.
+    """
+    db = store.RunStore(db_path)
+    run = db.get_run(run_id)
+    if run is None:
+        raise ValueError(f"--run {run_id}: no such run in {db_path}")
+    method = run["method"]
+    context = build_context(method, json.loads(run["params"] or "{}"))
+    summary = ReviewSummary(run_id)
+    with store.run_lock(db_path, run_id), _output(run) as output:
+        async with store.open_checkpointer(db_path) as saver:
+            app = GRAPHS[method]().compile(checkpointer=saver, name=method)
+            for row in db.records(run_id, status=WAITING):
+                record = Record(
+                    id=row["record_id"],
+                    text=row["original"],
+                    labels=json.loads(row["labels"] or "{}"),
+                )
+                go_on = await _review_record(
+                    app, context, record, run_id, db, output, ask, say, summary
+                )
+                if not go_on:
+                    break
+    summary.waiting = len(db.records(run_id, status=WAITING))
+    _update_run(db, run, summary)
+    return summary
+
+
+async def _review_record(
+    app: Any,
+    context: Any,
+    record: Record,
+    run_id: str,
+    db: store.RunStore,
+    output: OutputFile,
+    ask: Callable[[str], str | None],
+    say: Callable[[str], None],
+    summary: ReviewSummary,
+) -> bool:
+    """Answer one record's reviews until it finishes; False: the reviewer quit."""
+    config = {"configurable": {"thread_id": f"{run_id}:{record.id}"}}
+    while True:
+        snapshot = await app.aget_state(config)
+        if not snapshot.interrupts:
+            # Answered elsewhere (Python, Studio): finish it like the runner.
+            return await _finish(app, context, record, run_id, db, output, say, summary)
+        request = snapshot.interrupts[0].value
+        say(render_request(record.id, request))
+        answer = _read_answer(request, ask, say)
+        if answer in ("skip", "quit"):
+            return answer == "skip"
+        try:
+            outcome = await run_record(
+                app, context, record, run_id, db, output, resume=answer
+            )
+        except ValidationError as exc:
+            say(f"not applied: {_problems(exc)}; the record still waits")
+            continue
+        summary.answered += 1
+        if outcome != WAITING:
+            return _count(record, outcome, db, run_id, say, summary)
+
+
+async def _finish(
+    app: Any,
+    context: Any,
+    record: Record,
+    run_id: str,
+    db: store.RunStore,
+    output: OutputFile,
+    say: Callable[[str], None],
+    summary: ReviewSummary,
+) -> bool:
+    outcome = await run_record(app, context, record, run_id, db, output)
+    return outcome == WAITING or _count(record, outcome, db, run_id, say, summary)
+
+
+def _count(
+    record: Record,
+    outcome: str,
+    db: store.RunStore,
+    run_id: str,
+    say: Callable[[str], None],
+    summary: ReviewSummary,
+) -> bool:
+    if outcome:
+        summary.failed.append(outcome)
+        say(f"record {record.id}: failed: {outcome}")
+    else:
+        summary.done += 1
+        (row,) = [r for r in db.records(run_id, "done") if r["record_id"] == record.id]
+        status = json.loads(row["result"] or "{}").get("status", "")
+        say(f"record {record.id}: finished ({status}), written to the output")
+    return True
+
+
+def _read_answer(
+    request: dict[str, Any],
+    ask: Callable[[str], str | None],
+    say: Callable[[str], None],
+) -> dict[str, Any] | str:
+    """Read one key (and, to edit, one line); return the answer, skip or quit."""
+    while True:
+        key = ask(f"{KEYS}? ")
+        if key is None:
+            return "quit"
+        key = key.strip().lower()
+        if key in ("a", "approve"):
+            return {"decision": "approve"}
+        if key in ("s", "stop"):
+            return {"decision": "stop"}
+        if key in ("k", "skip"):
+            return "skip"
+        if key in ("q", "quit"):
+            return "quit"
+        if key in ("e", "edit"):
+            line = ask(f"edit ({EDIT_HELP[request['step']]})? ")
+            if line is None:
+                return "quit"
+            try:
+                return {"decision": "edit", **parse_edit(request["step"], line)}
+            except EditLineError as exc:
+                say(f"not applied: {exc}")
+                continue
+        say(f"unknown key {key!r}; keys: {KEYS}")
+
+
+def _problems(exc: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or 'answer'}: {e['msg']}"
+        for e in exc.errors()
+    )
+
+
+def _output(run: dict[str, Any]) -> OutputFile:
+    """Open the run's output file as the batch runner does (same owner check)."""
+    identity = {
+        "run_id": run["id"],
+        "method": run["method"],
+        "input": run["input"],
+        "options": {},
+    }
+    sidecar = Path(f"{run['output']}.run.json")
+    if sidecar.is_file():
+        owner = json.loads(sidecar.read_text())
+        if isinstance(owner, dict) and owner.get("run_id") == run["id"]:
+            identity = owner
+    return OutputFile(run["output"], identity)
+
+
+def _update_run(
+    db: store.RunStore, run: dict[str, Any], summary: ReviewSummary
+) -> None:
+    """Carry the session's results into the run's status and summary."""
+    totals = json.loads(run["summary"] or "{}")
+    totals["done"] = totals.get("done", 0) + summary.done
+    totals["failures"] = [*totals.get("failures", []), *summary.failed]
+    totals["failed"] = len(totals["failures"])
+    totals["waiting"] = summary.waiting
+    totals["totals"] = db.run_totals(summary.run_id)
+    status = "partial" if totals["failed"] else WAITING if summary.waiting else "done"
+    db.finish_run(summary.run_id, status, totals)
