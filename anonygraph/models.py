@@ -29,7 +29,14 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from anonygraph import store
-from anonygraph.prompts.common import ANSWER_FORMAT, JSON_HINT, REPAIR_REQUEST
+from anonygraph.prompts.common import (
+    ANSWER_FORMAT,
+    JSON_HINT,
+    REPAIR_REQUEST,
+    fence,
+    fill,
+    restore,
+)
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -354,16 +361,29 @@ def constrained(model: BaseChatModel, spec: ModelSpec, schema: type[BaseModel]) 
 def parse_json_answer(text: str, schema: type[T]) -> T:
     """Validate a model's text answer into ``schema``, repairing common slips.
 
+    Tags the prompt escaped (``&lt;/text>``) are given back their "<" in every
+    string, so quotes and rewrites match the stored text.
+
     Raises:
         ValueError: when no JSON object or list can be recovered or it does not
             validate.
 
     """
-    data = _load_lenient_json(text)
+    data = _restore_tags(_load_lenient_json(text))
     try:
         return schema.model_validate(data)
     except ValidationError as exc:
         raise ValueError(f"answer does not fit {schema.__name__}: {exc}") from exc
+
+
+def _restore_tags(data: Any) -> Any:
+    if isinstance(data, str):
+        return restore(data)
+    if isinstance(data, list):
+        return [_restore_tags(item) for item in data]
+    if isinstance(data, dict):
+        return {key: _restore_tags(value) for key, value in data.items()}
+    return data
 
 
 def _load_lenient_json(text: str) -> Any:
@@ -488,7 +508,7 @@ async def ask_structured(
     suffix = JSON_HINT
     if model is base:
         schema_text = json.dumps(schema.model_json_schema(), separators=(",", ":"))
-        suffix = ANSWER_FORMAT.format(schema=schema_text)
+        suffix = fill(ANSWER_FORMAT, schema=fence("schema", schema_text))
     messages: list[BaseMessage] = [SystemMessage(system)] if system else []
     messages.append(HumanMessage(prompt + suffix))
     calls: list[dict[str, Any]] = []
@@ -506,7 +526,7 @@ async def ask_structured(
             messages = [
                 *messages,
                 AIMessage(text),
-                HumanMessage(REPAIR_REQUEST.format(error=reason)),
+                HumanMessage(fill(REPAIR_REQUEST, error=reason)),
             ]
     raise ModelOutputError(role, step, reason, calls)
 
