@@ -32,7 +32,7 @@ $(VENV)/.run-installed: pyproject.toml Makefile
 	touch $@
 
 $(VENV)/.installed: $(VENV)/.run-installed
-	$(BIN)/python -m pip install -q -e ".[run,dev,studio,eval,dp,train]"
+	$(BIN)/python -m pip install -q -e ".[run,dev,studio,eval,dp,train,openai,ollama,hf,server]"
 	touch $@
 
 run: install-run

@@ -12,7 +12,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from anonygraph import store
+from anonygraph import models, store
 from anonygraph.graphs import evaluate
 from anonygraph.runner import invoke_thread, run_bounded
 from anonygraph.state.evaluate import EvalContext
@@ -46,6 +46,8 @@ class EvalSummary:
     failed: int = 0
     failures: list[str] = field(default_factory=list)
     skipped_records: list[str] = field(default_factory=list)
+    structured: dict[str, str] = field(default_factory=dict)
+    """Model spec -> how structured answers were asked for (server modes)."""
 
     def report(self) -> str:
         """Render for people."""
@@ -55,6 +57,9 @@ class EvalSummary:
         ]
         lines += [f"  skipped {s}" for s in self.skipped_records]
         lines += [f"  failed {f}" for f in self.failures]
+        lines += [
+            f"  structured output: {s} -> {m}" for s, m in self.structured.items()
+        ]
         return "\n".join(lines)
 
 
@@ -174,6 +179,9 @@ async def _evaluate_run(options: EvalOptions) -> EvalSummary:
             summary.scored += copied
             bar.update(1)
     bar.close()
+    summary.structured = models.structured_modes(
+        db.models_used(f"{options.run_id}/{eval_id}"), context.cache_db
+    )
     return summary
 
 

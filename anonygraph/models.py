@@ -9,11 +9,13 @@ import functools
 import hashlib
 import importlib.util
 import json
+import os
 import re
 import threading
 import time
 import uuid
-from collections.abc import Sequence
+import weakref
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -29,6 +31,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from anonygraph import store
+from anonygraph.backends import structured
+from anonygraph.backends.faults import ServerError, ServerPolicy, with_retries
 from anonygraph.prompts.common import (
     ANSWER_FORMAT,
     JSON_HINT,
@@ -82,6 +86,21 @@ ROLE_PARAMS: dict[str, RoleParams] = {
 
 class ModelSpecError(ValueError):
     """Raised for a model spec anonygraph cannot turn into a chat model."""
+
+
+class ModelServerError(RuntimeError):
+    """Raised when a role's server kept failing (refused, timed out, 429, 5xx)."""
+
+    def __init__(self, role: str, step: str, error: ServerError, calls: list[Any]):
+        super().__init__(
+            f"step {step!r}: the {role} model's {error}. Check that the server "
+            "is up and reachable, then run the same command again to resume."
+        )
+        self.role = role
+        self.step = step
+        self.url = error.url
+        self.status = error.fault.status
+        self.calls = calls
 
 
 class ModelOutputError(RuntimeError):
@@ -269,7 +288,23 @@ def load_chat_model(spec: str, role: str) -> BaseChatModel:
         ModelSpecError: for an unknown spec or a backend whose package is missing.
 
     """
-    return _load_chat_model(parse_spec(spec), role)
+    parsed = parse_spec(spec)
+    if parsed.backend not in ("openai", "ollama"):
+        return _load_chat_model(parsed, role)
+    # A server client holds connections bound to one event loop: keep one per loop.
+    try:
+        loop: Any = asyncio.get_running_loop()
+    except RuntimeError:
+        return _load_chat_model(parsed, role)
+    per_loop = _SERVER_MODELS.setdefault(loop, {})
+    if (parsed, role) not in per_loop:
+        per_loop[(parsed, role)] = _load_chat_model.__wrapped__(parsed, role)
+    return cast(BaseChatModel, per_loop[(parsed, role)])
+
+
+_SERVER_MODELS: weakref.WeakKeyDictionary[Any, dict[tuple[ModelSpec, str], Any]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 @functools.lru_cache(maxsize=64)
@@ -292,6 +327,7 @@ def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
             max_tokens=params.max_tokens,
         )
     try:
+        policy = ServerPolicy.from_env()
         if spec.backend == "ollama":
             from langchain_ollama import ChatOllama
 
@@ -303,11 +339,22 @@ def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
                     temperature=params.temperature,
                     top_p=params.top_p,
                     num_predict=params.max_tokens,
+                    client_kwargs={"timeout": policy.timeout},
                 ),
             )
         if spec.backend == "openai":
+            import httpx
             from langchain_openai import ChatOpenAI
 
+            # Self-hosted servers (vLLM, llama.cpp, LM Studio) read `max_tokens`
+            # and often need no key; OpenAI itself wants max_completion_tokens.
+            tokens: dict[str, Any] = (
+                {"extra_body": {"max_tokens": params.max_tokens}}
+                if spec.base_url
+                else {"max_completion_tokens": params.max_tokens}
+            )
+            if spec.base_url and not os.environ.get("OPENAI_API_KEY"):
+                tokens["api_key"] = "not-needed"
             return cast(
                 BaseChatModel,
                 ChatOpenAI(
@@ -315,7 +362,12 @@ def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
                     base_url=spec.base_url,
                     temperature=params.temperature,
                     top_p=params.top_p,
-                    max_completion_tokens=params.max_tokens,
+                    max_retries=0,  # retried by our layer, which names the server
+                    timeout=policy.timeout,
+                    # Its own client: langchain-openai's shared default is tied
+                    # to the first event loop that used it.
+                    http_async_client=httpx.AsyncClient(timeout=policy.timeout),
+                    **tokens,
                 ),
             )
         from langchain_huggingface import ChatHuggingFace, HuggingFacePipeline
@@ -339,8 +391,14 @@ def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
         ) from exc
 
 
-def constrained(model: BaseChatModel, spec: ModelSpec, schema: type[BaseModel]) -> Any:
-    """Bind schema-constrained decoding where the backend offers it."""
+def constrained(
+    model: BaseChatModel, spec: ModelSpec, schema: type[BaseModel], mode: str = ""
+) -> Any:
+    """Bind schema-constrained decoding where the backend offers it.
+
+    ``mode`` is the structured-output mode of an OpenAI-compatible server (see
+    `anonygraph.backends.structured`).
+    """
     json_schema = schema.model_json_schema()
     if spec.backend in ("local", "llamacpp"):
         return model.bind(
@@ -349,13 +407,67 @@ def constrained(model: BaseChatModel, spec: ModelSpec, schema: type[BaseModel]) 
     if spec.backend == "ollama":
         return model.bind(format=json_schema)
     if spec.backend == "openai":
-        return model.bind(
-            response_format={
-                "type": "json_schema",
-                "json_schema": {"name": schema.__name__, "schema": json_schema},
-            }
-        )
+        return structured.bind_mode(model, mode or structured.MODES[0], schema)
     return model  # hf: parse, repair, retry
+
+
+def server_url(spec: ModelSpec) -> str:
+    """Return the base URL a server backend talks to ('' for in-process ones)."""
+    if spec.backend == "openai":
+        default = os.environ.get("OPENAI_BASE_URL", "https://api.openai.com/v1")
+        return spec.base_url or default
+    if spec.backend == "ollama":
+        return spec.base_url or os.environ.get("OLLAMA_HOST", "http://localhost:11434")
+    return ""
+
+
+FIXED_MODES: dict[str, str] = {
+    "local": "json_object+schema (llama.cpp grammar)",
+    "llamacpp": "json_object+schema (llama.cpp grammar)",
+    "ollama": "format=JSON schema",
+    "hf": "text (schema in the prompt)",
+}
+
+_MODES: dict[tuple[str, str], str] = {}
+_MODES_LOCK = threading.Lock()
+
+
+def structured_mode(spec: ModelSpec, cache_db: str = "") -> str:
+    """Return the mode to ask an OpenAI-compatible server in; '' when undetected.
+
+    Read from this process's memory, else from the store's ``server_modes``.
+    """
+    key = (server_url(spec), spec.name)
+    with _MODES_LOCK:
+        if key in _MODES:
+            return _MODES[key]
+    found = store.mode_get(cache_db, *key) if cache_db else None
+    if found:
+        with _MODES_LOCK:
+            _MODES[key] = found
+    return found or ""
+
+
+def remember_mode(spec: ModelSpec, mode: str, note: str, cache_db: str) -> None:
+    """Keep the mode a server answered in, for this process and the store."""
+    key = (server_url(spec), spec.name)
+    with _MODES_LOCK:
+        known = _MODES.get(key) == mode
+        _MODES[key] = mode
+    if cache_db and not known:
+        store.mode_put(cache_db, key[0], key[1], mode, note)
+
+
+def structured_modes(specs: Iterable[str], cache_db: str = "") -> dict[str, str]:
+    """Return spec -> how structured answers are asked for, for the given specs."""
+    modes: dict[str, str] = {}
+    for name in sorted(set(specs)):
+        spec = parse_spec(name)
+        if spec.backend == "openai":
+            modes[name] = structured_mode(spec, cache_db) or "not detected"
+        else:
+            modes[name] = FIXED_MODES.get(spec.backend, "answers built in-process")
+    return modes
 
 
 def parse_json_answer(text: str, schema: type[T]) -> T:
@@ -480,7 +592,9 @@ async def ask_structured(
 
     Decoding is schema-constrained where the backend supports it; otherwise
     the text is parsed, repaired and, if still unusable, asked again with the
-    error, at most ``max_retries`` more times.
+    error, at most ``max_retries`` more times. An OpenAI-compatible server is
+    asked in the structured-output mode detected for it; a server that refuses
+    the mode is asked in the next one (`anonygraph.backends.structured`).
 
     Args:
         role: The role asked, e.g. ``attacker``.
@@ -495,6 +609,7 @@ async def ask_structured(
     Raises:
         ModelOutputError: after the retries, carrying every call record.
         ModelSpecError: when the role is ``rules`` and cannot answer this step.
+        ModelServerError: when the server kept failing, naming its URL and status.
 
     """
     settings = settings_for(context, role)
@@ -502,21 +617,57 @@ async def ask_structured(
     if spec.backend == "rules":
         return _ask_rules(role, schema, step, facts)
     base = load_chat_model(settings.spec, role)
-    model = constrained(base, spec, schema)
+    mode = ""
+    if spec.backend == "openai":
+        mode = structured_mode(spec, settings.cache_db) or structured.MODES[0]
+    calls: list[dict[str, Any]] = []
+    refusals: list[str] = []
+    while True:
+        try:
+            return await _ask_in_mode(
+                base, spec, mode, role, step, prompt, system, schema, settings, calls,
+                note="; ".join(refusals),
+            )  # fmt: skip
+        except ServerError as exc:
+            following = structured.next_mode(mode) if mode else None
+            refused = structured.refused_field(mode, exc.fault.status, exc.fault.body)
+            if not refused or following is None:
+                raise ModelServerError(role, step, exc, calls) from exc
+            refusals.append(f"{mode} refused ({exc.fault.describe()[:120]})")
+            mode = following
+
+
+async def _ask_in_mode(
+    base: BaseChatModel,
+    spec: ModelSpec,
+    mode: str,
+    role: str,
+    step: str,
+    prompt: str,
+    system: str | None,
+    schema: type[T],
+    settings: CallSettings,
+    calls: list[dict[str, Any]],
+    note: str,
+) -> tuple[T, list[dict[str, Any]]]:
+    model = constrained(base, spec, schema, mode)
     # A constrained decoder enforces the schema itself; spelling it out in the
     # prompt only tempts a small model to copy the field descriptions.
     suffix = JSON_HINT
-    if model is base:
+    if model is base or (mode and structured.schema_in_prompt(mode)):
         schema_text = json.dumps(schema.model_json_schema(), separators=(",", ":"))
         suffix = fill(ANSWER_FORMAT, schema=fence("schema", schema_text))
     messages: list[BaseMessage] = [SystemMessage(system)] if system else []
     messages.append(HumanMessage(prompt + suffix))
-    calls: list[dict[str, Any]] = []
     reason = ""
     for attempt in range(settings.max_retries + 1):
-        text, call = await _call(model, spec, role, step, messages, settings, schema)
+        text, call = await _call(
+            model, spec, role, step, messages, settings, schema, mode, calls
+        )
         call["attempt"] = attempt
         calls.append(call)
+        if mode:
+            remember_mode(spec, mode, note, settings.cache_db)
         try:
             return parse_json_answer(text, schema), calls
         except ValueError as exc:
@@ -582,6 +733,8 @@ async def _call(
     messages: Sequence[BaseMessage],
     settings: CallSettings,
     schema: type[BaseModel] | None,
+    mode: str = "",
+    failed: list[dict[str, Any]] | None = None,
 ) -> tuple[str, dict[str, Any]]:
     params = ROLE_PARAMS.get(role, ROLE_PARAMS["judge"])
     use_cache = settings.cache_db and (
@@ -598,6 +751,8 @@ async def _call(
         "ok": True,
         "error": "",
     }
+    if mode:
+        record["mode"] = mode
     if key:
         hit = await asyncio.to_thread(store.cache_get, settings.cache_db, key)
         if hit is not None:
@@ -605,11 +760,34 @@ async def _call(
             return str(hit["text"]), record
     store.log_call(record, "start")
     start = time.perf_counter()
-    answer = await model.ainvoke(list(messages))
+    url = server_url(spec)
+    try:
+        if url:
+            answer = await with_retries(
+                lambda: model.ainvoke(list(messages)),
+                ServerPolicy.from_env(),
+                url,
+                refused=lambda f: structured.refused_field(mode, f.status, f.body),
+            )
+        elif spec.backend == "hf":
+            # The transformers pipeline has no async path: run it in a thread,
+            # one call per model at a time, like the in-process llama.cpp one.
+            answer = await asyncio.to_thread(_invoke_in_process, model, spec, messages)
+        else:
+            answer = await model.ainvoke(list(messages))
+    except ServerError as exc:
+        # The failed request is accounted too: the store shows what the server did.
+        seconds = round(time.perf_counter() - start, 4)
+        record.update(ok=False, error=str(exc)[:500], cached=False, seconds=seconds)
+        record.update(tokens_in=0, tokens_out=0)
+        if failed is not None:
+            failed.append(record)
+        store.log_call(record, "end")
+        raise
     store.log_call(record, "end")
     # A backend that reports its own compute time (llama.cpp) excludes queueing.
     seconds = answer.response_metadata.get("seconds", time.perf_counter() - start)
-    text = answer.content if isinstance(answer.content, str) else str(answer.content)
+    text = structured.answer_text(answer)
     usage = getattr(answer, "usage_metadata", None) or {}
     tokens = {
         "tokens_in": int(usage.get("input_tokens", 0)),
@@ -621,6 +799,38 @@ async def _call(
             store.cache_put, settings.cache_db, key, {"text": text, "usage": tokens}
         )
     return text, record
+
+
+_HF_LOCKS: dict[str, threading.Lock] = {}
+
+
+def _invoke_in_process(
+    model: Any, spec: ModelSpec, messages: Sequence[BaseMessage]
+) -> BaseMessage:
+    with _HF_LOCKS.setdefault(spec.name, threading.Lock()):
+        start = time.perf_counter()
+        answer: BaseMessage = model.invoke(list(messages))
+        answer.response_metadata["seconds"] = time.perf_counter() - start
+    if not getattr(answer, "usage_metadata", None):
+        _count_tokens(model, messages, answer)
+    return answer
+
+
+def _count_tokens(model: Any, messages: Sequence[BaseMessage], answer: Any) -> None:
+    # ChatHuggingFace reports no usage: count with the pipeline's own tokenizer.
+    tokenizer = getattr(getattr(model, "llm", None), "pipeline", None)
+    tokenizer = getattr(tokenizer, "tokenizer", None)
+    if tokenizer is None:
+        return
+    chat = [{"role": _role_name(m), "content": str(m.content)} for m in messages]
+    prompt = tokenizer.apply_chat_template(chat, add_generation_prompt=True)
+    prompt = prompt["input_ids"] if isinstance(prompt, dict) else prompt
+    output = len(tokenizer(str(answer.content))["input_ids"])
+    answer.usage_metadata = {
+        "input_tokens": len(prompt),
+        "output_tokens": output,
+        "total_tokens": len(prompt) + output,
+    }
 
 
 def _cache_key(

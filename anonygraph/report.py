@@ -29,7 +29,10 @@ COLUMNS = (
     "HALL",
     "calls/rec",
     "tokens/rec",
+    "attacker",
+    "judge",
 )
+"""Every row names the attacker and judge model specs its numbers come from."""
 
 
 def _avg(values: Iterable[float | None]) -> float | None:
@@ -74,6 +77,16 @@ def utility_parts(rows: list[dict[str, Any]]) -> dict[str, float | None]:
     }
 
 
+def eval_models(db: store.RunStore, eval_id: str) -> dict[str, str]:
+    """Return the attacker and judge model specs an evaluation used."""
+    rows = list(db.table("evals").rows_where("id = ?", [eval_id]))
+    params = json.loads(rows[0]["params"] or "{}") if rows else {}
+    chosen = params.get("models") or {}
+    default = params.get("default_model", "local")
+    judge = chosen.get("judge", default) if params.get("judge", True) else "none"
+    return {"attacker": chosen.get("attacker", default), "judge": judge}
+
+
 def run_row(db: store.RunStore, run: dict[str, Any], eval_id: str) -> dict[str, Any]:
     """Summarize one evaluated run as a table row."""
     rows = [r for r in db.evaluations(eval_id) if r["status"] == "done"]
@@ -91,6 +104,7 @@ def run_row(db: store.RunStore, run: dict[str, Any], eval_id: str) -> dict[str, 
         "tokens/rec": (per.get("tokens_in", 0) + per.get("tokens_out", 0))
         if per
         else None,
+        **eval_models(db, eval_id),
     }
 
 
@@ -106,6 +120,7 @@ def original_row(db: store.RunStore, eval_id: str) -> dict[str, Any]:
         **utility_parts(rows),
         "calls/rec": 0,
         "tokens/rec": 0,
+        **eval_models(db, eval_id),
     }
 
 
@@ -190,7 +205,9 @@ def write_report(
     rows = [original_row(db, evaluated[0][1] or "")]
     rows += [run_row(db, run, eval_id or "") for run, eval_id in evaluated]
     curves = {
-        f"{run['method']} ({run['id']})": iteration_curve(db, eval_id or "")
+        f"{run['method']} ({run['id']}; {_models_note(db, eval_id or '')})": (
+            iteration_curve(db, eval_id or "")
+        )
         for run, eval_id in evaluated
     }
     out = Path(out_dir)
@@ -216,6 +233,11 @@ def write_report(
     for path in files.values():
         path.chmod(0o600)
     return files
+
+
+def _models_note(db: store.RunStore, eval_id: str) -> str:
+    chosen = eval_models(db, eval_id)
+    return f"attacker {chosen['attacker']}, judge {chosen['judge']}"
 
 
 def _curve_table(curve: list[dict[str, Any]]) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from anonygraph import store
+from anonygraph import models, store
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import (
     BadLine,
@@ -66,6 +66,8 @@ class RunSummary:
     bad_lines: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     totals: dict[str, Any] = field(default_factory=dict)
+    structured: dict[str, str] = field(default_factory=dict)
+    """Model spec -> how structured answers were asked for (server modes)."""
 
     def report(self) -> str:
         """Render the summary for people."""
@@ -83,6 +85,9 @@ class RunSummary:
                 f"off by a kill or crash, {calls['redone']} finished but redone "
                 "after one"
             )
+        lines += [
+            f"  structured output: {s} -> {m}" for s, m in self.structured.items()
+        ]
         per = self.totals.get("per_record")
         wall = self.totals.get("wall_seconds", 0.0)
         if per and wall:
@@ -232,6 +237,9 @@ async def _run_records(
     summary.failed = len(summary.failures)
     summary.done = len(errors) - summary.failed
     summary.totals = db.run_totals(run_id)
+    summary.structured = models.structured_modes(
+        db.models_used(run_id), context.cache_db
+    )
     status = "done" if not summary.failed else "partial"
     db.finish_run(run_id, status, asdict(summary))
 

@@ -539,6 +539,13 @@ class RunStore:
                 pk=("run_id", "record_id"),
             )
 
+    def models_used(self, run_id: str) -> list[str]:
+        """Return the model specs a run's (or an evaluation's) calls went to."""
+        rows = self.db.execute(
+            "select distinct model from model_calls where run_id = ?", [run_id]
+        ).fetchall()
+        return sorted(str(r[0]) for r in rows if r[0])
+
     def run_totals(self, run_id: str) -> dict[str, Any]:
         """Sum calls, tokens and seconds over a run's finished records."""
         row = self.db.execute(
@@ -606,4 +613,40 @@ def _ensure_cache(conn: sqlite3.Connection) -> None:
     conn.execute(
         "create table if not exists model_cache "
         "(key text primary key, value text, created float)"
+    )
+
+
+def mode_get(db_path: str, base_url: str, model: str) -> str | None:
+    """Return the structured-output mode detected for a server and model, or None."""
+    conn = _connect(db_path)
+    try:
+        _ensure_modes(conn)
+        row = conn.execute(
+            "select mode from server_modes where base_url = ? and model = ?",
+            [base_url, model],
+        ).fetchone()
+        return str(row[0]) if row else None
+    finally:
+        conn.close()
+
+
+def mode_put(db_path: str, base_url: str, model: str, mode: str, note: str) -> None:
+    """Remember the structured-output mode a server and model accept."""
+    conn = _connect(db_path)
+    try:
+        _ensure_modes(conn)
+        with conn:
+            conn.execute(
+                "insert or replace into server_modes(base_url, model, mode, note, "
+                "detected) values (?, ?, ?, ?, ?)",
+                [base_url, model, mode, note, time.time()],
+            )
+    finally:
+        conn.close()
+
+
+def _ensure_modes(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        "create table if not exists server_modes (base_url text, model text, "
+        "mode text, note text, detected float, primary key (base_url, model))"
     )

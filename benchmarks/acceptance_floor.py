@@ -19,6 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+from anonygraph.state.attributes import DEFAULT_ATTRIBUTES
 
 from anonygraph import rules
 from anonygraph.acceptance import (
@@ -30,7 +31,6 @@ from anonygraph.cues import detect_cues
 from anonygraph.cues.leaks import explicit_leak_rates
 from anonygraph.cues.places import gazetteer
 from anonygraph.datasets import load_personalreddit
-from anonygraph.state.attributes import DEFAULT_ATTRIBUTES
 from anonygraph.state.domain import Rewrite
 from anonygraph.tools.text_metrics import load_embedder
 

@@ -1,0 +1,1 @@
+"""Model servers: structured-output modes, fault handling and retries."""

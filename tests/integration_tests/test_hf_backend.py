@@ -1,0 +1,77 @@
+"""`hf:PATH` for real: a transformers causal LM loaded from a local folder runs RLAA.
+
+The folder is the embedded SmolLM2 GGUF, loaded by transformers (`gguf_file=`,
+the `gguf` package) and saved once per session as an ordinary checkpoint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES
+from servers import fail_or_skip
+
+from anonygraph import models
+from anonygraph.runner import RunOptions, run_batch
+from anonygraph.store import RunStore
+
+
+@pytest.fixture(scope="session")
+def hf_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Convert the embedded GGUF into a transformers folder, once."""
+    try:
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+    except ImportError:
+        fail_or_skip("hf: needs transformers and gguf: make install")
+    gguf = models.embedded_model_path()
+    tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    # The weights are already dequantized: save them as a plain checkpoint.
+    model.hf_quantizer = None
+    folder = Path(tmp_path_factory.mktemp("smollm2-hf"))
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def test_when_a_role_spec_is_an_hf_folder_then_rlaa_runs_a_record_on_it(
+    hf_checkpoint: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Tight token limits keep CPU generation short; the code path is the same.
+    for role, params in list(models.ROLE_PARAMS.items()):
+        monkeypatch.setitem(
+            models.ROLE_PARAMS, role, dataclasses.replace(params, max_tokens=160)
+        )
+    import torch
+
+    torch.manual_seed(0)  # the attacker and anonymizer sample (temperature > 0)
+    source = tmp_path / "one.jsonl"
+    source.write_text(EXAMPLES.read_text().splitlines(keepends=True)[0])
+    options = RunOptions(
+        method="rlaa",
+        input=str(source),
+        output=str(tmp_path / "out.jsonl"),
+        db=str(tmp_path / "runs.sqlite"),
+        context={
+            "default_model": f"hf:{hf_checkpoint}",
+            "max_iterations": 1,
+            "attributes": ["age"],
+        },
+        progress=False,
+    )
+
+    summary = asyncio.run(run_batch(options))
+
+    store = RunStore(tmp_path / "runs.sqlite")
+    calls = list(store.db["model_calls"].rows)
+    assert calls and {c["backend"] for c in calls} == {"hf"}
+    assert all(c["tokens_in"] > 0 and c["seconds"] > 0 for c in calls), calls
+    assert summary.structured == {f"hf:{hf_checkpoint}": "text (schema in the prompt)"}
+    assert summary.done == 1, summary.report()
+    line = json.loads((tmp_path / "out.jsonl").read_text())
+    assert line["id"] == "r01" and line["text"].strip()
+    assert line["status"] in ("converged", "max_iterations")
