@@ -6,6 +6,7 @@ from typing import Any
 
 from anonygraph import models
 from anonygraph.attributes import describe_attributes, resolve_attributes
+from anonygraph.prompts.common import fence, fill
 from anonygraph.prompts.search_agent import IDENTIFY_PROMPT, render_notes
 from anonygraph.state.answers import inferences_from_answer, scope_answer_model
 from anonygraph.state.context import ModelContext
@@ -16,6 +17,17 @@ def protected_attributes(
 ) -> list[str]:
     """Return the record's attributes if it names any, else the run's."""
     return resolve_attributes(attributes or context.attributes, custom or {})
+
+
+def attack_request(
+    template: str, text: str, attributes: list[str], custom: dict[str, str]
+) -> str:
+    """Fill an attack template with the text and the attributes to infer."""
+    return fill(
+        template,
+        text=fence("text", text),
+        attributes=fence("attributes", describe_attributes(attributes, custom)),
+    )
 
 
 async def infer_attributes(
@@ -39,11 +51,10 @@ async def infer_attributes(
     """
     custom = custom or {}
     attributes = protected_attributes(attributes, context, custom)
-    prompt = context.attack_prompt.format(
-        text=text, attributes=describe_attributes(attributes, custom)
-    )
+    prompt = attack_request(context.attack_prompt, text, attributes, custom)
     if search_log:
-        prompt = IDENTIFY_PROMPT.format(attack=prompt, notes=render_notes(search_log))
+        notes = fence("search_results", render_notes(search_log))
+        prompt = fill(IDENTIFY_PROMPT, attack=prompt, notes=notes)
     schema = scope_answer_model(attributes, custom, identify=bool(search_log))
     answer, calls = await models.ask_structured(
         "attacker", prompt, schema, context, step="attack"

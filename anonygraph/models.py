@@ -33,7 +33,14 @@ from pydantic import BaseModel, PrivateAttr, ValidationError
 from anonygraph import store
 from anonygraph.backends import structured
 from anonygraph.backends.faults import ServerError, ServerPolicy, with_retries
-from anonygraph.prompts.common import ANSWER_FORMAT, JSON_HINT, REPAIR_REQUEST
+from anonygraph.prompts.common import (
+    ANSWER_FORMAT,
+    JSON_HINT,
+    REPAIR_REQUEST,
+    fence,
+    fill,
+    restore,
+)
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -466,16 +473,29 @@ def structured_modes(specs: Iterable[str], cache_db: str = "") -> dict[str, str]
 def parse_json_answer(text: str, schema: type[T]) -> T:
     """Validate a model's text answer into ``schema``, repairing common slips.
 
+    Tags the prompt escaped (``&lt;/text>``) are given back their "<" in every
+    string, so quotes and rewrites match the stored text.
+
     Raises:
         ValueError: when no JSON object or list can be recovered or it does not
             validate.
 
     """
-    data = _load_lenient_json(text)
+    data = _restore_tags(_load_lenient_json(text))
     try:
         return schema.model_validate(data)
     except ValidationError as exc:
         raise ValueError(f"answer does not fit {schema.__name__}: {exc}") from exc
+
+
+def _restore_tags(data: Any) -> Any:
+    if isinstance(data, str):
+        return restore(data)
+    if isinstance(data, list):
+        return [_restore_tags(item) for item in data]
+    if isinstance(data, dict):
+        return {key: _restore_tags(value) for key, value in data.items()}
+    return data
 
 
 def _load_lenient_json(text: str) -> Any:
@@ -636,7 +656,7 @@ async def _ask_in_mode(
     suffix = JSON_HINT
     if model is base or (mode and structured.schema_in_prompt(mode)):
         schema_text = json.dumps(schema.model_json_schema(), separators=(",", ":"))
-        suffix = ANSWER_FORMAT.format(schema=schema_text)
+        suffix = fill(ANSWER_FORMAT, schema=fence("schema", schema_text))
     messages: list[BaseMessage] = [SystemMessage(system)] if system else []
     messages.append(HumanMessage(prompt + suffix))
     reason = ""
@@ -657,7 +677,7 @@ async def _ask_in_mode(
             messages = [
                 *messages,
                 AIMessage(text),
-                HumanMessage(REPAIR_REQUEST.format(error=reason)),
+                HumanMessage(fill(REPAIR_REQUEST, error=reason)),
             ]
     raise ModelOutputError(role, step, reason, calls)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from scripted import Script, attack_json, rewrite_json
+from scripted import Script, attack_json, fenced, rewrite_json
 
 from anonygraph import models
 from anonygraph.evaluation import EvalOptions, evaluate_run
@@ -55,8 +55,8 @@ HOSTILE_TEXT = (
 
 
 def text_of(prompt: str) -> str:
-    found = re.search(r"<text>\n(.*?)\n</text>", prompt, re.S)
-    return found.group(1) if found else prompt
+    found = fenced(prompt, "text")
+    return prompt if found is None else found
 
 
 def attacker(prompt: str) -> str:

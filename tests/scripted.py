@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -11,6 +12,16 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 Answer = str | Callable[[str], str]
+
+
+def fenced(prompt: str, name: str = "text") -> str | None:
+    """Return what ``prompt`` fences in ``<name>`` lines, as the model reads it.
+
+    Tags inside it stay escaped (``&lt;/text>``), as in any model's copy; the
+    model layer restores them in the answer.
+    """
+    found = re.search(rf"^<{name}>\n(.*?)\n</{name}>$", prompt, re.S | re.M)
+    return found.group(1) if found else None
 
 
 class ScriptedChatModel(BaseChatModel):

@@ -14,6 +14,7 @@ from anonygraph import models
 from anonygraph.inference import infer_attributes, protected_attributes
 from anonygraph.inputs import split_comments
 from anonygraph.prompts.adversary import render_feedback, render_reasoning
+from anonygraph.prompts.common import fence, fill
 from anonygraph.state.answers import Rewrite, verdict_answer_model, verdicts_from_answer
 from anonygraph.state.context import Context, ModelContextT, RewriteOptionsT
 from anonygraph.state.domain import AttributeInference, PolicyItem
@@ -43,10 +44,12 @@ async def arbitrate(state: AdversaryState, runtime: Runtime[Context]) -> dict[st
     ]
     if not leaks:
         return {"verdicts": [], "policy": []}
-    prompt = runtime.context.arbitrate_prompt.format(
-        text=state.current,
-        attributes=", ".join(protected_attributes(state.attributes, runtime.context)),
-        reasoning=render_reasoning(leaks),
+    attributes = protected_attributes(state.attributes, runtime.context)
+    prompt = fill(
+        runtime.context.arbitrate_prompt,
+        text=fence("text", state.current),
+        attributes=fence("attributes", ", ".join(attributes)),
+        reasoning=fence("attacker_reasoning", render_reasoning(leaks)),
     )
     answer, calls = await models.ask_structured(
         "arbitrator",
@@ -84,8 +87,10 @@ async def anonymize(
 ) -> dict[str, Any]:
     """Rewrite ``state.current`` once; keep it when the rewrite is unusable."""
     policy = [PolicyItem.model_validate(p) for p in state.policy]
-    prompt = runtime.context.anonymize_prompt.format(
-        text=state.current, feedback=render_feedback(policy)
+    prompt = fill(
+        runtime.context.anonymize_prompt,
+        text=fence("text", state.current),
+        feedback=fence("leaks", render_feedback(policy)),
     )
     answer, calls = await models.ask_structured(
         "anonymizer", prompt, Rewrite, runtime.context, step="anonymize"

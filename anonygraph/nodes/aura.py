@@ -24,6 +24,7 @@ from anonygraph.prompts.aura import (
     render_scope,
     render_seeds,
 )
+from anonygraph.prompts.common import fence, fill
 from anonygraph.prompts.search_agent import render_notes
 from anonygraph.state.answers import (
     PrivacyScoreAnswer,
@@ -63,10 +64,14 @@ async def discover_scope(state: State, runtime: Runtime[AuraContext]) -> dict[st
     """Ask the attacker what could re-identify the author; check its quotes."""
     ctx = runtime.context
     base = [] if ctx.variant == "pure" else list(state.attributes)
-    prior = SCOPE_PRIOR_BASE.format(attributes=describe_attributes(base))
-    prompt = ctx.scope_prompt.format(
-        text=state.current,
-        notes=render_notes(state.search_log) if state.search_log else NO_SEARCHES,
+    prior = fill(
+        SCOPE_PRIOR_BASE, attributes=fence("attributes", describe_attributes(base))
+    )
+    notes = render_notes(state.search_log) if state.search_log else NO_SEARCHES
+    prompt = fill(
+        ctx.scope_prompt,
+        text=fence("text", state.current),
+        notes=fence("search_results", notes),
         prior=prior if base else SCOPE_PRIOR_NONE,
         max_findings=ctx.max_findings,
     )
@@ -104,8 +109,10 @@ async def profile_utility(
     state: State, runtime: Runtime[AuraContext]
 ) -> dict[str, Any]:
     """Ask the keeper what the text conveys, dimension by dimension (P)."""
-    prompt = runtime.context.profile_prompt.format(
-        text=state.current, dimensions=render_dimensions(UTILITY_DIMENSIONS)
+    prompt = fill(
+        runtime.context.profile_prompt,
+        text=fence("text", state.current),
+        dimensions=render_dimensions(UTILITY_DIMENSIONS),
     )
     answer, calls = await models.ask_structured(
         "keeper", prompt, ProfileAnswer, runtime.context, step="profile"
@@ -179,11 +186,13 @@ async def reconstruct(
 ) -> dict[str, Any]:
     """Ask the reconstructor for one replacement per placeholder."""
     template = MaskTemplate.model_validate(state["template"])
-    prompt = runtime.context.reconstruct_prompt.format(
-        template=template.text,
-        seeds=render_seeds(template),
-        scope=render_scope([ScopeItem.model_validate(s) for s in state["scope"]]),
-        profile=render_profile(state["profile"]),
+    scope = render_scope([ScopeItem.model_validate(s) for s in state["scope"]])
+    prompt = fill(
+        runtime.context.reconstruct_prompt,
+        template=fence("template", template.text),
+        seeds=fence("seeds", render_seeds(template)),
+        scope=fence("scope", scope),
+        profile=fence("profile", render_profile(state["profile"])),
         variation=state["variation"],
     )
     schema = reconstruct_answer_model([m.placeholder for m in template.masks])
@@ -220,9 +229,11 @@ async def score_privacy(
     state: CandidateTask, runtime: Runtime[AuraContext]
 ) -> dict[str, Any]:
     """Let the attacker rate a candidate: severity S and identifying details C."""
-    prompt = runtime.context.privacy_prompt.format(
-        text=state["text"],
-        scope=render_scope([ScopeItem.model_validate(s) for s in state["scope"]]),
+    scope = render_scope([ScopeItem.model_validate(s) for s in state["scope"]])
+    prompt = fill(
+        runtime.context.privacy_prompt,
+        text=fence("text", state["text"]),
+        scope=fence("scope", scope),
     )
     answer, calls = await models.ask_structured(
         "attacker", prompt, PrivacyScoreAnswer, runtime.context, step="score_privacy"
@@ -251,8 +262,10 @@ async def score_utility(
     if not dimensions:
         # An empty profile has nothing to lose: no keeper call.
         return {"candidates": [{"index": state["index"], "loss": 0.0}]}
-    prompt = runtime.context.utility_prompt.format(
-        profile=render_profile(state["profile"]), text=state["text"]
+    prompt = fill(
+        runtime.context.utility_prompt,
+        profile=fence("profile", render_profile(state["profile"])),
+        text=fence("rewrite", state["text"]),
     )
     answer, calls = await models.ask_structured(
         "keeper",

@@ -10,6 +10,7 @@ from langgraph.runtime import Runtime
 from anonygraph import models
 from anonygraph.inference import infer_attributes
 from anonygraph.inputs import check_text
+from anonygraph.prompts.common import fence, fill
 from anonygraph.prompts.evaluate import VALIDATE_PROMPT
 from anonygraph.state.answers import UtilityAnswer, ValidatorAnswer
 from anonygraph.state.domain import AttributeInference, UtilityScore
@@ -37,8 +38,10 @@ async def profile_author(state: State, runtime: Runtime[EvalContext]) -> dict[st
 
 async def judge(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
     """Judge ``state.current`` against ``state.original``."""
-    prompt = runtime.context.judge_prompt.format(
-        original=state.original, text=state.current
+    prompt = fill(
+        runtime.context.judge_prompt,
+        original=fence("original", state.original),
+        text=fence("rewrite", state.current),
     )
     answer, calls = await models.ask_structured(
         "judge", prompt, UtilityAnswer, runtime.context, step="judge"
@@ -54,7 +57,12 @@ async def score(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
 
     # match_inference calls this from a worker thread; it gets its own loop.
     def validate(attribute: str, truth: str, guess: str) -> str:
-        prompt = VALIDATE_PROMPT.format(attribute=attribute, truth=truth, guess=guess)
+        prompt = fill(
+            VALIDATE_PROMPT,
+            attribute=attribute,
+            truth=fence("truth", truth),
+            guess=fence("guess", guess),
+        )
         answer, made = asyncio.run(
             models.ask_structured(
                 "validator", prompt, ValidatorAnswer, context, step="validate"

@@ -14,6 +14,7 @@ from anonygraph import models
 from anonygraph.inference import infer_attributes
 from anonygraph.inputs import split_comments
 from anonygraph.prompts.adversary import render_reasoning
+from anonygraph.prompts.common import fence, fill
 from anonygraph.prompts.intentanony import (
     render_budgets,
     render_intents,
@@ -59,7 +60,9 @@ async def recognize_intents(
         check_level(ctx.privacy_level, "privacy_level")
     table = load_table(ctx)
     scenes = [table.fallback_scene, *sorted(set(table.scenes) - {table.fallback_scene})]
-    prompt = ctx.intent_prompt.format(text=state.current, scenes=", ".join(scenes))
+    prompt = fill(
+        ctx.intent_prompt, text=fence("text", state.current), scenes=", ".join(scenes)
+    )
     answer, calls = await models.ask_structured(
         "intent", prompt, intent_answer_model(scenes), ctx, step="intent"
     )
@@ -84,9 +87,10 @@ async def trace_evidence(
     if not leaks:
         return {"chains": []}
     counted = counted_intents(state.intents, ctx.intent_threshold)
-    prompt = ctx.evidence_prompt.format(
-        text=state.current,
-        inferences=render_reasoning(leaks),
+    prompt = fill(
+        ctx.evidence_prompt,
+        text=fence("text", state.current),
+        inferences=fence("inferences", render_reasoning(leaks)),
         intents=render_intents(counted),
         max_steps=ctx.max_evidence_steps,
     )
@@ -139,15 +143,17 @@ async def rewrite(state: State, runtime: Runtime[IntentAnonyContext]) -> dict[st
     """Rewrite ``state.current`` once under the plan; report every plan violation."""
     ctx = runtime.context
     plan = span_plan(state.chains, state.current)
-    prompt = ctx.rewrite_prompt.format(
-        text=state.current,
+    budgets = render_budgets(
+        [AttributeInference.model_validate(i) for i in state.inferences],
+        [ExposureBudget.model_validate(b) for b in state.budgets],
+    )
+    prompt = fill(
+        ctx.rewrite_prompt,
+        text=fence("text", state.current),
         intents=render_intents(counted_intents(state.intents, ctx.intent_threshold)),
-        budgets=render_budgets(
-            [AttributeInference.model_validate(i) for i in state.inferences],
-            [ExposureBudget.model_validate(b) for b in state.budgets],
-        ),
-        edits=render_spans(plan, edit=True),
-        keep=render_spans(plan, edit=False),
+        budgets=fence("budgets", budgets),
+        edits=fence("edit_spans", render_spans(plan, edit=True)),
+        keep=fence("keep_spans", render_spans(plan, edit=False)),
         feedback=render_overruns(state.exceeded) if state.round or not plan else "",
     )
     answer, calls = await models.ask_structured(

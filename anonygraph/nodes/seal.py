@@ -21,13 +21,13 @@ from anonygraph.state.seal import (
     TrajectoryStep,
 )
 from anonygraph.tools.acceptance import rewrite_problem
-from anonygraph.tools.seal_feedback import anonymize_request
+from anonygraph.tools.seal_feedback import anonymize_request, judge_request
 
 
 async def assess(state: State, runtime: Runtime[TrajectoryContextT]) -> dict[str, Any]:
     """Judge ``state.current`` against the original: U_t with explanations."""
-    prompt = runtime.context.judge_prompt.format(
-        original=original_text(state), text=state.current
+    prompt = judge_request(
+        runtime.context.judge_prompt, original_text(state), state.current
     )
     answer, calls = await models.ask_structured(
         "judge", prompt, UtilityAnswer, runtime.context, step="judge"

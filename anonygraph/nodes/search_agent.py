@@ -7,6 +7,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from anonygraph import models
+from anonygraph.prompts.common import fence, fill
 from anonygraph.prompts.search_agent import render_notes
 from anonygraph.state.answers import SearchStep
 from anonygraph.state.context import SearchOptionsT
@@ -19,10 +20,11 @@ async def search_step(
 ) -> dict[str, Any]:
     """Let the agent choose its next query, or stop."""
     context = runtime.context
-    prompt = context.search_step_prompt.format(
+    prompt = fill(
+        context.search_step_prompt,
         goal=context.search_goal,
-        text=state.current,
-        notes=render_notes(state.search_log),
+        text=fence("text", state.current),
+        notes=fence("notes", render_notes(state.search_log)),
         steps_left=context.max_search_steps - len(state.search_log),
     )
     step, calls = await models.ask_structured(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from anonygraph.prompts.common import fence, fill, one_line
 from anonygraph.prompts.seal import (
     INFERENCE_LINE,
     NO_INFERENCES,
@@ -32,8 +33,8 @@ def render_inferences(inferences: Iterable[AttributeInference]) -> str:
         INFERENCE_LINE.format(
             attribute=i.attribute,
             certainty=i.certainty,
-            guesses=", ".join(i.guesses),
-            reasoning=" ".join(i.reasoning.split()),
+            guesses=one_line(", ".join(i.guesses)),
+            reasoning=one_line(i.reasoning),
         ).rstrip()
         for i in guessed
     )
@@ -45,11 +46,11 @@ def render_utility(utility: UtilityAnswer | None) -> str:
         return NO_UTILITY
     return UTILITY_LINES.format(
         readability=utility.readability.score,
-        readability_why=" ".join(utility.readability.explanation.split()),
+        readability_why=one_line(utility.readability.explanation),
         meaning=utility.meaning.score,
-        meaning_why=" ".join(utility.meaning.explanation.split()),
+        meaning_why=one_line(utility.meaning.explanation),
         hallucination="none" if utility.hallucination.score else "some",
-        hallucination_why=" ".join(utility.hallucination.explanation.split()),
+        hallucination_why=one_line(utility.hallucination.explanation),
     )
 
 
@@ -60,8 +61,16 @@ def anonymize_request(
     utility: UtilityAnswer | None,
 ) -> str:
     """Fill the anonymize-with-feedback template."""
-    return template.format(
-        text=text,
-        inferences=render_inferences(inferences),
-        utility=render_utility(utility),
+    return fill(
+        template,
+        text=fence("text", text),
+        inferences=fence("inferences", render_inferences(inferences)),
+        utility=fence("utility", render_utility(utility)),
+    )
+
+
+def judge_request(template: str, original: str, text: str) -> str:
+    """Fill the judge template: the original (``source``) and the edit (``edited``)."""
+    return fill(
+        template, original=fence("source", original), text=fence("edited", text)
     )

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from anonygraph import store
-from anonygraph.attributes import describe_attributes, resolve_attributes
+from anonygraph.attributes import resolve_attributes
+from anonygraph.inference import attack_request
 from anonygraph.prompts.common import JSON_HINT
 from anonygraph.prompts.seal import (
     EDIT_PLAN,
@@ -27,7 +28,7 @@ from anonygraph.prompts.seal import (
 from anonygraph.state.answers import Rewrite, attack_answer_model
 from anonygraph.state.domain import AttributeInference
 from anonygraph.state.seal import TrajectoryStep
-from anonygraph.tools.seal_feedback import anonymize_request, leaks
+from anonygraph.tools.seal_feedback import anonymize_request, judge_request, leaks
 from anonygraph.training.scores import anonymization_pairs, preference_triples
 from anonygraph.training.trl_format import check_row, dumps
 
@@ -127,9 +128,8 @@ def priv_rows(
         {
             "messages": [
                 _user(
-                    templates.infer.format(
-                        text=step.text,
-                        attributes=describe_attributes(step_attributes(step)),
+                    attack_request(
+                        templates.infer, step.text, step_attributes(step), {}
                     )
                 ),
                 _assistant(inference_answer(step)),
@@ -148,7 +148,7 @@ def util_rows(
     return [
         {
             "messages": [
-                _user(templates.judge.format(original=original, text=step.text)),
+                _user(judge_request(templates.judge, original, step.text)),
                 _assistant(dumps(step.utility.model_dump())),
             ]
         }
