@@ -74,6 +74,14 @@ def route_after_probe_step(
     return "run_search" if more else "discover_scope"
 
 
+def route_after_probe_tools(
+    state: State, runtime: Runtime[AuraContext]
+) -> Literal["search_agent", "discover_scope"]:
+    """Give the agent another turn only while it has searches left."""
+    more = state.searches_answered() < runtime.context.max_search_steps
+    return "search_agent" if more else "discover_scope"
+
+
 def route_after_infer_scope(
     state: State, runtime: Runtime[AuraContext]
 ) -> Literal["plan_suppression", "build_template"]:
@@ -154,7 +162,9 @@ def build_graph() -> StateGraph[State, AuraContext, InputState, OutputState]:
     builder.add_conditional_edges(
         "search_agent", route_after_probe_agent, ["search_tools", "discover_scope"]
     )
-    builder.add_edge("search_tools", "search_agent")
+    builder.add_conditional_edges(
+        "search_tools", route_after_probe_tools, ["search_agent", "discover_scope"]
+    )
     builder.add_conditional_edges(
         "search_step", route_after_probe_step, ["run_search", "discover_scope"]
     )

@@ -56,6 +56,14 @@ def route_after_profile(
     return "score"
 
 
+def route_after_search_tools(
+    state: State, runtime: Runtime[EvalContext]
+) -> Literal["search_agent", "profile_author"]:
+    """Give the agent another turn only while it has searches left."""
+    more = state.searches_answered() < runtime.context.max_search_steps
+    return "search_agent" if more else "profile_author"
+
+
 def build_graph() -> StateGraph[State, EvalContext, InputState, OutputState]:
     """Wire the evaluator (uncompiled)."""
     builder = StateGraph(
@@ -81,7 +89,9 @@ def build_graph() -> StateGraph[State, EvalContext, InputState, OutputState]:
     builder.add_conditional_edges(
         "search_agent", route_after_search_agent, ["search_tools", "profile_author"]
     )
-    builder.add_edge("search_tools", "search_agent")
+    builder.add_conditional_edges(
+        "search_tools", route_after_search_tools, ["search_agent", "profile_author"]
+    )
     builder.add_conditional_edges(
         "search_step", route_after_search, ["run_search", "profile_author"]
     )

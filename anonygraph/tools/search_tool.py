@@ -7,21 +7,28 @@ and the text under investigation from the graph state.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 from langgraph.types import Command
+from pydantic import Field
 
 from anonygraph import models
 from anonygraph.prompts.search_agent import NO_SEARCHES_LEFT, SEARCH_TOOL_REFUSED
 from anonygraph.state.context import SEARCH_MODES, SearchOptions
 from anonygraph.tools.search import format_hits, minimal_query, search_backend
 
+MAX_QUERY_CHARS = 120
+"""Longest query the tool takes: keywords, not passages (and a bound on decoding)."""
+
 
 @tool(parse_docstring=True)
-def web_search(query: str, runtime: ToolRuntime[SearchOptions, Any]) -> Command[Any]:
+def web_search(
+    query: Annotated[str, Field(max_length=MAX_QUERY_CHARS)],
+    runtime: ToolRuntime[SearchOptions, Any],
+) -> Command[Any]:
     """Search the web for pages matching a few keywords.
 
     Returns numbered results, each with its title, address and a snippet.

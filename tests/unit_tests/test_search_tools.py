@@ -132,7 +132,7 @@ def test_when_the_agent_keeps_calling_then_max_searches_bounds_the_loop(
 
     assert [e["query"] for e in out["search_log"]] == ["ferry", "ferry tickets"]
     agent_turns = [c for c in out["calls"] if c["step"] == "search_agent"]
-    assert len(agent_turns) == 3  # its third turn's call is not run
+    assert len(agent_turns) == 2  # no searches left: no third turn
     assert out["errors"] == []
 
 
@@ -146,12 +146,13 @@ def test_when_one_turn_asks_more_searches_than_left_then_the_rest_are_refused(
             for i, q in enumerate(["Vashon", "ferry", "lampworking"])
         ],
     )
-    script.set("attacker", adversary(turn, "done"))
+    script.set("attacker", adversary(turn, "never asked"))
 
     out = evaluate_text(CLUES, max_search_steps=2, **search)
 
     assert [e["query"] for e in out["search_log"]] == ["Vashon", "ferry"]
     assert "search 3: no searches left; give your answer now" in out["errors"]
+    assert [c["step"] for c in out["calls"]] == ["search_agent", "attack"]
 
 
 def test_when_the_probe_calls_the_tool_then_limits_apply_and_the_page_is_matched(
@@ -248,7 +249,8 @@ def test_when_evaluate_wiring_changes_then_this_snapshot_must_change_too() -> No
         "\tsearch_agent -.-> search_tools;",
         "\tsearch_step -.-> profile_author;",
         "\tsearch_step -.-> run_search;",
-        "\tsearch_tools --> search_agent;",
+        "\tsearch_tools -.-> profile_author;",
+        "\tsearch_tools -.-> search_agent;",
         "\tscore --> __end__;",
         "",
     ]
