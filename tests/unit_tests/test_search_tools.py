@@ -16,7 +16,7 @@ from anonygraph import models
 from anonygraph.graphs import aura, evaluate
 from anonygraph.state.aura import AuraContext
 from anonygraph.state.evaluate import EvalContext
-from anonygraph.tools.search_tool import uses_tools
+from anonygraph.tools.search_tool import uses_tools, web_search
 from tests.unit_tests.test_aura_graph import (
     ATTRS,
     TEXT,
@@ -254,3 +254,26 @@ def test_when_evaluate_wiring_changes_then_this_snapshot_must_change_too() -> No
         "\tscore --> __end__;",
         "",
     ]
+
+
+def test_when_a_tool_turn_is_cached_then_the_replay_carries_its_tool_calls(
+    script: Script, tmp_path: Path
+) -> None:
+    script.set("attacker", tool_call("Vashon glass", call_id="c1"), "changed")
+    context = EvalContext(cache_db=str(tmp_path / "cache.sqlite"), cache_mode="all")
+
+    def ask() -> tuple[AIMessage, list[dict[str, Any]]]:
+        return asyncio.run(
+            models.ask_with_tools(
+                "attacker", [HumanMessage("find her")], [web_search], context,
+                step="search_agent",
+            )
+        )  # fmt: skip
+
+    first, (call,) = ask()
+    again, (replayed,) = ask()
+
+    assert not call["cached"] and replayed["cached"]
+    assert again.tool_calls == first.tool_calls
+    assert again.tool_calls[0]["args"] == {"query": "Vashon glass"}
+    assert len(script.prompts("attacker")) == 1
