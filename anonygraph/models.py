@@ -87,11 +87,16 @@ class ModelSpecError(ValueError):
 class ModelServerError(RuntimeError):
     """Raised when a role's server kept failing (refused, timed out, 429, 5xx)."""
 
-    def __init__(self, role: str, step: str, error: ServerError, calls: list[Any]):
-        super().__init__(
-            f"step {step!r}: the {role} model's {error}. Check that the server "
-            "is up and reachable, then run the same command again to resume."
-        )
+    def __init__(
+        self,
+        role: str,
+        step: str,
+        error: ServerError,
+        calls: list[Any],
+        hint: str = "Check that the server is up and reachable, then run the "
+        "same command again to resume.",
+    ):
+        super().__init__(f"step {step!r}: the {role} model's {error}. {hint}")
         self.role = role
         self.step = step
         self.url = error.url
@@ -714,6 +719,10 @@ async def ask_with_tools(
             tools=tools,
         )  # fmt: skip
     except ServerError as exc:
+        if structured.refused_field("tools", exc.fault.status, exc.fault.body):
+            hint = "The server refused the tool-calling request; run the search "
+            hint += "agent with search_mode=structured (--search-mode structured)."
+            raise ModelServerError(role, step, exc, calls, hint) from exc
         raise ModelServerError(role, step, exc, calls) from exc
     if not isinstance(answer, AIMessage):
         answer = AIMessage(content=answer.content)

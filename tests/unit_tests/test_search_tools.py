@@ -11,6 +11,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from scripted import Script, attack_json, tool_call
+from servers import FakeOpenAI
 
 from anonygraph import models
 from anonygraph.graphs import aura, evaluate
@@ -277,3 +278,42 @@ def test_when_a_tool_turn_is_cached_then_the_replay_carries_its_tool_calls(
     assert again.tool_calls == first.tool_calls
     assert again.tool_calls[0]["args"] == {"query": "Vashon glass"}
     assert len(script.prompts("attacker")) == 1
+
+
+def test_when_an_openai_server_is_asked_then_the_request_carries_the_tool(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ANONYGRAPH_SERVER_RETRIES", "0")
+    with FakeOpenAI(answer='{"query": "Vashon glass"}') as server:
+        context = EvalContext(default_model=f"openai:fake@{server.url}")
+        answer, (call,) = asyncio.run(
+            models.ask_with_tools(
+                "attacker", [HumanMessage("find her")], [web_search], context,
+                step="search_agent", tool_choice="web_search",
+            )
+        )  # fmt: skip
+    (request,) = server.requests
+    (sent,) = request["tools"]
+    assert sent["function"]["name"] == "web_search"
+    assert list(sent["function"]["parameters"]["properties"]) == ["query"]
+    assert request["tool_choice"] == {
+        "type": "function", "function": {"name": "web_search"}
+    }  # fmt: skip
+    assert answer.tool_calls[0]["args"] == {"query": "Vashon glass"}
+    assert call["backend"] == "openai" and call["mode"] == "tools"
+
+
+def test_when_a_server_refuses_tools_then_the_error_says_to_use_structured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ANONYGRAPH_SERVER_RETRIES", "3")
+    with FakeOpenAI(refuse=("tools",)) as server:
+        context = EvalContext(default_model=f"openai:fake@{server.url}")
+        with pytest.raises(models.ModelServerError, match="search_mode=structured"):
+            asyncio.run(
+                models.ask_with_tools(
+                    "attacker", [HumanMessage("find her")], [web_search], context,
+                    step="search_agent",
+                )
+            )  # fmt: skip
+    assert len(server.requests) == 1  # a refusal is not retried
