@@ -16,6 +16,7 @@ from anonygraph.attributes import UnknownAttributeError, resolve_attributes
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import InputError
 from anonygraph.models import ROLES, ModelSpecError, parse_spec
+from anonygraph.state.context import SEARCH_MODES
 from anonygraph.store import RunLockedError
 from anonygraph.training.cli import add_seal_parser
 
@@ -378,6 +379,11 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--search-index", default="", help="offline: index file")
     ev.add_argument("--search-corpus", default="", help="offline: corpus to index")
     ev.add_argument(
+        "--search-mode", choices=SEARCH_MODES, default="auto",
+        help="auto: native tool calls where the attacker's backend has them "
+        "(openai, ollama), else structured steps",
+    )  # fmt: skip
+    ev.add_argument(
         "--allow-web", action="store_true",
         help="opt in to sending search queries off this machine",
     )  # fmt: skip
@@ -547,6 +553,7 @@ def _eval(args: argparse.Namespace) -> int:
             search_index=args.search_index or f"{args.db}.search-index",
             search_corpus=args.search_corpus,
             allow_web=args.allow_web,
+            search_mode=args.search_mode,
         )
     options = EvalOptions(
         run_id=args.run,

@@ -28,6 +28,7 @@ from langchain_core.messages import (
     SystemMessage,
 )
 from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.tools import BaseTool
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from anonygraph import store
@@ -57,6 +58,8 @@ ROLES: tuple[str, ...] = (
     "validator",
 )
 BACKENDS: tuple[str, ...] = ("local", "llamacpp", "ollama", "openai", "hf", "rules")
+TOOL_BACKENDS: frozenset[str] = frozenset({"openai", "ollama"})
+"""Backends whose chat models take tools (``bind_tools``) natively."""
 
 
 @dataclass(frozen=True)
@@ -91,11 +94,16 @@ class ModelSpecError(ValueError):
 class ModelServerError(RuntimeError):
     """Raised when a role's server kept failing (refused, timed out, 429, 5xx)."""
 
-    def __init__(self, role: str, step: str, error: ServerError, calls: list[Any]):
-        super().__init__(
-            f"step {step!r}: the {role} model's {error}. Check that the server "
-            "is up and reachable, then run the same command again to resume."
-        )
+    def __init__(
+        self,
+        role: str,
+        step: str,
+        error: ServerError,
+        calls: list[Any],
+        hint: str = "Check that the server is up and reachable, then run the "
+        "same command again to resume.",
+    ):
+        super().__init__(f"step {step!r}: the {role} model's {error}. {hint}")
         self.role = role
         self.step = step
         self.url = error.url
@@ -682,6 +690,65 @@ async def _ask_in_mode(
     raise ModelOutputError(role, step, reason, calls)
 
 
+def supports_tools(spec: str) -> bool:
+    """Tell whether the backend of ``spec`` calls tools natively."""
+    return parse_spec(spec).backend in TOOL_BACKENDS
+
+
+async def ask_with_tools(
+    role: str,
+    messages: Sequence[BaseMessage],
+    tools: Sequence[BaseTool],
+    context: Any,
+    *,
+    step: str,
+    tool_choice: str | None = None,
+) -> tuple[AIMessage, list[dict[str, Any]]]:
+    """Ask ``role`` for its next turn with ``tools`` bound; return it with its record.
+
+    The call is accounted, cached and retried on server faults like every
+    other call; the answer's ``tool_calls`` say which tools it wants run.
+
+    Args:
+        role: The role asked, e.g. ``attacker``.
+        messages: The conversation so far (prompt, tool calls, tool results).
+        tools: The tools the model may call.
+        context: The run's context (model specs, cache).
+        step: The graph step asking, for accounting and errors.
+        tool_choice: A tool name to force, ``any`` for some tool, or None.
+
+    Raises:
+        ModelSpecError: when the role's backend cannot call tools.
+        ModelServerError: when the server kept failing or refused the tools.
+
+    """
+    settings = settings_for(context, role)
+    spec = parse_spec(settings.spec)
+    base = load_chat_model(settings.spec, role)
+    try:
+        model = base.bind_tools(list(tools), tool_choice=tool_choice)
+    except NotImplementedError:
+        raise ModelSpecError(
+            f"step {step!r}: the {role} model {settings.spec!r} cannot call tools; "
+            "run the search agent with search_mode=structured (or auto)"
+        ) from None
+    calls: list[dict[str, Any]] = []
+    try:
+        answer, call = await _call_message(
+            model, spec, role, step, messages, settings, None, "tools", calls,
+            tools=tools,
+        )  # fmt: skip
+    except ServerError as exc:
+        if structured.refused_field("tools", exc.fault.status, exc.fault.body):
+            hint = "The server refused the tool-calling request; run the search "
+            hint += "agent with search_mode=structured (--search-mode structured)."
+            raise ModelServerError(role, step, exc, calls, hint) from exc
+        raise ModelServerError(role, step, exc, calls) from exc
+    if not isinstance(answer, AIMessage):
+        answer = AIMessage(content=answer.content)
+    return answer, [call]
+
+
 def _ask_rules(
     role: str, schema: type[T], step: str, facts: dict[str, Any] | None
 ) -> tuple[T, list[dict[str, Any]]]:
@@ -736,12 +803,30 @@ async def _call(
     mode: str = "",
     failed: list[dict[str, Any]] | None = None,
 ) -> tuple[str, dict[str, Any]]:
+    answer, record = await _call_message(
+        model, spec, role, step, messages, settings, schema, mode, failed
+    )
+    return structured.answer_text(answer), record
+
+
+async def _call_message(
+    model: Any,
+    spec: ModelSpec,
+    role: str,
+    step: str,
+    messages: Sequence[BaseMessage],
+    settings: CallSettings,
+    schema: type[BaseModel] | None,
+    mode: str = "",
+    failed: list[dict[str, Any]] | None = None,
+    tools: Sequence[BaseTool] = (),
+) -> tuple[BaseMessage, dict[str, Any]]:
     params = ROLE_PARAMS.get(role, ROLE_PARAMS["judge"])
     use_cache = settings.cache_db and (
         settings.cache_mode == "all"
         or (settings.cache_mode == "deterministic" and params.temperature == 0)
     )
-    key = _cache_key(spec, role, params, messages, schema) if use_cache else ""
+    key = _cache_key(spec, role, params, messages, schema, tools) if use_cache else ""
     record: dict[str, Any] = {
         "id": uuid.uuid4().hex,
         "role": role,
@@ -757,7 +842,8 @@ async def _call(
         hit = await asyncio.to_thread(store.cache_get, settings.cache_db, key)
         if hit is not None:
             record.update(hit["usage"], seconds=0.0, cached=True)
-            return str(hit["text"]), record
+            cached = AIMessage(str(hit["text"]), tool_calls=hit.get("tool_calls", []))
+            return cached, record
     store.log_call(record, "start")
     start = time.perf_counter()
     url = server_url(spec)
@@ -787,7 +873,6 @@ async def _call(
     store.log_call(record, "end")
     # A backend that reports its own compute time (llama.cpp) excludes queueing.
     seconds = answer.response_metadata.get("seconds", time.perf_counter() - start)
-    text = structured.answer_text(answer)
     usage = getattr(answer, "usage_metadata", None) or {}
     tokens = {
         "tokens_in": int(usage.get("input_tokens", 0)),
@@ -795,10 +880,17 @@ async def _call(
     }
     record.update(tokens, seconds=round(seconds, 4), cached=False)
     if key:
-        await asyncio.to_thread(
-            store.cache_put, settings.cache_db, key, {"text": text, "usage": tokens}
-        )
-    return text, record
+        entry: dict[str, Any] = {
+            "text": structured.answer_text(answer),
+            "usage": tokens,
+        }
+        if tools:
+            # A tool turn is replayed as itself: its text and its tool calls.
+            content = answer.content
+            entry["text"] = content if isinstance(content, str) else str(content)
+            entry["tool_calls"] = list(getattr(answer, "tool_calls", []) or [])
+        await asyncio.to_thread(store.cache_put, settings.cache_db, key, entry)
+    return answer, record
 
 
 _HF_LOCKS: dict[str, threading.Lock] = {}
@@ -839,12 +931,24 @@ def _cache_key(
     params: RoleParams,
     messages: Sequence[BaseMessage],
     schema: type[BaseModel] | None,
+    tools: Sequence[BaseTool] = (),
 ) -> str:
-    payload = {
+    payload: dict[str, Any] = {
         "model": str(spec),
         "params": [params.temperature, params.top_p, params.max_tokens],
-        "messages": [[m.type, m.content] for m in messages],
+        "messages": [_cache_part(m) for m in messages],
         "schema": schema.model_json_schema() if schema else None,
     }
+    if tools:
+        payload["tools"] = [[t.name, t.description, t.args] for t in tools]
     blob = json.dumps(payload, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _cache_part(message: BaseMessage) -> list[Any]:
+    # Tool calls are part of what was said (without their random ids); plain
+    # messages keep the key they always had.
+    calls = getattr(message, "tool_calls", None)
+    if not calls:
+        return [message.type, message.content]
+    return [message.type, message.content, [[c["name"], c["args"]] for c in calls]]

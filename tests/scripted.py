@@ -1,17 +1,25 @@
-"""Scripted chat models: answer each role from a script, record every prompt."""
+"""Scripted chat models: answer each role from a script, record every prompt.
+
+An answer is text, an `AIMessage` (e.g. one carrying ``tool_calls``), or a
+function of the last message's text returning either.
+"""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import Runnable
+from langchain_core.tools import BaseTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
 
-Answer = str | Callable[[str], str]
+Answer = str | AIMessage | Callable[[str], str | AIMessage]
 
 
 def fenced(prompt: str, name: str = "text") -> str | None:
@@ -30,6 +38,18 @@ class ScriptedChatModel(BaseChatModel):
     role: str
     answers: list[Any]
     prompts: list[str] = []
+    requests: list[dict[str, Any]] = []
+    """Per call: the tool names bound and the tool choice (empty without tools)."""
+
+    def bind_tools(
+        self,
+        tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
+        *,
+        tool_choice: str | None = None,
+        **kwargs: Any,
+    ) -> Runnable[Any, AIMessage]:
+        schemas = [convert_to_openai_tool(t) for t in tools]
+        return self.bind(tools=schemas, tool_choice=tool_choice, **kwargs)
 
     @property
     def _llm_type(self) -> str:
@@ -45,14 +65,19 @@ class ScriptedChatModel(BaseChatModel):
         prompt = str(messages[-1].content)
         self.prompts.append(prompt)
         answer = self.answers[min(len(self.prompts) - 1, len(self.answers) - 1)]
-        text = answer(prompt) if callable(answer) else answer
-        message = AIMessage(
-            content=text,
-            usage_metadata={
-                "input_tokens": len(prompt.split()),
-                "output_tokens": len(text.split()),
-                "total_tokens": len(prompt.split()) + len(text.split()),
-            },
+        reply = answer(prompt) if callable(answer) else answer
+        tools = [t["function"]["name"] for t in kwargs.get("tools", [])]
+        self.requests.append({"tools": tools, "tool_choice": kwargs.get("tool_choice")})
+        message = reply if isinstance(reply, AIMessage) else AIMessage(content=reply)
+        text = str(message.content)
+        message = message.model_copy(
+            update={
+                "usage_metadata": {
+                    "input_tokens": len(prompt.split()),
+                    "output_tokens": len(text.split()),
+                    "total_tokens": len(prompt.split()) + len(text.split()),
+                }
+            }
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
 
@@ -65,7 +90,7 @@ class Script:
 
     def set(self, role: str, *answers: Answer) -> None:
         self.models[role] = ScriptedChatModel(
-            role=role, answers=list(answers), prompts=[]
+            role=role, answers=list(answers), prompts=[], requests=[]
         )
 
     def load(self, spec: str, role: str) -> ScriptedChatModel:
@@ -110,3 +135,10 @@ def verdicts_json(**levels: str) -> str:
 def rewrite_json(text: str, changes: str = "scripted edit") -> str:
     """An anonymizer answer."""
     return json.dumps({"changes": changes, "text": text})
+
+
+def tool_call(query: str, call_id: str = "") -> AIMessage:
+    """An agent turn asking for one `web_search`."""
+    call_id = call_id or f"call_{uuid.uuid4().hex[:8]}"
+    call = {"name": "web_search", "args": {"query": query}, "id": call_id}
+    return AIMessage(content="", tool_calls=[call])

@@ -40,8 +40,11 @@ def fail_or_skip(message: str) -> None:
 class LlamaServer:
     """`python -m llama_cpp.server` on 127.0.0.1, serving one GGUF file."""
 
-    def __init__(self, model: Path, port: int, log: Path, threads: int = 2) -> None:
+    def __init__(
+        self, model: Path, port: int, log: Path, threads: int = 2, chat_format: str = ""
+    ) -> None:
         self.model, self.port, self.log, self.threads = model, port, log, threads
+        self.chat_format = chat_format
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -55,6 +58,8 @@ class LlamaServer:
             "--n_ctx", "4096", "--n_threads", str(self.threads),
             "--n_threads_batch", str(self.threads), "--seed", "0",
         ]  # fmt: skip
+        if self.chat_format:
+            command += ["--chat_format", self.chat_format]
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=log)
         deadline = time.monotonic() + timeout

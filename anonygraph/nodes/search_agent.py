@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from langchain_core.messages import HumanMessage
+from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
 from anonygraph import models
@@ -13,6 +15,7 @@ from anonygraph.state.answers import SearchStep
 from anonygraph.state.context import SearchOptionsT
 from anonygraph.state.search_agent import SearchAgentState
 from anonygraph.tools.search import format_hits, minimal_query, search_backend
+from anonygraph.tools.search_tool import web_search
 
 
 async def search_step(
@@ -64,3 +67,38 @@ def run_search(
         "urls": [hit.url for hit in hits],
     }
     return {"search_log": [query], "next_query": ""}
+
+
+async def search_agent(
+    state: SearchAgentState, runtime: Runtime[SearchOptionsT]
+) -> dict[str, Any]:
+    """Let the tool-calling agent take its next turn: call `web_search`, or stop.
+
+    Its first turn must search (the loop runs only to search); later turns
+    choose freely.
+    """
+    context = runtime.context
+    opening = []
+    if not state.search_messages:
+        prompt = fill(
+            context.search_agent_prompt,
+            goal=context.search_goal,
+            text=fence("text", state.current),
+            max_searches=context.max_search_steps,
+        )
+        opening = [HumanMessage(prompt)]
+    answer, calls = await models.ask_with_tools(
+        "attacker",
+        [*state.search_messages, *opening],
+        [web_search],
+        context,
+        step="search_agent",
+        tool_choice=None if state.searches_answered() else web_search.name,
+    )
+    return {"search_messages": [*opening, answer], "calls": calls}
+
+
+search_tools = ToolNode(
+    [web_search], name="search_tools", messages_key="search_messages"
+)
+"""Run the agent's `web_search` calls; each logs its query in ``search_log``."""

@@ -12,10 +12,13 @@ from anonygraph.prompts.adversary import (
     ARBITRATE_PROMPT,
     ATTACK_PROMPT,
 )
-from anonygraph.prompts.search_agent import SEARCH_STEP_PROMPT
+from anonygraph.prompts.search_agent import SEARCH_AGENT_PROMPT, SEARCH_STEP_PROMPT
 
 CACHE_MODES: tuple[str, ...] = ("off", "deterministic", "all")
 """Which model calls the cache serves."""
+
+SEARCH_MODES: tuple[str, ...] = ("auto", "tools", "structured")
+"""How a search agent runs: native tool calls, or one structured answer per step."""
 
 
 @dataclass(kw_only=True)
@@ -190,6 +193,21 @@ class SearchOptions:
         metadata={
             "description": "Search step template: {goal}, {text}, {notes}, "
             "{steps_left}."
+        },
+    )
+    search_mode: str = field(
+        default="auto",
+        metadata={
+            "description": "auto: native tool calls where the attacker's backend "
+            "has them (openai, ollama), else structured steps; tools; structured.",
+            "choices": SEARCH_MODES,
+        },
+    )
+    search_agent_prompt: str = field(
+        default=SEARCH_AGENT_PROMPT,
+        metadata={
+            "description": "Tool-calling search agent template: {goal}, {text}, "
+            "{max_searches}."
         },
     )
 

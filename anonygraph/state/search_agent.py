@@ -6,6 +6,9 @@ import operator
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
+from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
+from langgraph.graph.message import add_messages
+
 
 @dataclass(kw_only=True)
 class SearchLog:
@@ -27,6 +30,21 @@ class SearchAgentState(SearchLog):
     next_query: str = ""
     """The search the agent asked for next; empty when it stopped."""
 
+    search_messages: Annotated[list[AnyMessage], add_messages] = field(
+        default_factory=list
+    )
+    """The tool-calling agent's conversation: its tool calls and their results."""
+
     def may_search_again(self, max_steps: int) -> bool:
         """Tell whether the agent asked for one more search within ``max_steps``."""
         return bool(self.next_query) and len(self.search_log) < max_steps
+
+    def searches_answered(self) -> int:
+        """Count the agent's tool calls answered so far (sent or refused)."""
+        return sum(isinstance(m, ToolMessage) for m in self.search_messages)
+
+    def may_call_tool_again(self, max_steps: int) -> bool:
+        """Tell whether the agent's last turn asked to search, within ``max_steps``."""
+        last = self.search_messages[-1] if self.search_messages else None
+        asked = isinstance(last, AIMessage) and bool(last.tool_calls)
+        return asked and self.searches_answered() < max_steps

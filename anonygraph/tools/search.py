@@ -6,6 +6,7 @@ import functools
 import json
 import os
 import re
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -547,7 +548,9 @@ def _longest_shared_run(query: list[str], text: list[str]) -> int:
     return best
 
 
-@functools.lru_cache(maxsize=8)
+_BACKEND_LOCK = threading.Lock()
+
+
 def search_backend(
     name: str, index: str, corpus: str, allow_web: bool
 ) -> SearchBackend:
@@ -557,6 +560,15 @@ def search_backend(
         ValueError: when no backend is configured.
         WebSearchDisabledError: for a web backend without the opt-in.
     """
+    # Parallel tool calls ask at once: the corpus must be indexed only once.
+    with _BACKEND_LOCK:
+        return _search_backend(name, index, corpus, allow_web)
+
+
+@functools.lru_cache(maxsize=8)
+def _search_backend(
+    name: str, index: str, corpus: str, allow_web: bool
+) -> SearchBackend:
     if not name:
         raise ValueError(
             "web search is off for this run; set search_backend "

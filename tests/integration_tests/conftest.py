@@ -22,3 +22,22 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def llama_tool_server(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[LlamaServer]:
+    """A second `llama_cpp.server` whose chat format calls tools (OpenAI `tools`)."""
+    if importlib.util.find_spec("fastapi") is None:
+        fail_or_skip("llama_cpp.server needs llama-cpp-python[server]: make install")
+    log = Path(tmp_path_factory.mktemp("llama-tool-server")) / "server.log"
+    server = LlamaServer(
+        models.embedded_model_path(),
+        free_port(),
+        log,
+        chat_format="chatml-function-calling",
+    )
+    server.start()
+    yield server
+    server.stop()

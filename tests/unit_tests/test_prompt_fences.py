@@ -284,6 +284,16 @@ CASES: dict[str, Case] = {
         {**TEXT_ONLY, "M_QUERY": {"notes"}, "M_RESULTS": {"notes"}, "M_GOAL": set()},
         ("SEARCH_STEP_PROMPT",),
     ),
+    "search_agent": Case(
+        "attacker",
+        lambda h: search_agent.search_agent(
+            SearchAgentState(current=h("M_TEXT")),
+            rt(EvalContext(search_goal=h("M_GOAL"), search_mode="tools", **ctx_kw())),
+        ),
+        ["text"],
+        {**TEXT_ONLY, "M_GOAL": set()},
+        ("SEARCH_AGENT_PROMPT",),
+    ),
     "judge": Case(
         "judge",
         lambda h: evaluate.judge(
@@ -474,8 +484,9 @@ INSIDE_FENCES = {
 }  # fmt: skip
 """Line formats: their output goes inside the cases' fences."""
 
-ELSEWHERE = {"REPAIR_REQUEST", "EDIT_PLAN"}
-"""The repair request (its own test) and a training answer (no prompt)."""
+ELSEWHERE = {"REPAIR_REQUEST", "EDIT_PLAN", "SEARCH_TOOL_REFUSED"}
+"""The repair request (its own test), a training answer (no prompt) and the
+search tool's refusal (our words, defused by `fill`; see test_search_tools)."""
 
 
 def test_when_a_prompt_module_has_a_template_then_a_fence_case_renders_it() -> None:
