@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -29,6 +29,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from anonygraph import store
+from anonygraph.endpoints import EndpointPool, split_urls
 from anonygraph.prompts.common import ANSWER_FORMAT, JSON_HINT, REPAIR_REQUEST
 
 T = TypeVar("T", bound=BaseModel)
@@ -128,7 +129,9 @@ def parse_spec(spec: str) -> ModelSpec:
     base_url = None
     if backend in ("ollama", "openai") and "@" in rest:
         rest, _, base_url = rest.rpartition("@")
-        if not re.match(r"https?://", base_url):
+        # Several servers of one model: URL1,URL2 (see `endpoints`).
+        urls = split_urls(base_url)
+        if not urls or not all(re.match(r"https?://", u) for u in urls):
             raise ModelSpecError(
                 f"model spec {spec!r}: base URL {base_url!r} must start with http(s)://"
             )
@@ -265,6 +268,10 @@ def load_chat_model(spec: str, role: str) -> BaseChatModel:
 
 @functools.lru_cache(maxsize=64)
 def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
+    urls = split_urls(spec.base_url or "")
+    if len(urls) > 1:
+        one = [_load_chat_model(replace(spec, base_url=url), role) for url in urls]
+        return EndpointPool(models=one, urls=urls)
     params = ROLE_PARAMS.get(role, ROLE_PARAMS["judge"])
     if spec.backend in ("local", "llamacpp"):
         path = embedded_model_path() if spec.backend == "local" else Path(spec.name)

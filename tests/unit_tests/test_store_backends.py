@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+from pathlib import Path
 from typing import Any
 
+from scripted import Script, attack_json, rewrite_json, verdicts_json
+
 from anonygraph import store
+from anonygraph.runner import RunOptions, run_batch
 from anonygraph.store import RunStore
 
 CALLS: list[dict[str, Any]] = [
@@ -90,3 +96,42 @@ def test_when_answers_are_cached_then_either_backend_returns_them(
     store.cache_put(store_location, "k", {"text": "hello", "usage": [1, 2]})
     store.cache_put(store_location, "k", {"text": "again", "usage": [1, 2]})
     assert store.cache_get(store_location, "k") == {"text": "again", "usage": [1, 2]}
+
+
+def test_when_a_batch_runs_twice_on_either_backend_then_the_rerun_redoes_nothing(
+    store_location: str, tmp_path: Path, script: Script
+) -> None:
+    script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
+    script.set("arbitrator", verdicts_json(city_country="high"))
+    script.set("anonymizer", lambda p: rewrite_json("I live in a city."))
+    source = tmp_path / "in.jsonl"
+    source.write_text(
+        json.dumps({"id": "a", "text": "I live in Calgary."})
+        + "\n"
+        + json.dumps({"id": "b", "text": "Calgary is home."})
+        + "\n"
+    )
+    options = RunOptions(
+        method="rlaa",
+        input=str(source),
+        output=str(tmp_path / "out.jsonl"),
+        db=store_location,
+        context={"attributes": ["city_country"], "max_iterations": 1},
+        progress=False,
+    )
+
+    first = asyncio.run(run_batch(options))
+    second = asyncio.run(run_batch(options))
+
+    assert (first.done, first.failed, first.skipped) == (2, 0, 0)
+    assert (second.done, second.failed, second.skipped) == (0, 0, 2)
+    db = RunStore(store_location)
+    assert db.record_statuses(first.run_id) == {"a": "done", "b": "done"}
+    assert db.db.one("select count(*) from model_calls") == (6,)
+    assert len(script.prompts("attacker")) == 2  # nothing called again
+    lines = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [(x["id"], x["text"]) for x in lines] == [
+        ("a", "I live in a city."),
+        ("b", "I live in a city."),
+    ]
+    assert db.get_run(first.run_id)["status"] == "done"  # type: ignore[index]
