@@ -15,7 +15,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -39,17 +39,26 @@ def _unavailable(reason: str) -> None:
     pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[str]:
-    """Start a Postgres server; yield its base URL (no database part)."""
+class PostgresUnavailable(RuntimeError):
+    """The server could not start; the message says why."""
+
+
+def start_postgres() -> tuple[str, Callable[[], None]]:
+    """Start a throw-away server; return its base URL and a function stopping it.
+
+    Raises:
+        PostgresUnavailable: when psycopg or the binaries are missing, or the
+            server does not start.
+    """
     try:
         import psycopg  # noqa: F401
-    except ImportError:
-        _unavailable("psycopg is not installed (pip install -e '.[postgres]')")
+    except ImportError as exc:
+        raise PostgresUnavailable(
+            "psycopg is not installed (pip install -e '.[postgres]')"
+        ) from exc
     initdb, pg_ctl = _bin("initdb"), _bin("pg_ctl")
     if not initdb or not pg_ctl:
-        _unavailable("initdb/pg_ctl not found (apt-get install postgresql)")
-        return
+        raise PostgresUnavailable("no initdb/pg_ctl (apt-get install postgresql)")
     as_user: list[str] = []
     folder = Path(tempfile.mkdtemp(prefix="anonygraph-pg-"))
     if os.geteuid() == 0:
@@ -72,16 +81,41 @@ def pg_server() -> Iterator[str]:
     except (subprocess.SubprocessError, OSError) as exc:
         detail = getattr(exc, "stderr", b"") or b""
         shutil.rmtree(folder, ignore_errors=True)
-        _unavailable(f"{exc} {detail.decode(errors='replace')[-500:]}")
-        return
-    try:
-        yield f"postgresql://postgres@127.0.0.1:{port}"
-    finally:
+        raise PostgresUnavailable(
+            f"{exc} {detail.decode(errors='replace')[-500:]}"
+        ) from exc
+
+    def stop() -> None:
         subprocess.run(
             [*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "stop"],
             capture_output=True, timeout=60,
         )  # fmt: skip
         shutil.rmtree(folder, ignore_errors=True)
+
+    return f"postgresql://postgres@127.0.0.1:{port}", stop
+
+
+def create_database(server: str, name: str) -> str:
+    """Create an empty database on ``server``; return its URL."""
+    import psycopg
+
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        conn.execute(f"create database {name}")
+    return f"{server}/{name}"
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """Start a Postgres server; yield its base URL (no database part)."""
+    try:
+        url, stop = start_postgres()
+    except PostgresUnavailable as exc:
+        _unavailable(str(exc))
+        return
+    try:
+        yield url
+    finally:
+        stop()
 
 
 _NUMBERS = itertools.count()
@@ -90,12 +124,7 @@ _NUMBERS = itertools.count()
 @pytest.fixture
 def pg_url(pg_server: str) -> str:
     """Create an empty database for one test; return its URL."""
-    import psycopg
-
-    name = f"t{os.getpid()}_{next(_NUMBERS)}"
-    with psycopg.connect(f"{pg_server}/postgres", autocommit=True) as conn:
-        conn.execute(f"create database {name}")
-    return f"{pg_server}/{name}"
+    return create_database(pg_server, f"t{os.getpid()}_{next(_NUMBERS)}")
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

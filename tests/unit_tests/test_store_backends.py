@@ -9,6 +9,7 @@ from typing import Any
 
 from scripted import Script, attack_json, rewrite_json, verdicts_json
 
+from anonygraph import cli as anonygraph_cli
 from anonygraph import store
 from anonygraph.runner import RunOptions, run_batch
 from anonygraph.store import RunStore
@@ -135,3 +136,33 @@ def test_when_a_batch_runs_twice_on_either_backend_then_the_rerun_redoes_nothing
         ("b", "I live in a city."),
     ]
     assert db.get_run(first.run_id)["status"] == "done"  # type: ignore[index]
+
+
+def test_when_a_run_is_purged_on_either_backend_then_its_checkpoints_go_too(
+    store_location: str, tmp_path: Path, script: Script
+) -> None:
+    script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
+    script.set("arbitrator", verdicts_json(city_country="high"))
+    script.set("anonymizer", rewrite_json("I live in a city."))
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"id": "a", "text": "I live in Calgary."}) + "\n")
+    options = RunOptions(
+        method="rlaa",
+        input=str(source),
+        output=str(tmp_path / "out.jsonl"),
+        db=store_location,
+        context={"attributes": ["city_country"], "max_iterations": 1},
+        progress=False,
+    )
+    run_id = asyncio.run(run_batch(options)).run_id
+
+    async def checkpoints() -> int:
+        async with store.open_checkpointer(store_location) as saver:
+            config = {"configurable": {"thread_id": f"{run_id}:a"}}
+            return len([c async for c in saver.alist(config)])
+
+    assert asyncio.run(checkpoints()) > 0
+    assert anonygraph_cli.main(["purge", "--db", store_location, "--run", run_id]) == 0
+    assert asyncio.run(checkpoints()) == 0
+    (row,) = RunStore(store_location).records(run_id)
+    assert row["result"] is None and row["anonymized"] == "I live in a city."
