@@ -166,6 +166,11 @@ class SqliteConnection(Connection):
             path, timeout=30, isolation_level=None, check_same_thread=False
         )
         self.conn.execute("PRAGMA journal_mode=WAL")
+        # A commit reaches the WAL file before it returns, so a killed process
+        # loses nothing; only the fsync waits for the next WAL checkpoint (an
+        # OS crash or power cut may drop the last commits, never corrupt the
+        # file). Saves a disk flush per write: the call log writes twice a call.
+        self.conn.execute("PRAGMA synchronous=NORMAL")
 
     def _run(self, sql: str, args: Sequence[Any]) -> Any:
         return self.conn.execute(sql, list(args))
@@ -179,6 +184,14 @@ class SqliteConnection(Connection):
     def close(self) -> None:
         """Close the file."""
         self.conn.close()
+
+
+POSTGRES_OPTIONS = "-c synchronous_commit=off"
+"""Session settings of the store's and the checkpointer's connections: a commit
+returns once the server has it, before its WAL reaches the disk. A worker
+that dies loses nothing; a crash of the database server itself may drop the
+last fraction of a second of commits (never corrupting anything), as SQLite's
+synchronous=NORMAL does. It saves a disk flush per write."""
 
 
 class PostgresConnection(Connection):
@@ -203,7 +216,9 @@ class PostgresConnection(Connection):
             ) from exc
 
         super().__init__()
-        self.conn = psycopg.connect(url, autocommit=True, prepare_threshold=None)
+        self.conn = psycopg.connect(
+            url, autocommit=True, prepare_threshold=None, options=POSTGRES_OPTIONS
+        )
 
     def _run(self, sql: str, args: Sequence[Any]) -> Any:
         # The store writes ``?`` placeholders and never a literal ``?`` or ``%``.

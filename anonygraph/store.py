@@ -104,16 +104,28 @@ async def open_checkpointer(location: str | Path) -> AsyncIterator[Any]:
     """
     if sql.is_postgres(location):
         from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+        from psycopg import AsyncConnection
+        from psycopg.rows import dict_row
 
         RunStore(location).close()  # creates LangGraph's tables once per process
-        async with AsyncPostgresSaver.from_conn_string(str(location)) as pg:
-            yield pg
+        async with await AsyncConnection.connect(
+            str(location),
+            autocommit=True,
+            prepare_threshold=0,
+            row_factory=dict_row,
+            options=sql.POSTGRES_OPTIONS,
+        ) as conn:
+            yield AsyncPostgresSaver(conn=conn)
         return
+    import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
     path = secure_file(checkpoint_path(location))
-    async with AsyncSqliteSaver.from_conn_string(str(path)) as saver:
-        yield saver
+    async with aiosqlite.connect(str(path)) as conn:
+        # WAL with synchronous=NORMAL: see `sql.SqliteConnection`.
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA synchronous=NORMAL")
+        yield AsyncSqliteSaver(conn)
 
 
 class RunLockedError(RuntimeError):

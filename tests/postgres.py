@@ -43,8 +43,11 @@ class PostgresUnavailable(RuntimeError):
     """The server could not start; the message says why."""
 
 
-def start_postgres() -> tuple[str, Callable[[], None]]:
+def start_postgres(*, durable: bool = False) -> tuple[str, Callable[[], None]]:
     """Start a throw-away server; return its base URL and a function stopping it.
+
+    Tests run it with fsync off (nothing to keep); ``durable`` keeps the
+    server's defaults, for benchmarks.
 
     Raises:
         PostgresUnavailable: when psycopg or the binaries are missing, or the
@@ -74,8 +77,9 @@ def start_postgres() -> tuple[str, Callable[[], None]]:
         subprocess.run(
             [*as_user, pg_ctl, "-D", str(data), "-w", "-t", "60", "-l",
              str(folder / "log"), "-o",
-             f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-             "-c max_connections=200", "start"],
+             f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 "
+             f"-c fsync={'on' if durable else 'off'} -c max_connections=200",
+             "start"],
             check=True, capture_output=True, timeout=120,
         )  # fmt: skip
     except (subprocess.SubprocessError, OSError) as exc:

@@ -1,6 +1,6 @@
 """Shared runs in subprocesses: a scripted, slow model behind the real CLI.
 
-Used by the worker tests and by benchmarks/shared_run.py. Each process runs
+Used by the worker tests and by benchmarks/workers_scaling.py. Each process runs
 ``anonygraph`` (run, worker, status, export) with every role answered by the
 scripted models of tests/scripted.py after a fixed sleep, so several worker
 processes overlap the way they would on model servers.

@@ -16,7 +16,7 @@ prints JSON with:
   a zero-latency model through `run_batch`, minus the bare graph with an
   in-memory checkpointer and no store.
 
-Run: PYTHONPATH=. python benchmarks/shared_run.py [RECORDS] [LATENCY_S]
+Run: PYTHONPATH=. python benchmarks/workers_scaling.py [RECORDS] [LATENCY_S]
 """
 
 from __future__ import annotations
@@ -150,9 +150,9 @@ def overhead(server: str, folder: Path, records: int) -> dict[str, Any]:
 
 def main() -> None:
     """Print the figures as JSON."""
-    records = int(sys.argv[1]) if len(sys.argv) > 1 else 24
-    latency = float(sys.argv[2]) if len(sys.argv) > 2 else 0.1
-    server, stop = start_postgres()
+    records = int(sys.argv[1]) if len(sys.argv) > 1 else 16
+    latency = float(sys.argv[2]) if len(sys.argv) > 2 else 0.5
+    server, stop = start_postgres(durable=True)
     figures: dict[str, Any] = {
         "cpu_cores": os.cpu_count(),
         "records": records,
