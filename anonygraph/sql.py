@@ -59,6 +59,9 @@ class Connection:
     def _run(self, sql: str, args: Sequence[Any]) -> Any:
         raise NotImplementedError
 
+    def _run_many(self, sql: str, rows: list[list[Any]]) -> None:
+        raise NotImplementedError
+
     def _begin(self) -> None:
         raise NotImplementedError
 
@@ -124,8 +127,7 @@ class Connection:
             + action
         )
         with self.transaction():
-            for row in rows:
-                self._run(sql, [row.get(c) for c in columns])
+            self._run_many(sql, [[row.get(c) for c in columns] for row in rows])
 
     def create_table(
         self,
@@ -175,6 +177,9 @@ class SqliteConnection(Connection):
     def _run(self, sql: str, args: Sequence[Any]) -> Any:
         return self.conn.execute(sql, list(args))
 
+    def _run_many(self, sql: str, rows: list[list[Any]]) -> None:
+        self.conn.executemany(sql, rows)
+
     def _begin(self) -> None:
         self.conn.execute("begin immediate")
 
@@ -223,6 +228,11 @@ class PostgresConnection(Connection):
     def _run(self, sql: str, args: Sequence[Any]) -> Any:
         # The store writes ``?`` placeholders and never a literal ``?`` or ``%``.
         return self.conn.execute(sql.replace("?", "%s"), list(args))
+
+    def _run_many(self, sql: str, rows: list[list[Any]]) -> None:
+        # psycopg pipelines executemany: one round trip for all the rows.
+        with self.conn.cursor() as cursor:
+            cursor.executemany(sql.replace("?", "%s"), rows)
 
     def _begin(self) -> None:
         self.conn.execute("begin")

@@ -318,7 +318,8 @@ SCHEMA_LOCK = 0x616E6F6E
 
 
 def _create_postgres_schema(db: sql.Connection, location: str) -> None:
-    if location in _SET_UP:
+    if location in _SET_UP or _postgres_schema_ready(db):
+        _SET_UP.add(location)
         return
     # Concurrent CREATE TABLE IF NOT EXISTS can still collide in Postgres's
     # catalog; one lock makes the workers that start together take turns.
@@ -333,6 +334,21 @@ def _create_postgres_schema(db: sql.Connection, location: str) -> None:
         _SET_UP.add(location)
     finally:
         db.execute("select pg_advisory_unlock(?)", [SCHEMA_LOCK])
+
+
+def _postgres_schema_ready(db: sql.Connection) -> bool:
+    # Workers that join a set-up database skip the lock and the DDL.
+    from langgraph.checkpoint.postgres.base import BasePostgresSaver
+
+    tables = db.one(
+        "select count(*) from information_schema.tables where table_schema = "
+        "current_schema() and table_name = any(?)",
+        [[*SCHEMA, "checkpoint_migrations"]],
+    )
+    if int(tables[0]) != len(SCHEMA) + 1:
+        return False
+    version = db.one("select max(v) from checkpoint_migrations")
+    return bool(version[0] == len(BasePostgresSaver.MIGRATIONS) - 1)
 
 
 class RunStore:
