@@ -7,7 +7,8 @@ prints JSON with:
   processes (concurrency 1 each) with a scripted model that answers after a
   fixed latency; the speed-up over one worker (goal: 4 workers >= 3.5x).
   Timed from the moment every worker has imported its code to the last
-  one's exit, so interpreter start-up is left out.
+  one's exit (interpreter start-up left out), and "steady" from the first
+  record's start to the last record's end (worker start-up left out too).
 - ``outside_model_share``: the share of the workers' wall time spent outside
   model calls (goal <= 2 %), for each worker count: 1 - model seconds /
   (workers x wall seconds).
@@ -82,6 +83,13 @@ def throughput(
     codes = [proc.wait(timeout=600) for proc in procs]
     wall = time.perf_counter() - start
     totals = db.run_totals(run_id)
+    # From the first record's start to the last one's end: leaves out each
+    # worker's own start-up (connecting, compiling the graph) and exit.
+    window = db.db.one(
+        "select max(updated) - min(updated - wall_seconds) from records "
+        "where run_id = ?",
+        [run_id],
+    )[0]
     db.close()
     return {
         "workers": workers,
@@ -89,6 +97,8 @@ def throughput(
         "records_done": totals["records"],
         "seconds": round(wall, 2),
         "records_per_minute": round(totals["records"] / wall * 60, 1),
+        "steady_seconds": round(window, 2),
+        "steady_records_per_minute": round(totals["records"] / window * 60, 1),
         "model_calls": totals["calls"],
         "outside_model_share": round(1 - totals["model_seconds"] / (workers * wall), 4),
     }
@@ -165,8 +175,12 @@ def main() -> None:
                 throughput(server, folder, n, records, latency) for n in (1, 2, 4, 8)
             ]
             one = runs[0]["records_per_minute"]
+            steady = runs[0]["steady_records_per_minute"]
             for run in runs:
                 run["speedup"] = round(run["records_per_minute"] / one, 2)
+                run["steady_speedup"] = round(
+                    run["steady_records_per_minute"] / steady, 2
+                )
             figures["throughput"] = runs
             figures["overhead"] = overhead(server, folder, 40)
     finally:
