@@ -77,7 +77,7 @@ def cli(
     child: Path,
     *args: str,
     latency: float = 0.05,
-    lease: float = 2.0,
+    lease: float = 3.0,
     wait_for_go: bool = False,
 ) -> subprocess.Popen[str]:
     """Start the scripted CLI with ``args``; the caller waits for it.

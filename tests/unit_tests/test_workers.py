@@ -110,12 +110,21 @@ def test_when_one_of_three_workers_is_killed_then_every_record_finishes_once(
     output = tmp_path / "out.jsonl"
     runner = cli(
         child, "run", "--input", str(source), "--output", str(output),
-        "--db", pg_url, "--run-id", "shared", *RUN_FLAGS, latency=0.05,
+        "--db", pg_url, "--run-id", "shared", *RUN_FLAGS, latency=0.08,
     )  # fmt: skip
     db = RunStore(pg_url)
     _wait_for_work(db, "shared", runner)
     workers = [
-        cli(child, "worker", "--db", pg_url, "--run", "shared", "--no-progress")
+        cli(
+            child,
+            "worker",
+            "--db",
+            pg_url,
+            "--run",
+            "shared",
+            "--no-progress",
+            latency=0.08,
+        )
         for _ in range(2)
     ]
     victim = workers[0]
