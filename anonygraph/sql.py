@@ -126,8 +126,14 @@ class Connection:
             f"({', '.join('?' for _ in columns)}) on conflict ({', '.join(pk)}) "
             + action
         )
+        values = [[row.get(c) for c in columns] for row in rows]
+        if len(values) == 1:
+            # One statement is atomic by itself: no begin/commit round trips.
+            with self._lock:
+                self._run(sql, values[0])
+            return
         with self.transaction():
-            self._run_many(sql, [[row.get(c) for c in columns] for row in rows])
+            self._run_many(sql, values)
 
     def create_table(
         self,
