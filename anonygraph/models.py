@@ -16,7 +16,7 @@ import time
 import uuid
 import weakref
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -34,6 +34,7 @@ from pydantic import BaseModel, PrivateAttr, ValidationError
 from anonygraph import store
 from anonygraph.backends import structured
 from anonygraph.backends.faults import ServerError, ServerPolicy, with_retries
+from anonygraph.endpoints import EndpointPool, split_urls
 from anonygraph.prompts.common import (
     ANSWER_FORMAT,
     JSON_HINT,
@@ -164,7 +165,9 @@ def parse_spec(spec: str) -> ModelSpec:
     base_url = None
     if backend in ("ollama", "openai") and "@" in rest:
         rest, _, base_url = rest.rpartition("@")
-        if not re.match(r"https?://", base_url):
+        # Several servers of one model: URL1,URL2 (see `endpoints`).
+        urls = split_urls(base_url)
+        if not urls or not all(re.match(r"https?://", u) for u in urls):
             raise ModelSpecError(
                 f"model spec {spec!r}: base URL {base_url!r} must start with http(s)://"
             )
@@ -299,6 +302,14 @@ def load_chat_model(spec: str, role: str) -> BaseChatModel:
     parsed = parse_spec(spec)
     if parsed.backend not in ("openai", "ollama"):
         return _load_chat_model(parsed, role)
+    # A pool is one object for the process (its per-server limit is shared);
+    # it asks `_server_model` for each server's client at call time.
+    if len(split_urls(parsed.base_url or "")) > 1:
+        return _load_chat_model(parsed, role)
+    return _server_model(parsed, role)
+
+
+def _server_model(parsed: ModelSpec, role: str) -> BaseChatModel:
     # A server client holds connections bound to one event loop: keep one per loop.
     try:
         loop: Any = asyncio.get_running_loop()
@@ -322,6 +333,14 @@ def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
             f"the {role} role is set to 'rules', which is no chat model: it answers "
             "structured attacker, arbitrator and anonymizer steps only; give this "
             f"role a model (--model {role}=local or another spec)"
+        )
+    urls = split_urls(spec.base_url or "")
+    if len(urls) > 1:
+        one = [_load_chat_model(replace(spec, base_url=url), role) for url in urls]
+        return EndpointPool(
+            models=one,
+            urls=urls,
+            loader=lambda url: _server_model(replace(spec, base_url=url), role),
         )
     params = ROLE_PARAMS.get(role, ROLE_PARAMS["judge"])
     if spec.backend in ("local", "llamacpp"):

@@ -79,7 +79,7 @@ def utility_parts(rows: list[dict[str, Any]]) -> dict[str, float | None]:
 
 def eval_models(db: store.RunStore, eval_id: str) -> dict[str, str]:
     """Return the attacker and judge model specs an evaluation used."""
-    rows = list(db.table("evals").rows_where("id = ?", [eval_id]))
+    rows = db.db.query("select params from evals where id = ?", [eval_id])
     params = json.loads(rows[0]["params"] or "{}") if rows else {}
     chosen = params.get("models") or {}
     default = params.get("default_model", "local")

@@ -101,7 +101,7 @@ def record_reviews(
     """
     run = db.get_run(run_id)
     if run is None:
-        raise ValueError(f"no run {run_id!r} in {db.path}; see `anonygraph report`")
+        raise ValueError(f"no run {run_id!r} in {db.location}; see `anonygraph report`")
     records = sorted(db.records(run_id), key=lambda r: str(r["record_id"]))
     if record_id is not None:
         records = [r for r in records if r["record_id"] == record_id]

@@ -20,7 +20,7 @@ from langgraph.errors import is_invalid_resume
 from langgraph.types import Command
 from tqdm import tqdm
 
-from anonygraph import models, store
+from anonygraph import models, sql, store
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import (
     BadLine,
@@ -178,13 +178,19 @@ async def run_batch(options: RunOptions) -> RunSummary:
             f"unknown method {options.method!r}; choose from {', '.join(GRAPHS)}"
         )
     run_id = options.run_id or derive_run_id(options)
+    if sql.is_postgres(options.db):
+        from anonygraph.workers import run_shared
+
+        # Shared by workers on other machines: leases, not a local lock.
+        with tracing_scope(options.trace):
+            return await run_shared(options, run_id)
     with tracing_scope(options.trace), store.run_lock(options.db, run_id):
         return await _run_batch(options, run_id)
 
 
 async def _run_batch(options: RunOptions, run_id: str) -> RunSummary:
     check_output_path(options.input, options.output)
-    context_values = {"cache_db": str(Path(options.db).resolve()), **options.context}
+    context_values = {"cache_db": store.cache_location(options.db), **options.context}
     context = build_context(options.method, context_values)
     max_chars = getattr(context, "max_chars", 20_000)
     items = load_input(options.input, options.format, max_chars)

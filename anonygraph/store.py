@@ -1,4 +1,4 @@
-"""Run store (sqlite-utils): runs, records, iterations, model calls, call cache.
+"""Run store (SQLite or Postgres): runs, records, iterations, calls, call cache.
 
 Also the checkpointer factory. Every file the store creates is 0600: it holds
 raw text and attacker reasoning.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import sqlite3
+import threading
 import time
 from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -17,7 +17,10 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
+from anonygraph import sql
+
+_SET_UP: set[str] = set()
+"""Postgres databases whose tables this process has created or checked."""
 
 CALL_LOG: ContextVar[tuple[RunStore, str, str] | None] = ContextVar(
     "anonygraph_call_log", default=None
@@ -35,14 +38,7 @@ def log_call(call: dict[str, Any], phase: str) -> None:
     if owner is None:
         return
     db, run_id, record_id = owner
-    if phase == "start":
-        row = {k: call.get(k) for k in ("id", "role", "step")}
-        db.table("call_log").upsert(
-            {**row, "run_id": run_id, "record_id": record_id, "started": time.time()},
-            pk="id",
-        )
-    else:
-        db.table("call_log").update(call["id"], {"ended": time.time()})
+    db.log_call(call, phase, run_id, record_id)
 
 
 def secure_file(path: str | Path) -> Path:
@@ -63,6 +59,36 @@ def secure_file(path: str | Path) -> Path:
     return target
 
 
+def cache_location(location: str | Path) -> str:
+    """Name the store for the model-call cache: a Postgres URL or an absolute path."""
+    text = str(location)
+    return text if sql.is_postgres(text) else str(Path(text).resolve())
+
+
+def purge_checkpoints(location: str | Path, run_id: str) -> None:
+    """Delete the checkpoints of a run's threads (``RUN:RECORD``)."""
+    prefix = f"{run_id}:"
+    tables: tuple[str, ...] = ("checkpoints", "writes")
+    if sql.is_postgres(location):
+        tables = ("checkpoints", "checkpoint_writes", "checkpoint_blobs")
+        conn = open_connection(location)
+    else:
+        path = checkpoint_path(location)
+        if not path.exists():
+            return
+        conn = open_connection(path)
+    try:
+        with conn.transaction():
+            for table in tables:
+                # A prefix compare, not LIKE: a run id may hold % or _.
+                conn.execute(
+                    f"delete from {table} where substr(thread_id, 1, ?) = ?",
+                    [len(prefix), prefix],
+                )
+    finally:
+        conn.close()
+
+
 def checkpoint_path(db_path: str | Path) -> Path:
     """Return the checkpoint file that belongs to a store file."""
     db = Path(db_path)
@@ -70,17 +96,36 @@ def checkpoint_path(db_path: str | Path) -> Path:
 
 
 @asynccontextmanager
-async def open_checkpointer(db_path: str | Path) -> AsyncIterator[Any]:
-    """Yield an async SQLite checkpointer beside the store file.
+async def open_checkpointer(location: str | Path) -> AsyncIterator[Any]:
+    """Yield an async checkpointer for the store at ``location``.
 
-    Postgres (langgraph-checkpoint-postgres) is the seam for runs shared by
-    several machines: a ``postgresql://`` URL would be opened here.
+    SQLite: a file beside the store file. Postgres: LangGraph's tables in the
+    same database, so any worker can continue a record another one started.
     """
+    if sql.is_postgres(location):
+        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+        from psycopg import AsyncConnection
+        from psycopg.rows import dict_row
+
+        RunStore(location).close()  # creates LangGraph's tables once per process
+        async with await AsyncConnection.connect(
+            str(location),
+            autocommit=True,
+            prepare_threshold=0,
+            row_factory=dict_row,
+            options=sql.POSTGRES_OPTIONS,
+        ) as conn:
+            yield AsyncPostgresSaver(conn=conn)
+        return
+    import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    path = secure_file(checkpoint_path(db_path))
-    async with AsyncSqliteSaver.from_conn_string(str(path)) as saver:
-        yield saver
+    path = secure_file(checkpoint_path(location))
+    async with aiosqlite.connect(str(path)) as conn:
+        # WAL with synchronous=NORMAL: see `sql.SqliteConnection`.
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA synchronous=NORMAL")
+        yield AsyncSqliteSaver(conn)
 
 
 class RunLockedError(RuntimeError):
@@ -109,117 +154,247 @@ def run_lock(db_path: str | Path, run_id: str) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _connect(path: str | Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(secure_file(path), timeout=30)
-    conn.execute("PRAGMA journal_mode=WAL")
-    return conn
+SCHEMA: dict[str, tuple[dict[str, type], tuple[str, ...], list[list[str]]]] = {
+    "runs": (
+        {
+            "id": str,
+            "method": str,
+            "created": float,
+            "updated": float,
+            "input": str,
+            "output": str,
+            "params": str,
+            "status": str,
+            "summary": str,
+        },
+        ("id",),
+        [],
+    ),
+    "records": (
+        {
+            "run_id": str,
+            "record_id": str,
+            "status": str,
+            "error": str,
+            "original": str,
+            "anonymized": str,
+            "labels": str,
+            "result": str,
+            "iterations": int,
+            "calls": int,
+            "tokens_in": int,
+            "tokens_out": int,
+            "model_seconds": float,
+            "wall_seconds": float,
+            "updated": float,
+        },
+        ("run_id", "record_id"),
+        [],
+    ),
+    "iterations": (
+        {
+            "run_id": str,
+            "record_id": str,
+            "round": int,
+            "text": str,
+            "rewritten": str,
+            "inferences": str,
+            "verdicts": str,
+            "policy": str,
+            "error": str,
+        },
+        ("run_id", "record_id", "round"),
+        [],
+    ),
+    "model_calls": (
+        {
+            "id": str,
+            "run_id": str,
+            "record_id": str,
+            "step": str,
+            "role": str,
+            "backend": str,
+            "model": str,
+            "tokens_in": int,
+            "tokens_out": int,
+            "seconds": float,
+            "cached": int,
+            "attempt": int,
+            "ok": int,
+            "error": str,
+        },
+        ("id",),
+        [["run_id", "record_id"]],
+    ),
+    "call_log": (
+        {
+            "id": str,
+            "run_id": str,
+            "record_id": str,
+            "role": str,
+            "step": str,
+            "started": float,
+            "ended": float,
+        },
+        ("id",),
+        [["run_id"]],
+    ),
+    "evals": (
+        {"id": str, "run_id": str, "created": float, "params": str},
+        ("id",),
+        [],
+    ),
+    "evaluations": (
+        {
+            "eval_id": str,
+            "run_id": str,
+            "record_id": str,
+            "row": str,
+            "round": int,
+            "status": str,
+            "error": str,
+            "text": str,
+            "inferences": str,
+            "matches": str,
+            "utility": str,
+            "metrics": str,
+            "identified_profile": str,
+            "calls": int,
+            "tokens_in": int,
+            "tokens_out": int,
+            "seconds": float,
+        },
+        ("eval_id", "record_id", "row"),
+        [],
+    ),
+    "search_queries": (
+        {
+            "eval_id": str,
+            "record_id": str,
+            "row": str,
+            "n": int,
+            "backend": str,
+            "query": str,
+            "urls": str,
+        },
+        ("eval_id", "record_id", "row", "n"),
+        [],
+    ),
+    "model_cache": ({"key": str, "value": str, "created": float}, ("key",), []),
+    "server_modes": (
+        {"base_url": str, "model": str, "mode": str, "note": str, "detected": float},
+        ("base_url", "model"),
+        [],
+    ),
+    "work": (
+        {
+            "run_id": str,
+            "record_id": str,
+            "position": int,
+            "payload": str,
+            "state": str,
+            "worker": str,
+            "lease_until": float,
+            "claims": int,
+            "updated": float,
+        },
+        ("run_id", "record_id"),
+        [["run_id", "state"]],
+    ),
+    "run_jobs": (
+        {"run_id": str, "method": str, "context": str, "created": float},
+        ("run_id",),
+        [],
+    ),
+}
+"""Every table of the store: columns, primary key, indexes (both backends)."""
+
+
+def open_connection(location: str | Path) -> sql.Connection:
+    """Open the store at a Postgres URL or a SQLite path (created 0600)."""
+    text = str(location)
+    if sql.is_postgres(text):
+        return sql.connect(text)
+    return sql.connect(str(secure_file(text)))
+
+
+SCHEMA_LOCK = 0x616E6F6E
+"""Postgres advisory lock key held while creating tables (workers start together)."""
+
+
+def _create_postgres_schema(db: sql.Connection, location: str) -> None:
+    if location in _SET_UP or _postgres_schema_ready(db):
+        _SET_UP.add(location)
+        return
+    # Concurrent CREATE TABLE IF NOT EXISTS can still collide in Postgres's
+    # catalog; one lock makes the workers that start together take turns.
+    db.execute("select pg_advisory_lock(?)", [SCHEMA_LOCK])
+    try:
+        for name, (columns, pk, indexes) in SCHEMA.items():
+            db.create_table(name, columns, pk, indexes)
+        from langgraph.checkpoint.postgres import PostgresSaver
+
+        with PostgresSaver.from_conn_string(location) as saver:
+            saver.setup()
+        _SET_UP.add(location)
+    finally:
+        db.execute("select pg_advisory_unlock(?)", [SCHEMA_LOCK])
+
+
+def _postgres_schema_ready(db: sql.Connection) -> bool:
+    # Workers that join a set-up database skip the lock and the DDL.
+    from langgraph.checkpoint.postgres.base import BasePostgresSaver
+
+    tables = db.one(
+        "select count(*) from information_schema.tables where table_schema = "
+        "current_schema() and table_name = any(?)",
+        [[*SCHEMA, "checkpoint_migrations"]],
+    )
+    if int(tables[0]) != len(SCHEMA) + 1:
+        return False
+    version = db.one("select max(v) from checkpoint_migrations")
+    return bool(version[0] == len(BasePostgresSaver.MIGRATIONS) - 1)
 
 
 class RunStore:
-    """Results of runs: one row per run, record, iteration and model call."""
+    """Results of runs: one row per run, record, iteration and model call.
 
-    def __init__(self, path: str | Path) -> None:
-        """Open (creating 0600) the store file at ``path``."""
-        self.path = Path(path)
-        self.db = sqlite_utils.Database(_connect(self.path))
-        self._ensure_tables()
-        self._ensure_eval_tables()
-        self._ensure_call_log()
+    ``location`` is a SQLite file (the default) or a ``postgresql://`` URL; the
+    same methods work on both.
+    """
 
-    def table(self, name: str) -> sqlite_utils.db.Table:
-        """Return one of the store's tables."""
-        return self.db.table(name)
+    def __init__(self, location: str | Path) -> None:
+        """Open (creating 0600 or creating the tables) the store at ``location``."""
+        self.location = str(location)
+        self.postgres = sql.is_postgres(self.location)
+        self.path = Path(self.location) if not self.postgres else Path("postgres")
+        self.db = open_connection(self.location)
+        if self.postgres:
+            _create_postgres_schema(self.db, self.location)
+        else:
+            for name, (columns, pk, indexes) in SCHEMA.items():
+                self.db.create_table(name, columns, pk, indexes)
 
-    def _ensure_tables(self) -> None:
-        tables = self.db.table_names()
-        if "runs" not in tables:
-            self.table("runs").create(
-                {
-                    "id": str,
-                    "method": str,
-                    "created": float,
-                    "updated": float,
-                    "input": str,
-                    "output": str,
-                    "params": str,
-                    "status": str,
-                    "summary": str,
-                },
-                pk="id",
-            )
-        if "records" not in tables:
-            self.table("records").create(
-                {
-                    "run_id": str,
-                    "record_id": str,
-                    "status": str,
-                    "error": str,
-                    "original": str,
-                    "anonymized": str,
-                    "labels": str,
-                    "result": str,
-                    "iterations": int,
-                    "calls": int,
-                    "tokens_in": int,
-                    "tokens_out": int,
-                    "model_seconds": float,
-                    "wall_seconds": float,
-                    "updated": float,
-                },
-                pk=("run_id", "record_id"),
-            )
-        if "iterations" not in tables:
-            self.table("iterations").create(
-                {
-                    "run_id": str,
-                    "record_id": str,
-                    "round": int,
-                    "text": str,
-                    "rewritten": str,
-                    "inferences": str,
-                    "verdicts": str,
-                    "policy": str,
-                    "error": str,
-                },
-                pk=("run_id", "record_id", "round"),
-            )
-        if "model_calls" not in tables:
-            self.table("model_calls").create(
-                {
-                    "id": str,
-                    "run_id": str,
-                    "record_id": str,
-                    "step": str,
-                    "role": str,
-                    "backend": str,
-                    "model": str,
-                    "tokens_in": int,
-                    "tokens_out": int,
-                    "seconds": float,
-                    "cached": int,
-                    "attempt": int,
-                    "ok": int,
-                    "error": str,
-                },
-                pk="id",
-            )
-            self.table("model_calls").create_index(["run_id", "record_id"])
+    def _upsert(self, table: str, rows: list[dict[str, Any]]) -> None:
+        self.db.upsert(table, rows, SCHEMA[table][1])
 
-    def _ensure_call_log(self) -> None:
-        if "call_log" not in self.db.table_names():
-            self.table("call_log").create(
-                {
-                    "id": str,
-                    "run_id": str,
-                    "record_id": str,
-                    "role": str,
-                    "step": str,
-                    "started": float,
-                    "ended": float,
-                },
-                pk="id",
+    def _where(
+        self, table: str, where: str, args: list[Any], suffix: str = ""
+    ) -> list[dict[str, Any]]:
+        return self.db.query(f"select * from {table} where {where}{suffix}", args)
+
+    def log_call(self, call: dict[str, Any], phase: str, run_id: str, rid: str) -> None:
+        """Write a model call's start or end to the call log."""
+        if phase == "start":
+            row = {k: call.get(k) for k in ("id", "role", "step")}
+            self._upsert(
+                "call_log",
+                [{**row, "run_id": run_id, "record_id": rid, "started": time.time()}],
             )
-            self.table("call_log").create_index(["run_id"])
+        else:
+            self.db.execute(
+                "update call_log set ended = ? where id = ?", [time.time(), call["id"]]
+            )
 
     def call_log_totals(self, run_id: str) -> dict[str, int]:
         """Count a run's model calls: started, cut off, finished but redone.
@@ -227,56 +402,18 @@ class RunStore:
         A call cut off by a kill has a start and no end; one that ended in a
         step the kill cut off left no row in ``model_calls``.
         """
-        row = self.db.execute(
-            "select count(*), sum(ended is null), "
-            "sum(ended is not null and id not in (select id from model_calls)) "
+        row = self.db.one(
+            "select count(*), sum(case when ended is null then 1 else 0 end), "
+            "sum(case when ended is not null and id not in "
+            "(select id from model_calls) then 1 else 0 end) "
             "from call_log where run_id = ?",
             [run_id],
-        ).fetchone()
-        return {"started": row[0] or 0, "cut_off": row[1] or 0, "redone": row[2] or 0}
-
-    def _ensure_eval_tables(self) -> None:
-        tables = self.db.table_names()
-        if "evals" not in tables:
-            self.table("evals").create(
-                {"id": str, "run_id": str, "created": float, "params": str}, pk="id"
-            )
-        if "evaluations" not in tables:
-            self.table("evaluations").create(
-                {
-                    "eval_id": str,
-                    "run_id": str,
-                    "record_id": str,
-                    "row": str,
-                    "round": int,
-                    "status": str,
-                    "error": str,
-                    "text": str,
-                    "inferences": str,
-                    "matches": str,
-                    "utility": str,
-                    "metrics": str,
-                    "identified_profile": str,
-                    "calls": int,
-                    "tokens_in": int,
-                    "tokens_out": int,
-                    "seconds": float,
-                },
-                pk=("eval_id", "record_id", "row"),
-            )
-        if "search_queries" not in tables:
-            self.table("search_queries").create(
-                {
-                    "eval_id": str,
-                    "record_id": str,
-                    "row": str,
-                    "n": int,
-                    "backend": str,
-                    "query": str,
-                    "urls": str,
-                },
-                pk=("eval_id", "record_id", "row", "n"),
-            )
+        )
+        return {
+            "started": int(row[0] or 0),
+            "cut_off": int(row[1] or 0),
+            "redone": int(row[2] or 0),
+        }
 
     def save_queries(
         self, owner: str, record_id: str, row: str, search_log: list[dict[str, Any]]
@@ -285,7 +422,8 @@ class RunStore:
 
         ``owner`` is the run id (row "run") or the evaluation id.
         """
-        self.table("search_queries").upsert_all(
+        self._upsert(
+            "search_queries",
             [
                 {
                     "eval_id": owner,
@@ -298,27 +436,29 @@ class RunStore:
                 }
                 for n, q in enumerate(search_log)
             ],
-            pk=("eval_id", "record_id", "row", "n"),
         )
 
     def start_eval(self, eval_id: str, run_id: str, params: dict[str, Any]) -> None:
         """Register an evaluation of a run (kept when it is resumed)."""
-        if not list(self.table("evals").rows_where("id = ?", [eval_id])):
-            self.table("evals").insert(
-                {
-                    "id": eval_id,
-                    "run_id": run_id,
-                    "created": time.time(),
-                    "params": json.dumps(params, sort_keys=True),
-                }
+        if not self._where("evals", "id = ?", [eval_id]):
+            self._upsert(
+                "evals",
+                [
+                    {
+                        "id": eval_id,
+                        "run_id": run_id,
+                        "created": time.time(),
+                        "params": json.dumps(params, sort_keys=True),
+                    }
+                ],
             )
 
     def evaluated_rows(self, eval_id: str) -> set[tuple[str, str]]:
         """Return (record id, row) pairs an evaluation already scored."""
         return {
             (r["record_id"], r["row"])
-            for r in self.table("evaluations").rows_where(
-                "eval_id = ? and status = 'done'", [eval_id]
+            for r in self._where(
+                "evaluations", "eval_id = ? and status = 'done'", [eval_id]
             )
         }
 
@@ -337,41 +477,42 @@ class RunStore:
     ) -> None:
         """Store one scored text, its judge calls and its outgoing queries."""
         calls = result.get("calls", [])
-        with self.db.conn:
+        with self.db.transaction():
             self.save_calls(f"{run_id}/{eval_id}", f"{record_id}/{row}", calls)
             self.save_queries(eval_id, record_id, row, result.get("search_log", []))
-            self.table("evaluations").upsert(
-                {
-                    "eval_id": eval_id,
-                    "run_id": run_id,
-                    "record_id": record_id,
-                    "row": row,
-                    "round": round_no,
-                    "status": status,
-                    "error": error,
-                    "text": result.get("text", ""),
-                    "inferences": json.dumps(result.get("inferences", [])),
-                    "matches": json.dumps(result.get("matches", [])),
-                    "utility": json.dumps(result.get("utility", {})),
-                    "metrics": json.dumps(result.get("metrics", {})),
-                    "identified_profile": result.get("identified_profile", ""),
-                    "calls": len(calls),
-                    "tokens_in": sum(c.get("tokens_in", 0) for c in calls),
-                    "tokens_out": sum(c.get("tokens_out", 0) for c in calls),
-                    "seconds": round(seconds, 4),
-                },
-                pk=("eval_id", "record_id", "row"),
+            self._upsert(
+                "evaluations",
+                [
+                    {
+                        "eval_id": eval_id,
+                        "run_id": run_id,
+                        "record_id": record_id,
+                        "row": row,
+                        "round": round_no,
+                        "status": status,
+                        "error": error,
+                        "text": result.get("text", ""),
+                        "inferences": json.dumps(result.get("inferences", [])),
+                        "matches": json.dumps(result.get("matches", [])),
+                        "utility": json.dumps(result.get("utility", {})),
+                        "metrics": json.dumps(result.get("metrics", {})),
+                        "identified_profile": result.get("identified_profile", ""),
+                        "calls": len(calls),
+                        "tokens_in": sum(c.get("tokens_in", 0) for c in calls),
+                        "tokens_out": sum(c.get("tokens_out", 0) for c in calls),
+                        "seconds": round(seconds, 4),
+                    }
+                ],
             )
 
     def copy_evaluation(
         self, eval_id: str, record_id: str, source: str, target: str
     ) -> bool:
         """Copy a scored row under another row name; False if the source failed."""
-        rows = list(
-            self.table("evaluations").rows_where(
-                "eval_id = ? and record_id = ? and row = ? and status = 'done'",
-                [eval_id, record_id, source],
-            )
+        rows = self._where(
+            "evaluations",
+            "eval_id = ? and record_id = ? and row = ? and status = 'done'",
+            [eval_id, record_id, source],
         )
         if not rows:
             return False
@@ -383,25 +524,23 @@ class RunStore:
         )
         if target == "final":
             copy["round"] = rows[0]["round"]
-        self.table("evaluations").upsert(copy, pk=("eval_id", "record_id", "row"))
+        self._upsert("evaluations", [copy])
         return True
 
     def evaluations(self, eval_id: str) -> list[dict[str, Any]]:
         """Return an evaluation's rows."""
-        return list(self.table("evaluations").rows_where("eval_id = ?", [eval_id]))
+        return self._where("evaluations", "eval_id = ?", [eval_id])
 
     def latest_eval(self, run_id: str) -> str | None:
         """Return the id of a run's newest evaluation, or None."""
-        rows = list(
-            self.table("evals").rows_where(
-                "run_id = ?", [run_id], order_by="created desc", limit=1
-            )
+        rows = self._where(
+            "evals", "run_id = ?", [run_id], " order by created desc limit 1"
         )
         return str(rows[0]["id"]) if rows else None
 
     def runs(self) -> list[dict[str, Any]]:
         """Return every run, oldest first."""
-        return list(self.table("runs").rows_where(order_by="created"))
+        return self.db.query("select * from runs order by created")
 
     def start_run(
         self, run_id: str, method: str, params: dict[str, Any], input: str, output: str
@@ -409,54 +548,55 @@ class RunStore:
         """Register a run, keeping its creation time when it is resumed."""
         now = time.time()
         existing = self.get_run(run_id)
-        self.table("runs").upsert(
-            {
-                "id": run_id,
-                "method": method,
-                "created": existing["created"] if existing else now,
-                "updated": now,
-                "input": input,
-                "output": output,
-                "params": json.dumps(params, sort_keys=True),
-                "status": "running",
-            },
-            pk="id",
+        self._upsert(
+            "runs",
+            [
+                {
+                    "id": run_id,
+                    "method": method,
+                    "created": existing["created"] if existing else now,
+                    "updated": now,
+                    "input": input,
+                    "output": output,
+                    "params": json.dumps(params, sort_keys=True, default=str),
+                    "status": "running",
+                }
+            ],
         )
 
     def get_run(self, run_id: str) -> dict[str, Any] | None:
         """Return a run's row, or None."""
-        rows = list(self.table("runs").rows_where("id = ?", [run_id]))
+        rows = self._where("runs", "id = ?", [run_id])
         return rows[0] if rows else None
 
     def finish_run(self, run_id: str, status: str, summary: dict[str, Any]) -> None:
         """Record a run's end state and summary."""
-        self.table("runs").update(
-            run_id,
-            {"status": status, "summary": json.dumps(summary), "updated": time.time()},
+        self.db.execute(
+            "update runs set status = ?, summary = ?, updated = ? where id = ?",
+            [status, json.dumps(summary), time.time(), run_id],
         )
 
     def record_statuses(self, run_id: str) -> dict[str, str]:
         """Return record id -> status for a run."""
         return {
             row["record_id"]: row["status"]
-            for row in self.table("records").rows_where("run_id = ?", [run_id])
+            for row in self._where("records", "run_id = ?", [run_id])
         }
 
     def wall_seconds(self, run_id: str, record_id: str) -> float:
         """Return the time already spent on a record (0 when new)."""
-        rows = list(
-            self.table("records").rows_where(
-                "run_id = ? and record_id = ?", [run_id, record_id]
-            )
+        row = self.db.one(
+            "select wall_seconds from records where run_id = ? and record_id = ?",
+            [run_id, record_id],
         )
-        return float(rows[0]["wall_seconds"] or 0.0) if rows else 0.0
+        return float(row[0] or 0.0) if row else 0.0
 
     def records(self, run_id: str, status: str | None = None) -> list[dict[str, Any]]:
         """Return a run's record rows, optionally of one status."""
         where, args = "run_id = ?", [run_id]
         if status:
             where, args = where + " and status = ?", [run_id, status]
-        return list(self.table("records").rows_where(where, args))
+        return self._where("records", where, args, " order by record_id")
 
     def save_calls(
         self, run_id: str, record_id: str, calls: Iterable[dict[str, Any]]
@@ -477,8 +617,7 @@ class RunStore:
             }
             for call in calls
         ]
-        if rows:
-            self.table("model_calls").upsert_all(rows, pk="id")
+        self._upsert("model_calls", rows)
 
     def save_result(
         self,
@@ -494,10 +633,11 @@ class RunStore:
     ) -> None:
         """Store a record's outcome with its iterations and model calls."""
         calls = result.get("calls", [])
-        with self.db.conn:
+        with self.db.transaction():
             self.save_calls(run_id, record_id, calls)
             self.save_queries(run_id, record_id, "run", result.get("search_log", []))
-            self.table("iterations").upsert_all(
+            self._upsert(
+                "iterations",
                 [
                     {
                         "run_id": run_id,
@@ -512,56 +652,58 @@ class RunStore:
                     }
                     for i, it in enumerate(result.get("iterations", []))
                 ],
-                pk=("run_id", "record_id", "round"),
             )
-            self.table("records").upsert(
-                {
-                    "run_id": run_id,
-                    "record_id": record_id,
-                    "status": status,
-                    "error": error,
-                    "original": original,
-                    "anonymized": result.get("anonymized", ""),
-                    "labels": json.dumps(labels),
-                    "result": json.dumps(
-                        {k: v for k, v in result.items() if k not in ("calls",)}
-                    ),
-                    "iterations": len(result.get("iterations", [])),
-                    "calls": len(calls),
-                    "tokens_in": sum(c.get("tokens_in", 0) for c in calls),
-                    "tokens_out": sum(c.get("tokens_out", 0) for c in calls),
-                    "model_seconds": round(
-                        sum(c.get("seconds", 0.0) for c in calls), 4
-                    ),
-                    "wall_seconds": round(wall_seconds, 4),
-                    "updated": time.time(),
-                },
-                pk=("run_id", "record_id"),
+            self._upsert(
+                "records",
+                [
+                    {
+                        "run_id": run_id,
+                        "record_id": record_id,
+                        "status": status,
+                        "error": error,
+                        "original": original,
+                        "anonymized": result.get("anonymized", ""),
+                        "labels": json.dumps(labels),
+                        "result": json.dumps(
+                            {k: v for k, v in result.items() if k not in ("calls",)},
+                            default=str,
+                        ),
+                        "iterations": len(result.get("iterations", [])),
+                        "calls": len(calls),
+                        "tokens_in": sum(c.get("tokens_in", 0) for c in calls),
+                        "tokens_out": sum(c.get("tokens_out", 0) for c in calls),
+                        "model_seconds": round(
+                            sum(c.get("seconds", 0.0) for c in calls), 4
+                        ),
+                        "wall_seconds": round(wall_seconds, 4),
+                        "updated": time.time(),
+                    }
+                ],
             )
 
     def models_used(self, run_id: str) -> list[str]:
         """Return the model specs a run's (or an evaluation's) calls went to."""
-        rows = self.db.execute(
+        rows = self.db.query(
             "select distinct model from model_calls where run_id = ?", [run_id]
-        ).fetchall()
-        return sorted(str(r[0]) for r in rows if r[0])
+        )
+        return sorted(str(r["model"]) for r in rows if r["model"])
 
     def run_totals(self, run_id: str) -> dict[str, Any]:
         """Sum calls, tokens and seconds over a run's finished records."""
-        row = self.db.execute(
+        row = self.db.one(
             "select count(*), sum(calls), sum(tokens_in), sum(tokens_out), "
             "sum(model_seconds), sum(wall_seconds) from records "
             "where run_id = ? and status = 'done'",
             [run_id],
-        ).fetchone()
-        n = row[0] or 0
-        totals = {
+        )
+        n = int(row[0] or 0)
+        totals: dict[str, Any] = {
             "records": n,
-            "calls": row[1] or 0,
-            "tokens_in": row[2] or 0,
-            "tokens_out": row[3] or 0,
-            "model_seconds": round(row[4] or 0.0, 3),
-            "wall_seconds": round(row[5] or 0.0, 3),
+            "calls": int(row[1] or 0),
+            "tokens_in": int(row[2] or 0),
+            "tokens_out": int(row[3] or 0),
+            "model_seconds": round(float(row[4] or 0.0), 3),
+            "wall_seconds": round(float(row[5] or 0.0), 3),
         }
         totals["call_log"] = self.call_log_totals(run_id)
         if n:
@@ -573,80 +715,172 @@ class RunStore:
 
     def purge_intermediates(self, run_id: str) -> None:
         """Delete a run's iterations and call details, keeping final texts."""
-        with self.db.conn:
+        with self.db.transaction():
             self.db.execute("delete from iterations where run_id = ?", [run_id])
             self.db.execute("delete from model_calls where run_id = ?", [run_id])
             self.db.execute(
                 "update records set result = null where run_id = ?", [run_id]
             )
 
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.close()
 
-def cache_get(db_path: str, key: str) -> dict[str, Any] | None:
-    """Return a cached model answer, or None."""
-    conn = _connect(db_path)
-    try:
-        _ensure_cache(conn)
-        row = conn.execute(
-            "select value from model_cache where key = ?", [key]
-        ).fetchone()
-        return json.loads(row[0]) if row else None
-    finally:
-        conn.close()
+    # Shared runs: a work queue of records that workers claim with leases.
 
+    def register_job(
+        self, run_id: str, method: str, context: dict[str, Any], records: list[Any]
+    ) -> None:
+        """Queue a run's records for workers; requeue failed ones, keep done ones.
 
-def cache_put(db_path: str, key: str, value: dict[str, Any]) -> None:
-    """Store a model answer under its cache key."""
-    conn = _connect(db_path)
-    try:
-        _ensure_cache(conn)
-        with conn:
-            conn.execute(
-                "insert or replace into model_cache(key, value, created) "
-                "values (?, ?, ?)",
-                [key, json.dumps(value), time.time()],
+        ``context`` holds the options a worker needs to rebuild the method's
+        `Context`; ``records`` are `Record`s, stored whole as the payload.
+        """
+        now = time.time()
+        with self.db.transaction():
+            self._upsert(
+                "run_jobs",
+                [
+                    {
+                        "run_id": run_id,
+                        "method": method,
+                        "context": json.dumps(context, sort_keys=True),
+                        "created": now,
+                    }
+                ],
             )
+            known = {
+                r["record_id"]: r["state"]
+                for r in self.db.query(
+                    "select record_id, state from work where run_id = ?", [run_id]
+                )
+            }
+            rows = [
+                {
+                    "run_id": run_id,
+                    "record_id": record.id,
+                    "position": n,
+                    "payload": json.dumps(record.model_dump()),
+                    "state": "pending",
+                    "worker": "",
+                    "lease_until": 0.0,
+                    "claims": 0,
+                    "updated": now,
+                }
+                for n, record in enumerate(records)
+                if known.get(record.id) in (None, "failed")
+            ]
+            self._upsert("work", rows)
+
+    def job(self, run_id: str) -> dict[str, Any] | None:
+        """Return a shared run's method and options, or None."""
+        rows = self._where("run_jobs", "run_id = ?", [run_id])
+        return rows[0] if rows else None
+
+    def claim(
+        self, worker: str, lease_seconds: float, run_id: str | None = None
+    ) -> dict[str, Any] | None:
+        """Lease the next pending record (or one whose lease ran out) to ``worker``.
+
+        Concurrent claims never get the same record: Postgres skips rows another
+        claim has locked; SQLite serializes writers.
+        """
+        where, args = "", []
+        if run_id is not None:
+            where, args = "run_id = ? and ", [run_id]
+        now = self.db.now_sql
+        pick = (
+            f"select run_id, record_id from work where {where}"
+            f"(state = 'pending' or (state = 'leased' and lease_until < {now})) "
+            f"order by position limit 1{self.db.skip_locked}"
+        )
+        with self.db.transaction():
+            rows = self.db.query(
+                f"update work set state = 'leased', worker = ?, "
+                f"lease_until = {now} + ?, claims = claims + 1, updated = {now} "
+                f"where (run_id, record_id) = ({pick}) "
+                "returning run_id, record_id, payload, claims",
+                [worker, lease_seconds, *args],
+            )
+        return rows[0] if rows else None
+
+    def renew(self, worker: str, lease_seconds: float) -> int:
+        """Extend every lease ``worker`` holds (its heartbeat); return how many."""
+        now = self.db.now_sql
+        return self.db.execute(
+            f"update work set lease_until = {now} + ? "
+            "where worker = ? and state = 'leased'",
+            [lease_seconds, worker],
+        )
+
+    def release(self, run_id: str, record_id: str, worker: str, state: str) -> None:
+        """Mark a leased record done or failed, unless another worker took it over."""
+        self.db.execute(
+            f"update work set state = ?, updated = {self.db.now_sql} "
+            "where run_id = ? and record_id = ? and worker = ? and state = 'leased'",
+            [state, run_id, record_id, worker],
+        )
+
+    def work_rows(self, run_id: str) -> list[dict[str, Any]]:
+        """Return a shared run's queue rows (with seconds left on each lease)."""
+        return self.db.query(
+            f"select record_id, position, state, worker, claims, "
+            f"lease_until - {self.db.now_sql} as lease_left "
+            "from work where run_id = ? order by position",
+            [run_id],
+        )
+
+
+_CACHE_STORES: dict[str, RunStore] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+@contextmanager
+def _side_table(location: str, table: str) -> Iterator[sql.Connection]:
+    # Postgres: one connection per process, shared by the threads that read
+    # and write the cache around model calls. SQLite: a short-lived connection
+    # per use, as cheap as a file open and never left pointing at a stale file.
+    if sql.is_postgres(location):
+        with _CACHE_LOCK:
+            if location not in _CACHE_STORES:
+                _CACHE_STORES[location] = RunStore(location)
+        yield _CACHE_STORES[location].db
+        return
+    conn = open_connection(location)
+    try:
+        conn.create_table(table, *SCHEMA[table][:2])
+        yield conn
     finally:
         conn.close()
 
 
-def _ensure_cache(conn: sqlite3.Connection) -> None:
-    conn.execute(
-        "create table if not exists model_cache "
-        "(key text primary key, value text, created float)"
-    )
+def cache_get(location: str, key: str) -> dict[str, Any] | None:
+    """Return a cached model answer from the store at ``location``, or None."""
+    with _side_table(location, "model_cache") as conn:
+        row = conn.one("select value from model_cache where key = ?", [key])
+    return json.loads(row[0]) if row else None
 
 
-def mode_get(db_path: str, base_url: str, model: str) -> str | None:
+def cache_put(location: str, key: str, value: dict[str, Any]) -> None:
+    """Store a model answer under its cache key in the store at ``location``."""
+    row = {"key": key, "value": json.dumps(value), "created": time.time()}
+    with _side_table(location, "model_cache") as conn:
+        conn.upsert("model_cache", [row], ("key",))
+
+
+def mode_get(location: str, base_url: str, model: str) -> str | None:
     """Return the structured-output mode detected for a server and model, or None."""
-    conn = _connect(db_path)
-    try:
-        _ensure_modes(conn)
-        row = conn.execute(
+    with _side_table(location, "server_modes") as conn:
+        row = conn.one(
             "select mode from server_modes where base_url = ? and model = ?",
             [base_url, model],
-        ).fetchone()
-        return str(row[0]) if row else None
-    finally:
-        conn.close()
+        )
+    return str(row[0]) if row else None
 
 
-def mode_put(db_path: str, base_url: str, model: str, mode: str, note: str) -> None:
+def mode_put(location: str, base_url: str, model: str, mode: str, note: str) -> None:
     """Remember the structured-output mode a server and model accept."""
-    conn = _connect(db_path)
-    try:
-        _ensure_modes(conn)
-        with conn:
-            conn.execute(
-                "insert or replace into server_modes(base_url, model, mode, note, "
-                "detected) values (?, ?, ?, ?, ?)",
-                [base_url, model, mode, note, time.time()],
-            )
-    finally:
-        conn.close()
-
-
-def _ensure_modes(conn: sqlite3.Connection) -> None:
-    conn.execute(
-        "create table if not exists server_modes (base_url text, model text, "
-        "mode text, note text, detected float, primary key (base_url, model))"
-    )
+    row = {"base_url": base_url, "model": model, "mode": mode, "note": note,
+           "detected": time.time()}  # fmt: skip
+    with _side_table(location, "server_modes") as conn:
+        conn.upsert("server_modes", [row], ("base_url", "model"))

@@ -25,4 +25,5 @@ def script(monkeypatch: pytest.MonkeyPatch) -> Script:
     return scripted
 
 
+from postgres import pg_server, pg_url, store_location  # noqa: E402, F401
 from report_run import review_store  # noqa: E402, F401  (session fixture)

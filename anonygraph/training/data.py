@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from anonygraph import store
+from anonygraph import sql, store
 from anonygraph.attributes import resolve_attributes
 from anonygraph.inference import attack_request
 from anonygraph.prompts.common import JSON_HINT
@@ -233,7 +233,7 @@ def load_trajectories(db_path: str | Path, run_id: str) -> list[list[TrajectoryS
             carries a trajectory.
 
     """
-    if not Path(db_path).is_file():
+    if not sql.is_postgres(db_path) and not Path(db_path).is_file():
         raise NoTrajectoriesError(f"no run store at {db_path}")
     runs = store.RunStore(db_path)
     run = runs.get_run(run_id)

@@ -39,7 +39,7 @@ def test_when_rlaa_runs_on_the_embedded_model_then_two_records_finish_accounted(
     for row in store.records(summary.run_id):
         assert row["calls"] >= 2 and row["tokens_in"] > 0 and row["tokens_out"] > 0
         assert 0 < row["model_seconds"] <= row["wall_seconds"]
-    calls = list(store.db["model_calls"].rows)
+    calls = store.db.query("select * from model_calls")
     assert {c["backend"] for c in calls} == {"local"}
     assert {"attacker", "arbitrator"} <= {c["role"] for c in calls}
     assert summary.totals["records"] == 2

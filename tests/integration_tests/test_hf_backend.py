@@ -67,7 +67,7 @@ def test_when_a_role_spec_is_an_hf_folder_then_rlaa_runs_a_record_on_it(
     summary = asyncio.run(run_batch(options))
 
     store = RunStore(tmp_path / "runs.sqlite")
-    calls = list(store.db["model_calls"].rows)
+    calls = store.db.query("select * from model_calls")
     assert calls and {c["backend"] for c in calls} == {"hf"}
     assert all(c["tokens_in"] > 0 and c["seconds"] > 0 for c in calls), calls
     assert summary.structured == {f"hf:{hf_checkpoint}": "text (schema in the prompt)"}

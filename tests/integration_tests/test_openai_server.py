@@ -105,7 +105,7 @@ def test_when_the_server_is_back_then_the_rerun_completes_without_repeating_call
     answered = Counter(h for h, s in interrupted_run["proxy"].answered if s == 200)
     assert answered and max(answered.values()) == 1
     store = RunStore(interrupted_run["tmp"] / "runs.sqlite")
-    modes = list(store.db["server_modes"].rows)
+    modes = store.db.query("select * from server_modes")
     assert [(m["model"], m["mode"]) for m in modes] == [("smol", "json_object")]
     assert "json_schema refused (HTTP 500" in modes[0]["note"]
 
@@ -127,7 +127,9 @@ def test_when_the_run_is_evaluated_on_the_server_then_scores_name_their_models(
     assert {r["row"] for r in rows} == {"original", "final"}
     assert any(r["status"] == "done" and r["matches"] != "[]" for r in rows)
     assert any(r["status"] == "done" and r["utility"] != "{}" for r in rows)
-    calls = list(store.db["model_calls"].rows_where("run_id like ?", [f"{run_id}/%"]))
+    calls = store.db.query(
+        "select * from model_calls where run_id like ?", [f"{run_id}/%"]
+    )
     assert {c["model"] for c in calls} == {spec}
     assert "attacker" in {c["role"] for c in calls}
     changed = [r for r in store.records(run_id) if r["anonymized"] != r["original"]]

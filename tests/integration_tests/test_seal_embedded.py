@@ -43,7 +43,7 @@ def test_when_the_embedded_model_plays_the_teachers_then_data_files_fit_trl(
     summary = asyncio.run(run_batch(options))
 
     assert (summary.done, summary.failed, summary.bad_lines) == (2, 0, [])
-    calls = list(RunStore(db).db["model_calls"].rows)
+    calls = RunStore(db).db.query("select * from model_calls")
     assert {c["backend"] for c in calls} == {"local"}
     assert {"attacker", "judge"} <= {c["role"] for c in calls}
     trajectories = load_trajectories(db, summary.run_id)

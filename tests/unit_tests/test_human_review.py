@@ -356,7 +356,7 @@ def test_when_killed_between_pause_and_resume_then_nothing_is_lost(
     store = RunStore(db)
     (row,) = store.records("rv")
     assert row["status"] == "done"
-    steps = sorted(c["step"] for c in store.db["model_calls"].rows)
+    steps = sorted(c["step"] for c in store.db.query("select step from model_calls"))
     assert steps == ["anonymize", "arbitrate", "attack"]
     assert json.loads(row["result"])["reviews"][0]["drop"] == ["age"]
 

@@ -10,7 +10,9 @@ from kill_loop import kill_loop
 def test_when_a_batch_is_killed_20_times_then_each_id_is_written_once_and_right(
     tmp_path: Path,
 ) -> None:
-    figures = kill_loop(tmp_path, kills=20, records=30, seed=12)
+    # 60 records: with commits not waiting for a disk flush, 30 could all be
+    # done before the twentieth kill.
+    figures = kill_loop(tmp_path, kills=20, records=60, seed=12)
 
     assert figures["final_exit"] == 0, figures["final_summary"]
     assert sorted(figures["output_ids"]) == figures["ids"]

@@ -129,9 +129,9 @@ def test_when_a_run_finishes_then_store_holds_records_iterations_and_calls(
     store = RunStore(tmp_path / "runs.sqlite")
     (row,) = store.records(summary.run_id)
     assert row["status"] == "done" and row["calls"] == 3 and row["tokens_out"] > 0
-    rounds = list(store.db["iterations"].rows)
+    rounds = store.db.query("select * from iterations")
     assert [r["rewritten"] for r in rounds] == ["I live in a city."]
-    assert store.db["model_calls"].count == 3
+    assert store.db.one("select count(*) from model_calls") == (3,)
     assert summary.totals["per_record"]["calls"] == 3
     for path in (
         tmp_path / "runs.sqlite",

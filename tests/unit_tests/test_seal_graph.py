@@ -388,7 +388,7 @@ def test_when_trajectory_synthesis_is_killed_then_rerun_resumes_without_redoing(
     ]
     assert sorted(out) == ids
     assert "1 already done" in resumed.stderr.decode()
-    for row in RunStore(tmp_path / "runs.sqlite").db["records"].rows:
+    for row in RunStore(tmp_path / "runs.sqlite").db.query("select * from records"):
         assert len(json.loads(row["result"])["trajectory"]) == 2
 
 

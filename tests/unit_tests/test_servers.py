@@ -144,7 +144,7 @@ def test_when_the_server_refuses_a_mode_then_the_next_is_used_and_remembered(
     assert [c["ok"] for c in calls] == [False] * len(refuse) + [True]
     assert calls[-1]["mode"] == mode
     assert models.structured_modes([spec], db) == {spec: mode}
-    stored = list(RunStore(db).db["server_modes"].rows)
+    stored = RunStore(db).db.query("select * from server_modes")
     assert [(r["base_url"], r["mode"]) for r in stored] == [(fake.url, mode)]
     if mode == "tools":
         assert fake.requests[-1]["tool_choice"]["function"]["name"] == "Rewrite"

@@ -1,0 +1,168 @@
+"""The run store's interface on both backends: a SQLite file and a real Postgres."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from scripted import Script, attack_json, rewrite_json, verdicts_json
+
+from anonygraph import cli as anonygraph_cli
+from anonygraph import store
+from anonygraph.runner import RunOptions, run_batch
+from anonygraph.store import RunStore
+
+CALLS: list[dict[str, Any]] = [
+    {"id": "c1", "step": "attack", "role": "attacker", "tokens_in": 10,
+     "tokens_out": 5, "seconds": 0.5},
+    {"id": "c2", "step": "anonymize", "role": "anonymizer", "tokens_in": 7,
+     "tokens_out": 3, "seconds": 0.25},
+]  # fmt: skip
+
+
+def test_when_a_record_is_saved_twice_then_each_backend_keeps_one_row_with_totals(
+    store_location: str,
+) -> None:
+    db = RunStore(store_location)
+    db.start_run("run1", "rlaa", {"max_iterations": 2}, "in.jsonl", "out.jsonl")
+    for _ in range(2):  # a resumed record saves again: upserts, not duplicates
+        db.save_result(
+            "run1",
+            "r1",
+            status="done",
+            original="I live in Calgary",
+            result={
+                "anonymized": "I live in a city",
+                "status": "done",
+                "calls": CALLS,
+                "iterations": [{"round": 0, "text": "I live in Calgary"}],
+                "search_log": [{"backend": "offline", "query": "q", "urls": ["u"]}],
+            },
+            labels={"city_country": "Calgary"},
+            wall_seconds=1.0,
+        )
+    db.finish_run("run1", "done", {"done": 1})
+
+    assert db.record_statuses("run1") == {"r1": "done"}
+    assert db.get_run("run1")["status"] == "done"  # type: ignore[index]
+    assert [r["id"] for r in db.runs()] == ["run1"]
+    totals = db.run_totals("run1")
+    assert (totals["records"], totals["calls"], totals["tokens_in"]) == (1, 2, 17)
+    assert totals["model_seconds"] == 0.75
+    assert db.wall_seconds("run1", "r1") == 1.0
+    db.purge_intermediates("run1")
+    assert db.records("run1")[0]["result"] is None
+    assert db.records("run1")[0]["anonymized"] == "I live in a city"
+
+
+def test_when_calls_are_logged_then_cut_off_and_redone_calls_are_counted(
+    store_location: str,
+) -> None:
+    db = RunStore(store_location)
+    token = store.CALL_LOG.set((db, "run1", "r1"))
+    try:
+        for call in ({"id": "a", "step": "attack"}, {"id": "b", "step": "attack"}):
+            store.log_call(call, "start")
+            store.log_call(call, "end")
+        store.log_call({"id": "c", "step": "arbitrate"}, "start")  # killed here
+    finally:
+        store.CALL_LOG.reset(token)
+    db.save_calls("run1", "r1", [{"id": "a", "step": "attack"}])
+    assert db.call_log_totals("run1") == {"started": 3, "cut_off": 1, "redone": 1}
+
+
+def test_when_evaluations_are_saved_then_both_backends_return_and_copy_them(
+    store_location: str,
+) -> None:
+    db = RunStore(store_location)
+    db.start_eval("e1", "run1", {"judge": "x"})
+    db.start_eval("e1", "run1", {"judge": "changed"})  # a resumed evaluation
+    db.save_evaluation(
+        "e1", "run1", "r1", "round_0", round_no=0, status="done", error="",
+        result={"text": "t", "calls": CALLS, "metrics": {"bleu": 1.0}}, seconds=0.1,
+    )  # fmt: skip
+    assert db.copy_evaluation("e1", "r1", "round_0", "final")
+    assert not db.copy_evaluation("e1", "r1", "round_9", "final")
+    assert db.evaluated_rows("e1") == {("r1", "round_0"), ("r1", "final")}
+    assert db.latest_eval("run1") == "e1"
+    assert sorted(r["row"] for r in db.evaluations("e1")) == ["final", "round_0"]
+
+
+def test_when_answers_are_cached_then_either_backend_returns_them(
+    store_location: str,
+) -> None:
+    assert store.cache_get(store_location, "k") is None
+    store.cache_put(store_location, "k", {"text": "hello", "usage": [1, 2]})
+    store.cache_put(store_location, "k", {"text": "again", "usage": [1, 2]})
+    assert store.cache_get(store_location, "k") == {"text": "again", "usage": [1, 2]}
+
+
+def test_when_a_batch_runs_twice_on_either_backend_then_the_rerun_redoes_nothing(
+    store_location: str, tmp_path: Path, script: Script
+) -> None:
+    script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
+    script.set("arbitrator", verdicts_json(city_country="high"))
+    script.set("anonymizer", lambda p: rewrite_json("I live in a city."))
+    source = tmp_path / "in.jsonl"
+    source.write_text(
+        json.dumps({"id": "a", "text": "I live in Calgary."})
+        + "\n"
+        + json.dumps({"id": "b", "text": "Calgary is home."})
+        + "\n"
+    )
+    options = RunOptions(
+        method="rlaa",
+        input=str(source),
+        output=str(tmp_path / "out.jsonl"),
+        db=store_location,
+        context={"attributes": ["city_country"], "max_iterations": 1},
+        progress=False,
+    )
+
+    first = asyncio.run(run_batch(options))
+    second = asyncio.run(run_batch(options))
+
+    assert (first.done, first.failed, first.skipped) == (2, 0, 0)
+    assert (second.done, second.failed, second.skipped) == (0, 0, 2)
+    db = RunStore(store_location)
+    assert db.record_statuses(first.run_id) == {"a": "done", "b": "done"}
+    assert db.db.one("select count(*) from model_calls") == (6,)
+    assert len(script.prompts("attacker")) == 2  # nothing called again
+    lines = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [(x["id"], x["text"]) for x in lines] == [
+        ("a", "I live in a city."),
+        ("b", "I live in a city."),
+    ]
+    assert db.get_run(first.run_id)["status"] == "done"  # type: ignore[index]
+
+
+def test_when_a_run_is_purged_on_either_backend_then_its_checkpoints_go_too(
+    store_location: str, tmp_path: Path, script: Script
+) -> None:
+    script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
+    script.set("arbitrator", verdicts_json(city_country="high"))
+    script.set("anonymizer", rewrite_json("I live in a city."))
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"id": "a", "text": "I live in Calgary."}) + "\n")
+    options = RunOptions(
+        method="rlaa",
+        input=str(source),
+        output=str(tmp_path / "out.jsonl"),
+        db=store_location,
+        context={"attributes": ["city_country"], "max_iterations": 1},
+        progress=False,
+    )
+    run_id = asyncio.run(run_batch(options)).run_id
+
+    async def checkpoints() -> int:
+        async with store.open_checkpointer(store_location) as saver:
+            config = {"configurable": {"thread_id": f"{run_id}:a"}}
+            return len([c async for c in saver.alist(config)])
+
+    assert asyncio.run(checkpoints()) > 0
+    assert anonygraph_cli.main(["purge", "--db", store_location, "--run", run_id]) == 0
+    assert asyncio.run(checkpoints()) == 0
+    (row,) = RunStore(store_location).records(run_id)
+    assert row["result"] is None and row["anonymized"] == "I live in a city."
