@@ -10,7 +10,7 @@ import sqlite3
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anonygraph.attributes import UnknownAttributeError, resolve_attributes
 from anonygraph.graphs import GRAPHS
@@ -18,6 +18,9 @@ from anonygraph.inputs import InputError
 from anonygraph.models import ROLES, ModelSpecError, parse_spec
 from anonygraph.store import RunLockedError
 from anonygraph.training.cli import add_seal_parser
+
+if TYPE_CHECKING:
+    from anonygraph.runner import RunSummary
 
 
 class OptionError(ValueError):
@@ -487,7 +490,19 @@ def _dispatch(args: argparse.Namespace) -> int:
     )
     summary = asyncio.run(run_batch(options))
     print(summary.report(), file=sys.stderr)  # noqa: T201
-    return 0 if not summary.failed and not summary.bad_lines else 1
+    return run_exit_code(summary)
+
+
+def run_exit_code(summary: RunSummary) -> int:
+    """Exit code of ``run``, from what happened to the records.
+
+    0: every record anonymized; 1: a record failed or an input line was bad;
+    3: all ran, but some text is partly anonymized, unchanged or not checked
+    (2 is argparse's code for a bad command line).
+    """
+    if summary.failed or summary.bad_lines:
+        return 1
+    return 0 if summary.all_anonymized() else 3
 
 
 def _eval(args: argparse.Namespace) -> int:

@@ -46,7 +46,12 @@ async def infer_attributes(
         prompt = IDENTIFY_PROMPT.format(attack=prompt, notes=render_notes(search_log))
     schema = scope_answer_model(attributes, custom, identify=bool(search_log))
     answer, calls = await models.ask_structured(
-        "attacker", prompt, schema, context, step="attack"
+        "attacker",
+        prompt,
+        schema,
+        context,
+        step="attack",
+        facts={"text": text, "attributes": attributes},
     )
     inferences = [i.model_dump() for i in inferences_from_answer(answer)]
     profile = str(getattr(answer, "identified_profile", "")) if search_log else ""

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from anonygraph import rules
-from anonygraph.acceptance import (
+from anonygraph.tools.acceptance import (
     check_kept_parts,
     check_new_specifics,
     check_task_talk,

@@ -7,7 +7,6 @@ from typing import Any, Literal
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from anonygraph.graphs.rlaa import route_after_anonymize
 from anonygraph.nodes.adversary import (
     anonymize,
     attack,
@@ -19,13 +18,19 @@ from anonygraph.state.context import Context
 from anonygraph.state.rlaa import InputState, OutputState, State
 
 
-def route_after_attack(
+def route_after_forward(
     state: State, runtime: Runtime[Context]
-) -> Literal["forward_inferences", "finish_loop"]:
-    """Optionally stop once the attacker commits to no guess at all."""
-    if state.infers_nothing() and runtime.context.stop_when_nothing_inferred:
+) -> Literal["anonymize", "finish_loop"]:
+    """Stop after T rewrites, or (optionally) once the attacker guesses nothing.
+
+    As in RLAA the loop ends after an attack, so the outcome is about the
+    final text.
+    """
+    if state.round >= runtime.context.max_iterations:
         return "finish_loop"
-    return "forward_inferences"
+    if not state.policy and runtime.context.stop_when_nothing_inferred:
+        return "finish_loop"
+    return "anonymize"
 
 
 def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
@@ -43,13 +48,11 @@ def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
     builder.add_node(finish_loop)
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "attack")
+    builder.add_edge("attack", "forward_inferences")
     builder.add_conditional_edges(
-        "attack", route_after_attack, ["forward_inferences", "finish_loop"]
+        "forward_inferences", route_after_forward, ["anonymize", "finish_loop"]
     )
-    builder.add_edge("forward_inferences", "anonymize")
-    builder.add_conditional_edges(
-        "anonymize", route_after_anonymize, ["attack", "finish_loop"]
-    )
+    builder.add_edge("anonymize", "attack")
     builder.add_edge("finish_loop", END)
     return builder
 

@@ -13,16 +13,18 @@ from anonygraph.state.context import Context
 from anonygraph.state.rlaa import InputState, OutputState, State
 
 
-def route_after_arbitrate(state: State) -> Literal["anonymize", "finish_loop"]:
-    """Stop early when the arbitrator left an empty policy (Algorithm 1, line 17)."""
-    return "anonymize" if state.policy else "finish_loop"
-
-
-def route_after_anonymize(
+def route_after_arbitrate(
     state: State, runtime: Runtime[Context]
-) -> Literal["attack", "finish_loop"]:
-    """Attack the new text again until T rounds are done."""
-    return "finish_loop" if state.round >= runtime.context.max_iterations else "attack"
+) -> Literal["anonymize", "finish_loop"]:
+    """Stop when the policy is empty (Algorithm 1, line 17) or T rewrites are done.
+
+    The loop ends after an attack, never right after a rewrite: the outcome
+    (anonymized or leaks left) is then always about the final text, at the
+    cost of one attack more than Algorithm 1 when T rounds run out.
+    """
+    if not state.policy or state.round >= runtime.context.max_iterations:
+        return "finish_loop"
+    return "anonymize"
 
 
 def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
@@ -44,9 +46,7 @@ def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
     builder.add_conditional_edges(
         "arbitrate", route_after_arbitrate, ["anonymize", "finish_loop"]
     )
-    builder.add_conditional_edges(
-        "anonymize", route_after_anonymize, ["attack", "finish_loop"]
-    )
+    builder.add_edge("anonymize", "attack")
     builder.add_edge("finish_loop", END)
     return builder
 

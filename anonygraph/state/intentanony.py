@@ -13,7 +13,7 @@ from anonygraph.prompts.intentanony import (
     INTENT_PROMPT,
     REWRITE_PROMPT,
 )
-from anonygraph.state.context import ModelContext
+from anonygraph.state.context import AcceptanceOptions, ModelContext
 from anonygraph.state.iterative import IterativeState
 from anonygraph.state.record import RecordInput, RecordOutput, RoundSnapshot
 
@@ -160,7 +160,7 @@ class SpanEdit(BaseModel):
 
 
 @dataclass(kw_only=True)
-class IntentAnonyContext(ModelContext):
+class IntentAnonyContext(ModelContext, AcceptanceOptions):
     """Run parameters of IntentAnony, on top of the shared ones."""
 
     intent_prompt: str = field(
@@ -217,13 +217,6 @@ class IntentAnonyContext(ModelContext):
             "description": "Level of an attribute the table has no entry for, and "
             "of every attribute when no intent passes the threshold.",
             "choices": LEVELS,
-        },
-    )
-    min_length_ratio: float = field(
-        default=0.4,
-        metadata={
-            "description": "A rewrite shorter than this share of its input is "
-            "rejected and the previous text kept."
         },
     )
     max_evidence_steps: int = field(

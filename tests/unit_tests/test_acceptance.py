@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from anonygraph.acceptance import (
+from anonygraph.tools.acceptance import (
     AcceptanceThresholds,
     acceptance_problems,
     check_kept_parts,
