@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from anonygraph.attributes import UnknownAttributeError, resolve_attributes
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import InputError
-from anonygraph.models import ROLES, ModelSpecError, parse_spec
+from anonygraph.models import ROLES, ModelSpecError, parse_spec, require_llama_cpp
 from anonygraph.store import RunLockedError
 from anonygraph.training.cli import add_seal_parser
 
@@ -42,7 +42,8 @@ def parse_models(pairs: list[str]) -> dict[str, Any]:
             role, spec = "default", pair
         role = role.strip()
         try:
-            parse_spec(spec)
+            if parse_spec(spec).backend in ("local", "llamacpp"):
+                require_llama_cpp(parse_spec(spec).backend)
         except ModelSpecError as exc:
             raise OptionError(f"--model {pair}: {exc}") from exc
         if role in ("default", "all"):
