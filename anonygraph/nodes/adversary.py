@@ -39,10 +39,12 @@ def _with_cue_check(
 ) -> list[dict[str, Any]]:
     """Add explicit cues a model anonymizer left to ``policy`` (the final check).
 
-    With the ``rules`` anonymizer the check is its own detectors again: skipped.
+    Only cues that survived a rewrite count (round 1 on): before any rewrite
+    the arbitrator's verdicts stand. With the ``rules`` anonymizer the check
+    would be its own detectors again: skipped.
     """
     spec = models.settings_for(context, "anonymizer").spec
-    if models.parse_spec(spec).backend != "rules":
+    if state.round and models.parse_spec(spec).backend != "rules":
         attributes = protected_attributes(state.attributes, context)
         policy = policy + surviving_cues(state.current, attributes, policy)
     return [p.model_dump() for p in policy]

@@ -117,6 +117,14 @@ class AcceptanceOptions:
             "texts 0.50 or less, meta-text answers 0.38 or less."
         },
     )
+    similarity_min_words: int = field(
+        default=_LIMITS.similarity_min_words,
+        metadata={
+            "description": "The similarity check runs on texts of at least this "
+            "many words: in a shorter one, one generalized word moves the score "
+            "by 0.3 or more, and the floor was chosen on longer texts."
+        },
+    )
     min_kept_share: float = field(
         default=_LIMITS.min_kept_share,
         metadata={

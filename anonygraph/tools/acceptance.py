@@ -48,6 +48,12 @@ class AcceptanceThresholds:
     margin over the unrelated pairs and leaves LLM paraphrases, which drift
     further than rules edits, room down to 0.60."""
 
+    similarity_min_words: int = 8
+    """The similarity check runs on texts of at least this many words: in a
+    shorter one a single generalized word moves the MiniLM cosine by 0.3 or
+    more ("I live in Calgary." / "I live in a city." score 0.52), while the
+    floor was chosen on texts of 20 words and more."""
+
     min_kept_share: float = 0.8
     """Share of a far sentence's words a rewrite must keep in order: small
     edits (a pronoun, a generalized word) pass, a dropped or rewritten
@@ -224,8 +230,8 @@ def check_kept_parts(
     neighbours absorb a pronoun or connective the edit needs). Each far
     sentence must keep at least ``min_kept_share`` of its words, in order,
     in the rewrite (aligned over the whole text, so merged sentences count).
-    Evidence not found in the original localizes nothing: with none found,
-    the check passes rather than guess.
+    Evidence not found in the original (or none given, as FgAA's inferences
+    have) localizes nothing: the check then passes rather than guess.
     """
     spans = sentences(original)
     lowered = original.lower()
@@ -238,7 +244,7 @@ def check_kept_parts(
             for i, (start, end) in enumerate(spans):
                 if start < match.end() and match.start() < end:
                     hits.update({i - 1, i, i + 1})
-    if evidence and not located:
+    if not located:
         return None
     old_words = _words(original)
     new_words = _words(rewrite)
@@ -341,8 +347,15 @@ def rejections(
         found.append(Rejection("new_specifics", reason))
     if reason := check_kept_parts(original, rewrite, evidence, limits.min_kept_share):
         found.append(Rejection("kept_parts", reason))
-    if not found and (
-        reason := check_similarity(original, rewrite, limits.min_similarity, similarity)
+    long_enough = len(_words(original)) >= limits.similarity_min_words
+    if (
+        not found
+        and long_enough
+        and (
+            reason := check_similarity(
+                original, rewrite, limits.min_similarity, similarity
+            )
+        )
     ):
         found.append(Rejection("similarity", reason))
     return found

@@ -14,11 +14,13 @@ from anonygraph.state.context import Context
 
 TEXT = "I moved to Calgary for work and my wife hates the cold."
 ATTRS = ["city_country", "relationship_status"]
+EXTRAS = ["Brr.", "Honestly.", "Sigh.", "Anyway.", "Oh well."]
+"""Harmless additions: each makes a rewrite that passes the acceptance checks."""
 
 
 def run(graph_module: Any, **context: Any) -> dict[str, Any]:
     graph = graph_module.build_graph().compile()
-    ctx = Context(attributes=ATTRS, **context)
+    ctx = Context(attributes=ATTRS, **{"default_model": "local", **context})
     return asyncio.run(graph.ainvoke({"text": TEXT}, context=ctx))
 
 
@@ -80,18 +82,18 @@ def test_when_policy_never_empties_then_max_iterations_bounds_the_loop(
 ) -> None:
     script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
     script.set("arbitrator", verdicts_json(city_country="high"))
-    script.set(
-        "anonymizer",
-        *(rewrite_json(f"{TEXT} (edit {i})") for i in range(1, 10)),
-    )
+    script.set("anonymizer", *(rewrite_json(f"{TEXT} {word}") for word in EXTRAS))
 
     out = run(rlaa, max_iterations=3)
 
-    assert len(script.prompts("attacker")) == 3
-    assert len(script.prompts("arbitrator")) == 3
+    # T rewrites; the final text is attacked (and arbitrated) once more.
+    assert len(script.prompts("attacker")) == 4
+    assert len(script.prompts("arbitrator")) == 4
     assert len(script.prompts("anonymizer")) == 3
     assert out["status"] == "max_iterations"
-    assert out["anonymized"].endswith("(edit 3)")
+    assert out["anonymized"].endswith(EXTRAS[2])
+    assert out["outcome"] == "partly anonymized"
+    assert "city_country" in out["leaks"]
 
 
 def test_when_no_guess_is_made_then_the_arbitrator_is_not_called(
@@ -109,9 +111,7 @@ def test_when_fgaa_runs_then_the_anonymizer_is_called_every_round(
     script: Script,
 ) -> None:
     script.set("attacker", attack_json(city_country=("Canada", 1)))
-    script.set(
-        "anonymizer", *(rewrite_json(f"{TEXT} (edit {i})") for i in range(1, 10))
-    )
+    script.set("anonymizer", *(rewrite_json(f"{TEXT} {word}") for word in EXTRAS))
 
     out = run(fgaa, max_iterations=4)
 
@@ -124,7 +124,7 @@ def test_when_fgaa_attacker_infers_nothing_then_it_stops_unless_rounds_are_fixed
     script: Script,
 ) -> None:
     script.set("attacker", attack_json(city_country=None))
-    script.set("anonymizer", *(rewrite_json(f"{TEXT} ({i})") for i in range(1, 10)))
+    script.set("anonymizer", *(rewrite_json(f"{TEXT} {word}") for word in EXTRAS))
 
     stopped = run(fgaa, max_iterations=3)
     assert stopped["status"] == "converged"
@@ -203,8 +203,7 @@ def test_when_graph_runs_then_every_call_is_accounted(script: Script) -> None:
 def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
     assert rlaa.graph.get_graph().draw_mermaid(with_styles=False).split("\n")[1:] == [
         "\t__start__ --> prepare;",
-        "\tanonymize -.-> attack;",
-        "\tanonymize -.-> finish_loop;",
+        "\tanonymize --> attack;",
         "\tarbitrate -.-> anonymize;",
         "\tarbitrate -.-> finish_loop;",
         "\tattack --> arbitrate;",
@@ -212,4 +211,4 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
         "\tfinish_loop --> __end__;",
         "",
     ]
-    assert "attack -.-> forward_inferences" in fgaa.graph.get_graph().draw_mermaid()
+    assert "forward_inferences -.-> anonymize" in fgaa.graph.get_graph().draw_mermaid()
