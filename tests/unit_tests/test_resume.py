@@ -40,7 +40,9 @@ AsyncSqliteSaver.aput_writes = aput_writes
 script = Script()
 script.set(
     "attacker",
-    lambda p: attack_json(city_country=("Calgary, Canada", 5) if "Calgary" in p else None),
+    lambda p: attack_json(
+        city_country=("Calgary, Canada", 5) if "Calgary" in p else None
+    ),
 )
 script.set("arbitrator", verdicts_json(city_country="high"))
 script.set("anonymizer", rewrite_json("I live in a city."))
