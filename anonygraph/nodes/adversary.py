@@ -128,7 +128,7 @@ async def anonymize(
         "calls": result.calls,
         "iterations": [
             state.snapshot(
-                rewritten=result.text if result.accepted else None,
+                rewritten=result.text,
                 changes=result.answer.changes if result.accepted else "",
                 error=error,
                 rejections=result.refusals,

@@ -173,7 +173,7 @@ async def rewrite(state: State, runtime: Runtime[IntentAnonyContext]) -> dict[st
         "errors": errors,
         "iterations": [
             state.snapshot(
-                rewritten=accepted if result.accepted else None,
+                rewritten=accepted,
                 edits=[e.model_dump() for e in edits],
                 error=error,
                 rejections=result.refusals,

@@ -81,7 +81,8 @@ async def revise(state: State, runtime: Runtime[TrajectoryContextT]) -> dict[str
         "calls": result.calls,
         "iterations": [
             state.snapshot(
-                rewritten=result.text if result.accepted else None,
+                # The round's last answer, as before the checks (refused or not).
+                rewritten=result.answer.text,
                 changes=result.answer.changes if result.accepted else "",
                 error=error,
                 rejections=result.refusals,

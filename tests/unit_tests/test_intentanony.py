@@ -434,7 +434,9 @@ def test_when_verify_is_satisfied_then_the_loop_stops_after_one_check(
 def test_when_verify_is_never_satisfied_then_it_stops_after_r_extra_rewrites(
     script: Script,
 ) -> None:
-    rewrites = [TEXT.replace("Boston", f"town {i}") for i in range(1, 6)]
+    # Spelled out: a digit the original lacks is refused as a new specific.
+    names = ["one", "two", "three", "four", "five"]
+    rewrites = [TEXT.replace("Boston", f"town {name}") for name in names]
     script_surgeon(script, *rewrites)
 
     out = run(verify=True, max_verify_rounds=2)

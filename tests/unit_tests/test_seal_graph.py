@@ -79,7 +79,11 @@ def test_when_trajectory_runs_to_t_then_every_state_is_kept_in_order(
 
     steps = out["trajectory"]
     assert [s["index"] for s in steps] == [0, 1, 2]
-    assert [s["text"] for s in steps] == [TEXT, f"{TEXT} (edit one)", f"{TEXT} (edit two)"]
+    assert [s["text"] for s in steps] == [
+        TEXT,
+        f"{TEXT} (edit one)",
+        f"{TEXT} (edit two)",
+    ]
     assert steps[0]["inferences"][0]["guesses"] == ["Calgary, Canada"]
     assert steps[0]["utility"]["meaning"] == {
         "explanation": "same message",
@@ -248,7 +252,10 @@ def test_when_seal_runs_from_the_cli_with_one_spec_then_every_call_uses_it(
         attack_json(city_country=None),
     )
     script.set("judge", utility_json())
-    script.set("anonymizer", rewrite_json("I moved to a city for work and my partner hates the cold."))
+    script.set(
+        "anonymizer",
+        rewrite_json("I moved to a city for work and my partner hates the cold."),
+    )
     specs: list[tuple[str, str]] = []
 
     def load(spec: str, role: str) -> Any:
