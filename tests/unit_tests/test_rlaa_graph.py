@@ -73,6 +73,7 @@ def test_when_verdicts_are_high_and_medium_then_generalize_and_rephrase_are_sent
     assert '"evidence-for-city_country"' in prompt
     assert prompt.index("[generalize]") < prompt.index("[rephrase]")
     assert out["status"] == "converged"
+    assert (out["outcome"], out["leaks"]) == ("anonymized", [])
     assert out["anonymized"] == edited
     assert [it["round"] for it in out["iterations"]] == [0, 1]
 
@@ -212,3 +213,72 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
         "",
     ]
     assert "forward_inferences -.-> anonymize" in fgaa.graph.get_graph().draw_mermaid()
+
+
+META = (
+    "Here is the edited text in JSON format. I will provide the anonymized text "
+    "as you asked, following the instructions above."
+)
+
+
+def test_when_the_rewrite_is_meta_text_then_it_is_refused_retried_and_the_text_stays(
+    script: Script,
+) -> None:
+    script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
+    script.set("arbitrator", verdicts_json(city_country="high"))
+    script.set("anonymizer", rewrite_json(META))
+
+    out = run(rlaa, max_iterations=1)
+
+    first, retry = script.prompts("anonymizer")
+    assert "refused" not in first
+    assert "refused" in retry and "talks about the task" in retry
+    assert out["anonymized"] == TEXT
+    refusals = out["iterations"][0]["rejections"]
+    assert {(r["attempt"], r["check"]) for r in refusals} >= {
+        (0, "task_talk"),
+        (1, "task_talk"),
+    }
+    assert any("task_talk" in e and "text kept as it was" in e for e in out["errors"])
+    # "my wife" is an explicit cue the rewrite left: the final check lists it.
+    assert out["outcome"] == "unchanged"
+    assert out["leaks"] == ["city_country", "relationship_status"]
+
+
+def test_when_a_model_anonymizer_leaves_an_explicit_cue_then_it_is_fed_back(
+    script: Script,
+) -> None:
+    # The attacker overlooks the city after the first rewrite; the cue check
+    # does not, and the next round is asked to generalize it.
+    script.set(
+        "attacker",
+        attack_json(city_country=("Calgary, Canada", 5)),
+        attack_json(city_country=None),
+    )
+    script.set("arbitrator", verdicts_json(city_country="high"))
+    kept_city = "I moved to Calgary for work and my partner hates the cold."
+    edited = "I moved to a city for work and my partner hates the cold."
+    script.set("anonymizer", rewrite_json(kept_city), rewrite_json(edited))
+
+    stopped = run(rlaa, max_iterations=1)
+    assert (stopped["outcome"], stopped["leaks"]) == (
+        "partly anonymized",
+        ["city_country"],
+    )
+
+    script.set(
+        "attacker",
+        attack_json(city_country=("Calgary, Canada", 5)),
+        attack_json(city_country=None),
+    )
+    script.set("anonymizer", rewrite_json(kept_city), rewrite_json(edited))
+    out = run(rlaa, max_iterations=3)
+
+    second = script.prompts("anonymizer")[1]
+    assert '"Calgary"' in second and "explicit cue" in second
+    assert out["anonymized"] == edited
+    assert (out["outcome"], out["status"], out["leaks"]) == (
+        "anonymized",
+        "converged",
+        [],
+    )
