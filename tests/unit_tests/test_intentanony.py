@@ -533,3 +533,22 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
         "\tfinish_budgets --> __end__;",
         "",
     ]
+
+
+def test_when_the_rewrite_is_meta_text_then_it_is_refused_retried_and_the_text_stays(
+    script: Script,
+) -> None:
+    meta = (
+        "Here is the rewritten text as a JSON object. I will keep the intents and "
+        "edit the spans as the instructions ask, nothing else."
+    )
+    script_surgeon(script, meta)
+
+    out = run(verify=True, max_verify_rounds=0)
+
+    first, retry = script.prompts("rewriter")
+    assert "refused" in retry and "talks about the task" in retry
+    assert out["anonymized"] == TEXT
+    assert {r["check"] for r in out["iterations"][0]["rejections"]} >= {"task_talk"}
+    assert any("text kept as it was" in e for e in out["errors"])
+    assert out["outcome"] == "unchanged" and "city_country" in out["leaks"]
