@@ -205,6 +205,33 @@ class MethodOption:
         return [f"--{self.name.replace('_', '-')}", *FLAG_ALIASES.get(self.name, ())]
 
 
+def check_backends(method: str, fields: dict[str, Any]) -> None:
+    """Fail once, before any record, when a role's backend is not installed.
+
+    Raises:
+        OptionError: naming the spec and what to install.
+
+    """
+    schema = context_schemas()[method]
+    default = fields.get("default_model")
+    if default is None:
+        default = next(
+            (
+                f.default
+                for f in dataclasses.fields(schema)
+                if f.name == "default_model"
+            ),
+            "local",
+        )
+    for spec in {str(default), *fields.get("models", {}).values()}:
+        try:
+            backend = parse_spec(spec).backend
+            if backend in ("local", "llamacpp"):
+                require_llama_cpp(backend)
+        except ModelSpecError as exc:
+            raise OptionError(f"model {spec!r} of {method}: {exc}") from exc
+
+
 def context_schemas() -> dict[str, type]:
     """Return each registered method's `Context` class, in registry order."""
     return {method: build().context_schema for method, build in GRAPHS.items()}
@@ -476,12 +503,14 @@ def _dispatch(args: argparse.Namespace) -> int:
 
     if args.concurrency < 1:
         raise OptionError("--concurrency must be at least 1")
+    fields = context_fields(args)
+    check_backends(args.method, fields)
     options = RunOptions(
         method=args.method,
         input=args.input,
         output=args.output,
         db=args.db,
-        context=context_fields(args),
+        context=fields,
         concurrency=args.concurrency,
         format=args.format,
         run_id=args.run_id,
