@@ -765,3 +765,22 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
         "\tfinish_selection --> __end__;",
         "",
     ]
+
+
+def test_when_a_refill_is_meta_text_then_the_acceptance_checks_reject_it(
+    script: Script,
+) -> None:
+    talk = {
+        **SEEDS,
+        "MASK_1": "the JSON object of the edited text, as the instructions ask, "
+        "here is",
+    }
+    script_studio(script, talk, SEEDS)
+
+    out = run(num_candidates=2)
+
+    by_index = {c["index"]: c for c in out["candidates"]}
+    assert any("task_talk" in r for r in by_index[0]["rejected"])
+    assert not by_index[1]["rejected"]
+    assert out["choice"]["index"] == 1
+    assert out["anonymized"] == CONVERGED
