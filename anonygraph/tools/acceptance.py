@@ -128,6 +128,16 @@ GENERIC_TASK_PHRASES: tuple[str, ...] = (
     "anonymized",
     "anonymization",
     "placeholder",
+    # Words of our prompts' answer formats: a rewrite that brings one in is
+    # echoing its instructions ("My girlfriend (evidence: ...").
+    "evidence",
+    "policy",
+    "schema",
+    "certainty",
+    "attacker",
+    "arbitrator",
+    "anonymizer",
+    "inferences",
 )
 
 
@@ -226,16 +236,17 @@ def check_kept_parts(
     """Reject a rewrite that changed sentences no policy asked to change.
 
     A sentence of ``original`` is far from the evidence when no evidence
-    phrase (case-insensitive) lies in it or in a sentence next to it (the
-    neighbours absorb a pronoun or connective the edit needs). Each far
-    sentence must keep at least ``min_kept_share`` of its words, in order,
-    in the rewrite (aligned over the whole text, so merged sentences count).
+    phrase (case-insensitive) lies in it or in a sentence next to it. Each far
+    sentence must keep at least ``min_kept_share`` of its words, in order, in
+    the rewrite (aligned over the whole text, so merged sentences count); a
+    neighbour may absorb a pronoun or connective the edit needs and is free.
     Evidence not found in the original (or none given, as FgAA's inferences
     have) localizes nothing: the check then passes rather than guess.
     """
     spans = sentences(original)
     lowered = original.lower()
     hits: set[int] = set()
+    near: set[int] = set()
     located = False
     for phrase in evidence:
         key = phrase.strip().lower()
@@ -243,7 +254,8 @@ def check_kept_parts(
             located = True
             for i, (start, end) in enumerate(spans):
                 if start < match.end() and match.start() < end:
-                    hits.update({i - 1, i, i + 1})
+                    hits.add(i)
+                    near.update({i - 1, i + 1})
     if not located:
         return None
     old_words = _words(original)
@@ -258,7 +270,7 @@ def check_kept_parts(
         count = len(_words(original[start:end]))
         share = sum(kept[position : position + count]) / count if count else 1.0
         position += count
-        if i not in hits and share < min_kept_share:
+        if i not in hits and i not in near and share < min_kept_share:
             quote = " ".join(original[start:end].split())[:80]
             return (
                 f"the rewrite changed a part no policy asked to change: "
