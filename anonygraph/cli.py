@@ -10,16 +10,19 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anonygraph.attributes import UnknownAttributeError, resolve_attributes
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import InputError
-from anonygraph.models import ROLES, ModelSpecError, parse_spec
+from anonygraph.models import ROLES, ModelSpecError, parse_spec, require_llama_cpp
 from anonygraph.sql import DB_ERRORS
 from anonygraph.state.context import SEARCH_MODES
 from anonygraph.store import RunLockedError
 from anonygraph.training.cli import add_seal_parser
+
+if TYPE_CHECKING:
+    from anonygraph.runner import RunSummary
 
 
 class OptionError(ValueError):
@@ -41,7 +44,8 @@ def parse_models(pairs: list[str]) -> dict[str, Any]:
             role, spec = "default", pair
         role = role.strip()
         try:
-            parse_spec(spec)
+            if parse_spec(spec).backend in ("local", "llamacpp"):
+                require_llama_cpp(parse_spec(spec).backend)
         except ModelSpecError as exc:
             raise OptionError(f"--model {pair}: {exc}") from exc
         if role in ("default", "all"):
@@ -201,6 +205,33 @@ class MethodOption:
     def flags(self) -> list[str]:
         """Return the generated spelling, then any kept shorter ones."""
         return [f"--{self.name.replace('_', '-')}", *FLAG_ALIASES.get(self.name, ())]
+
+
+def check_backends(method: str, fields: dict[str, Any]) -> None:
+    """Fail once, before any record, when a role's backend is not installed.
+
+    Raises:
+        OptionError: naming the spec and what to install.
+
+    """
+    schema = context_schemas()[method]
+    default = fields.get("default_model")
+    if default is None:
+        default = next(
+            (
+                f.default
+                for f in dataclasses.fields(schema)
+                if f.name == "default_model"
+            ),
+            "local",
+        )
+    for spec in {str(default), *fields.get("models", {}).values()}:
+        try:
+            backend = parse_spec(spec).backend
+            if backend in ("local", "llamacpp"):
+                require_llama_cpp(backend)
+        except ModelSpecError as exc:
+            raise OptionError(f"model {spec!r} of {method}: {exc}") from exc
 
 
 def context_schemas() -> dict[str, type]:
@@ -560,12 +591,14 @@ def _dispatch(args: argparse.Namespace) -> int:
 
     if args.concurrency < 1:
         raise OptionError("--concurrency must be at least 1")
+    fields = context_fields(args)
+    check_backends(args.method, fields)
     options = RunOptions(
         method=args.method,
         input=args.input,
         output=args.output,
         db=args.db,
-        context=context_fields(args),
+        context=fields,
         concurrency=args.concurrency,
         format=args.format,
         run_id=args.run_id,
@@ -575,19 +608,31 @@ def _dispatch(args: argparse.Namespace) -> int:
     )
     summary = asyncio.run(run_batch(options))
     print(summary.report(), file=sys.stderr)  # noqa: T201
-    if summary.failed or summary.bad_lines:
-        return 1
     if summary.waiting:
         print(  # noqa: T201
             f"  answer them: anonygraph review --run {summary.run_id} --db {args.db}",
             file=sys.stderr,
         )
+    return run_exit_code(summary)
+
+
+def run_exit_code(summary: RunSummary) -> int:
+    """Exit code of ``run``, from what happened to the records.
+
+    0: every record anonymized; 1: a record failed or an input line was bad;
+    3: all ran, but some text is partly anonymized, unchanged, not checked or
+    waiting for a review (2 is argparse's code for a bad command line).
+    """
+    if summary.failed or summary.bad_lines:
+        return 1
+    if summary.waiting:
         return WAITING_EXIT
-    return 0
+    return 0 if summary.all_anonymized() else WAITING_EXIT
 
 
 WAITING_EXIT = 3
-"""Exit code of `run` and `review` when records still wait for a review."""
+"""Exit code of `run` and `review` when records wait for a review or are not
+(all) anonymized."""
 
 
 def _review(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 from tqdm import tqdm
 
 from anonygraph import models, store
+from anonygraph.cues.leaks import LeakRate, explicit_leak_rates
 from anonygraph.graphs import evaluate
 from anonygraph.runner import invoke_thread, run_bounded
 from anonygraph.state.evaluate import EvalContext
@@ -48,6 +49,8 @@ class EvalSummary:
     skipped_records: list[str] = field(default_factory=list)
     structured: dict[str, str] = field(default_factory=dict)
     """Model spec -> how structured answers were asked for (server modes)."""
+    leak_rates: dict[str, dict[str, LeakRate]] = field(default_factory=dict)
+    """original/final -> attribute -> explicit-cue leak rate (no model)."""
 
     def report(self) -> str:
         """Render for people."""
@@ -55,6 +58,16 @@ class EvalSummary:
             f"eval {self.eval_id} of run {self.run_id}: {self.scored} text(s) scored, "
             f"{self.reused} reused, {self.failed} failed"
         ]
+        original, final = self.leak_rates.get("original"), self.leak_rates.get("final")
+        if original and final:
+            lines.append(
+                "  explicit-cue leak rate, original -> final: "
+                + ", ".join(
+                    f"{name} {original[name].rate:.0%} -> {final[name].rate:.0%} "
+                    f"(of {rate.labelled})"
+                    for name, rate in final.items()
+                )
+            )
         lines += [f"  skipped {s}" for s in self.skipped_records]
         lines += [f"  failed {f}" for f in self.failures]
         lines += [
@@ -122,6 +135,30 @@ def rows_of(record: dict[str, Any], per_iteration: bool) -> list[EvalRow]:
     return rows
 
 
+def run_leak_rates(db: store.RunStore, run_id: str) -> dict[str, dict[str, LeakRate]]:
+    """Explicit-cue leak rate per attribute of a run's originals and final texts.
+
+    Model-free (`anonygraph.cues.leaks`): the share of labelled records whose
+    label, or an exact cue the detectors tie to it, is still in the text.
+    """
+    rows = db.records(run_id, status="done")
+    labelled = [(row, json.loads(row.get("labels") or "{}")) for row in rows]
+    return {
+        "original": explicit_leak_rates(
+            (str(row["original"] or ""), labels) for row, labels in labelled
+        ),
+        "final": explicit_leak_rates(
+            (str(row["anonymized"] or ""), labels) for row, labels in labelled
+        ),
+    }
+
+
+def overall_leak_rate(rates: dict[str, LeakRate]) -> float | None:
+    """Leaked share of all labelled (record, attribute) pairs; None without labels."""
+    labelled = sum(r.labelled for r in rates.values())
+    return sum(r.leaked for r in rates.values()) / labelled if labelled else None
+
+
 async def evaluate_run(options: EvalOptions) -> EvalSummary:
     """Score every finished record of a run; reuse scores already stored.
 
@@ -143,6 +180,7 @@ async def _evaluate_run(options: EvalOptions) -> EvalSummary:
     context = EvalContext(**{"cache_db": cache, **options.context})
     eval_id = eval_id_for(options.run_id, context, options.per_iteration)
     summary = EvalSummary(eval_id=eval_id, run_id=options.run_id)
+    summary.leak_rates = run_leak_rates(db, options.run_id)
     db.start_eval(eval_id, options.run_id, asdict(context))
     done = db.evaluated_rows(eval_id)
     summary.skipped_records = [

@@ -57,7 +57,12 @@ async def infer_attributes(
         prompt = fill(IDENTIFY_PROMPT, attack=prompt, notes=notes)
     schema = scope_answer_model(attributes, custom, identify=bool(search_log))
     answer, calls = await models.ask_structured(
-        "attacker", prompt, schema, context, step="attack"
+        "attacker",
+        prompt,
+        schema,
+        context,
+        step="attack",
+        facts={"text": text, "attributes": attributes},
     )
     inferences = [i.model_dump() for i in inferences_from_answer(answer)]
     profile = str(getattr(answer, "identified_profile", "")) if search_log else ""

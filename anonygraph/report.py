@@ -14,6 +14,8 @@ from statistics import mean
 from typing import Any
 
 from anonygraph import report_html, review, store
+from anonygraph.cues.leaks import LeakRate
+from anonygraph.evaluation import overall_leak_rate, run_leak_rates
 
 COLUMNS = (
     "method",
@@ -22,6 +24,7 @@ COLUMNS = (
     "UTIL",
     "PRIV",
     "PRIV@3",
+    "LEAK",
     "ROUGE",
     "BLEU",
     "MEAN",
@@ -99,6 +102,7 @@ def run_row(db: store.RunStore, run: dict[str, Any], eval_id: str) -> dict[str, 
         "records": len(final),
         "PRIV": privacy(final),
         "PRIV@3": privacy(final, k=3),
+        "LEAK": overall_leak_rate(run_leak_rates(db, run["id"])["final"]),
         **utility_parts(final),
         "calls/rec": per.get("calls"),
         "tokens/rec": (per.get("tokens_in", 0) + per.get("tokens_out", 0))
@@ -108,15 +112,17 @@ def run_row(db: store.RunStore, run: dict[str, Any], eval_id: str) -> dict[str, 
     }
 
 
-def original_row(db: store.RunStore, eval_id: str) -> dict[str, Any]:
+def original_row(db: store.RunStore, eval_id: str, run_id: str = "") -> dict[str, Any]:
     """The reference row: the original texts, attacked and scored the same way."""
     rows = [r for r in db.evaluations(eval_id) if r["row"] == "original"]
+    leaks = run_leak_rates(db, run_id)["original"] if run_id else {}
     return {
         "method": "original text",
         "run": "-",
         "records": len(rows),
         "PRIV": privacy(rows),
         "PRIV@3": privacy(rows, k=3),
+        "LEAK": overall_leak_rate(leaks),
         **utility_parts(rows),
         "calls/rec": 0,
         "tokens/rec": 0,
@@ -202,8 +208,15 @@ def write_report(
         raise ValueError(
             "no evaluated run to report; score one first: anonygraph eval --run RUN_ID"
         )
-    rows = [original_row(db, evaluated[0][1] or "")]
+    rows = [original_row(db, evaluated[0][1] or "", evaluated[0][0]["id"])]
     rows += [run_row(db, run, eval_id or "") for run, eval_id in evaluated]
+    leaks = {"original text": run_leak_rates(db, evaluated[0][0]["id"])["original"]}
+    leaks.update(
+        {
+            f"{run['method']} ({run['id']})": run_leak_rates(db, run["id"])["final"]
+            for run, _ in evaluated
+        }
+    )
     curves = {
         f"{run['method']} ({run['id']}; {_models_note(db, eval_id or '')})": (
             iteration_curve(db, eval_id or "")
@@ -214,6 +227,15 @@ def write_report(
     out.mkdir(parents=True, exist_ok=True)
     files = {"markdown": out / "report.md", "csv": out / "report.csv"}
     sections = ["# anonygraph report", "", markdown_table(rows), ""]
+    sections += [
+        "## Explicit-cue leak rate per attribute",
+        "",
+        "Share of labelled records whose label, or an exact cue the detectors",
+        "tie to it, is still in the text (no model; LEAK above pools them).",
+        "",
+        leak_table(leaks),
+        "",
+    ]
     for name, curve in curves.items():
         if len(curve) > 1:
             sections += [f"## Per round: {name}", "", _curve_table(curve), ""]
@@ -238,6 +260,21 @@ def write_report(
 def _models_note(db: store.RunStore, eval_id: str) -> str:
     chosen = eval_models(db, eval_id)
     return f"attacker {chosen['attacker']}, judge {chosen['judge']}"
+
+
+def leak_table(leaks: dict[str, dict[str, LeakRate]]) -> str:
+    """Render texts x attributes explicit-cue leak rates as a Markdown table."""
+    names = sorted({name for rates in leaks.values() for name in rates})
+    lines = ["| texts | " + " | ".join(names) + " |", "|" + "---|" * (len(names) + 1)]
+    for label, rates in leaks.items():
+        cells = [
+            f"{rates[n].rate:.2f} ({rates[n].leaked}/{rates[n].labelled})"
+            if n in rates
+            else "-"
+            for n in names
+        ]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def _curve_table(curve: list[dict[str, Any]]) -> str:

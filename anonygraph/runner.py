@@ -72,6 +72,20 @@ class RunSummary:
     totals: dict[str, Any] = field(default_factory=dict)
     structured: dict[str, str] = field(default_factory=dict)
     """Model spec -> how structured answers were asked for (server modes)."""
+    outcomes: dict[str, int] = field(default_factory=dict)
+    """Records of the run (this session's and earlier ones') per outcome."""
+    refusals: dict[str, int] = field(default_factory=dict)
+    """Refused rewrites per acceptance check, over the run's records."""
+
+    def all_anonymized(self) -> bool:
+        """Tell whether every record of the run reached ``anonymized``."""
+        records = sum(self.outcomes.values())
+        return (
+            not self.failed
+            and not self.bad_lines
+            and records > 0
+            and self.outcomes.get("anonymized", 0) == records
+        )
 
     def report(self) -> str:
         """Render the summary for people."""
@@ -81,6 +95,16 @@ class RunSummary:
             + (f"{self.waiting} waiting for review, " if self.waiting else "")
             + f"{self.skipped} already done, {len(self.bad_lines)} bad input line(s)"
         ]
+        if self.outcomes:
+            lines.append(
+                "  outcomes: "
+                + ", ".join(f"{n} {name}" for name, n in self.outcomes.items())
+            )
+        if self.refusals:
+            lines.append(
+                "  refused rewrites by check: "
+                + ", ".join(f"{n} {name}" for name, n in self.refusals.items())
+            )
         lines += [f"  bad input {b}" for b in self.bad_lines]
         lines += [f"  failed {f}" for f in self.failures]
         calls = self.totals.get("call_log", {})
@@ -252,8 +276,35 @@ async def _run_records(
     summary.structured = models.structured_modes(
         db.models_used(run_id), context.cache_db
     )
+    summary.outcomes, summary.refusals = tally_outcomes(db.records(run_id))
     status = "partial" if summary.failed else WAITING if summary.waiting else "done"
     db.finish_run(run_id, status, asdict(summary))
+
+
+OUTCOMES: tuple[str, ...] = ("anonymized", "partly anonymized", "unchanged", "failed")
+"""What can happen to a record, in the order the summary lists them."""
+
+
+def record_outcome(result: dict[str, Any]) -> str:
+    """The outcome of a finished record; ``not checked`` when its method set none."""
+    return str(result.get("outcome") or "not checked")
+
+
+def tally_outcomes(rows: list[dict[str, Any]]) -> tuple[dict[str, int], dict[str, int]]:
+    """Count a run's records per outcome and its refused rewrites per check."""
+    outcomes: dict[str, int] = {}
+    refusals: dict[str, int] = {}
+    for row in rows:
+        result = json.loads(row.get("result") or "{}") if row.get("result") else {}
+        name = "failed" if row.get("status") == "failed" else record_outcome(result)
+        outcomes[name] = outcomes.get(name, 0) + 1
+        for snapshot in result.get("iterations", []) or []:
+            for refusal in snapshot.get("rejections", []) or []:
+                check = str(refusal.get("check", "?"))
+                refusals[check] = refusals.get(check, 0) + 1
+    order = {name: i for i, name in enumerate(OUTCOMES)}
+    ordered = dict(sorted(outcomes.items(), key=lambda kv: order.get(kv[0], 99)))
+    return ordered, dict(sorted(refusals.items(), key=lambda kv: -kv[1]))
 
 
 def check_output_path(input: str, output: str) -> None:
@@ -474,8 +525,11 @@ def output_line(record: Record, result: dict[str, Any], run_id: str) -> dict[str
         "id": record.id,
         "text": result.get("anonymized", ""),
         "status": result.get("status", ""),
+        "outcome": record_outcome(result),
         "run_id": run_id,
     }
+    if result.get("leaks"):
+        line["leaks_left"] = list(result["leaks"])
     if result.get("anonymized_comments"):
         line["comments"] = result["anonymized_comments"]
     return line

@@ -22,16 +22,16 @@ import numpy as np
 from anonygraph.state.attributes import DEFAULT_ATTRIBUTES
 
 from anonygraph import rules
-from anonygraph.acceptance import (
-    check_kept_parts,
-    check_new_specifics,
-    check_task_talk,
-)
 from anonygraph.cues import detect_cues
 from anonygraph.cues.leaks import explicit_leak_rates
 from anonygraph.cues.places import gazetteer
 from anonygraph.datasets import load_personalreddit
 from anonygraph.state.domain import Rewrite
+from anonygraph.tools.acceptance import (
+    check_kept_parts,
+    check_new_specifics,
+    check_task_talk,
+)
 from anonygraph.tools.text_metrics import load_embedder
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data"

@@ -40,7 +40,14 @@ def rewrite(prompt):
     return rewrite_json("record " + rid + " lives in a city somewhere")
 
 script = Script()
-script.set("attacker", slow(attack_json(city_country=("Calgary, Canada", 5))))
+script.set(
+    "attacker",
+    slow(
+        lambda p: attack_json(
+            city_country=("Calgary, Canada", 5) if "Calgary" in p else None
+        )
+    ),
+)
 script.set("arbitrator", slow(verdicts_json(city_country="high")))
 script.set("anonymizer", slow(rewrite))
 models.load_chat_model = script.load
@@ -81,7 +88,7 @@ def kill_loop(
         sys.executable, str(child), "run", "--input", str(source),
         "--output", str(output), "--db", str(db), "--attributes", "city_country",
         "--max-iterations", "2", "--cache", "off", "--no-progress",
-        "--concurrency", str(concurrency),
+        "--concurrency", str(concurrency), "--model", "local",
     ]  # fmt: skip
     figures: dict[str, Any] = {"kills": 0, "finished_early": 0}
     start = time.perf_counter()

@@ -148,7 +148,11 @@ def build(folder: Path) -> ReviewStore:
                     RunOptions(
                         method=method, input=str(source), db=db,
                         output=str(folder / f"{method}.jsonl"), run_id=method,
-                        context={"max_iterations": 3, "max_retries": 1},
+                        context={
+                            "max_iterations": 3,
+                            "max_retries": 1,
+                            "default_model": "local",
+                        },
                         progress=False,
                     )
                 )

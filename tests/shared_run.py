@@ -50,6 +50,7 @@ sys.exit(cli.main(sys.argv[1:]))
 
 RUN_FLAGS = [
     "--attributes", "city_country", "--max-iterations", "2", "--cache", "off",
+    "--model", "local",
     "--no-progress",
 ]  # fmt: skip
 

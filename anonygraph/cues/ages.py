@@ -52,6 +52,11 @@ TURNED = re.compile(
     re.IGNORECASE,
 )
 AGE_OF = re.compile(r"\b(?:at|by) the age of (?P<age>\d{1,2})\b", re.IGNORECASE)
+# "At 20 I thought ...": an age said in passing, followed by the speaker.
+AT_AGE = re.compile(
+    r"\b(?P<span>(?P<at>at)\s+(?P<age>[1-9]\d))\b(?=\s*,?\s*I(?:\b|'))",
+    re.IGNORECASE,
+)
 TAG = re.compile(
     r"(?:(?<=\bI)|(?<=\bme)|(?<=\bI'm)|(?<=^))\s*(?P<span>[(\[]?\s*"
     r"(?:(?P<age>\d{2})\s?(?P<sex>[MFmf])|(?P<sex2>[MFmf])\s?(?P<age2>\d{2}))"
@@ -147,6 +152,19 @@ def detect_ages(text: str, today: dt.date | None = None) -> list[Cue]:
                 age,
                 "age",
                 something(age).replace("-something", "-something now"),
+            )
+        )
+    for m in AT_AGE.finditer(text):
+        cues.append(
+            _cue(
+                text,
+                m.start("span"),
+                m.end("span"),
+                int(m.group("age")),
+                "age",
+                f"{m.group('at')} my age",
+                4,
+                True,
             )
         )
     for m in AGE_OF.finditer(text):

@@ -8,6 +8,9 @@ from functools import lru_cache
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table, words
 
+# Titles said without an article ("As CTO I ..."), all in the jobs table.
+_TITLES = r"(?:CTO|CEO|CFO|COO|CIO)"
+
 
 def _alternation(phrases: list[str] | tuple[str, ...]) -> str:
     return "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
@@ -41,7 +44,8 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "job": re.compile(
             r"\b(?:I'?m|I am|I was|I work as|I worked as|working as|work as|as|"
             r"my job as|my work as|I'?ve been|became|become|retired)\s+"
-            rf"(?P<span>(?P<article>an?)\s+(?:\w+\s+)??(?P<word>{_alternation(jobs)}))\b",
+            rf"(?P<span>(?:(?P<article>an?)\s+(?:\w+\s+)??|(?={_TITLES}\b))"
+            rf"(?P<word>{_alternation(jobs)}))\b",
             re.IGNORECASE,
         ),
         "education": re.compile(

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from anonygraph.graphs.rlaa import route_after_anonymize, route_after_review_policy
+from anonygraph.graphs.rlaa import route_after_review_policy
 from anonygraph.nodes.adversary import (
     anonymize,
     attack,
@@ -20,19 +20,18 @@ from anonygraph.state.context import Context
 from anonygraph.state.rlaa import InputState, OutputState, State
 
 
-def route_after_attack(
-    state: State, runtime: Runtime[Context]
-) -> Literal["forward_inferences", "finish_loop"]:
-    """Optionally stop once the attacker commits to no guess at all."""
-    if state.infers_nothing() and runtime.context.stop_when_nothing_inferred:
-        return "finish_loop"
-    return "forward_inferences"
-
-
 def route_after_forward(
     state: State, runtime: Runtime[Context]
-) -> Literal["review_policy", "anonymize"]:
-    """Let a person review the forwarded inferences first when the run asks to."""
+) -> Literal["review_policy", "anonymize", "finish_loop"]:
+    """Stop after T rewrites, or (optionally) once the attacker guesses nothing.
+
+    As in RLAA the loop ends after an attack, so the outcome is about the
+    final text. A person reviews the forwarded inferences first when asked to.
+    """
+    if state.round >= runtime.context.max_iterations:
+        return "finish_loop"
+    if not state.policy and runtime.context.stop_when_nothing_inferred:
+        return "finish_loop"
     return "review_policy" if runtime.context.review else "anonymize"
 
 
@@ -52,18 +51,16 @@ def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
     builder.add_node(finish_loop)
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "attack")
+    builder.add_edge("attack", "forward_inferences")
     builder.add_conditional_edges(
-        "attack", route_after_attack, ["forward_inferences", "finish_loop"]
-    )
-    builder.add_conditional_edges(
-        "forward_inferences", route_after_forward, ["review_policy", "anonymize"]
+        "forward_inferences",
+        route_after_forward,
+        ["review_policy", "anonymize", "finish_loop"],
     )
     builder.add_conditional_edges(
         "review_policy", route_after_review_policy, ["anonymize", "finish_loop"]
     )
-    builder.add_conditional_edges(
-        "anonymize", route_after_anonymize, ["attack", "finish_loop"]
-    )
+    builder.add_edge("anonymize", "attack")
     builder.add_edge("finish_loop", END)
     return builder
 

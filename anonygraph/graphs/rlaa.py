@@ -17,8 +17,13 @@ from anonygraph.state.rlaa import InputState, OutputState, State
 def route_after_arbitrate(
     state: State, runtime: Runtime[Context]
 ) -> Literal["review_policy", "anonymize", "finish_loop"]:
-    """Stop early when the arbitrator left an empty policy (Algorithm 1, line 17)."""
-    if not state.policy:
+    """Stop when the policy is empty (Algorithm 1, line 17) or T rewrites are done.
+
+    The loop ends after an attack, never right after a rewrite: the outcome
+    (anonymized or leaks left) is then always about the final text, at the
+    cost of one attack more than Algorithm 1 when T rounds run out.
+    """
+    if not state.policy or state.round >= runtime.context.max_iterations:
         return "finish_loop"
     return "review_policy" if runtime.context.review else "anonymize"
 
@@ -26,13 +31,6 @@ def route_after_arbitrate(
 def route_after_review_policy(state: State) -> Literal["anonymize", "finish_loop"]:
     """Rewrite with the approved or edited policy; a reviewer's stop ends the loop."""
     return "finish_loop" if state.stopped_in_review() else "anonymize"
-
-
-def route_after_anonymize(
-    state: State, runtime: Runtime[Context]
-) -> Literal["attack", "finish_loop"]:
-    """Attack the new text again until T rounds are done."""
-    return "finish_loop" if state.round >= runtime.context.max_iterations else "attack"
 
 
 def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
@@ -60,9 +58,7 @@ def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
     builder.add_conditional_edges(
         "review_policy", route_after_review_policy, ["anonymize", "finish_loop"]
     )
-    builder.add_conditional_edges(
-        "anonymize", route_after_anonymize, ["attack", "finish_loop"]
-    )
+    builder.add_edge("anonymize", "attack")
     builder.add_edge("finish_loop", END)
     return builder
 

@@ -15,14 +15,15 @@ from anonygraph.inference import infer_attributes, protected_attributes
 from anonygraph.inputs import split_comments
 from anonygraph.prompts.adversary import render_feedback, render_reasoning
 from anonygraph.prompts.common import fence, fill
+from anonygraph.rewriting import checked_rewrite
 from anonygraph.state.answers import Rewrite, verdict_answer_model, verdicts_from_answer
 from anonygraph.state.context import Context, ModelContextT, RewriteOptionsT
 from anonygraph.state.domain import AttributeInference, PolicyItem
 from anonygraph.state.iterative import AdversaryState, IterativeState
+from anonygraph.state.record import original_text, outcome_of
 from anonygraph.state.review import STOPPED
 from anonygraph.state.rlaa import State
-from anonygraph.tools.acceptance import rewrite_problem
-from anonygraph.tools.policy import select_policy
+from anonygraph.tools.policy import select_policy, surviving_cues
 
 
 async def attack(
@@ -35,6 +36,22 @@ async def attack(
     return {"inferences": inferences, "calls": calls}
 
 
+def _with_cue_check(
+    state: AdversaryState, context: Context, policy: list[PolicyItem]
+) -> list[dict[str, Any]]:
+    """Add explicit cues a model anonymizer left to ``policy`` (the final check).
+
+    Only cues that survived a rewrite count (round 1 on): before any rewrite
+    the arbitrator's verdicts stand. With the ``rules`` anonymizer the check
+    would be its own detectors again: skipped.
+    """
+    spec = models.settings_for(context, "anonymizer").spec
+    if state.round and models.parse_spec(spec).backend != "rules":
+        attributes = protected_attributes(state.attributes, context)
+        policy = policy + surviving_cues(state.current, attributes, policy)
+    return [p.model_dump() for p in policy]
+
+
 async def arbitrate(state: AdversaryState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Validate the attacker's reasoning and keep only actionable leaks."""
     leaks = [
@@ -43,7 +60,7 @@ async def arbitrate(state: AdversaryState, runtime: Runtime[Context]) -> dict[st
         if inference.is_leak
     ]
     if not leaks:
-        return {"verdicts": [], "policy": []}
+        return {"verdicts": [], "policy": _with_cue_check(state, runtime.context, [])}
     attributes = protected_attributes(state.attributes, runtime.context)
     prompt = fill(
         runtime.context.arbitrate_prompt,
@@ -57,16 +74,23 @@ async def arbitrate(state: AdversaryState, runtime: Runtime[Context]) -> dict[st
         verdict_answer_model([leak.attribute for leak in leaks]),
         runtime.context,
         step="arbitrate",
+        facts={
+            "text": state.current,
+            "attributes": attributes,
+            "inferences": [leak.model_dump() for leak in leaks],
+        },
     )
     verdicts = verdicts_from_answer(answer)
     return {
         "verdicts": [v.model_dump() for v in verdicts],
-        "policy": [p.model_dump() for p in select_policy(verdicts)],
+        "policy": _with_cue_check(state, runtime.context, select_policy(verdicts)),
         "calls": calls,
     }
 
 
-def forward_inferences(state: AdversaryState) -> dict[str, Any]:
+def forward_inferences(
+    state: AdversaryState, runtime: Runtime[Context]
+) -> dict[str, Any]:
     """Pass every inference on unfiltered: FgAA has no arbitrator."""
     policy = [
         PolicyItem(
@@ -75,54 +99,66 @@ def forward_inferences(state: AdversaryState) -> dict[str, Any]:
             evidence=[],
             concept=f"guessed {', '.join(inference.guesses)} because: "
             f"{inference.reasoning}",
-        ).model_dump()
+        )
         for inference in map(AttributeInference.model_validate, state.inferences)
         if inference.is_leak
     ]
-    return {"verdicts": [], "policy": policy}
+    return {"verdicts": [], "policy": _with_cue_check(state, runtime.context, policy)}
 
 
 async def anonymize(
     state: AdversaryState, runtime: Runtime[RewriteOptionsT]
 ) -> dict[str, Any]:
-    """Rewrite ``state.current`` once; keep it when the rewrite is unusable."""
+    """Rewrite ``state.current`` once; keep it when no rewrite passes the checks."""
     policy = [PolicyItem.model_validate(p) for p in state.policy]
     prompt = fill(
         runtime.context.anonymize_prompt,
         text=fence("text", state.current),
         feedback=fence("leaks", render_feedback(policy)),
     )
-    answer, calls = await models.ask_structured(
-        "anonymizer", prompt, Rewrite, runtime.context, step="anonymize"
+    result = await checked_rewrite(
+        "anonymizer",
+        prompt,
+        Rewrite,
+        runtime.context,
+        step="anonymize",
+        original=state.current,
+        facts={"text": state.current, "policy": [p.model_dump() for p in policy]},
+        evidence=[e for p in policy for e in p.evidence],
     )
-    problem = rewrite_problem(
-        state.current, answer.text, runtime.context.min_length_ratio
-    )
-    accepted = answer.text.strip() if problem is None else state.current
+    error = result.error(f"round {state.round + 1}")
     update: dict[str, Any] = {
-        "current": accepted,
+        "current": result.text,
         "round": 1,
-        "calls": calls,
+        "calls": result.calls,
         "iterations": [
-            state.snapshot(rewritten=accepted, changes=answer.changes, error=problem)
+            state.snapshot(
+                rewritten=result.text,
+                changes=result.answer.changes if result.accepted else "",
+                error=error,
+                rejections=result.refusals,
+            )
         ],
     }
-    if problem:
-        update["errors"] = [f"round {state.round + 1}: rewrite rejected: {problem}"]
+    if error:
+        update["errors"] = [error]
     return update
 
 
-def finish_loop(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Publish the final text and why the loop stopped."""
-    stopped = state.stopped_in_review()
-    converged = not stopped and state.round < runtime.context.max_iterations
-    status = "converged" if converged else "max_iterations"
-    update: dict[str, Any] = {
+def finish_loop(state: State) -> dict[str, Any]:
+    """Publish the final text, its outcome and the leaks left.
+
+    The loop always ends on an attack of the final text (and, in RLAA, its
+    arbitration), so ``policy`` lists what the run's attacker still finds; a
+    reviewer's stop ends it with the text as it stands.
+    """
+    left = sorted({PolicyItem.model_validate(p).attribute for p in state.policy})
+    status = "converged" if not left else "max_iterations"
+    return {
         "anonymized": state.current,
         "anonymized_comments": split_comments(state.current, len(state.comments)),
-        "status": STOPPED if stopped else status,
+        "status": STOPPED if state.stopped_in_review() else status,
+        "outcome": outcome_of(original_text(state), state.current, left),
+        "leaks": left,
+        "iterations": [state.snapshot(rewritten=None)],
     }
-    # The latest inferences are about the final text unless a rewrite followed.
-    if converged or stopped:
-        update["iterations"] = [state.snapshot(rewritten=None)]
-    return update

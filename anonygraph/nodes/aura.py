@@ -7,6 +7,7 @@ tools/scope.py, tools/leaks.py and tools/selection.py.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -48,6 +49,7 @@ from anonygraph.state.aura import (
 from anonygraph.state.domain import PolicyItem
 from anonygraph.state.record import original_text
 from anonygraph.state.review import STOPPED
+from anonygraph.tools.acceptance import rejections, thresholds_from
 from anonygraph.tools.leaks import blacklisted_left, inferable, still_leaking
 from anonygraph.tools.mask_template import build_template as diff_template
 from anonygraph.tools.mask_template import fill_template
@@ -213,13 +215,21 @@ async def reconstruct(
 
 
 def check_candidates(state: State, runtime: Runtime[AuraContext]) -> dict[str, Any]:
-    """Reject candidates that leave gaps or bring back what was masked."""
+    """Reject candidates that leave gaps, bring back masks or fail acceptance."""
     template = MaskTemplate.model_validate(state.template)
     blacklist = [BlacklistSpan.model_validate(b) for b in state.blacklist]
     checked = []
     errors = []
+    # The acceptance checks a refill's text must pass besides AURA's own (new
+    # specifics are AURA's to judge: the blacklist and the privacy score).
+    limits = replace(thresholds_from(runtime.context), check_new_specifics=False)
+    original = original_text(state)
     for candidate in map(Candidate.model_validate, state.candidates):
         problems = candidate_problems(template, candidate.replacements, blacklist)
+        problems += [
+            f"{r.check}: {r.reason}"
+            for r in rejections(original, candidate.text, thresholds=limits)
+        ]
         checked.append({"index": candidate.index, "rejected": problems})
         errors += [f"candidate {candidate.index}: {p}" for p in problems]
     return {"candidates": checked, "errors": errors}

@@ -21,6 +21,7 @@ from anonygraph.prompts.intentanony import (
     render_overruns,
     render_spans,
 )
+from anonygraph.rewriting import checked_rewrite
 from anonygraph.state.answers import (
     ConstrainedRewrite,
     chains_from_answer,
@@ -35,8 +36,8 @@ from anonygraph.state.intentanony import (
     IntentAnonyContext,
     State,
 )
+from anonygraph.state.record import original_text, outcome_of
 from anonygraph.state.review import STOPPED
-from anonygraph.tools.acceptance import rewrite_problem
 from anonygraph.tools.evidence import check_quotes, span_outcome, span_plan, violations
 from anonygraph.tools.exposure import (
     budget_notes,
@@ -156,25 +157,33 @@ async def rewrite(state: State, runtime: Runtime[IntentAnonyContext]) -> dict[st
         keep=fence("keep_spans", render_spans(plan, edit=False)),
         feedback=render_overruns(state.exceeded) if state.round or not plan else "",
     )
-    answer, calls = await models.ask_structured(
-        "rewriter", prompt, ConstrainedRewrite, ctx, step="rewrite"
+    result = await checked_rewrite(
+        "rewriter",
+        prompt,
+        ConstrainedRewrite,
+        ctx,
+        step="rewrite",
+        original=state.current,
+        evidence=[s["quote"] for s in plan if s["action"] != "keep"],
     )
-    problem = rewrite_problem(state.current, answer.text, ctx.min_length_ratio)
-    accepted = answer.text.strip() if problem is None else state.current
+    accepted = result.text
     edits = [span_outcome(span, state.current, accepted) for span in plan]
-    if problem:
-        errors = [f"rewrite {state.round + 1}: rejected: {problem}"]
-    else:
-        errors = violations(edits, state.round + 1)
+    error = result.error(f"rewrite {state.round + 1}")
+    errors = [error] if error else []
+    if result.accepted:
+        errors += violations(edits, state.round + 1)
     return {
         "current": accepted,
         "round": 1,
         "edits": [e.model_dump() for e in edits],
-        "calls": calls,
+        "calls": result.calls,
         "errors": errors,
         "iterations": [
             state.snapshot(
-                rewritten=accepted, edits=[e.model_dump() for e in edits], error=problem
+                rewritten=accepted,
+                edits=[e.model_dump() for e in edits],
+                error=error,
+                rejections=result.refusals,
             )
         ],
     }
@@ -216,4 +225,8 @@ def finish_budgets(
     # reviewer's stop comes before a rewrite, so it is one of these).
     if state.round == 0 or verified:
         update["iterations"] = [state.snapshot(rewritten=None)]
+        # Checked: the leaks left are the attributes over their budget.
+        left = sorted({str(e.get("attribute")) for e in state.exceeded})
+        update["outcome"] = outcome_of(original_text(state), state.current, left)
+        update["leaks"] = left
     return update

@@ -11,16 +11,16 @@ from langgraph.runtime import Runtime
 
 from anonygraph import models
 from anonygraph.inputs import split_comments
+from anonygraph.rewriting import checked_rewrite
 from anonygraph.state.answers import Rewrite, UtilityAnswer
 from anonygraph.state.domain import AttributeInference
-from anonygraph.state.record import original_text
+from anonygraph.state.record import original_text, outcome_of
 from anonygraph.state.seal import (
     SealContext,
     State,
     TrajectoryContextT,
     TrajectoryStep,
 )
-from anonygraph.tools.acceptance import rewrite_problem
 from anonygraph.tools.seal_feedback import anonymize_request, judge_request
 
 
@@ -57,21 +57,40 @@ async def revise(state: State, runtime: Runtime[TrajectoryContextT]) -> dict[str
         map(AttributeInference.model_validate, state.inferences),
         utility if context.utility_feedback else None,
     )
-    answer, calls = await models.ask_structured(
-        "anonymizer", prompt, Rewrite, context, step="anonymize"
+    result = await checked_rewrite(
+        "anonymizer",
+        prompt,
+        Rewrite,
+        context,
+        step="anonymize",
+        original=state.current,
+        facts={
+            "text": state.current,
+            "policy": [
+                {"attribute": i.attribute, "evidence": []}
+                for i in map(AttributeInference.model_validate, state.inferences)
+                if i.is_leak
+            ],
+        },
     )
-    problem = rewrite_problem(state.current, answer.text, context.min_length_ratio)
+    error = result.error(f"round {state.round + 1}")
     update: dict[str, Any] = {
-        "current": answer.text.strip() if problem is None else state.current,
+        "current": result.text,
         "round": 1,
-        "rejected": problem is not None,
-        "calls": calls,
+        "rejected": not result.accepted,
+        "calls": result.calls,
         "iterations": [
-            state.snapshot(rewritten=answer.text, changes=answer.changes, error=problem)
+            state.snapshot(
+                # The round's last answer, as before the checks (refused or not).
+                rewritten=result.answer.text,
+                changes=result.answer.changes if result.accepted else "",
+                error=error,
+                rejections=result.refusals,
+            )
         ],
     }
-    if problem:
-        update["errors"] = [f"round {state.round + 1}: rewrite refused: {problem}"]
+    if error:
+        update["errors"] = [error]
     return update
 
 
@@ -95,9 +114,21 @@ def finish_refinement(state: State) -> dict[str, Any]:
     status = state.status
     if status == "running":
         status = "converged" if state.infers_nothing() else "max_iterations"
+    # Every path here leaves `inferences` about `current`: an accepted rewrite
+    # is attacked before the loop can end, a refused or reverted one left the
+    # attacked text in place.
+    left = sorted(
+        {
+            i.attribute
+            for i in map(AttributeInference.model_validate, state.inferences)
+            if i.is_leak
+        }
+    )
     return {
         "anonymized": state.current,
         "anonymized_comments": split_comments(state.current, len(state.comments)),
         "status": status,
+        "outcome": outcome_of(original_text(state), state.current, left),
+        "leaks": left,
         "iterations": [state.snapshot(rewritten=None)],
     }

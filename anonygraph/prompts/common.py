@@ -118,3 +118,10 @@ Answer again with only the JSON object, following the schema exactly."""
 JSON_HINT = """
 
 Answer with a single JSON object."""
+
+REWRITE_REFUSED = """
+
+Your previous rewrite was refused and the text kept as it was, because:
+{reasons}
+Rewrite the text again: return the author's own text with only the listed
+details made vaguer, in the author's voice, with nothing said about the task."""

@@ -17,7 +17,12 @@ from anonygraph.prompts.aura import (
     UTILITY_PROMPT,
     VARIATIONS,
 )
-from anonygraph.state.context import ModelContext, ReviewOptions, SearchOptions
+from anonygraph.state.context import (
+    AcceptanceOptions,
+    ModelContext,
+    ReviewOptions,
+    SearchOptions,
+)
 from anonygraph.state.iterative import AdversaryState
 from anonygraph.state.record import RecordInput, RecordOutput
 from anonygraph.state.review import ReviewLog
@@ -143,7 +148,7 @@ probe; pure: only what the probe finds."""
 
 
 @dataclass(kw_only=True)
-class AuraContext(ModelContext, SearchOptions, ReviewOptions):
+class AuraContext(ModelContext, AcceptanceOptions, SearchOptions, ReviewOptions):
     """Run parameters of AURA; the probe searches an offline corpus unless told."""
 
     variant: str = field(
@@ -181,13 +186,6 @@ class AuraContext(ModelContext, SearchOptions, ReviewOptions):
     max_findings: int = field(
         default=6,
         metadata={"description": "Most findings the probe may report."},
-    )
-    min_length_ratio: float = field(
-        default=0.4,
-        metadata={
-            "description": "A masking rewrite shorter than this share of its "
-            "input is rejected and the previous text kept."
-        },
     )
     search_backend: str = field(
         default="offline",

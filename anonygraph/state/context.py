@@ -13,6 +13,9 @@ from anonygraph.prompts.adversary import (
     ATTACK_PROMPT,
 )
 from anonygraph.prompts.search_agent import SEARCH_AGENT_PROMPT, SEARCH_STEP_PROMPT
+from anonygraph.tools.acceptance import AcceptanceThresholds
+
+_LIMITS = AcceptanceThresholds()
 
 CACHE_MODES: tuple[str, ...] = ("off", "deterministic", "all")
 """Which model calls the cache serves."""
@@ -107,20 +110,90 @@ class ReviewOptions:
 
 
 @dataclass(kw_only=True)
-class Context(ModelContext, ReviewOptions):
-    """Parameters of the adversarial loops (RLAA, FgAA); Studio shows them as a form."""
+class AcceptanceOptions:
+    """Checks a model's rewrite must pass before it replaces the text.
+
+    Every rewriting step reads these (`anonygraph.tools.acceptance`); a refused
+    rewrite is asked again with the reason, then the text stays as it was.
+    """
+
+    min_length_ratio: float = field(
+        default=_LIMITS.min_length_ratio,
+        metadata={
+            "description": "A rewrite shorter than this share of its input is "
+            "refused: generalizing details shortens a text by a few words, a "
+            "rewrite at 40 % dropped content."
+        },
+    )
+    min_similarity: float = field(
+        default=_LIMITS.min_similarity,
+        metadata={
+            "description": "Lowest MiniLM similarity of a rewrite to the text it "
+            "rewrites. 0.60 was chosen on PersonalReddit (benchmarks/"
+            "acceptance_floor.py): rule rewrites score 0.77 or more, unrelated "
+            "texts 0.50 or less, meta-text answers 0.38 or less."
+        },
+    )
+    similarity_min_words: int = field(
+        default=_LIMITS.similarity_min_words,
+        metadata={
+            "description": "The similarity check runs on texts of at least this "
+            "many words: in a shorter one, one generalized word moves the score "
+            "by 0.3 or more, and the floor was chosen on longer texts."
+        },
+    )
+    min_kept_share: float = field(
+        default=_LIMITS.min_kept_share,
+        metadata={
+            "description": "Share of words, in order, a rewrite must keep of each "
+            "sentence no policy asked to change: a pronoun or a generalized word "
+            "passes, a rewritten or dropped sentence does not."
+        },
+    )
+    check_task_talk: bool = field(
+        default=_LIMITS.check_task_talk,
+        metadata={
+            "description": "Refuse a rewrite holding phrases of our prompts or "
+            "assistant talk ('JSON', 'here is', 'edited text') its input lacks."
+        },
+    )
+    check_new_specifics: bool = field(
+        default=_LIMITS.check_new_specifics,
+        metadata={
+            "description": "Refuse a rewrite adding names, places or numbers "
+            "beyond coarser forms of what it replaced (invented details)."
+        },
+    )
+    rewrite_retries: int = field(
+        default=1,
+        metadata={
+            "description": "Asks again, telling the model why, after a refused "
+            "rewrite; then the text stays as it was. One retry fixes most "
+            "slips; more rarely help a model that misread the task."
+        },
+    )
+
+
+@dataclass(kw_only=True)
+class Context(ModelContext, AcceptanceOptions, ReviewOptions):
+    """Parameters of the adversarial loops (RLAA, FgAA); Studio shows them as a form.
+
+    The attacker, arbitrator and anonymizer default to ``rules`` (explicit cues,
+    milliseconds per text); ``--model local`` or another spec gives them a model.
+    """
+
+    default_model: str = field(
+        default="rules",
+        metadata={
+            "description": "Model spec for every role not named in `models`: "
+            "rules (explicit cues, no model), local, llamacpp:PATH, "
+            "ollama:NAME[@URL], openai:NAME[@URL] or hf:ID."
+        },
+    )
 
     max_iterations: int = field(
         default=10,
         metadata={"description": "T: most attack-anonymize rounds (RLAA, FgAA)."},
-    )
-
-    min_length_ratio: float = field(
-        default=0.4,
-        metadata={
-            "description": "A rewrite shorter than this share of its input is "
-            "rejected and the previous text kept."
-        },
     )
 
     stop_when_nothing_inferred: bool = field(
@@ -224,6 +297,7 @@ class RewriteOptions(Protocol):
     __dataclass_fields__: ClassVar[dict[str, Any]]
     anonymize_prompt: str
     min_length_ratio: float
+    rewrite_retries: int
 
 
 ModelContextT = TypeVar("ModelContextT", bound=ModelContext)

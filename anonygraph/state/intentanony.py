@@ -13,7 +13,7 @@ from anonygraph.prompts.intentanony import (
     INTENT_PROMPT,
     REWRITE_PROMPT,
 )
-from anonygraph.state.context import ModelContext, ReviewOptions
+from anonygraph.state.context import AcceptanceOptions, ModelContext, ReviewOptions
 from anonygraph.state.iterative import IterativeState
 from anonygraph.state.record import RecordInput, RecordOutput, RoundSnapshot
 from anonygraph.state.review import ReviewLog
@@ -162,7 +162,7 @@ class SpanEdit(BaseModel):
 
 
 @dataclass(kw_only=True)
-class IntentAnonyContext(ModelContext, ReviewOptions):
+class IntentAnonyContext(ModelContext, AcceptanceOptions, ReviewOptions):
     """Run parameters of IntentAnony, on top of the shared ones."""
 
     intent_prompt: str = field(
@@ -219,13 +219,6 @@ class IntentAnonyContext(ModelContext, ReviewOptions):
             "description": "Level of an attribute the table has no entry for, and "
             "of every attribute when no intent passes the threshold.",
             "choices": LEVELS,
-        },
-    )
-    min_length_ratio: float = field(
-        default=0.4,
-        metadata={
-            "description": "A rewrite shorter than this share of its input is "
-            "rejected and the previous text kept."
         },
     )
     max_evidence_steps: int = field(

@@ -34,6 +34,9 @@ class RoundSnapshot(TypedDict):
     error: NotRequired[str | None]
     """Why the rewrite was rejected, if it was."""
 
+    rejections: NotRequired[list[dict[str, Any]]]
+    """Every refused try of the round's rewrite: attempt, check, reason."""
+
     changes: NotRequired[str]
     """The rewriter's one-line plan of its edits."""
 
@@ -101,6 +104,16 @@ class RecordOutput:
     status: str = "running"
     """How the run ended; the values are the method's (converged, done, ...)."""
 
+    outcome: str = ""
+    """What happened to the text, in the words the output and summary use:
+    anonymized (the run's attacker finds nothing left worth editing in the
+    final text), partly anonymized (leaks remain, listed in `leaks`),
+    unchanged (no rewrite passed the checks; leaks remain) or, set by the
+    runner, failed. Empty for a method that cannot check its final text."""
+
+    leaks: list[str] = field(default_factory=list)
+    """Attributes the run's attacker still finds in the final text."""
+
     iterations: Annotated[list[RoundSnapshot], operator.add] = field(
         default_factory=list
     )
@@ -111,6 +124,14 @@ class RecordOutput:
 
     errors: Annotated[list[str], operator.add] = field(default_factory=list)
     """Recoverable problems, e.g. a rewrite that was rejected."""
+
+
+def outcome_of(original: str, final: str, leaks: list[str]) -> str:
+    """Name a checked record's outcome from its final text and the leaks left."""
+    if not leaks:
+        return "anonymized"
+    changed = " ".join(final.split()) != " ".join(original.split())
+    return "partly anonymized" if changed else "unchanged"
 
 
 def original_text(record: RecordInput) -> str:

@@ -14,7 +14,7 @@ from anonygraph.prompts.seal import (
     SEAL_JUDGE_PROMPT,
 )
 from anonygraph.state.answers import UtilityAnswer
-from anonygraph.state.context import ModelContext
+from anonygraph.state.context import AcceptanceOptions, ModelContext
 from anonygraph.state.domain import AttributeInference
 from anonygraph.state.iterative import IterativeState
 from anonygraph.state.record import RecordInput, RecordOutput, RoundSnapshot
@@ -41,20 +41,12 @@ class TrajectoryStep(BaseModel):
 
 
 @dataclass(kw_only=True)
-class TrajectoryContext(ModelContext):
+class TrajectoryContext(ModelContext, AcceptanceOptions):
     """Run parameters of trajectory synthesis: one teacher model per role."""
 
     max_iterations: int = field(
         default=3,
         metadata={"description": "T: most rewrites per text (SEAL trajectories: 3)."},
-    )
-
-    min_length_ratio: float = field(
-        default=0.4,
-        metadata={
-            "description": "A rewrite shorter than this share of its input is "
-            "refused and the rewrite tried again."
-        },
     )
 
     utility_feedback: bool = field(

@@ -23,3 +23,36 @@ def select_policy(verdicts: list[LeakVerdict]) -> list[PolicyItem]:
         )
         for v in actionable
     ]
+
+
+def surviving_cues(
+    text: str, attributes: list[str], policy: list[PolicyItem]
+) -> list[PolicyItem]:
+    """Policy items for explicit cues still in ``text`` that ``policy`` misses.
+
+    The final check behind a model anonymizer: a city, an age or a job title
+    the model left (or the attacker overlooked) is a leak the next round
+    must edit, and counts as one for the record's outcome. Only cues sure
+    enough to generalize (certainty 3 or more, a coarser form exists) count.
+    """
+    from anonygraph.cues import detect_cues, generalize
+
+    listed = {e.lower() for item in policy for e in item.evidence}
+    found: dict[str, list[str]] = {}
+    for cue in detect_cues(text, attributes):
+        if cue.certainty < 3 or generalize(cue) == cue.quote:
+            continue
+        if any(cue.quote.lower() in e or e in cue.quote.lower() for e in listed if e):
+            continue
+        quotes = found.setdefault(cue.attribute, [])
+        if cue.quote not in quotes:
+            quotes.append(cue.quote)
+    return [
+        PolicyItem(
+            attribute=attribute,
+            action="generalize",
+            evidence=quotes[:3],
+            concept=f"explicit cue left in the text: {', '.join(quotes[:3])}",
+        )
+        for attribute, quotes in found.items()
+    ]

@@ -22,7 +22,7 @@ def test_when_rlaa_runs_on_the_embedded_model_then_two_records_finish_accounted(
         input=str(source),
         output=str(tmp_path / "out.jsonl"),
         db=str(tmp_path / "runs.sqlite"),
-        context={"max_iterations": 1},
+        context={"max_iterations": 1, "default_model": "local"},
         progress=False,
     )
 

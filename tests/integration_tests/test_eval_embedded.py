@@ -19,13 +19,14 @@ def test_when_rlaa_and_fgaa_runs_are_evaluated_then_report_has_table_and_plots(
     source.write_text(EXAMPLES.read_text().splitlines(keepends=True)[0])
     db = str(tmp_path / "runs.sqlite")
     common = ["--input", str(source), "--db", db, "--max-iterations", "1",
-              "--no-progress"]  # fmt: skip
+              "--no-progress", "--model", "local"]  # fmt: skip
     for method in ("rlaa", "fgaa"):
         code = cli.main(
             ["run", "--method", method, "--output", str(tmp_path / f"{method}.jsonl"),
              *common]
         )  # fmt: skip
-        assert code == 0, capsys.readouterr().err
+        # 3: the tiny model leaves leaks (partly anonymized or unchanged).
+        assert code in (0, 3), capsys.readouterr().err
     run_ids = [run["id"] for run in RunStore(db).runs()]
     assert len(run_ids) == 2
 

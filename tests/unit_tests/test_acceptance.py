@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from anonygraph.acceptance import (
+from anonygraph.tools.acceptance import (
     AcceptanceThresholds,
     acceptance_problems,
     check_kept_parts,
@@ -123,7 +123,8 @@ def test_when_all_checks_pass_then_there_are_no_problems() -> None:
     )
     problems = acceptance_problems(
         ORIGINAL,
-        "Here is the edited text in JSON.",
+        "Here is the edited text in JSON. I will provide the JSON object with the "
+        "anonymized text below.",
         evidence=["Calgary"],
         thresholds=thresholds,
         similarity=words_overlap,

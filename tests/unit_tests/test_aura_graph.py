@@ -292,7 +292,9 @@ def test_when_the_attacker_always_infers_then_r_mask_rewrites_bound_the_loop(
 
     out = run(mask_rounds=2)
 
-    assert len(script.prompts("anonymizer")) == 2
+    # Round 2 gets the same text back: refused as unchanged, asked once more.
+    assert len(script.prompts("anonymizer")) == 3
+    assert "unchanged" in script.prompts("anonymizer")[2]
     mask_attacks = [c for c in out["calls"] if c["step"] == "mask_attack"]
     assert len(mask_attacks) == 2
     assert out["mask_status"] == "max_rounds"
@@ -820,3 +822,22 @@ def test_when_a_reviewer_stops_aura_then_the_converged_text_is_kept(
     )
 
     assert (out["status"], out["anonymized"]) == ("stopped_by_reviewer", CONVERGED)
+
+
+def test_when_a_refill_is_meta_text_then_the_acceptance_checks_reject_it(
+    script: Script,
+) -> None:
+    talk = {
+        **SEEDS,
+        "MASK_1": "the JSON object of the edited text, as the instructions ask, "
+        "here is",
+    }
+    script_studio(script, talk, SEEDS)
+
+    out = run(num_candidates=2)
+
+    by_index = {c["index"]: c for c in out["candidates"]}
+    assert any("task_talk" in r for r in by_index[0]["rejected"])
+    assert not by_index[1]["rejected"]
+    assert out["choice"]["index"] == 1
+    assert out["anonymized"] == CONVERGED

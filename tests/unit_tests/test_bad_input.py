@@ -29,7 +29,11 @@ def options(tmp_path: Path, source: Path, **extra: Any) -> RunOptions:
         "input": str(source),
         "output": str(tmp_path / "out.jsonl"),
         "db": str(tmp_path / "runs.sqlite"),
-        "context": {"attributes": ["city_country"], "max_iterations": 1},
+        "context": {
+            "attributes": ["city_country"],
+            "max_iterations": 1,
+            "default_model": "local",
+        },
         "progress": False,
         **extra,
     }

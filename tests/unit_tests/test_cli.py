@@ -143,3 +143,24 @@ def test_when_a_flag_does_not_fit_then_the_user_is_told_which(
 def test_when_a_choice_is_not_in_the_constants_then_the_parser_refuses_it() -> None:
     with pytest.raises(SystemExit):
         cli.build_parser().parse_args(["anonymize", "x", "--privacy-level", "L9"])
+
+
+@pytest.mark.parametrize(
+    ("outcomes", "failed", "code"),
+    [
+        ({"anonymized": 3}, 0, 0),
+        ({"anonymized": 2, "partly anonymized": 1}, 0, 3),
+        ({"anonymized": 2, "unchanged": 1}, 0, 3),
+        ({"anonymized": 2, "not checked": 1}, 0, 3),
+        ({"anonymized": 2, "failed": 1}, 1, 1),
+        ({}, 0, 3),
+    ],
+)
+def test_when_a_run_ends_then_the_exit_code_says_whether_every_text_is_anonymized(
+    outcomes: dict[str, int], failed: int, code: int
+) -> None:
+    from anonygraph.runner import RunSummary
+
+    summary = RunSummary(run_id="r", method="rlaa", failed=failed, outcomes=outcomes)
+
+    assert cli.run_exit_code(summary) == code

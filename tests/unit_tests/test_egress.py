@@ -38,7 +38,12 @@ socket.socket.connect, socket.getaddrinfo = connect, getaddrinfo
 from scripted import Script, attack_json, rewrite_json, verdicts_json
 from anonygraph import cli, models
 script = Script()
-script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
+script.set(
+    "attacker",
+    lambda p: attack_json(
+        city_country=("Calgary, Canada", 5) if "Calgary" in p else None
+    ),
+)
 script.set("arbitrator", verdicts_json(city_country="high"))
 script.set("anonymizer", rewrite_json("I live in a city."))
 models.load_chat_model = script.load
@@ -65,6 +70,7 @@ def run_child(tmp_path: Path, env: dict[str, str], *flags: str) -> Path:
         sys.executable, str(child), *flags, "run", "--input", str(source),
         "--output", str(tmp_path / "out.jsonl"), "--db", str(tmp_path / "runs.sqlite"),
         "--attributes", "city_country", "--max-iterations", "1", "--no-progress",
+        "--model", "local",
     ]  # fmt: skip
     done = subprocess.run(
         command, env={**os.environ, **env}, timeout=120, capture_output=True

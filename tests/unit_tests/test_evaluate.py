@@ -198,7 +198,8 @@ def test_when_runs_are_evaluated_then_report_has_table_plots_and_mrs(
         run_batch(
             RunOptions(
                 method="rlaa", input=str(source), output=str(tmp_path / "out.jsonl"),
-                db=db, context={"attributes": ["city_country"], "max_iterations": 2},
+                db=db, context={"attributes": ["city_country"], "max_iterations": 2,
+                                 "default_model": "local"},
                 progress=False,
             )
         )
@@ -211,6 +212,7 @@ def test_when_runs_are_evaluated_then_report_has_table_plots_and_mrs(
         )
     )  # fmt: skip
     assert evaluated.failed == 0 and evaluated.scored == 3 * 4
+    assert "city_country 100% -> 0% (of 3)" in evaluated.report()
     judged = len(script.prompts("judge"))
     assert judged == 3  # round_2 repeats round_1 (rejected rewrite), final too
     again = asyncio.run(
@@ -227,6 +229,9 @@ def test_when_runs_are_evaluated_then_report_has_table_plots_and_mrs(
     assert "| original text | - | 3 | 1.0000 | 1.0000 |" in table
     assert re.search(r"\| rlaa \| rlaa-\w+ \| 3 \| 0\.8667 \| 0\.0000 \|", table)
     assert "## Per round" in table and "MRS" in table
+    assert "| LEAK |" in table
+    assert "| original text | 1.00 (3/3) |" in table
+    assert re.search(r"\| rlaa \(rlaa-\w+\) \| 0\.00 \(0/3\) \|", table)
     assert files["scatter"].stat().st_size > 1000
     assert files["iterations"].stat().st_size > 1000
     rows = RunStore(db).evaluations(evaluated.eval_id)

@@ -53,6 +53,7 @@ def options(tmp_path: Path, count: int = 2, **context: Any) -> RunOptions:
         output=str(tmp_path / "out.jsonl"),
         db=str(tmp_path / "runs.sqlite"),
         context={
+            "default_model": "local",
             "attributes": ["age", "city_country"],
             "max_iterations": 1,
             "cache_mode": "off",
@@ -145,6 +146,8 @@ def test_when_an_edit_drops_an_attribute_then_the_anonymizer_prompt_leaves_it_ou
         "id": "r0",
         "text": "I am 34 and live in a city.",
         "status": "max_iterations",
+        "outcome": "partly anonymized",
+        "leaks_left": ["age", "city_country"],
         "run_id": run_id,
     }
     shown_text = "\n".join(shown)
@@ -207,7 +210,12 @@ def test_when_an_answer_adds_an_attribute_then_the_anonymizer_addresses_it_too(
     script.set("anonymizer", lambda p: rewrite_json(rewritten(p)))
     app = rlaa.build_graph().compile(checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "t"}}
-    context = Context(attributes=["age", "city_country"], max_iterations=1, review=True)
+    context = Context(
+        default_model="local",
+        attributes=["age", "city_country"],
+        max_iterations=1,
+        review=True,
+    )
 
     paused = asyncio.run(app.ainvoke({"text": TEXT}, config, context=context))
     (pause,) = paused["__interrupt__"]
@@ -238,7 +246,9 @@ def test_when_fgaa_reviews_then_it_pauses_after_forwarding_the_inferences(
     script.set("anonymizer", lambda p: rewrite_json(p))
     app = fgaa.build_graph().compile(checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "t"}}
-    context = Context(attributes=["age"], max_iterations=1, review=True)
+    context = Context(
+        default_model="local", attributes=["age"], max_iterations=1, review=True
+    )
 
     paused = asyncio.run(app.ainvoke({"text": TEXT}, config, context=context))
 
@@ -326,6 +336,7 @@ def test_when_killed_between_pause_and_resume_then_nothing_is_lost(
         "run", "--input", str(tmp_path / "in.jsonl"), "--output",
         str(tmp_path / "out.jsonl"), "--db", db, "--attributes", "age,city_country",
         "--max-iterations", "1", "--cache", "off", "--no-progress", "--review",
+        "--model", "local",
         "--run-id", "rv",
     ]  # fmt: skip
 
@@ -357,7 +368,8 @@ def test_when_killed_between_pause_and_resume_then_nothing_is_lost(
     (row,) = store.records("rv")
     assert row["status"] == "done"
     steps = sorted(c["step"] for c in store.db.query("select step from model_calls"))
-    assert steps == ["anonymize", "arbitrate", "attack"]
+    # The rewrite, then the final text attacked and arbitrated once more.
+    assert steps == ["anonymize", "arbitrate", "arbitrate", "attack", "attack"]
     assert json.loads(row["result"])["reviews"][0]["drop"] == ["age"]
 
 

@@ -436,7 +436,9 @@ def test_when_verify_is_satisfied_then_the_loop_stops_after_one_check(
 def test_when_verify_is_never_satisfied_then_it_stops_after_r_extra_rewrites(
     script: Script,
 ) -> None:
-    rewrites = [TEXT.replace("Boston", f"town {i}") for i in range(1, 6)]
+    # Spelled out: a digit the original lacks is refused as a new specific.
+    names = ["one", "two", "three", "four", "five"]
+    rewrites = [TEXT.replace("Boston", f"town {name}") for name in names]
     script_surgeon(script, *rewrites)
 
     out = run(verify=True, max_verify_rounds=2)
@@ -606,3 +608,22 @@ def test_when_verify_finds_an_overrun_under_review_then_the_next_rewrite_waits_t
     assert (out["status"], out["anonymized"]) == ("stopped_by_reviewer", first)
     assert len(script.prompts("rewriter")) == 1
     assert [r["decision"] for r in out["reviews"]] == ["approve", "stop"]
+
+
+def test_when_the_rewrite_is_meta_text_then_it_is_refused_retried_and_the_text_stays(
+    script: Script,
+) -> None:
+    meta = (
+        "Here is the rewritten text as a JSON object. I will keep the intents and "
+        "edit the spans as the instructions ask, nothing else."
+    )
+    script_surgeon(script, meta)
+
+    out = run(verify=True, max_verify_rounds=0)
+
+    first, retry = script.prompts("rewriter")
+    assert "refused" in retry and "talks about the task" in retry
+    assert out["anonymized"] == TEXT
+    assert {r["check"] for r in out["iterations"][0]["rejections"]} >= {"task_talk"}
+    assert any("text kept as it was" in e for e in out["errors"])
+    assert out["outcome"] == "unchanged" and "city_country" in out["leaks"]

@@ -484,9 +484,9 @@ INSIDE_FENCES = {
 }  # fmt: skip
 """Line formats: their output goes inside the cases' fences."""
 
-ELSEWHERE = {"REPAIR_REQUEST", "EDIT_PLAN", "SEARCH_TOOL_REFUSED"}
-"""The repair request (its own test), a training answer (no prompt) and the
-search tool's refusal (our words, defused by `fill`; see test_search_tools)."""
+ELSEWHERE = {"REPAIR_REQUEST", "REWRITE_REFUSED", "EDIT_PLAN", "SEARCH_TOOL_REFUSED"}
+"""Requests in our own words whose values `fill` defuses (the repair and
+refused-rewrite requests, the search tool's refusal), and a training answer."""
 
 
 def test_when_a_prompt_module_has_a_template_then_a_fence_case_renders_it() -> None:

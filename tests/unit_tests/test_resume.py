@@ -38,7 +38,12 @@ async def aput_writes(self, config, writes, task_id, task_path=""):
 
 AsyncSqliteSaver.aput_writes = aput_writes
 script = Script()
-script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
+script.set(
+    "attacker",
+    lambda p: attack_json(
+        city_country=("Calgary, Canada", 5) if "Calgary" in p else None
+    ),
+)
 script.set("arbitrator", verdicts_json(city_country="high"))
 script.set("anonymizer", rewrite_json("I live in a city."))
 models.load_chat_model = script.load
@@ -58,7 +63,7 @@ def run_child(
         sys.executable, str(child), "run", "--input", str(source),
         "--output", str(tmp_path / "out.jsonl"), "--db", str(tmp_path / "runs.sqlite"),
         "--attributes", "city_country", "--max-iterations", "1", "--cache", "off",
-        "--no-progress",
+        "--no-progress", "--model", "local",
     ]  # fmt: skip
     env = {**os.environ}
     if kill_step is not None:
@@ -79,7 +84,7 @@ def test_when_killed_after_a_steps_writes_then_rerun_finishes_the_record(
     (line,) = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert line["id"] == "a"
     assert line["text"] == "I live in a city."
-    assert line["status"] == "max_iterations"
+    assert (line["status"], line["outcome"]) == ("converged", "anonymized")
 
 
 @pytest.mark.parametrize("kill_step", [1, 2])

@@ -64,7 +64,9 @@ def test_when_a_run_is_reviewed_then_each_round_judges_guesses_against_labels(
     assert second["rewrite"] == "rewrite rejected"
     assert ("delete", "Calgary") in review["diff"]
     assert ("insert", "a cold city") in review["diff"]
-    assert review["cost"]["calls"] == 9 and review["cost"]["tokens_in"] > 0
+    # 3 rounds of attack, arbitrate, anonymize; rounds 2 and 3 retry their
+    # refused rewrite once; the final text is attacked and arbitrated again.
+    assert review["cost"]["calls"] == 13 and review["cost"]["tokens_in"] > 0
     final = {m["attribute"]: m for m in review["evaluation"]["final"]}
     assert final["city_country"]["guesses"][0]["outcome"] == "less_precise"
 
@@ -86,7 +88,7 @@ def test_when_show_names_a_record_then_the_terminal_shows_diff_rounds_and_cost(
 
     out = capsys.readouterr().out
     assert code == 0
-    assert "done (max_iterations)" in out and "9 call(s)" in out
+    assert "done (max_iterations)" in out and "13 call(s)" in out
     assert "Moved to [-Calgary-]{+a cold city+} for the oil sands job" in out
     assert "-- round 1 (rewritten)" in out
     assert "guess city_country: Calgary, Canada (right)" in out

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -180,3 +182,37 @@ def test_when_rules_is_parsed_then_it_is_a_backend_and_no_chat_model() -> None:
         models.parse_spec("rules:x")
     with pytest.raises(models.ModelSpecError, match="no chat model"):
         models.load_chat_model("rules", "judge")
+
+
+def test_when_make_run_defaults_anonymize_the_shipped_examples_then_no_label_leaks(
+    tmp_path: Path,
+) -> None:
+    from anonygraph.cues.leaks import leaked_attributes
+    from anonygraph.runner import RunOptions, run_batch
+    from anonygraph.tools.acceptance import check_task_talk
+
+    examples = (
+        Path(__file__).resolve().parents[2] / "examples" / "reddit_comments.jsonl"
+    )
+    options = RunOptions(
+        method="rlaa",
+        input=str(examples),
+        output=str(tmp_path / "out.jsonl"),
+        db=str(tmp_path / "runs.sqlite"),
+        context={"max_iterations": 3},  # the Makefile's run, default roles: rules
+        progress=False,
+    )
+
+    summary = asyncio.run(run_batch(options))
+
+    originals = {r["id"]: r for r in map(json.loads, examples.read_text().splitlines())}
+    lines = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert summary.outcomes == {"anonymized": len(originals)}
+    assert len(lines) == len(originals)
+    for line in lines:
+        record = originals[line["id"]]
+        before = record.get("text") or "\n\n".join(record["comments"])
+        assert line["outcome"] == "anonymized"
+        assert leaked_attributes(line["text"], record["labels"]) == {}, line
+        assert check_task_talk(before, line["text"]) is None, line
+        assert line["text"] != before

@@ -49,7 +49,12 @@ def batch(tmp_path: Path, input: Path, **context: Any) -> Any:
         input=str(input),
         output=str(tmp_path / "out.jsonl"),
         db=str(tmp_path / "runs.sqlite"),
-        context={"attributes": ["city_country"], "max_iterations": 1, **context},
+        context={
+            "attributes": ["city_country"],
+            "max_iterations": 1,
+            "default_model": "local",
+            **context,
+        },
         progress=False,
     )
     return asyncio.run(run_batch(options))
@@ -128,11 +133,12 @@ def test_when_a_run_finishes_then_store_holds_records_iterations_and_calls(
 
     store = RunStore(tmp_path / "runs.sqlite")
     (row,) = store.records(summary.run_id)
-    assert row["status"] == "done" and row["calls"] == 3 and row["tokens_out"] > 0
+    # attack, arbitrate, anonymize, then the final text attacked and arbitrated.
+    assert row["status"] == "done" and row["calls"] == 5 and row["tokens_out"] > 0
     rounds = store.db.query("select * from iterations")
-    assert [r["rewritten"] for r in rounds] == ["I live in a city."]
-    assert store.db.one("select count(*) from model_calls") == (3,)
-    assert summary.totals["per_record"]["calls"] == 3
+    assert [r["rewritten"] for r in rounds] == ["I live in a city.", None]
+    assert store.db.one("select count(*) from model_calls") == (5,)
+    assert summary.totals["per_record"]["calls"] == 5
     for path in (
         tmp_path / "runs.sqlite",
         checkpoint_path(tmp_path / "runs.sqlite"),
@@ -149,13 +155,13 @@ def test_when_run_again_then_temperature_zero_calls_come_from_the_cache(
         tmp_path / "in.jsonl", [{"id": "a", "text": "I live in Calgary."}]
     )
     batch(tmp_path, source)
-    assert len(script.prompts("arbitrator")) == 1
+    assert len(script.prompts("arbitrator")) == 2  # the original and the rewrite
 
     (tmp_path / "out.jsonl").unlink()
-    batch(tmp_path, source, max_retries=3)  # another run id, same arbitrator prompt
+    batch(tmp_path, source, max_retries=3)  # another run id, same arbitrator prompts
 
-    assert len(script.prompts("arbitrator")) == 1
-    assert len(script.prompts("attacker")) == 2  # temperature 0.1: not cached
+    assert len(script.prompts("arbitrator")) == 2
+    assert len(script.prompts("attacker")) == 4  # temperature 0.1: not cached
 
 
 def test_when_cli_gets_an_unknown_model_spec_then_it_names_the_option(
@@ -181,6 +187,8 @@ def record_of(prompt):
 
 def attacker(prompt):
     log.write("attack " + record_of(prompt) + "\\n"); log.flush()
+    if "Calgary" not in prompt:
+        return attack_json(city_country=None)
     return attack_json(city_country=("Calgary, Canada", 5))
 
 def arbitrator(prompt):
@@ -218,7 +226,7 @@ def test_when_killed_mid_batch_then_rerun_resumes_without_redoing_work(
         sys.executable, str(child), "run", "--input", str(source),
         "--output", str(tmp_path / "out.jsonl"), "--db", str(tmp_path / "runs.sqlite"),
         "--attributes", "city_country", "--max-iterations", "1", "--cache", "off",
-        "--no-progress",
+        "--no-progress", "--model", "local",
     ]  # fmt: skip
 
     killed = subprocess.run(command, env={**os.environ, "KILL_AT": "r03"}, timeout=120)
@@ -232,7 +240,8 @@ def test_when_killed_mid_batch_then_rerun_resumes_without_redoing_work(
     assert resumed.returncode == 0, resumed.stderr
     calls = log.read_text().splitlines()
     for rid in ids:
-        assert calls.count(f"attack {rid}") == 1, rid
+        # The original and the final text are attacked; only the first leaks.
+        assert calls.count(f"attack {rid}") == 2, rid
         assert calls.count(f"arbitrate {rid}") == 1, rid
     # r03 was cut off inside anonymize: only that step ran again.
     assert calls.count("anonymize r03") == 2

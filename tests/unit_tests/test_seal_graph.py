@@ -25,6 +25,7 @@ from anonygraph.training.data import build_data, load_trajectories
 
 TESTS = Path(__file__).resolve().parents[1]
 TEXT = "I moved to Calgary for work and my wife hates the cold."
+NUMBERS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 ATTRS = ["city_country", "relationship_status"]
 
 
@@ -53,7 +54,8 @@ def run(builder: Any, context: Any, text: str = TEXT) -> dict[str, Any]:
 
 
 def edits(count: int) -> list[str]:
-    return [rewrite_json(f"{TEXT} (edit {i})") for i in range(1, count + 1)]
+    # Spelled out: a digit the original lacks is refused as a new specific.
+    return [rewrite_json(f"{TEXT} (edit {NUMBERS[i]})") for i in range(count)]
 
 
 def test_when_trajectory_runs_to_t_then_every_state_is_kept_in_order(
@@ -77,7 +79,11 @@ def test_when_trajectory_runs_to_t_then_every_state_is_kept_in_order(
 
     steps = out["trajectory"]
     assert [s["index"] for s in steps] == [0, 1, 2]
-    assert [s["text"] for s in steps] == [TEXT, f"{TEXT} (edit 1)", f"{TEXT} (edit 2)"]
+    assert [s["text"] for s in steps] == [
+        TEXT,
+        f"{TEXT} (edit one)",
+        f"{TEXT} (edit two)",
+    ]
     assert steps[0]["inferences"][0]["guesses"] == ["Calgary, Canada"]
     assert steps[0]["utility"]["meaning"] == {
         "explanation": "same message",
@@ -85,7 +91,7 @@ def test_when_trajectory_runs_to_t_then_every_state_is_kept_in_order(
     }
     assert steps[2]["utility"]["meaning"]["score"] == 8
     assert out["status"] == "max_iterations"
-    assert out["anonymized"] == f"{TEXT} (edit 2)"
+    assert out["anonymized"] == f"{TEXT} (edit two)"
     # Every judgement compares with x_0; the first compares x_0 with itself.
     judged = script.prompts("judge")
     assert len(judged) == 3
@@ -132,9 +138,14 @@ def test_when_a_rewrite_is_refused_then_it_is_retried_without_a_new_state(
     )
 
     assert [s["text"] for s in out["trajectory"]] == [TEXT, edited]
-    assert len(script.prompts("anonymizer")) == 3  # refused, accepted, refused
-    assert "unchanged" in out["errors"][0]
+    # Round 1: refused, then accepted on the retry that names the reason;
+    # rounds 2 and 3: the same text again, refused on both tries.
+    prompts = script.prompts("anonymizer")
+    assert len(prompts) == 6
+    assert "refused" in prompts[1] and "unchanged" in prompts[1]
+    assert "unchanged" in out["errors"][0] and "accepted on a retry" in out["errors"][0]
     assert out["status"] == "max_iterations"
+    assert (out["outcome"], out["leaks"]) == ("partly anonymized", ["city_country"])
 
 
 def test_when_refinement_reaches_t_then_it_stops_there(script: Script) -> None:
@@ -146,7 +157,7 @@ def test_when_refinement_reaches_t_then_it_stops_there(script: Script) -> None:
 
     assert len(script.prompts("anonymizer")) == 3
     assert out["status"] == "max_iterations"
-    assert out["anonymized"] == f"{TEXT} (edit 3)"
+    assert out["anonymized"] == f"{TEXT} (edit three)"
     assert len(out["trajectory"]) == 4
 
 
@@ -163,7 +174,7 @@ def test_when_nothing_is_inferable_then_refinement_stops(script: Script) -> None
 
     assert len(script.prompts("anonymizer")) == 1
     assert out["status"] == "converged"
-    assert out["anonymized"] == f"{TEXT} (edit 1)"
+    assert out["anonymized"] == f"{TEXT} (edit one)"
 
 
 def test_when_utility_falls_under_the_floor_then_the_previous_text_is_returned(
@@ -181,10 +192,10 @@ def test_when_utility_falls_under_the_floor_then_the_previous_text_is_returned(
     out = run(seal.build_graph, SealContext(attributes=ATTRS, min_utility=0.7))
 
     assert out["status"] == "utility_floor"
-    assert out["anonymized"] == f"{TEXT} (edit 1)"
+    assert out["anonymized"] == f"{TEXT} (edit one)"
     assert len(script.prompts("anonymizer")) == 2
     assert len(script.prompts("attacker")) == 2  # x_2 is never attacked
-    assert [s["text"] for s in out["trajectory"]] == [TEXT, f"{TEXT} (edit 1)"]
+    assert [s["text"] for s in out["trajectory"]] == [TEXT, f"{TEXT} (edit one)"]
     assert "under the floor 0.7" in out["errors"][-1]
 
 
@@ -241,7 +252,10 @@ def test_when_seal_runs_from_the_cli_with_one_spec_then_every_call_uses_it(
         attack_json(city_country=None),
     )
     script.set("judge", utility_json())
-    script.set("anonymizer", rewrite_json("I moved to a city for work."))
+    script.set(
+        "anonymizer",
+        rewrite_json("I moved to a city for work and my partner hates the cold."),
+    )
     specs: list[tuple[str, str]] = []
 
     def load(spec: str, role: str) -> Any:
@@ -262,7 +276,9 @@ def test_when_seal_runs_from_the_cli_with_one_spec_then_every_call_uses_it(
     assert {spec for spec, _ in specs} == {"ollama:seal-8b"}
     assert {role for _, role in specs} == {"anonymizer", "attacker", "judge"}
     (line,) = (tmp_path / "out.jsonl").read_text().splitlines()
-    assert json.loads(line)["text"] == "I moved to a city for work."
+    assert json.loads(line)["text"] == (
+        "I moved to a city for work and my partner hates the cold."
+    )
 
 
 def test_when_a_trajectory_run_finishes_then_the_store_feeds_seal_data(
@@ -277,8 +293,8 @@ def test_when_a_trajectory_run_finishes_then_the_store_feeds_seal_data(
     script.set("judge", utility_json(10, 10, 1), utility_json(10, 10, 1))
     script.set(
         "anonymizer",
-        rewrite_json("I moved to a city for work."),
-        rewrite_json("I moved somewhere for work."),
+        rewrite_json("I moved to a city for work and my partner hates the cold."),
+        rewrite_json("I moved somewhere for work and my partner hates the cold."),
     )
     source = tmp_path / "in.jsonl"
     source.write_text(json.dumps({"id": "a", "text": "I moved to Calgary for work."}))
@@ -375,7 +391,8 @@ def test_when_trajectory_synthesis_is_killed_then_rerun_resumes_without_redoing(
     resumed = subprocess.run(
         command, env=dict(os.environ), timeout=120, capture_output=True
     )
-    assert resumed.returncode == 0, resumed.stderr
+    # Exit 3: the scripted attacker still infers, so no text is anonymized.
+    assert resumed.returncode == 3, resumed.stderr
     calls = log.read_text().splitlines()
     for rid in ids:
         assert calls.count(f"judge {rid}") == 2, rid  # x_0 and x_1

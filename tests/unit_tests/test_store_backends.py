@@ -117,7 +117,11 @@ def test_when_a_batch_runs_twice_on_either_backend_then_the_rerun_redoes_nothing
         input=str(source),
         output=str(tmp_path / "out.jsonl"),
         db=store_location,
-        context={"attributes": ["city_country"], "max_iterations": 1},
+        context={
+            "attributes": ["city_country"],
+            "max_iterations": 1,
+            "default_model": "local",
+        },
         progress=False,
     )
 
@@ -128,8 +132,10 @@ def test_when_a_batch_runs_twice_on_either_backend_then_the_rerun_redoes_nothing
     assert (second.done, second.failed, second.skipped) == (0, 0, 2)
     db = RunStore(store_location)
     assert db.record_statuses(first.run_id) == {"a": "done", "b": "done"}
-    assert db.db.one("select count(*) from model_calls") == (6,)
-    assert len(script.prompts("attacker")) == 2  # nothing called again
+    # Per record: attack, arbitrate, anonymize, then the final attack + arbitrate.
+    assert db.db.one("select count(*) from model_calls") == (10,)
+    # Two records, each attacked before and after its rewrite; none again.
+    assert len(script.prompts("attacker")) == 4
     lines = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert [(x["id"], x["text"]) for x in lines] == [
         ("a", "I live in a city."),
@@ -151,7 +157,11 @@ def test_when_a_run_is_purged_on_either_backend_then_its_checkpoints_go_too(
         input=str(source),
         output=str(tmp_path / "out.jsonl"),
         db=store_location,
-        context={"attributes": ["city_country"], "max_iterations": 1},
+        context={
+            "attributes": ["city_country"],
+            "max_iterations": 1,
+            "default_model": "local",
+        },
         progress=False,
     )
     run_id = asyncio.run(run_batch(options)).run_id
