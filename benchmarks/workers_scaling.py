@@ -50,6 +50,7 @@ from anonygraph.runner import (  # noqa: E402
 from anonygraph.store import RunStore  # noqa: E402
 
 CONTEXT: dict[str, Any] = {
+    "default_model": "local",  # the scripted model stands in for every role
     "attributes": ["city_country"],
     "max_iterations": 2,
     "cache_mode": "off",

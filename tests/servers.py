@@ -114,9 +114,13 @@ class RecordingProxy:
     written back in full, so a test can tell whether a finished call repeated.
     """
 
-    def __init__(self, upstream_port: int, port: int) -> None:
+    def __init__(
+        self, upstream_port: int, port: int, answer_limit: int | None = None
+    ) -> None:
         self.upstream_port, self.port = upstream_port, port
         self.answered: list[tuple[str, int]] = []
+        self.answer_limit = answer_limit
+        """After this many answers, cut every connection (the server is gone)."""
         self.server: ThreadingHTTPServer | None = None
 
     @property
@@ -134,6 +138,10 @@ class RecordingProxy:
                 self.forward(self.read_body())
 
             def forward(self, body: bytes) -> None:
+                limit = proxy.answer_limit
+                if limit is not None and len(proxy.answered) >= limit:
+                    self.close_connection = True  # as if the server died here
+                    return
                 upstream = http.client.HTTPConnection(
                     "127.0.0.1", proxy.upstream_port, timeout=600
                 )

@@ -49,7 +49,9 @@ def interrupted_run(
     tmp = tmp_path_factory.mktemp("openai-run")
     source = tmp / "two.jsonl"
     source.write_text("".join(EXAMPLES.read_text().splitlines(keepends=True)[:2]))
-    proxy = RecordingProxy(llama_server.port, free_port())
+    # The proxy goes silent after its first answer, so the first record is cut
+    # part-way through however fast the run is; then the server really stops.
+    proxy = RecordingProxy(llama_server.port, free_port(), answer_limit=1)
     proxy.start()
     spec = f"openai:smol@{proxy.url}"
     command = ["run", "--method", "rlaa", "--input", str(source),
@@ -68,6 +70,7 @@ def interrupted_run(
     lines_after_first = (tmp / "out.jsonl").read_text().splitlines()
 
     llama_server.start()
+    proxy.answer_limit = None
     proxy.start()
     second = cli(*command)
     _, second_err = second.communicate(timeout=900)

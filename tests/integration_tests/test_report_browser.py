@@ -86,7 +86,7 @@ def test_when_the_page_opens_then_records_show_their_diff_rounds_and_cost(
     )
     assert page.js("document.getElementById('page').textContent") == "page 1 of 2"
     r02 = next(c for c in cards if c["id"] == "r02" and "rlaa" in c["head"])
-    assert "max_iterations" in r02["head"] and "9 call(s)" in r02["head"]
+    assert "max_iterations" in r02["head"] and "13 call(s)" in r02["head"]
     assert "round 1 (rewritten)" in r02["text"]
     assert "round 2 (rewrite rejected)" in r02["text"]
     assert page.js(
