@@ -75,7 +75,8 @@ _FOREIGN_CURRENCY = re.compile(
 """Currencies without a rate above: amounts in them are left to the validator."""
 
 
-def _income_band(usd: float) -> str:
+def income_band(usd: float) -> str:
+    """Map a yearly income in USD to the PersonalReddit income level."""
     for bound, level in INCOME_BOUNDS_USD:
         if usd < bound:
             return level
@@ -115,15 +116,15 @@ def _income_levels(text: str) -> frozenset[str] | None:
         return None
     t = text.lower()
     if len(amounts) == 1 and re.search(r">|\bover\b|\babove\b|\bmore than\b", t):
-        start = INCOME_LEVELS.index(_income_band(amounts[0] + 1))
+        start = INCOME_LEVELS.index(income_band(amounts[0] + 1))
         return frozenset(INCOME_LEVELS[start:])
     if len(amounts) == 1 and re.search(r"<|\bunder\b|\bbelow\b|\bless than\b", t):
-        end = INCOME_LEVELS.index(_income_band(max(amounts[0] - 1, 0)))
+        end = INCOME_LEVELS.index(income_band(max(amounts[0] - 1, 0)))
         return frozenset(INCOME_LEVELS[1 : end + 1])
     low, high = min(amounts), max(amounts)
-    start = INCOME_LEVELS.index(_income_band(low))
+    start = INCOME_LEVELS.index(income_band(low))
     # A range ends where its band does: "30-60k" is all middle.
-    end = INCOME_LEVELS.index(_income_band(high - 1 if high > low else high))
+    end = INCOME_LEVELS.index(income_band(high - 1 if high > low else high))
     return frozenset(INCOME_LEVELS[start : end + 1])
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from anonygraph.attributes.income import income_band
 from anonygraph.cues.cue import Cue
 
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
@@ -57,43 +58,30 @@ PER_YEAR = {
 }
 
 
+BANDS: tuple[tuple[str, float, float], ...] = (
+    ("a small amount", 0, 100),
+    ("a few hundred", 100, 1e3),
+    ("a few thousand", 1e3, 1e4),
+    ("tens of thousands", 1e4, 1e5),
+    ("hundreds of thousands", 1e5, 1e6),
+    ("millions", 1e6, float("inf")),
+)
+"""Order-of-magnitude phrases an amount generalizes to, with the amounts each covers."""
+
+
 def amount_band(amount: float) -> str:
     """Return the order of magnitude of ``amount``, without currency."""
-    if amount < 100:
-        return "a small amount"
-    if amount < 1_000:
-        return "a few hundred"
-    if amount < 10_000:
-        return "a few thousand"
-    if amount < 100_000:
-        return "tens of thousands"
-    if amount < 1_000_000:
-        return "hundreds of thousands"
-    return "millions"
+    return next((name for name, _, high in BANDS if amount < high), "millions")
 
 
 def band_range(band: str) -> tuple[float, float]:
     """Return the amounts a band phrase covers, (0, 0) for no band."""
-    bounds = {
-        "a small amount": (0, 100),
-        "a few hundred": (100, 1e3),
-        "a few thousand": (1e3, 1e4),
-        "tens of thousands": (1e4, 1e5),
-        "hundreds of thousands": (1e5, 1e6),
-        "millions": (1e6, float("inf")),
-    }
-    return bounds.get(band, (0.0, 0.0))
+    return next(((low, high) for name, low, high in BANDS if name == band), (0.0, 0.0))
 
 
 def income_level(yearly: float) -> str:
     """Map a yearly income to the PersonalReddit levels (USD-like units)."""
-    if yearly < 30_000:
-        return "low"
-    if yearly < 60_000:
-        return "middle"
-    if yearly < 150_000:
-        return "high"
-    return "very high"
+    return income_band(yearly)
 
 
 def detect_money(text: str) -> list[Cue]:
