@@ -142,3 +142,22 @@ def tool_call(query: str, call_id: str = "") -> AIMessage:
     call_id = call_id or f"call_{uuid.uuid4().hex[:8]}"
     call = {"name": "web_search", "args": {"query": query}, "id": call_id}
     return AIMessage(content="", tool_calls=[call])
+
+
+def calgary_script() -> Script:
+    """Script the RLAA roles for "I live in Calgary."-style records.
+
+    The attacker names Calgary while the text does, the arbitrator grades it
+    high, the anonymizer answers "I live in a city.": the model that the CLI
+    children of the kill and egress tests run with.
+    """
+    script = Script()
+    script.set(
+        "attacker",
+        lambda p: attack_json(
+            city_country=("Calgary, Canada", 5) if "Calgary" in p else None
+        ),
+    )
+    script.set("arbitrator", verdicts_json(city_country="high"))
+    script.set("anonymizer", rewrite_json("I live in a city."))
+    return script

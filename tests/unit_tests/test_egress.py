@@ -35,18 +35,9 @@ def getaddrinfo(host, *args, **kwargs):
     return real_getaddrinfo(host, *args, **kwargs)
 
 socket.socket.connect, socket.getaddrinfo = connect, getaddrinfo
-from scripted import Script, attack_json, rewrite_json, verdicts_json
+from scripted import calgary_script
 from anonygraph import cli, models
-script = Script()
-script.set(
-    "attacker",
-    lambda p: attack_json(
-        city_country=("Calgary, Canada", 5) if "Calgary" in p else None
-    ),
-)
-script.set("arbitrator", verdicts_json(city_country="high"))
-script.set("anonymizer", rewrite_json("I live in a city."))
-models.load_chat_model = script.load
+models.load_chat_model = calgary_script().load
 sys.exit(cli.main(sys.argv[1:]))
 """
 

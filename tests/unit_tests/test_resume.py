@@ -21,7 +21,7 @@ TESTS = Path(__file__).resolve().parents[1]
 CHILD = """
 import os, signal, sys
 sys.path.insert(0, {tests!r})
-from scripted import Script, attack_json, rewrite_json, verdicts_json
+from scripted import calgary_script
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from anonygraph import cli, models
 
@@ -37,16 +37,7 @@ async def aput_writes(self, config, writes, task_id, task_path=""):
             os.kill(os.getpid(), signal.SIGKILL)
 
 AsyncSqliteSaver.aput_writes = aput_writes
-script = Script()
-script.set(
-    "attacker",
-    lambda p: attack_json(
-        city_country=("Calgary, Canada", 5) if "Calgary" in p else None
-    ),
-)
-script.set("arbitrator", verdicts_json(city_country="high"))
-script.set("anonymizer", rewrite_json("I live in a city."))
-models.load_chat_model = script.load
+models.load_chat_model = calgary_script().load
 sys.exit(cli.main(sys.argv[1:]))
 """
 
