@@ -447,7 +447,22 @@ def constrained(
         return model.bind(format=json_schema)
     if spec.backend == "openai":
         return structured.bind_mode(model, mode or structured.MODES[0], schema)
-    return model  # hf: parse, repair, retry
+    if spec.backend == "hf":
+        try:
+            from transformers import LogitsProcessorList
+
+            from anonygraph.backends.hf_schema import SchemaLogits
+        except ImportError as exc:
+            raise ModelSpecError(
+                f"model spec {str(spec)!r} needs an optional package: "
+                f"pip install 'anonygraph[hf]' ({exc.name} is missing)"
+            ) from exc
+        tokenizer = cast(Any, model).llm.pipeline.tokenizer
+        processor = SchemaLogits(tokenizer, json_schema)
+        return model.bind(
+            pipeline_kwargs={"logits_processor": LogitsProcessorList([processor])}
+        )
+    return model
 
 
 def server_url(spec: ModelSpec) -> str:
@@ -464,7 +479,7 @@ FIXED_MODES: dict[str, str] = {
     "local": "json_object+schema (llama.cpp grammar)",
     "llamacpp": "json_object+schema (llama.cpp grammar)",
     "ollama": "format=JSON schema",
-    "hf": "text (schema in the prompt)",
+    "hf": "JSON schema (logits processor)",
 }
 
 _MODES: dict[tuple[str, str], str] = {}
@@ -941,6 +956,7 @@ def _invoke_in_process(
 
 def _count_tokens(model: Any, messages: Sequence[BaseMessage], answer: Any) -> None:
     # ChatHuggingFace reports no usage: count with the pipeline's own tokenizer.
+    model = getattr(model, "bound", model)  # under a schema binding
     tokenizer = getattr(getattr(model, "llm", None), "pipeline", None)
     tokenizer = getattr(tokenizer, "tokenizer", None)
     if tokenizer is None:
