@@ -272,13 +272,18 @@ async def _run_records(
     summary.failed = len(summary.failures)
     summary.waiting = errors.count(WAITING)
     summary.done = len(errors) - summary.failed - summary.waiting
-    summary.totals = db.run_totals(run_id)
-    summary.structured = models.structured_modes(
-        db.models_used(run_id), context.cache_db
-    )
-    summary.outcomes, summary.refusals = tally_outcomes(db.records(run_id))
+    fill_totals(summary, db, context.cache_db)
     status = "partial" if summary.failed else WAITING if summary.waiting else "done"
     db.finish_run(run_id, status, asdict(summary))
+
+
+def fill_totals(summary: RunSummary, db: store.RunStore, cache_db: str) -> None:
+    """Add what the store knows of the whole run: totals, modes, outcomes."""
+    summary.totals = db.run_totals(summary.run_id)
+    summary.structured = models.structured_modes(
+        db.models_used(summary.run_id), cache_db
+    )
+    summary.outcomes, summary.refusals = tally_outcomes(db.records(summary.run_id))
 
 
 OUTCOMES: tuple[str, ...] = ("anonymized", "partly anonymized", "unchanged", "failed")

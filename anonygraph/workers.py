@@ -19,6 +19,7 @@ import os
 import socket
 import sys
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from anonygraph.runner import (
     RunSummary,
     build_context,
     check_output_path,
+    fill_totals,
     load_input,
     run_record,
 )
@@ -239,7 +241,7 @@ async def run_shared(options: RunOptions, run_id: str) -> RunSummary:
         summary.failures = [f"record {k!r}: {v}" for k, v in sorted(failed.items())]
         summary.failed = len(failed)
         export(db, run_id, options.output, force=options.force)
-        summary.totals = db.run_totals(run_id)
+        fill_totals(summary, db, options.db)
         status = "done" if not summary.failed else "partial"
         db.finish_run(run_id, status, asdict(summary))
     finally:
@@ -297,14 +299,29 @@ def status_rows(db: store.RunStore, run_id: str) -> list[dict[str, Any]]:
 
 
 def render_status(db: store.RunStore, run_id: str) -> str:
-    """Render `status_rows` as a table with a total line."""
-    if db.get_run(run_id) is None:
+    """Render `status_rows` as a table with a total line.
+
+    A run worked by one `anonygraph run` process has no work queue: its
+    finished records are counted from the store, and what is in progress or
+    pending is not known there (shown as "-").
+    """
+    run = db.get_run(run_id)
+    if run is None:
         raise ValueError(f"--run {run_id}: no such run in the store")
-    rows = status_rows(db, run_id)
+    rows: list[dict[str, Any]] = status_rows(db, run_id)
+    note = ""
+    if not rows:
+        finished = Counter(db.record_statuses(run_id).values())
+        rows = [
+            {"worker": "run", "done": finished["done"], "failed": finished["failed"],
+             "leased": "-", "expired": "-", "pending": "-"}
+        ]  # fmt: skip
+        note = f" ({run['status']}; one process, no work queue)"
     keys = ("done", "failed", "leased", "expired", "pending")
     header = ("worker", "done", "failed", "in progress", "lease expired", "pending")
     table = [header] + [(str(r["worker"]), *(str(r[k]) for k in keys)) for r in rows]
-    total = ("total", *(str(sum(r[k] for r in rows)) for k in keys))
+    counts = [[r[k] for r in rows] for k in keys]
+    total = ("total", *(str(sum(c)) if "-" not in c else "-" for c in counts))
     table.append(total)
     widths = [max(len(line[i]) for line in table) for i in range(len(header))]
     return (
@@ -312,5 +329,5 @@ def render_status(db: store.RunStore, run_id: str) -> str:
             "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True))
             for line in table
         )
-        + f"\nrun {run_id}: updated {time.strftime('%H:%M:%S')}"
+        + f"\nrun {run_id}{note}: updated {time.strftime('%H:%M:%S')}"
     )
