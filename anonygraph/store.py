@@ -804,14 +804,19 @@ class RunStore:
             )
         return rows[0] if rows else None
 
-    def renew(self, worker: str, lease_seconds: float) -> int:
-        """Extend every lease ``worker`` holds (its heartbeat); return how many."""
+    def renew(self, worker: str, lease_seconds: float) -> set[tuple[str, str]]:
+        """Extend every lease ``worker`` holds (its heartbeat); return those records.
+
+        A record the worker is working but that is missing from the answer was
+        taken over after its lease ran out (the worker was stopped too long).
+        """
         now = self.db.now_sql
-        return self.db.execute(
+        rows = self.db.query(
             f"update work set lease_until = {now} + ? "
-            "where worker = ? and state = 'leased'",
+            "where worker = ? and state = 'leased' returning run_id, record_id",
             [lease_seconds, worker],
         )
+        return {(r["run_id"], r["record_id"]) for r in rows}
 
     def release(self, run_id: str, record_id: str, worker: str, state: str) -> None:
         """Mark a leased record done or failed, unless another worker took it over."""

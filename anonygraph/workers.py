@@ -85,6 +85,9 @@ class WorkerSummary:
     failed: int = 0
     taken_over: int = 0
     """Records this worker continued after another worker's lease ran out."""
+    lost: int = 0
+    """Records this worker stopped because its own lease ran out (it was
+    stalled) and another worker took them over."""
     failures: list[str] = field(default_factory=list)
 
     def report(self) -> str:
@@ -92,6 +95,11 @@ class WorkerSummary:
         lines = [
             f"worker {self.worker}: {self.done} done, {self.failed} failed, "
             f"{self.taken_over} taken over from a stopped worker"
+            + (
+                f", {self.lost} given up (lease ran out while stalled)"
+                if self.lost
+                else ""
+            )
         ]
         return "\n".join(lines + [f"  failed {f}" for f in self.failures])
 
@@ -127,10 +135,11 @@ async def run_worker(options: WorkerOptions) -> WorkerSummary:
     )
     try:
         async with store.open_checkpointer(options.db) as saver:
-            beat = asyncio.create_task(_heartbeat(db, options))
+            working: dict[tuple[str, str], asyncio.Task[str]] = {}
+            beat = asyncio.create_task(_heartbeat(db, options, working))
             try:
                 slots = [
-                    _slot(db, saver, options, summary, bar)
+                    _slot(db, saver, options, summary, bar, working)
                     for _ in range(max(1, options.concurrency))
                 ]
                 await asyncio.gather(*slots)
@@ -142,10 +151,20 @@ async def run_worker(options: WorkerOptions) -> WorkerSummary:
     return summary
 
 
-async def _heartbeat(db: store.RunStore, options: WorkerOptions) -> None:
+async def _heartbeat(
+    db: store.RunStore,
+    options: WorkerOptions,
+    working: dict[tuple[str, str], asyncio.Task[str]],
+) -> None:
     while True:
         await asyncio.sleep(options.lease_seconds / 3)
-        await asyncio.to_thread(db.renew, options.name, options.lease_seconds)
+        held = await asyncio.to_thread(db.renew, options.name, options.lease_seconds)
+        # A worker stalled past its lease (suspended, swapped out) finds its
+        # record in another worker's hands: stop working it, so the two do not
+        # write the same record's checkpoints or repeat its model calls.
+        for key, task in list(working.items()):
+            if key not in held and not task.done():
+                task.cancel()
 
 
 async def _slot(
@@ -154,6 +173,7 @@ async def _slot(
     options: WorkerOptions,
     summary: WorkerSummary,
     bar: Any,
+    working: dict[tuple[str, str], asyncio.Task[str]],
 ) -> None:
     jobs: dict[str, tuple[Any, Any]] = {}
     while True:
@@ -169,7 +189,21 @@ async def _slot(
         app, context = jobs[run_id]
         if claim["claims"] > 1:
             summary.taken_over += 1
-        error = await run_record(app, context, record, run_id, db, NoOutputFile())
+        key = (run_id, record.id)
+        task = asyncio.create_task(
+            run_record(app, context, record, run_id, db, NoOutputFile())
+        )
+        working[key] = task
+        try:
+            await asyncio.wait([task])
+        finally:
+            del working[key]
+            if not task.done():  # this worker itself is being stopped
+                task.cancel()
+        if task.cancelled():
+            summary.lost += 1
+            continue
+        error = task.result()
         db.release(run_id, record.id, options.name, "failed" if error else "done")
         if error:
             summary.failed += 1
