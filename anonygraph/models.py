@@ -528,7 +528,10 @@ def parse_json_answer(text: str, schema: type[T]) -> T:
     """Validate a model's text answer into ``schema``, repairing common slips.
 
     Tags the prompt escaped (``&lt;/text>``) are given back their "<" in every
-    string, so quotes and rewrites match the stored text.
+    string, so quotes and rewrites match the stored text. A lone surrogate
+    (a JSON escape like ``\\ud800`` with no partner) becomes U+FFFD: no UTF-8
+    file or database can store it, and a saved answer that cannot be written
+    would fail its record again on every resume.
 
     Raises:
         ValueError: when no JSON object or list can be recovered or it does not
@@ -544,7 +547,8 @@ def parse_json_answer(text: str, schema: type[T]) -> T:
 
 def _restore_tags(data: Any) -> Any:
     if isinstance(data, str):
-        return restore(data)
+        whole = data.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return restore(whole)
     if isinstance(data, list):
         return [_restore_tags(item) for item in data]
     if isinstance(data, dict):
