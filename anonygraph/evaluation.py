@@ -235,7 +235,7 @@ async def score_row(
     """Evaluate one text (resuming its thread); store it; return an error or ''."""
     start = time.perf_counter()
     # Judge and attacker calls log their start too (named as save_evaluation does).
-    store.CALL_LOG.set((db, f"{run_id}/{eval_id}", f"{row.record_id}/{row.row}"))
+    store.track_calls(db, f"{run_id}/{eval_id}", f"{row.record_id}/{row.row}")
     result, failure = await invoke_thread(
         app,
         f"{eval_id}:{row.record_id}:{row.row}",

@@ -718,6 +718,9 @@ async def _ask_in_mode(
                 AIMessage(text),
                 HumanMessage(fill(REPAIR_REQUEST, error=reason)),
             ]
+    # Unusable answers are not kept for a re-run: running the command again
+    # asks afresh, as the error suggests.
+    _journal_forget(calls)
     raise ModelOutputError(role, step, reason, calls)
 
 
@@ -858,6 +861,11 @@ async def _call_message(
         or (settings.cache_mode == "deterministic" and params.temperature == 0)
     )
     key = _cache_key(spec, role, params, messages, schema, tools) if use_cache else ""
+    slot = _journal_slot(spec, role, params, messages, schema, tools, mode)
+    if slot is not None:
+        replayed = _journal_take(slot)
+        if replayed is not None:
+            return replayed
     record: dict[str, Any] = {
         "id": uuid.uuid4().hex,
         "role": role,
@@ -910,18 +918,105 @@ async def _call_message(
         "tokens_out": int(usage.get("output_tokens", 0)),
     }
     record.update(tokens, seconds=round(seconds, 4), cached=False)
-    if key:
-        entry: dict[str, Any] = {
-            "text": structured.answer_text(answer),
-            "usage": tokens,
-        }
-        if tools:
-            # A tool turn is replayed as itself: its text and its tool calls.
-            content = answer.content
-            entry["text"] = content if isinstance(content, str) else str(content)
-            entry["tool_calls"] = list(getattr(answer, "tool_calls", []) or [])
-        await asyncio.to_thread(store.cache_put, settings.cache_db, key, entry)
+    if key or slot is not None:
+        entry = _answer_entry(answer, tokens, tools)
+        if slot is not None:
+            _journal_put(slot, record, entry)
+        if key:
+            await asyncio.to_thread(store.cache_put, settings.cache_db, key, entry)
     return answer, record
+
+
+def _answer_entry(
+    answer: BaseMessage, tokens: dict[str, int], tools: Sequence[BaseTool]
+) -> dict[str, Any]:
+    # What the cache and the journal keep of an answer.
+    entry: dict[str, Any] = {"text": structured.answer_text(answer), "usage": tokens}
+    if tools:
+        # A tool turn is replayed as itself: its text and its tool calls.
+        content = answer.content
+        entry["text"] = content if isinstance(content, str) else str(content)
+        entry["tool_calls"] = list(getattr(answer, "tool_calls", []) or [])
+    return entry
+
+
+@dataclass(frozen=True)
+class _JournalSlot:
+    """Where one call's answer sits in the run store's call journal."""
+
+    scope: tuple[store.RunStore, str, str, store.CallCounter]
+    task: str
+    request: str
+    occurrence: int
+
+
+def _journal_slot(
+    spec: ModelSpec,
+    role: str,
+    params: RoleParams,
+    messages: Sequence[BaseMessage],
+    schema: type[BaseModel] | None,
+    tools: Sequence[BaseTool],
+    mode: str,
+) -> _JournalSlot | None:
+    # Taken before the first await: calls a step starts together (gather)
+    # number their equal requests in the order the step made them.
+    scope = store.journal_scope()
+    if scope is None:
+        return None
+    request = hashlib.sha256(
+        (_cache_key(spec, role, params, messages, schema, tools) + mode).encode()
+    ).hexdigest()
+    task = _current_task()
+    return _JournalSlot(scope, task, request, scope[3].next(task, request))
+
+
+def _current_task() -> str:
+    # The graph task (its checkpoint namespace, "node:task_id"): LangGraph
+    # derives the id from the checkpoint, so a step re-run after a crash has
+    # the same one, while the same node in a later round has another.
+    from langgraph.config import get_config
+
+    try:
+        config = get_config()
+    except RuntimeError:
+        return ""
+    metadata = config.get("metadata") or {}
+    configurable = config.get("configurable") or {}
+    return str(
+        metadata.get("langgraph_checkpoint_ns")
+        or configurable.get("checkpoint_ns")
+        or ""
+    )
+
+
+def _journal_take(slot: _JournalSlot) -> tuple[BaseMessage, dict[str, Any]] | None:
+    db, run_id, record_id, _ = slot.scope
+    hit = db.journal_take(run_id, record_id, slot.task, slot.request, slot.occurrence)
+    if hit is None:
+        return None
+    # The answer of the call that was made: same record (id, tokens, seconds),
+    # so the run counts it once, marked as served from the journal.
+    record = {**hit["call"], "replayed": True}
+    answer = hit["answer"]
+    message = AIMessage(str(answer["text"]), tool_calls=answer.get("tool_calls", []))
+    return message, record
+
+
+def _journal_put(
+    slot: _JournalSlot, record: dict[str, Any], entry: dict[str, Any]
+) -> None:
+    db, run_id, record_id, _ = slot.scope
+    db.journal_put(
+        run_id, record_id, slot.task, slot.request, slot.occurrence, record, entry
+    )
+
+
+def _journal_forget(calls: Sequence[dict[str, Any]]) -> None:
+    scope = store.journal_scope()
+    if scope is not None:
+        db, run_id, record_id, _ = scope
+        db.journal_forget(run_id, record_id, [str(c.get("id")) for c in calls])
 
 
 _HF_LOCKS: dict[str, threading.Lock] = {}

@@ -114,6 +114,11 @@ class RunSummary:
                 f"off by a kill or crash, {calls['redone']} finished but redone "
                 "after one"
             )
+        if calls.get("replayed"):
+            lines.append(
+                f"  model calls: {calls['replayed']} answered call(s) served from "
+                "the run's call journal after a fault, not sent again"
+            )
         lines += [
             f"  structured output: {s} -> {m}" for s, m in self.structured.items()
         ]
@@ -452,7 +457,7 @@ async def run_record(
     # A record resumed after a failure adds this session to the time it had.
     start = time.perf_counter() - db.wall_seconds(run_id, record.id)
     # Model calls log their start and end under this record (this task only).
-    store.CALL_LOG.set((db, run_id, record.id))
+    store.track_calls(db, run_id, record.id)
     result, error = await invoke_thread(
         app, f"{run_id}:{record.id}", graph_input(record), context, resume=resume
     )

@@ -1,0 +1,186 @@
+"""The call journal: a step re-run after a fault never sends an answered call again.
+
+A step that makes several model calls loses its answers when a later call of
+the same step fails (its writes are never checkpointed); the journal in the
+run store keeps each answer, and the re-run is served from it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import operator
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+from scripted import Script, calgary_script, rewrite_json
+
+from anonygraph import models, store
+from anonygraph.backends.faults import Fault, ServerError
+from anonygraph.runner import RunOptions, RunSummary, invoke_thread, run_batch
+from anonygraph.state.answers import Rewrite
+from anonygraph.state.context import Context
+from anonygraph.store import RunStore
+
+URL = "http://127.0.0.1:9/v1"
+
+
+class Faults:
+    """Raise a server fault on chosen prompts, once each; count answered prompts."""
+
+    def __init__(self, failing: set[str]) -> None:
+        self.failing = set(failing)
+        self.answered: Counter[str] = Counter()
+
+    def __call__(self, answer: Any) -> Any:
+        def reply(prompt: str) -> Any:
+            for mark in sorted(self.failing):
+                if mark in prompt:
+                    self.failing.discard(mark)
+                    raise ServerError(URL, Fault(None, "connection failed", True), 3)
+            self.answered[prompt] += 1
+            return answer(prompt) if callable(answer) else answer
+
+        return reply
+
+
+def rlaa(tmp_path: Path) -> RunSummary:
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"id": "a", "text": "I live in Calgary."}) + "\n")
+    options = RunOptions(
+        method="rlaa",
+        input=str(source),
+        output=str(tmp_path / "out.jsonl"),
+        db=str(tmp_path / "runs.sqlite"),
+        context={
+            "attributes": ["city_country"],
+            "max_iterations": 1,
+            "default_model": "local",
+            "cache_mode": "off",
+        },
+        progress=False,
+    )
+    return asyncio.run(run_batch(options))
+
+
+def test_when_a_steps_second_call_fails_then_the_rerun_does_not_resend_the_first(
+    script: Script, tmp_path: Path
+) -> None:
+    calgary = calgary_script()
+    script.models.update(calgary.models)
+    # The anonymize step: its first rewrite is refused (too short), the retry
+    # that says why meets a dead server once; a re-run must not ask the first
+    # rewrite again.
+    faults = Faults({"was refused"})
+    script.set(
+        "anonymizer",
+        faults(
+            lambda p: rewrite_json("I live in a city." if "was refused" in p else "x")
+        ),
+    )
+
+    first = rlaa(tmp_path)
+    assert (first.done, first.failed) == (0, 1)
+    assert "connection failed" in first.failures[0]
+    second = rlaa(tmp_path)
+
+    assert (second.done, second.failed) == (1, 0)
+    prompts = script.prompts("anonymizer")
+    assert len(prompts) == 3  # first rewrite, failed retry, retry again
+    assert max(faults.answered.values()) == 1
+    (line,) = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert (line["id"], line["text"]) == ("a", "I live in a city.")
+    db = RunStore(tmp_path / "runs.sqlite")
+    calls = db.db.query(
+        "select * from model_calls where step = 'anonymize' and run_id = ?",
+        [second.run_id],
+    )
+    assert sorted(c["ok"] for c in calls) == [0, 1, 1]  # the fault is accounted
+    # The answered call is counted once, under the id it was logged with.
+    assert second.totals["call_log"]["redone"] == 0
+    assert second.totals["call_log"]["replayed"] == 1
+    assert "1 answered call(s) served from the run's call journal" in second.report()
+    # A finished record's journal keeps no text.
+    rows = db.db.query("select * from call_journal where run_id = ?", [second.run_id])
+    assert [(r["step"], r["answer"], r["replays"]) for r in rows] == [
+        ("anonymize", "", 1)
+    ]
+
+
+@dataclass(kw_only=True)
+class Sampled:
+    """State of a one-step graph that samples three rewrites of one prompt."""
+
+    texts: Annotated[list[str], operator.add] = field(default_factory=list)
+    calls: Annotated[list[dict[str, Any]], operator.add] = field(default_factory=list)
+
+
+async def sample(state: Sampled, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Ask the same prompt three times (temperature > 0), then one more question."""
+    texts, calls = [], []
+    for _ in range(3):
+        answer, made = await models.ask_structured(
+            "anonymizer", "rewrite me", Rewrite, runtime.context, step="sample"
+        )
+        texts.append(answer.text)
+        calls += made
+    answer, made = await models.ask_structured(
+        "anonymizer", "last question", Rewrite, runtime.context, step="sample"
+    )
+    return {"texts": [*texts, answer.text], "calls": [*calls, *made]}
+
+
+def test_when_a_step_samples_one_prompt_n_times_then_the_rerun_replays_n_answers(
+    script: Script, tmp_path: Path
+) -> None:
+    counter = iter(range(100))
+    faults = Faults({"last question"})
+    script.set("anonymizer", faults(lambda p: rewrite_json(f"sample {next(counter)}")))
+    builder = StateGraph(Sampled, context_schema=Context)
+    builder.add_node(sample)
+    builder.add_edge(START, "sample")
+    builder.add_edge("sample", END)
+    app = builder.compile(checkpointer=InMemorySaver())
+    db = RunStore(tmp_path / "runs.sqlite")
+    context = Context(default_model="local", cache_mode="off")
+
+    async def run_once() -> tuple[dict[str, Any], Exception | None]:
+        store.track_calls(db, "run", "rec")
+        return await invoke_thread(
+            app, "run:rec", {}, context, finished=lambda v: bool(v.get("texts"))
+        )
+
+    _, error = asyncio.run(run_once())
+    assert isinstance(error, models.ModelServerError)
+    result, error = asyncio.run(run_once())
+
+    assert error is None
+    assert result["texts"] == ["sample 0", "sample 1", "sample 2", "sample 3"]
+    sent = {p.splitlines()[0]: n for p, n in faults.answered.items()}
+    assert sent == {"rewrite me": 3, "last question": 1}
+    assert [bool(c.get("replayed")) for c in result["calls"]] == [True] * 3 + [False]
+
+
+def test_when_a_steps_answer_stays_unusable_then_the_rerun_asks_afresh(
+    script: Script, tmp_path: Path
+) -> None:
+    script.set("anonymizer", "no json here")
+    db = RunStore(tmp_path / "runs.sqlite")
+    context = Context(default_model="local", cache_mode="off", max_retries=0)
+
+    async def ask() -> None:
+        store.track_calls(db, "run", "rec")
+        await models.ask_structured("anonymizer", "p", Rewrite, context, step="s")
+
+    for _ in range(2):
+        try:
+            asyncio.run(ask())
+        except models.ModelOutputError:
+            pass
+    assert len(script.prompts("anonymizer")) == 2
+    assert db.db.query("select * from call_journal") == []
