@@ -17,7 +17,7 @@ from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import InputError
 from anonygraph.models import ROLES, ModelSpecError, parse_spec, require_llama_cpp
 from anonygraph.sql import DB_ERRORS
-from anonygraph.state.context import SEARCH_MODES
+from anonygraph.state.context import SEARCH_MODES, SERVER_FIELDS, ModelContext
 from anonygraph.store import RunLockedError
 from anonygraph.training.cli import add_seal_parser
 
@@ -182,7 +182,13 @@ DEDICATED = frozenset({"default_model", "models", "attributes", "cache_db"})
 """Fields with an option of their own (--model, --attributes) or set by the
 command itself (cache_db, from --db)."""
 
-MINIMUM = {"max_iterations": 1, "max_retries": 0, "max_chars": 1}
+MINIMUM = {
+    "max_iterations": 1,
+    "max_retries": 0,
+    "max_chars": 1,
+    "server_retries": 0,
+    "endpoint_limit": 1,
+}
 """Smallest sensible value of a count, checked for a flag and its --set form."""
 
 
@@ -487,6 +493,10 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     ev.add_argument("--concurrency", type=int, default=1)
     ev.add_argument("--no-progress", action="store_true")
+    servers = ev.add_argument_group("model servers")
+    options = method_options({"eval": ModelContext})
+    for name in SERVER_FIELDS:
+        _add_flag(servers, options[name])
 
     rep = sub.add_parser("report", help="tables and plots over evaluated runs")
     rep.add_argument("--db", default=default_db(), help=DB_HELP)
@@ -662,6 +672,9 @@ def _eval(args: argparse.Namespace) -> int:
     fields = parse_models(args.model or [])
     fields.update(judge=not args.no_judge, validator=args.validator)
     fields.update(semantic=args.semantic)
+    for name in SERVER_FIELDS:
+        if getattr(args, name, None) is not None:
+            fields[name] = getattr(args, name)
     if args.search:
         fields.update(
             search_backend=args.search,

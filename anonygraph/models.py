@@ -34,7 +34,7 @@ from pydantic import BaseModel, PrivateAttr, ValidationError
 from anonygraph import store
 from anonygraph.backends import structured
 from anonygraph.backends.faults import ServerError, ServerPolicy, with_retries
-from anonygraph.endpoints import EndpointPool, split_urls
+from anonygraph.endpoints import ENDPOINT_LIMIT, EndpointPool, split_urls
 from anonygraph.prompts.common import (
     ANSWER_FORMAT,
     JSON_HINT,
@@ -366,7 +366,8 @@ def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
             max_tokens=params.max_tokens,
         )
     try:
-        policy = ServerPolicy.from_env()
+        # No client timeout: `with_retries` bounds each request by the run's
+        # `request_timeout`, which one cached client cannot know.
         if spec.backend == "ollama":
             from langchain_ollama import ChatOllama
 
@@ -378,7 +379,7 @@ def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
                     temperature=params.temperature,
                     top_p=params.top_p,
                     num_predict=params.max_tokens,
-                    client_kwargs={"timeout": policy.timeout},
+                    client_kwargs={"timeout": None},
                 ),
             )
         if spec.backend == "openai":
@@ -402,10 +403,10 @@ def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
                     temperature=params.temperature,
                     top_p=params.top_p,
                     max_retries=0,  # retried by our layer, which names the server
-                    timeout=policy.timeout,
+                    timeout=None,
                     # Its own client: langchain-openai's shared default is tied
                     # to the first event loop that used it.
-                    http_async_client=httpx.AsyncClient(timeout=policy.timeout),
+                    http_async_client=httpx.AsyncClient(timeout=None),
                     **tokens,
                 ),
             )
@@ -604,6 +605,10 @@ class CallSettings:
     max_retries: int = 2
     cache_db: str = ""
     cache_mode: str = "deterministic"
+    policy: ServerPolicy = ServerPolicy()
+    """Retries, backoff and timeout of server requests."""
+    endpoint_limit: int = ENDPOINT_LIMIT
+    """Requests at once per server of a ``URL1,URL2`` pool."""
 
 
 def settings_for(context: Any, role: str) -> CallSettings:
@@ -614,7 +619,16 @@ def settings_for(context: Any, role: str) -> CallSettings:
         max_retries=getattr(context, "max_retries", 2),
         cache_db=getattr(context, "cache_db", ""),
         cache_mode=getattr(context, "cache_mode", "deterministic"),
+        policy=ServerPolicy.from_context(context),
+        endpoint_limit=int(getattr(context, "endpoint_limit", ENDPOINT_LIMIT)),
     )
+
+
+def _with_limit(model: BaseChatModel, settings: CallSettings) -> BaseChatModel:
+    # One pool per process serves the run: it takes the run's limit.
+    if isinstance(model, EndpointPool):
+        model.limit = max(1, settings.endpoint_limit)
+    return model
 
 
 async def ask_structured(
@@ -655,7 +669,7 @@ async def ask_structured(
     spec = parse_spec(settings.spec)
     if spec.backend == "rules":
         return _ask_rules(role, schema, step, facts)
-    base = load_chat_model(settings.spec, role)
+    base = _with_limit(load_chat_model(settings.spec, role), settings)
     mode = ""
     if spec.backend == "openai":
         mode = structured_mode(spec, settings.cache_db) or structured.MODES[0]
@@ -758,7 +772,7 @@ async def ask_with_tools(
     """
     settings = settings_for(context, role)
     spec = parse_spec(settings.spec)
-    base = load_chat_model(settings.spec, role)
+    base = _with_limit(load_chat_model(settings.spec, role), settings)
     try:
         model = base.bind_tools(list(tools), tool_choice=tool_choice)
     except NotImplementedError:
@@ -890,7 +904,7 @@ async def _call_message(
         if url:
             answer = await with_retries(
                 lambda: model.ainvoke(list(messages)),
-                ServerPolicy.from_env(),
+                settings.policy,
                 url,
                 refused=lambda f: structured.refused_field(mode, f.status, f.body),
             )

@@ -29,7 +29,7 @@ from anonygraph.inputs import (
     check_text,
     read_records,
 )
-from anonygraph.state.context import Context
+from anonygraph.state.context import SERVER_FIELDS, Context
 from anonygraph.state.domain import Record
 from anonygraph.tracing import tracing_scope
 
@@ -143,7 +143,7 @@ def derive_run_id(options: RunOptions) -> str:
             options.method,
             str(Path(options.input).resolve()),
             str(Path(options.output).resolve()),
-            options.context,
+            {k: v for k, v in options.context.items() if k not in SERVER_FIELDS},
         ],
         sort_keys=True,
         default=str,
