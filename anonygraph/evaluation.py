@@ -49,6 +49,8 @@ class EvalSummary:
     skipped_records: list[str] = field(default_factory=list)
     structured: dict[str, str] = field(default_factory=dict)
     """Model spec -> how structured answers were asked for (server modes)."""
+    search: dict[str, str] = field(default_factory=dict)
+    """Model spec -> how its search agent ran, where its server refused tools."""
     leak_rates: dict[str, dict[str, LeakRate]] = field(default_factory=dict)
     """original/final -> attribute -> explicit-cue leak rate (no model)."""
 
@@ -73,6 +75,7 @@ class EvalSummary:
         lines += [
             f"  structured output: {s} -> {m}" for s, m in self.structured.items()
         ]
+        lines += [f"  search agent: {s} -> {m}" for s, m in self.search.items()]
         return "\n".join(lines)
 
 
@@ -218,9 +221,10 @@ async def _evaluate_run(options: EvalOptions) -> EvalSummary:
             summary.scored += copied
             bar.update(1)
     bar.close()
-    summary.structured = models.structured_modes(
-        db.models_used(f"{options.run_id}/{eval_id}"), context.cache_db
-    )
+    used = db.models_used(f"{options.run_id}/{eval_id}")
+    summary.structured = models.structured_modes(used, context.cache_db)
+    stepped = db.models_used(f"{options.run_id}/{eval_id}", step="search_step")
+    summary.search = models.search_fallbacks(stepped, context.cache_db)
     return summary
 
 

@@ -103,6 +103,8 @@ class ModelServerError(RuntimeError):
         calls: list[Any],
         hint: str = "Check that the server is up and reachable, then run the "
         "same command again to resume.",
+        *,
+        refused: bool = False,
     ):
         super().__init__(f"step {step!r}: the {role} model's {error}. {hint}")
         self.role = role
@@ -110,6 +112,8 @@ class ModelServerError(RuntimeError):
         self.url = error.url
         self.status = error.fault.status
         self.calls = calls
+        self.refused = refused
+        """Whether the server refused the request's shape (a field it lacks)."""
 
 
 class ModelOutputError(RuntimeError):
@@ -498,6 +502,35 @@ def remember_mode(spec: ModelSpec, mode: str, note: str, cache_db: str) -> None:
         store.mode_put(cache_db, key[0], key[1], mode, note)
 
 
+TOOLS_REFUSED = "refused"
+"""The ``server_modes`` entry of a server that refused a tool-calling request."""
+
+
+def _tools_key(spec: ModelSpec) -> ModelSpec:
+    # Kept beside the server's structured-output mode, under its own name.
+    return replace(spec, name=f"{spec.name} (tool calls)")
+
+
+def tools_refused(spec: ModelSpec, cache_db: str = "") -> bool:
+    """Tell whether the server of ``spec`` refused tool calls in this store's runs."""
+    return structured_mode(_tools_key(spec), cache_db) == TOOLS_REFUSED
+
+
+def remember_tools_refused(spec: ModelSpec, note: str, cache_db: str) -> None:
+    """Keep that the server of ``spec`` refused tool calls (search_mode auto)."""
+    remember_mode(_tools_key(spec), TOOLS_REFUSED, note, cache_db)
+
+
+def search_fallbacks(specs: Iterable[str], cache_db: str = "") -> dict[str, str]:
+    """Return spec -> how its search agent ran, for specs whose server refused tools."""
+    found: dict[str, str] = {}
+    for name in sorted(set(specs)):
+        spec = parse_spec(name)
+        if spec.backend in TOOL_BACKENDS and tools_refused(spec, cache_db):
+            found[name] = "structured steps (the server refused tool calls)"
+    return found
+
+
 def structured_modes(specs: Iterable[str], cache_db: str = "") -> dict[str, str]:
     """Return spec -> how structured answers are asked for, for the given specs."""
     modes: dict[str, str] = {}
@@ -780,6 +813,8 @@ async def ask_with_tools(
             f"step {step!r}: the {role} model {settings.spec!r} cannot call tools; "
             "run the search agent with search_mode=structured (or auto)"
         ) from None
+    if spec.backend == "openai":
+        messages = server_tool_turns(messages)
     calls: list[dict[str, Any]] = []
     try:
         answer, call = await _call_message(
@@ -790,11 +825,31 @@ async def ask_with_tools(
         if structured.refused_field("tools", exc.fault.status, exc.fault.body):
             hint = "The server refused the tool-calling request; run the search "
             hint += "agent with search_mode=structured (--search-mode structured)."
-            raise ModelServerError(role, step, exc, calls, hint) from exc
+            raise ModelServerError(role, step, exc, calls, hint, refused=True) from exc
         raise ModelServerError(role, step, exc, calls) from exc
     if not isinstance(answer, AIMessage):
         answer = AIMessage(content=answer.content)
     return answer, [call]
+
+
+TOOL_TURN_TEXT = " "
+"""Text sent with an assistant turn that only calls tools (see `server_tool_turns`)."""
+
+
+def server_tool_turns(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """Give the agent's tool-call turns text before they go back to a server.
+
+    langchain-openai sends a turn with tool calls and no text as
+    ``content: null``, which OpenAI accepts and llama-cpp-python's server
+    refuses (HTTP 500, "Input should be a valid string"), failing every turn
+    after the first; a single space is accepted by both.
+    """
+    return [
+        message.model_copy(update={"content": TOOL_TURN_TEXT})
+        if isinstance(message, AIMessage) and message.tool_calls and not message.content
+        else message
+        for message in messages
+    ]
 
 
 def _ask_rules(

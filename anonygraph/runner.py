@@ -72,6 +72,8 @@ class RunSummary:
     totals: dict[str, Any] = field(default_factory=dict)
     structured: dict[str, str] = field(default_factory=dict)
     """Model spec -> how structured answers were asked for (server modes)."""
+    search: dict[str, str] = field(default_factory=dict)
+    """Model spec -> how its search agent ran, where its server refused tools."""
     outcomes: dict[str, int] = field(default_factory=dict)
     """Records of the run (this session's and earlier ones') per outcome."""
     refusals: dict[str, int] = field(default_factory=dict)
@@ -122,6 +124,7 @@ class RunSummary:
         lines += [
             f"  structured output: {s} -> {m}" for s, m in self.structured.items()
         ]
+        lines += [f"  search agent: {s} -> {m}" for s, m in self.search.items()]
         per = self.totals.get("per_record")
         wall = self.totals.get("wall_seconds", 0.0)
         if per and wall:
@@ -278,9 +281,10 @@ async def _run_records(
     summary.waiting = errors.count(WAITING)
     summary.done = len(errors) - summary.failed - summary.waiting
     summary.totals = db.run_totals(run_id)
-    summary.structured = models.structured_modes(
-        db.models_used(run_id), context.cache_db
-    )
+    used = db.models_used(run_id)
+    summary.structured = models.structured_modes(used, context.cache_db)
+    stepped = db.models_used(run_id, step="search_step")
+    summary.search = models.search_fallbacks(stepped, context.cache_db)
     summary.outcomes, summary.refusals = tally_outcomes(db.records(run_id))
     status = "partial" if summary.failed else WAITING if summary.waiting else "done"
     db.finish_run(run_id, status, asdict(summary))

@@ -817,10 +817,16 @@ class RunStore:
                 ],
             )
 
-    def models_used(self, run_id: str) -> list[str]:
-        """Return the model specs a run's (or an evaluation's) calls went to."""
+    def models_used(self, run_id: str, step: str = "") -> list[str]:
+        """Return the model specs a run's (or an evaluation's) calls went to.
+
+        ``step`` keeps only the calls of that graph step.
+        """
+        where, args = "run_id = ?", [run_id]
+        if step:
+            where, args = where + " and step = ?", [run_id, step]
         rows = self.db.query(
-            "select distinct model from model_calls where run_id = ?", [run_id]
+            f"select distinct model from model_calls where {where}", args
         )
         return sorted(str(r["model"]) for r in rows if r["model"])
 
