@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import json
 import operator
+import subprocess
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -184,3 +186,53 @@ def test_when_a_steps_answer_stays_unusable_then_the_rerun_asks_afresh(
             pass
     assert len(script.prompts("anonymizer")) == 2
     assert db.db.query("select * from call_journal") == []
+
+
+CHILD = """
+import os, sys
+sys.path.insert(0, {tests!r})
+from scripted import calgary_script, rewrite_json
+from anonygraph import cli, models
+from anonygraph.backends.faults import Fault, ServerError
+
+def anonymizer(prompt):
+    retry = "was refused" in prompt
+    if retry and not os.path.exists({flag!r}):
+        open({flag!r}, "w").close()
+        raise ServerError("{url}", Fault(None, "connection failed", True), 3)
+    with open({log!r}, "a") as sent:
+        sent.write(("retry" if retry else "first") + "\\n")
+    return rewrite_json("I live in a city." if retry else "x")
+
+script = calgary_script()
+script.set("anonymizer", anonymizer)
+models.load_chat_model = script.load
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def test_when_the_cli_is_run_again_after_a_fault_then_no_answered_call_is_resent(
+    tmp_path: Path,
+) -> None:
+    log, flag = tmp_path / "sent.log", tmp_path / "failed-once"
+    child = tmp_path / "child.py"
+    tests = str(Path(__file__).resolve().parents[1])
+    child.write_text(CHILD.format(tests=tests, flag=str(flag), log=str(log), url=URL))
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"id": "a", "text": "I live in Calgary."}) + "\n")
+    command = [
+        sys.executable, str(child), "run", "--input", str(source),
+        "--output", str(tmp_path / "out.jsonl"), "--db", str(tmp_path / "runs.sqlite"),
+        "--attributes", "city_country", "--max-iterations", "1", "--cache", "off",
+        "--no-progress", "--model", "local",
+    ]  # fmt: skip
+
+    first = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    second = subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+    assert first.returncode == 1 and "connection failed" in first.stderr
+    assert second.returncode == 0, second.stderr
+    assert log.read_text().splitlines() == ["first", "retry"]
+    assert "1 answered call(s) served from the run's call journal" in second.stderr
+    (line,) = (tmp_path / "out.jsonl").read_text().splitlines()
+    assert json.loads(line)["text"] == "I live in a city."
