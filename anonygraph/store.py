@@ -863,6 +863,11 @@ class RunStore:
         with self.db.transaction():
             self.db.execute("delete from iterations where run_id = ?", [run_id])
             self.db.execute("delete from model_calls where run_id = ?", [run_id])
+            # Journaled answers hold raw text: the run's and its evaluations'.
+            self.db.execute(
+                "delete from call_journal where run_id = ? or substr(run_id, 1, ?) = ?",
+                [run_id, len(run_id) + 1, f"{run_id}/"],
+            )
             self.db.execute(
                 "update records set result = null where run_id = ?", [run_id]
             )

@@ -236,3 +236,16 @@ def test_when_the_cli_is_run_again_after_a_fault_then_no_answered_call_is_resent
     assert "1 answered call(s) served from the run's call journal" in second.stderr
     (line,) = (tmp_path / "out.jsonl").read_text().splitlines()
     assert json.loads(line)["text"] == "I live in a city."
+
+
+def test_when_a_run_is_purged_then_its_and_its_evaluations_journal_go_too(
+    tmp_path: Path,
+) -> None:
+    db = RunStore(tmp_path / "runs.sqlite")
+    for run_id in ("r", "r/eval-1", "r2", "r_"):
+        db.journal_put(run_id, "a", "t", "q", 0, {"id": run_id}, {"text": "raw"})
+
+    db.purge_intermediates("r")
+
+    left = db.db.query("select run_id from call_journal order by run_id")
+    assert [row["run_id"] for row in left] == ["r2", "r_"]
