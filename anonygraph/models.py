@@ -111,6 +111,8 @@ class ModelServerError(RuntimeError):
         self.step = step
         self.url = error.url
         self.status = error.fault.status
+        self.fault = error.fault.describe()
+        """What the server did last, status first (``HTTP 400: ...``)."""
         self.calls = calls
         self.refused = refused
         """Whether the server refused the request's shape (a field it lacks)."""

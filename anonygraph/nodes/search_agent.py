@@ -102,7 +102,7 @@ async def search_agent(
         if not (exc.refused and context.search_mode == "auto"):
             raise
         settings = models.settings_for(context, "attacker")
-        note = f"{exc.url}: {str(exc).partition(': ')[2][:200]}"
+        note = f"{exc.url}: {exc.fault[:200]}"
         models.remember_tools_refused(
             models.parse_spec(settings.spec), note, settings.cache_db
         )

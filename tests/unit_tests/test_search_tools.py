@@ -395,6 +395,11 @@ def test_when_auto_mode_meets_a_server_refusing_tools_then_structured_steps_sear
         "select * from search_queries where eval_id = ?", [evaluated.eval_id]
     )
     assert [q["query"] for q in queries] == ["Vashon glass"] * 2
+    (mode,) = RunStore(db).db.query(
+        "select * from server_modes where model = ?", ["fake (tool calls)"]
+    )
+    assert mode["mode"] == "refused"
+    assert mode["note"].startswith(f"{server.url}: HTTP 400")
     expected = "structured steps (the server refused tool calls)"
     assert f"search agent: {spec} -> {expected}" in evaluated.report()
     assert not uses_tools(EvalContext(default_model=spec, cache_db=db, **options))
