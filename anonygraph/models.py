@@ -34,7 +34,7 @@ from pydantic import BaseModel, PrivateAttr, ValidationError
 from anonygraph import store
 from anonygraph.backends import structured
 from anonygraph.backends.faults import ServerError, ServerPolicy, with_retries
-from anonygraph.endpoints import ENDPOINT_LIMIT, EndpointPool, split_urls
+from anonygraph.endpoints import EndpointPool, split_urls
 from anonygraph.prompts.common import (
     ANSWER_FORMAT,
     JSON_HINT,
@@ -642,8 +642,8 @@ class CallSettings:
     cache_mode: str = "deterministic"
     policy: ServerPolicy = ServerPolicy()
     """Retries, backoff and timeout of server requests."""
-    endpoint_limit: int = ENDPOINT_LIMIT
-    """Requests at once per server of a ``URL1,URL2`` pool."""
+    endpoint_limit: int | None = None
+    """Requests at once per server of a ``URL1,URL2`` pool; None: the pool's own."""
 
 
 def settings_for(context: Any, role: str) -> CallSettings:
@@ -655,14 +655,14 @@ def settings_for(context: Any, role: str) -> CallSettings:
         cache_db=getattr(context, "cache_db", ""),
         cache_mode=getattr(context, "cache_mode", "deterministic"),
         policy=ServerPolicy.from_context(context),
-        endpoint_limit=int(getattr(context, "endpoint_limit", ENDPOINT_LIMIT)),
+        endpoint_limit=getattr(context, "endpoint_limit", None),
     )
 
 
 def _with_limit(model: BaseChatModel, settings: CallSettings) -> BaseChatModel:
     # One pool per process serves the run: it takes the run's limit.
-    if isinstance(model, EndpointPool):
-        model.limit = max(1, settings.endpoint_limit)
+    if isinstance(model, EndpointPool) and settings.endpoint_limit is not None:
+        model.limit = max(1, int(settings.endpoint_limit))
     return model
 
 
