@@ -123,17 +123,30 @@ class Sampled:
 
 
 async def sample(state: Sampled, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Ask the same prompt three times (temperature > 0), then one more question."""
-    texts, calls = [], []
-    for _ in range(3):
-        answer, made = await models.ask_structured(
-            "anonymizer", "rewrite me", Rewrite, runtime.context, step="sample"
+    """Ask the same prompt three times (temperature > 0), then one more question.
+
+    The third sample and the question are asked from a worker thread with its
+    own event loop, as the evaluator's validator is.
+    """
+
+    def ask(prompt: str) -> tuple[Rewrite, list[dict[str, Any]]]:
+        return asyncio.run(
+            models.ask_structured(
+                "anonymizer", prompt, Rewrite, runtime.context, step="sample"
+            )
         )
+
+    texts, calls = [], []
+    for n in range(3):
+        if n < 2:
+            answer, made = await models.ask_structured(
+                "anonymizer", "rewrite me", Rewrite, runtime.context, step="sample"
+            )
+        else:
+            answer, made = await asyncio.to_thread(ask, "rewrite me")
         texts.append(answer.text)
         calls += made
-    answer, made = await models.ask_structured(
-        "anonymizer", "last question", Rewrite, runtime.context, step="sample"
-    )
+    answer, made = await asyncio.to_thread(ask, "last question")
     return {"texts": [*texts, answer.text], "calls": [*calls, *made]}
 
 
