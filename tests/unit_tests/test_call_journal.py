@@ -262,3 +262,51 @@ def test_when_a_run_is_purged_then_its_and_its_evaluations_journal_go_too(
 
     left = db.db.query("select run_id from call_journal order by run_id")
     assert [row["run_id"] for row in left] == ["r2", "r_"]
+
+
+async def ask_again(state: Sampled, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Ask the same prompt once per round."""
+    answer, made = await models.ask_structured(
+        "anonymizer", "rewrite me", Rewrite, runtime.context, step="ask_again"
+    )
+    return {"texts": [answer.text], "calls": made}
+
+
+def test_when_a_node_asks_the_same_prompt_in_a_later_round_then_it_is_sent_again(
+    script: Script, tmp_path: Path
+) -> None:
+    sent: list[str] = []
+
+    def answer(prompt: str) -> str:
+        if len(sent) == 2 and "failed" not in sent:
+            sent.append("failed")
+            raise ServerError(URL, Fault(None, "connection failed", True), 3)
+        sent.append(f"round answer {len(sent)}")
+        return rewrite_json(sent[-1])
+
+    script.set("anonymizer", answer)
+    builder = StateGraph(Sampled, context_schema=Context)
+    builder.add_node(ask_again)
+    builder.add_edge(START, "ask_again")
+    builder.add_conditional_edges(
+        "ask_again", lambda s: END if len(s.texts) >= 3 else "ask_again"
+    )
+    app = builder.compile(checkpointer=InMemorySaver())
+    db = RunStore(tmp_path / "runs.sqlite")
+    context = Context(default_model="local", cache_mode="off")
+
+    async def run_once() -> tuple[dict[str, Any], Exception | None]:
+        store.track_calls(db, "run", "rec")
+        return await invoke_thread(
+            app, "run:rec", {}, context, finished=lambda v: len(v["texts"]) >= 3
+        )
+
+    _, error = asyncio.run(run_once())  # the third round meets the fault
+    assert isinstance(error, models.ModelServerError)
+    result, error = asyncio.run(run_once())
+
+    # Each round is its own graph task: the re-run's round is asked afresh,
+    # not answered with the first round's journaled answer to the same prompt.
+    assert error is None
+    assert result["texts"] == ["round answer 0", "round answer 1", "round answer 3"]
+    assert not any(c.get("replayed") for c in result["calls"])
