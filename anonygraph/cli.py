@@ -96,15 +96,23 @@ def context_fields(
         if not sep:
             raise OptionError(f"--set {pair}: expected FIELD=VALUE")
         fields[name.strip()] = coerce_option(args.method, name.strip(), value)
-    # One check for a flag and its --set form.
+    check_minimum(fields)
+    if args.method == "fgaa" and args.fixed_rounds:
+        fields["stop_when_nothing_inferred"] = False
+    return fields
+
+
+def check_minimum(fields: Mapping[str, Any]) -> None:
+    """Refuse a count below its `MINIMUM` (one check for a flag and its --set form).
+
+    Raises:
+        OptionError: naming the flag and the least value.
+    """
     for name, least in MINIMUM.items():
         if name in fields and fields[name] < least:
             raise OptionError(
                 f"--{name.replace('_', '-')} (or --set {name}) must be at least {least}"
             )
-    if args.method == "fgaa" and args.fixed_rounds:
-        fields["stop_when_nothing_inferred"] = False
-    return fields
 
 
 def coerce_option(method: str, name: str, value: str) -> Any:
@@ -187,6 +195,9 @@ MINIMUM = {
     "max_retries": 0,
     "max_chars": 1,
     "server_retries": 0,
+    "server_backoff": 0,
+    "server_max_backoff": 0,
+    "request_timeout": 0.1,
     "endpoint_limit": 1,
 }
 """Smallest sensible value of a count, checked for a flag and its --set form."""
@@ -675,6 +686,7 @@ def _eval(args: argparse.Namespace) -> int:
     for name in SERVER_FIELDS:
         if getattr(args, name, None) is not None:
             fields[name] = getattr(args, name)
+    check_minimum(fields)
     if args.search:
         fields.update(
             search_backend=args.search,
