@@ -6,10 +6,12 @@ function of the last message's text returning either.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import uuid
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -172,3 +174,24 @@ def judge_json(read: int = 9, meaning: int = 8, hall: int = 1) -> str:
             "hallucination": {"explanation": "none", "score": hall},
         }
     )
+
+
+def rlaa_batch(tmp_path: Path, source: Path, **context: Any) -> Any:
+    """Run RLAA over ``source`` in ``tmp_path`` with the scripted roles, one
+    round, the city attribute; ``context`` adds or overrides run parameters."""
+    from anonygraph.runner import RunOptions, run_batch
+
+    options = RunOptions(
+        method="rlaa",
+        input=str(source),
+        output=str(tmp_path / "out.jsonl"),
+        db=str(tmp_path / "runs.sqlite"),
+        context={
+            "attributes": ["city_country"],
+            "max_iterations": 1,
+            "default_model": "local",
+            **context,
+        },
+        progress=False,
+    )
+    return asyncio.run(run_batch(options))

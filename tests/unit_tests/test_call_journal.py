@@ -15,16 +15,16 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from scripted import Script, calgary_script, rewrite_json
+from scripted import Script, calgary_script, rewrite_json, rlaa_batch
 
 from anonygraph import models, store
 from anonygraph.backends.faults import Fault, ServerError
-from anonygraph.runner import RunOptions, RunSummary, invoke_thread, run_batch
+from anonygraph.runner import RunSummary, invoke_thread
 from anonygraph.state.answers import Rewrite
 from anonygraph.state.context import Context
 from anonygraph.store import RunStore
@@ -54,20 +54,7 @@ class Faults:
 def rlaa(tmp_path: Path) -> RunSummary:
     source = tmp_path / "in.jsonl"
     source.write_text(json.dumps({"id": "a", "text": "I live in Calgary."}) + "\n")
-    options = RunOptions(
-        method="rlaa",
-        input=str(source),
-        output=str(tmp_path / "out.jsonl"),
-        db=str(tmp_path / "runs.sqlite"),
-        context={
-            "attributes": ["city_country"],
-            "max_iterations": 1,
-            "default_model": "local",
-            "cache_mode": "off",
-        },
-        progress=False,
-    )
-    return asyncio.run(run_batch(options))
+    return cast(RunSummary, rlaa_batch(tmp_path, source, cache_mode="off"))
 
 
 def test_when_a_steps_second_call_fails_then_the_rerun_does_not_resend_the_first(

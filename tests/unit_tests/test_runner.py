@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted import Script, attack_json, rewrite_json, verdicts_json
+from scripted import Script, attack_json, rewrite_json, rlaa_batch, verdicts_json
 
 from anonygraph import cli
 from anonygraph.runner import RunOptions, run_batch
@@ -44,20 +44,7 @@ def edited(prompt: str) -> str:
 
 
 def batch(tmp_path: Path, input: Path, **context: Any) -> Any:
-    options = RunOptions(
-        method="rlaa",
-        input=str(input),
-        output=str(tmp_path / "out.jsonl"),
-        db=str(tmp_path / "runs.sqlite"),
-        context={
-            "attributes": ["city_country"],
-            "max_iterations": 1,
-            "default_model": "local",
-            **context,
-        },
-        progress=False,
-    )
-    return asyncio.run(run_batch(options))
+    return rlaa_batch(tmp_path, input, **context)
 
 
 def test_when_input_has_bad_lines_then_each_is_reported_and_the_batch_goes_on(
