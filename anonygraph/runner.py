@@ -584,8 +584,9 @@ class OutputFile:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        """Release the lock."""
+        """Flush the file to disk and release the lock."""
         if self._lock is not None:
+            os.fsync(self._lock.fileno())
             fcntl.flock(self._lock, fcntl.LOCK_UN)
             self._lock.close()
             self._lock = None
@@ -638,9 +639,13 @@ class OutputFile:
                 self.append(output_line(record, result, row["run_id"]))
 
     def append(self, line: dict[str, Any]) -> None:
-        """Write one line and flush it to disk before going on."""
+        """Write one line; it is in the file for any reader once this returns.
+
+        Handed to the operating system, which keeps it when the process is
+        killed; the disk flush waits for the end of the run (`__exit__`), as
+        the store's commits wait for its next WAL checkpoint. After a power
+        cut, `restore` writes again what the store holds and the file lost.
+        """
         with open(self.path, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(line, ensure_ascii=False) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
         self.ids.add(str(line["id"]))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Iterable, Iterator
@@ -101,31 +102,34 @@ async def open_checkpointer(location: str | Path) -> AsyncIterator[Any]:
 
     SQLite: a file beside the store file. Postgres: LangGraph's tables in the
     same database, so any worker can continue a record another one started.
+    Both write in the event loop's thread (`anonygraph.checkpointers`).
     """
+    from anonygraph import checkpointers
+
     if sql.is_postgres(location):
-        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
-        from psycopg import AsyncConnection
+        import psycopg
         from psycopg.rows import dict_row
 
-        RunStore(location).close()  # creates LangGraph's tables once per process
-        async with await AsyncConnection.connect(
+        if str(location) not in _SET_UP:
+            RunStore(location).close()  # creates LangGraph's tables once per process
+        with psycopg.connect(
             str(location),
             autocommit=True,
             prepare_threshold=0,
             row_factory=dict_row,
             options=sql.POSTGRES_OPTIONS,
-        ) as conn:
-            yield AsyncPostgresSaver(conn=conn)
+        ) as pg:
+            yield checkpointers.postgres_saver(pg)
         return
-    import aiosqlite
-    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
     path = secure_file(checkpoint_path(location))
-    async with aiosqlite.connect(str(path)) as conn:
+    conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
+    try:
         # WAL with synchronous=NORMAL: see `sql.SqliteConnection`.
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        yield AsyncSqliteSaver(conn)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        yield checkpointers.InLoopSqliteSaver(conn)
+    finally:
+        conn.close()
 
 
 class RunLockedError(RuntimeError):
