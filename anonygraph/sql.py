@@ -227,9 +227,10 @@ class PostgresConnection(Connection):
             ) from exc
 
         super().__init__()
-        self.conn = psycopg.connect(
-            url, autocommit=True, prepare_threshold=None, options=POSTGRES_OPTIONS
-        )
+        # psycopg's default prepare_threshold: a statement run a few times (the
+        # call log's, the checkpoints') is prepared on the server, which halves
+        # its round trip.
+        self.conn = psycopg.connect(url, autocommit=True, options=POSTGRES_OPTIONS)
 
     def _run(self, sql: str, args: Sequence[Any]) -> Any:
         # The store writes ``?`` placeholders and never a literal ``?`` or ``%``.

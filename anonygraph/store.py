@@ -798,14 +798,14 @@ class RunStore:
             f"(state = 'pending' or (state = 'leased' and lease_until < {now})) "
             f"order by position limit 1{self.db.skip_locked}"
         )
-        with self.db.transaction():
-            rows = self.db.query(
-                f"update work set state = 'leased', worker = ?, "
-                f"lease_until = {now} + ?, claims = claims + 1, updated = {now} "
-                f"where (run_id, record_id) = ({pick}) "
-                "returning run_id, record_id, payload, claims",
-                [worker, lease_seconds, *args],
-            )
+        # One statement, atomic by itself: no begin/commit round trips.
+        rows = self.db.query(
+            f"update work set state = 'leased', worker = ?, "
+            f"lease_until = {now} + ?, claims = claims + 1, updated = {now} "
+            f"where (run_id, record_id) = ({pick}) "
+            "returning run_id, record_id, payload, claims",
+            [worker, lease_seconds, *args],
+        )
         return rows[0] if rows else None
 
     def renew(self, worker: str, lease_seconds: float) -> int:
