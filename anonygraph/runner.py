@@ -253,6 +253,7 @@ async def _run_records(
     output.restore(db.records(run_id, status="done"))
     todo = [r for r in records if r.id not in output.ids]
     summary.skipped = len(records) - len(todo)
+    warm_up_in_background()
     async with store.open_checkpointer(options.db) as saver:
         app = GRAPHS[options.method]().compile(checkpointer=saver, name=options.method)
         bar = tqdm(
@@ -279,6 +280,24 @@ async def _run_records(
     summary.outcomes, summary.refusals = tally_outcomes(db.records(run_id))
     status = "partial" if summary.failed else WAITING if summary.waiting else "done"
     db.finish_run(run_id, status, asdict(summary))
+
+
+def warm_up_in_background() -> asyncio.Future[None]:
+    """Load the cue detectors' tables in a thread while the first calls wait.
+
+    Measured: the place gazetteer took about 0.5 s of the first record's wall
+    time in each worker process, outside any model call.
+    """
+    return asyncio.get_running_loop().run_in_executor(None, _warm_up)
+
+
+def _warm_up() -> None:
+    from anonygraph import cues
+
+    try:
+        cues.warm_up()
+    except Exception:  # noqa: BLE001 - the record's own check reports it
+        return
 
 
 OUTCOMES: tuple[str, ...] = ("anonymized", "partly anonymized", "unchanged", "failed")

@@ -35,6 +35,7 @@ from anonygraph.runner import (
     check_output_path,
     load_input,
     run_record,
+    warm_up_in_background,
 )
 from anonygraph.state.domain import Record
 
@@ -130,6 +131,7 @@ async def run_worker(
         file=sys.stderr,
     )
     try:
+        warm_up_in_background()
         async with store.open_checkpointer(options.db) as saver:
             beat = asyncio.create_task(_heartbeat(db, options))
             try:

@@ -46,7 +46,7 @@ if os.environ.get("WAIT_FOR_GO"):
     import langgraph.checkpoint.postgres
     print("ready", flush=True)
     sys.stdin.readline()
-sys.exit(cli.main(sys.argv[1:]))
+cli.run(sys.argv[1:])
 """
 
 RUN_FLAGS = [

@@ -296,3 +296,33 @@ def test_when_input_is_a_shared_data_set_then_its_labels_reach_the_store(
     assert summary.done == 2 and summary.bad_lines == []
     rows = RunStore(tmp_path / "runs.sqlite").records(summary.run_id)
     assert json.loads(rows[0]["labels"]) == {"relationship_status": "divorced"}
+
+
+def test_when_output_lines_are_appended_then_each_is_readable_at_once_and_flushed_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from anonygraph import runner
+
+    flushed: list[int] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        flushed.append(fd)
+        real_fsync(fd)
+
+    monkeypatch.setattr(runner.os, "fsync", fsync)
+    path = tmp_path / "out.jsonl"
+    identity = {"run_id": "r1", "method": "rlaa", "input": "in", "options": {}}
+    seen: list[int] = []
+    with runner.OutputFile(str(path), identity) as output:
+        for rid in ("a", "b", "c"):
+            output.append({"id": rid, "text": "x"})
+            # Another process (export, a reader) sees the line before the run ends.
+            seen.append(len(path.read_text().splitlines()))
+        assert flushed == []
+
+    assert seen == [1, 2, 3]
+    assert len(flushed) == 1  # one disk flush when the run lets go of the file
+    assert [json.loads(x)["id"] for x in path.read_text().splitlines()] == [
+        "a", "b", "c",
+    ]  # fmt: skip

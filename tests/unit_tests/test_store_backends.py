@@ -176,3 +176,46 @@ def test_when_a_run_is_purged_on_either_backend_then_its_checkpoints_go_too(
     assert asyncio.run(checkpoints()) == 0
     (row,) = RunStore(store_location).records(run_id)
     assert row["result"] is None and row["anonymized"] == "I live in a city."
+
+
+def test_when_the_checkpointer_returns_from_a_write_then_another_connection_sees_it(
+    store_location: str,
+) -> None:
+    # The savers write in the event loop's thread; each write must still be
+    # committed when it returns (a kill right after it loses nothing).
+    from langgraph.checkpoint.base import empty_checkpoint
+
+    thread = {"configurable": {"thread_id": "run1:a", "checkpoint_ns": ""}}
+    seen: dict[str, int] = {}
+
+    def count(table: str) -> int:
+        if store_location.startswith("postgresql://"):
+            import psycopg
+
+            with psycopg.connect(store_location) as conn:
+                row = conn.execute(f"select count(*) from {table}").fetchone()
+        else:
+            import sqlite3
+
+            path = store.checkpoint_path(store_location)
+            with sqlite3.connect(path) as conn:
+                row = conn.execute(f"select count(*) from {table}").fetchone()
+        return int(row[0]) if row else 0
+
+    async def write() -> None:
+        async with store.open_checkpointer(store_location) as saver:
+            checkpoint = empty_checkpoint()
+            config = await saver.aput(thread, checkpoint, {"step": -1}, {})
+            seen["checkpoints"] = count("checkpoints")
+            await saver.aput_writes(config, [("text", "I live in Calgary.")], "t1")
+            writes = "checkpoint_writes" if "postgres" in store_location else "writes"
+            seen["writes"] = count(writes)
+            assert (await saver.aget_tuple(config)).pending_writes == [  # type: ignore[union-attr]
+                ("t1", "text", "I live in Calgary.")
+            ]
+            await saver.adelete_thread("run1:a")
+            seen["after_delete"] = count("checkpoints")
+
+    asyncio.run(write())
+
+    assert seen == {"checkpoints": 1, "writes": 1, "after_delete": 0}
