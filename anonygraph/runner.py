@@ -9,10 +9,11 @@ import json
 import os
 import sqlite3
 import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -282,18 +283,28 @@ async def _run_records(
     db.finish_run(run_id, status, asdict(summary))
 
 
-def warm_up_in_background() -> asyncio.Future[None]:
-    """Load the cue detectors' tables in a thread while the first calls wait.
+WARM_UP_WAIT_SECONDS = 5.0
+"""How long the warm-up waits for the first model call before it starts anyway."""
+
+
+@cache
+def warm_up_in_background() -> None:
+    """Load the cue detectors' tables in a thread while the first call waits.
 
     Measured: the place gazetteer took about 0.5 s of the first record's wall
-    time in each worker process, outside any model call.
+    time in each worker process, outside any model call. Parsing its data
+    holds the interpreter lock for a few tenths of a second, so the thread
+    starts once the first model call has gone out (`store.CALL_WENT_OUT`),
+    when the event loop has nothing else to do. Once per process; a daemon
+    thread, so that a run without model calls never waits for it to exit.
     """
-    return asyncio.get_running_loop().run_in_executor(None, _warm_up)
+    threading.Thread(target=_warm_up, name="anonygraph-warm-up", daemon=True).start()
 
 
 def _warm_up() -> None:
     from anonygraph import cues
 
+    store.CALL_WENT_OUT.wait(WARM_UP_WAIT_SECONDS)
     try:
         cues.warm_up()
     except Exception:  # noqa: BLE001 - the record's own check reports it

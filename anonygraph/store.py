@@ -29,6 +29,12 @@ CALL_LOG: ContextVar[tuple[RunStore, str, str] | None] = ContextVar(
 """The store, run and record that model calls in this task belong to."""
 
 
+CALL_WENT_OUT = threading.Event()
+"""Set once a batch run's first model call has gone out (`log_call`): work that
+holds the interpreter lock for long (`runner.warm_up_in_background`) waits for
+it, so that it runs while the event loop waits for the model."""
+
+
 def log_call(call: dict[str, Any], phase: str) -> None:
     """Note a model call's start or end, so calls cut off by a kill are counted.
 
@@ -40,6 +46,8 @@ def log_call(call: dict[str, Any], phase: str) -> None:
         return
     db, run_id, record_id = owner
     db.log_call(call, phase, run_id, record_id)
+    if phase == "start":
+        CALL_WENT_OUT.set()
 
 
 def secure_file(path: str | Path) -> Path:

@@ -326,3 +326,29 @@ def test_when_output_lines_are_appended_then_each_is_readable_at_once_and_flushe
     assert [json.loads(x)["id"] for x in path.read_text().splitlines()] == [
         "a", "b", "c",
     ]  # fmt: skip
+
+
+def test_when_the_warm_up_starts_then_it_waits_for_the_first_model_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from anonygraph import cues, runner, store
+
+    events: list[str] = []
+    monkeypatch.setattr(cues, "warm_up", lambda: events.append("warm-up"))
+    monkeypatch.setattr(store, "CALL_WENT_OUT", threading.Event())
+    thread = threading.Thread(target=runner._warm_up)
+    thread.start()
+    thread.join(0.2)
+    events.append("call")
+    db = RunStore(tmp_path / "runs.sqlite")
+    token = store.CALL_LOG.set((db, "r1", "a"))
+    try:
+        store.log_call({"id": "c1", "role": "attacker", "step": "attack"}, "start")
+    finally:
+        store.CALL_LOG.reset(token)
+    thread.join(5)
+
+    assert events == ["call", "warm-up"]
+    assert db.call_log_totals("r1")["started"] == 1
