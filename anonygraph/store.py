@@ -126,8 +126,8 @@ async def open_checkpointer(location: str | Path) -> AsyncIterator[Any]:
             prepare_threshold=0,
             row_factory=dict_row,
             options=sql.POSTGRES_OPTIONS,
-        ) as pg:
-            yield checkpointers.postgres_saver(pg)
+        ) as pg, pg.pipeline() as pipe:  # one Sync per write: `postgres_saver`
+            yield checkpointers.postgres_saver(pg, pipe)
         return
     path = secure_file(checkpoint_path(location))
     conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
