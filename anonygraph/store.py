@@ -120,13 +120,16 @@ async def open_checkpointer(location: str | Path) -> AsyncIterator[Any]:
 
         if str(location) not in _SET_UP:
             RunStore(location).close()  # creates LangGraph's tables once per process
-        with psycopg.connect(
-            str(location),
-            autocommit=True,
-            prepare_threshold=0,
-            row_factory=dict_row,
-            options=sql.POSTGRES_OPTIONS,
-        ) as pg, pg.pipeline() as pipe:  # one Sync per write: `postgres_saver`
+        with (
+            psycopg.connect(
+                str(location),
+                autocommit=True,
+                prepare_threshold=0,
+                row_factory=dict_row,
+                options=sql.POSTGRES_OPTIONS,
+            ) as pg,
+            pg.pipeline() as pipe,
+        ):  # one Sync per write: `postgres_saver`
             yield checkpointers.postgres_saver(pg, pipe)
         return
     path = secure_file(checkpoint_path(location))
