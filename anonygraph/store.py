@@ -345,15 +345,30 @@ def _create_postgres_schema(db: sql.Connection, location: str) -> None:
     # catalog; one lock makes the workers that start together take turns.
     db.execute("select pg_advisory_lock(?)", [SCHEMA_LOCK])
     try:
-        for name, (columns, pk, indexes) in SCHEMA.items():
-            db.create_table(name, columns, pk, indexes)
+        _create_tables(db)
+        import psycopg
         from langgraph.checkpoint.postgres import PostgresSaver
+        from psycopg.rows import dict_row
 
-        with PostgresSaver.from_conn_string(location) as saver:
-            saver.setup()
+        # LangGraph's migrations, without a disk flush per statement.
+        with psycopg.connect(
+            location,
+            autocommit=True,
+            prepare_threshold=0,
+            row_factory=dict_row,
+            options=sql.POSTGRES_OPTIONS,
+        ) as conn:
+            PostgresSaver(conn).setup()
         _SET_UP.add(location)
     finally:
         db.execute("select pg_advisory_unlock(?)", [SCHEMA_LOCK])
+
+
+def _create_tables(db: sql.Connection) -> None:
+    # One transaction: one commit (and one write lock on SQLite), not one a table.
+    with db.transaction():
+        for name, (columns, pk, indexes) in SCHEMA.items():
+            db.create_table(name, columns, pk, indexes)
 
 
 def _postgres_schema_ready(db: sql.Connection) -> bool:
@@ -387,8 +402,7 @@ class RunStore:
         if self.postgres:
             _create_postgres_schema(self.db, self.location)
         else:
-            for name, (columns, pk, indexes) in SCHEMA.items():
-                self.db.create_table(name, columns, pk, indexes)
+            _create_tables(self.db)
 
     def _upsert(self, table: str, rows: list[dict[str, Any]]) -> None:
         self.db.upsert(table, rows, SCHEMA[table][1])
