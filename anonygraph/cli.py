@@ -18,7 +18,7 @@ from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import InputError
 from anonygraph.models import ROLES, ModelSpecError, parse_spec, require_llama_cpp
 from anonygraph.sql import DB_ERRORS
-from anonygraph.state.context import SEARCH_MODES
+from anonygraph.state.context import SEARCH_MODES, SERVER_FIELDS, ModelContext
 from anonygraph.store import RunLockedError
 from anonygraph.training.cli import add_seal_parser
 
@@ -97,15 +97,23 @@ def context_fields(
         if not sep:
             raise OptionError(f"--set {pair}: expected FIELD=VALUE")
         fields[name.strip()] = coerce_option(args.method, name.strip(), value)
-    # One check for a flag and its --set form.
+    check_minimum(fields)
+    if args.method == "fgaa" and args.fixed_rounds:
+        fields["stop_when_nothing_inferred"] = False
+    return fields
+
+
+def check_minimum(fields: Mapping[str, Any]) -> None:
+    """Refuse a count below its `MINIMUM` (one check for a flag and its --set form).
+
+    Raises:
+        OptionError: naming the flag and the least value.
+    """
     for name, least in MINIMUM.items():
         if name in fields and fields[name] < least:
             raise OptionError(
                 f"--{name.replace('_', '-')} (or --set {name}) must be at least {least}"
             )
-    if args.method == "fgaa" and args.fixed_rounds:
-        fields["stop_when_nothing_inferred"] = False
-    return fields
 
 
 def coerce_option(method: str, name: str, value: str) -> Any:
@@ -183,7 +191,16 @@ DEDICATED = frozenset({"default_model", "models", "attributes", "cache_db"})
 """Fields with an option of their own (--model, --attributes) or set by the
 command itself (cache_db, from --db)."""
 
-MINIMUM = {"max_iterations": 1, "max_retries": 0, "max_chars": 1}
+MINIMUM = {
+    "max_iterations": 1,
+    "max_retries": 0,
+    "max_chars": 1,
+    "server_retries": 0,
+    "server_backoff": 0,
+    "server_max_backoff": 0,
+    "request_timeout": 0.1,
+    "endpoint_limit": 1,
+}
 """Smallest sensible value of a count, checked for a flag and its --set form."""
 
 
@@ -488,6 +505,10 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     ev.add_argument("--concurrency", type=int, default=1)
     ev.add_argument("--no-progress", action="store_true")
+    servers = ev.add_argument_group("model servers")
+    options = method_options({"eval": ModelContext})
+    for name in SERVER_FIELDS:
+        _add_flag(servers, options[name])
 
     rep = sub.add_parser("report", help="tables and plots over evaluated runs")
     rep.add_argument("--db", default=default_db(), help=DB_HELP)
@@ -663,6 +684,10 @@ def _eval(args: argparse.Namespace) -> int:
     fields = parse_models(args.model or [])
     fields.update(judge=not args.no_judge, validator=args.validator)
     fields.update(semantic=args.semantic)
+    for name in SERVER_FIELDS:
+        if getattr(args, name, None) is not None:
+            fields[name] = getattr(args, name)
+    check_minimum(fields)
     if args.search:
         fields.update(
             search_backend=args.search,

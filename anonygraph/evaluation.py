@@ -49,6 +49,8 @@ class EvalSummary:
     skipped_records: list[str] = field(default_factory=list)
     structured: dict[str, str] = field(default_factory=dict)
     """Model spec -> how structured answers were asked for (server modes)."""
+    search: dict[str, str] = field(default_factory=dict)
+    """Model spec -> how its search agent ran, where its server refused tools."""
     leak_rates: dict[str, dict[str, LeakRate]] = field(default_factory=dict)
     """original/final -> attribute -> explicit-cue leak rate (no model)."""
 
@@ -73,6 +75,7 @@ class EvalSummary:
         lines += [
             f"  structured output: {s} -> {m}" for s, m in self.structured.items()
         ]
+        lines += [f"  search agent: {s} -> {m}" for s, m in self.search.items()]
         return "\n".join(lines)
 
 
@@ -218,9 +221,10 @@ async def _evaluate_run(options: EvalOptions) -> EvalSummary:
             summary.scored += copied
             bar.update(1)
     bar.close()
-    summary.structured = models.structured_modes(
-        db.models_used(f"{options.run_id}/{eval_id}"), context.cache_db
-    )
+    used = db.models_used(f"{options.run_id}/{eval_id}")
+    summary.structured = models.structured_modes(used, context.cache_db)
+    stepped = db.models_used(f"{options.run_id}/{eval_id}", step="search_step")
+    summary.search = models.search_fallbacks(stepped, context.cache_db)
     return summary
 
 
@@ -235,7 +239,7 @@ async def score_row(
     """Evaluate one text (resuming its thread); store it; return an error or ''."""
     start = time.perf_counter()
     # Judge and attacker calls log their start too (named as save_evaluation does).
-    store.CALL_LOG.set((db, f"{run_id}/{eval_id}", f"{row.record_id}/{row.row}"))
+    store.track_calls(db, f"{run_id}/{eval_id}", f"{row.record_id}/{row.row}")
     result, failure = await invoke_thread(
         app,
         f"{eval_id}:{row.record_id}:{row.row}",

@@ -103,13 +103,19 @@ class ModelServerError(RuntimeError):
         calls: list[Any],
         hint: str = "Check that the server is up and reachable, then run the "
         "same command again to resume.",
+        *,
+        refused: bool = False,
     ):
         super().__init__(f"step {step!r}: the {role} model's {error}. {hint}")
         self.role = role
         self.step = step
         self.url = error.url
         self.status = error.fault.status
+        self.fault = error.fault.describe()
+        """What the server did last, status first (``HTTP 400: ...``)."""
         self.calls = calls
+        self.refused = refused
+        """Whether the server refused the request's shape (a field it lacks)."""
 
 
 class ModelOutputError(RuntimeError):
@@ -366,7 +372,8 @@ def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
             max_tokens=params.max_tokens,
         )
     try:
-        policy = ServerPolicy.from_env()
+        # No client timeout: `with_retries` bounds each request by the run's
+        # `request_timeout`, which one cached client cannot know.
         if spec.backend == "ollama":
             from langchain_ollama import ChatOllama
 
@@ -378,7 +385,7 @@ def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
                     temperature=params.temperature,
                     top_p=params.top_p,
                     num_predict=params.max_tokens,
-                    client_kwargs={"timeout": policy.timeout},
+                    client_kwargs={"timeout": None},
                 ),
             )
         if spec.backend == "openai":
@@ -402,10 +409,10 @@ def _load_chat_model(spec: ModelSpec, role: str) -> BaseChatModel:
                     temperature=params.temperature,
                     top_p=params.top_p,
                     max_retries=0,  # retried by our layer, which names the server
-                    timeout=policy.timeout,
+                    timeout=None,
                     # Its own client: langchain-openai's shared default is tied
                     # to the first event loop that used it.
-                    http_async_client=httpx.AsyncClient(timeout=policy.timeout),
+                    http_async_client=httpx.AsyncClient(timeout=None),
                     **tokens,
                 ),
             )
@@ -447,7 +454,22 @@ def constrained(
         return model.bind(format=json_schema)
     if spec.backend == "openai":
         return structured.bind_mode(model, mode or structured.MODES[0], schema)
-    return model  # hf: parse, repair, retry
+    if spec.backend == "hf":
+        try:
+            from transformers import LogitsProcessorList
+
+            from anonygraph.backends.hf_schema import SchemaLogits
+        except ImportError as exc:
+            raise ModelSpecError(
+                f"model spec {str(spec)!r} needs an optional package: "
+                f"pip install 'anonygraph[hf]' ({exc.name} is missing)"
+            ) from exc
+        tokenizer = cast(Any, model).llm.pipeline.tokenizer
+        processor = SchemaLogits(tokenizer, json_schema)
+        return model.bind(
+            pipeline_kwargs={"logits_processor": LogitsProcessorList([processor])}
+        )
+    return model
 
 
 def server_url(spec: ModelSpec) -> str:
@@ -464,7 +486,7 @@ FIXED_MODES: dict[str, str] = {
     "local": "json_object+schema (llama.cpp grammar)",
     "llamacpp": "json_object+schema (llama.cpp grammar)",
     "ollama": "format=JSON schema",
-    "hf": "text (schema in the prompt)",
+    "hf": "JSON schema (logits processor)",
 }
 
 _MODES: dict[tuple[str, str], str] = {}
@@ -497,6 +519,35 @@ def remember_mode(spec: ModelSpec, mode: str, note: str, cache_db: str) -> None:
         store.mode_put(cache_db, key[0], key[1], mode, note)
 
 
+TOOLS_REFUSED = "refused"
+"""The ``server_modes`` entry of a server that refused a tool-calling request."""
+
+
+def _tools_key(spec: ModelSpec) -> ModelSpec:
+    # Kept beside the server's structured-output mode, under its own name.
+    return replace(spec, name=f"{spec.name} (tool calls)")
+
+
+def tools_refused(spec: ModelSpec, cache_db: str = "") -> bool:
+    """Tell whether the server of ``spec`` refused tool calls in this store's runs."""
+    return structured_mode(_tools_key(spec), cache_db) == TOOLS_REFUSED
+
+
+def remember_tools_refused(spec: ModelSpec, note: str, cache_db: str) -> None:
+    """Keep that the server of ``spec`` refused tool calls (search_mode auto)."""
+    remember_mode(_tools_key(spec), TOOLS_REFUSED, note, cache_db)
+
+
+def search_fallbacks(specs: Iterable[str], cache_db: str = "") -> dict[str, str]:
+    """Return spec -> how its search agent ran, for specs whose server refused tools."""
+    found: dict[str, str] = {}
+    for name in sorted(set(specs)):
+        spec = parse_spec(name)
+        if spec.backend in TOOL_BACKENDS and tools_refused(spec, cache_db):
+            found[name] = "structured steps (the server refused tool calls)"
+    return found
+
+
 def structured_modes(specs: Iterable[str], cache_db: str = "") -> dict[str, str]:
     """Return spec -> how structured answers are asked for, for the given specs."""
     modes: dict[str, str] = {}
@@ -510,10 +561,13 @@ def structured_modes(specs: Iterable[str], cache_db: str = "") -> dict[str, str]
 
 
 def parse_json_answer(text: str, schema: type[T]) -> T:
-    """Validate a model's text answer into ``schema``, repairing common slips.
+    r"""Validate a model's text answer into ``schema``, repairing common slips.
 
     Tags the prompt escaped (``&lt;/text>``) are given back their "<" in every
-    string, so quotes and rewrites match the stored text.
+    string, so quotes and rewrites match the stored text. A lone surrogate
+    (a JSON escape like ``\ud800`` with no partner) becomes U+FFFD: no UTF-8
+    file or database can store it, and a saved answer that cannot be written
+    would fail its record again on every resume.
 
     Raises:
         ValueError: when no JSON object or list can be recovered or it does not
@@ -529,7 +583,8 @@ def parse_json_answer(text: str, schema: type[T]) -> T:
 
 def _restore_tags(data: Any) -> Any:
     if isinstance(data, str):
-        return restore(data)
+        whole = data.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return restore(whole)
     if isinstance(data, list):
         return [_restore_tags(item) for item in data]
     if isinstance(data, dict):
@@ -604,6 +659,10 @@ class CallSettings:
     max_retries: int = 2
     cache_db: str = ""
     cache_mode: str = "deterministic"
+    policy: ServerPolicy = ServerPolicy()
+    """Retries, backoff and timeout of server requests."""
+    endpoint_limit: int | None = None
+    """Requests at once per server of a ``URL1,URL2`` pool; None: the pool's own."""
 
 
 def settings_for(context: Any, role: str) -> CallSettings:
@@ -614,7 +673,16 @@ def settings_for(context: Any, role: str) -> CallSettings:
         max_retries=getattr(context, "max_retries", 2),
         cache_db=getattr(context, "cache_db", ""),
         cache_mode=getattr(context, "cache_mode", "deterministic"),
+        policy=ServerPolicy.from_context(context),
+        endpoint_limit=getattr(context, "endpoint_limit", None),
     )
+
+
+def _with_limit(model: BaseChatModel, settings: CallSettings) -> BaseChatModel:
+    # One pool per process serves the run: it takes the run's limit.
+    if isinstance(model, EndpointPool) and settings.endpoint_limit is not None:
+        model.limit = max(1, int(settings.endpoint_limit))
+    return model
 
 
 async def ask_structured(
@@ -655,7 +723,7 @@ async def ask_structured(
     spec = parse_spec(settings.spec)
     if spec.backend == "rules":
         return _ask_rules(role, schema, step, facts)
-    base = load_chat_model(settings.spec, role)
+    base = _with_limit(load_chat_model(settings.spec, role), settings)
     mode = ""
     if spec.backend == "openai":
         mode = structured_mode(spec, settings.cache_db) or structured.MODES[0]
@@ -718,6 +786,9 @@ async def _ask_in_mode(
                 AIMessage(text),
                 HumanMessage(fill(REPAIR_REQUEST, error=reason)),
             ]
+    # Unusable answers are not kept for a re-run: running the command again
+    # asks afresh, as the error suggests.
+    _journal_forget(calls)
     raise ModelOutputError(role, step, reason, calls)
 
 
@@ -755,7 +826,7 @@ async def ask_with_tools(
     """
     settings = settings_for(context, role)
     spec = parse_spec(settings.spec)
-    base = load_chat_model(settings.spec, role)
+    base = _with_limit(load_chat_model(settings.spec, role), settings)
     try:
         model = base.bind_tools(list(tools), tool_choice=tool_choice)
     except NotImplementedError:
@@ -763,6 +834,8 @@ async def ask_with_tools(
             f"step {step!r}: the {role} model {settings.spec!r} cannot call tools; "
             "run the search agent with search_mode=structured (or auto)"
         ) from None
+    if spec.backend == "openai":
+        messages = server_tool_turns(messages)
     calls: list[dict[str, Any]] = []
     try:
         answer, call = await _call_message(
@@ -773,11 +846,31 @@ async def ask_with_tools(
         if structured.refused_field("tools", exc.fault.status, exc.fault.body):
             hint = "The server refused the tool-calling request; run the search "
             hint += "agent with search_mode=structured (--search-mode structured)."
-            raise ModelServerError(role, step, exc, calls, hint) from exc
+            raise ModelServerError(role, step, exc, calls, hint, refused=True) from exc
         raise ModelServerError(role, step, exc, calls) from exc
     if not isinstance(answer, AIMessage):
         answer = AIMessage(content=answer.content)
     return answer, [call]
+
+
+TOOL_TURN_TEXT = " "
+"""Text sent with an assistant turn that only calls tools (see `server_tool_turns`)."""
+
+
+def server_tool_turns(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """Give the agent's tool-call turns text before they go back to a server.
+
+    langchain-openai sends a turn with tool calls and no text as
+    ``content: null``, which OpenAI accepts and llama-cpp-python's server
+    refuses (HTTP 500, "Input should be a valid string"), failing every turn
+    after the first; a single space is accepted by both.
+    """
+    return [
+        message.model_copy(update={"content": TOOL_TURN_TEXT})
+        if isinstance(message, AIMessage) and message.tool_calls and not message.content
+        else message
+        for message in messages
+    ]
 
 
 def _ask_rules(
@@ -858,6 +951,11 @@ async def _call_message(
         or (settings.cache_mode == "deterministic" and params.temperature == 0)
     )
     key = _cache_key(spec, role, params, messages, schema, tools) if use_cache else ""
+    slot = _journal_slot(spec, role, params, messages, schema, tools, mode)
+    if slot is not None:
+        replayed = _journal_take(slot)
+        if replayed is not None:
+            return replayed
     record: dict[str, Any] = {
         "id": uuid.uuid4().hex,
         "role": role,
@@ -882,7 +980,7 @@ async def _call_message(
         if url:
             answer = await with_retries(
                 lambda: model.ainvoke(list(messages)),
-                ServerPolicy.from_env(),
+                settings.policy,
                 url,
                 refused=lambda f: structured.refused_field(mode, f.status, f.body),
             )
@@ -910,18 +1008,105 @@ async def _call_message(
         "tokens_out": int(usage.get("output_tokens", 0)),
     }
     record.update(tokens, seconds=round(seconds, 4), cached=False)
-    if key:
-        entry: dict[str, Any] = {
-            "text": structured.answer_text(answer),
-            "usage": tokens,
-        }
-        if tools:
-            # A tool turn is replayed as itself: its text and its tool calls.
-            content = answer.content
-            entry["text"] = content if isinstance(content, str) else str(content)
-            entry["tool_calls"] = list(getattr(answer, "tool_calls", []) or [])
-        await asyncio.to_thread(store.cache_put, settings.cache_db, key, entry)
+    if key or slot is not None:
+        entry = _answer_entry(answer, tokens, tools)
+        if slot is not None:
+            _journal_put(slot, record, entry)
+        if key:
+            await asyncio.to_thread(store.cache_put, settings.cache_db, key, entry)
     return answer, record
+
+
+def _answer_entry(
+    answer: BaseMessage, tokens: dict[str, int], tools: Sequence[BaseTool]
+) -> dict[str, Any]:
+    # What the cache and the journal keep of an answer.
+    entry: dict[str, Any] = {"text": structured.answer_text(answer), "usage": tokens}
+    if tools:
+        # A tool turn is replayed as itself: its text and its tool calls.
+        content = answer.content
+        entry["text"] = content if isinstance(content, str) else str(content)
+        entry["tool_calls"] = list(getattr(answer, "tool_calls", []) or [])
+    return entry
+
+
+@dataclass(frozen=True)
+class _JournalSlot:
+    """Where one call's answer sits in the run store's call journal."""
+
+    scope: tuple[store.RunStore, str, str, store.CallCounter]
+    task: str
+    request: str
+    occurrence: int
+
+
+def _journal_slot(
+    spec: ModelSpec,
+    role: str,
+    params: RoleParams,
+    messages: Sequence[BaseMessage],
+    schema: type[BaseModel] | None,
+    tools: Sequence[BaseTool],
+    mode: str,
+) -> _JournalSlot | None:
+    # Taken before the first await: calls a step starts together (gather)
+    # number their equal requests in the order the step made them.
+    scope = store.journal_scope()
+    if scope is None:
+        return None
+    request = hashlib.sha256(
+        (_cache_key(spec, role, params, messages, schema, tools) + mode).encode()
+    ).hexdigest()
+    task = _current_task()
+    return _JournalSlot(scope, task, request, scope[3].next(task, request))
+
+
+def _current_task() -> str:
+    # The graph task (its checkpoint namespace, "node:task_id"): LangGraph
+    # derives the id from the checkpoint, so a step re-run after a crash has
+    # the same one, while the same node in a later round has another.
+    from langgraph.config import get_config
+
+    try:
+        config = get_config()
+    except RuntimeError:
+        return ""
+    metadata = config.get("metadata") or {}
+    configurable = config.get("configurable") or {}
+    return str(
+        metadata.get("langgraph_checkpoint_ns")
+        or configurable.get("checkpoint_ns")
+        or ""
+    )
+
+
+def _journal_take(slot: _JournalSlot) -> tuple[BaseMessage, dict[str, Any]] | None:
+    db, run_id, record_id, _ = slot.scope
+    hit = db.journal_take(run_id, record_id, slot.task, slot.request, slot.occurrence)
+    if hit is None:
+        return None
+    # The answer of the call that was made: same record (id, tokens, seconds),
+    # so the run counts it once, marked as served from the journal.
+    record = {**hit["call"], "replayed": True}
+    answer = hit["answer"]
+    message = AIMessage(str(answer["text"]), tool_calls=answer.get("tool_calls", []))
+    return message, record
+
+
+def _journal_put(
+    slot: _JournalSlot, record: dict[str, Any], entry: dict[str, Any]
+) -> None:
+    db, run_id, record_id, _ = slot.scope
+    db.journal_put(
+        run_id, record_id, slot.task, slot.request, slot.occurrence, record, entry
+    )
+
+
+def _journal_forget(calls: Sequence[dict[str, Any]]) -> None:
+    scope = store.journal_scope()
+    if scope is not None:
+        db, run_id, record_id, _ = scope
+        db.journal_forget(run_id, record_id, [str(c.get("id")) for c in calls])
 
 
 _HF_LOCKS: dict[str, threading.Lock] = {}
@@ -941,6 +1126,7 @@ def _invoke_in_process(
 
 def _count_tokens(model: Any, messages: Sequence[BaseMessage], answer: Any) -> None:
     # ChatHuggingFace reports no usage: count with the pipeline's own tokenizer.
+    model = getattr(model, "bound", model)  # under a schema binding
     tokenizer = getattr(getattr(model, "llm", None), "pipeline", None)
     tokenizer = getattr(tokenizer, "tokenizer", None)
     if tokenizer is None:

@@ -16,6 +16,7 @@ from typing import Any
 from anonygraph import report_html, review, store
 from anonygraph.cues.leaks import LeakRate
 from anonygraph.evaluation import overall_leak_rate, run_leak_rates
+from anonygraph.tools.matching import ABSTAINED
 
 COLUMNS = (
     "method",
@@ -46,12 +47,16 @@ def _avg(values: Iterable[float | None]) -> float | None:
 def privacy(rows: list[dict[str, Any]], k: int = 1) -> float | None:
     """Share of labelled attributes the attacker got right (top-1 or top-k).
 
-    Only "correct" counts; "less precise" does not, as in the RLAA paper.
+    Only "correct" counts; "less precise" does not, as in the RLAA paper. The
+    share is over every labelled attribute (the papers' attack success rate):
+    an attacker that guessed nothing missed; only a missing or unreadable
+    label leaves an attribute out.
     """
     hits = total = 0
     for row in rows:
         for match in json.loads(row["matches"] or "[]"):
-            if match.get("skipped_reason"):
+            skipped = match.get("skipped_reason", "")
+            if skipped and skipped not in ABSTAINED:
                 continue
             total += 1
             guesses = match.get("guesses", [])[:k]

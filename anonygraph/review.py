@@ -11,7 +11,7 @@ from typing import Any
 
 from anonygraph import store
 from anonygraph.attributes import canonical_attribute
-from anonygraph.tools.matching import match_inference
+from anonygraph.tools.matching import ABSTAINED, match_inference
 from anonygraph.tools.text_diff import changed_words, render_terminal, word_diff
 
 # Iteration keys shown in their own columns; any other key a method stores
@@ -79,14 +79,19 @@ def _eval_rows(db: store.RunStore, run_id: str) -> dict[str, dict[str, Any]]:
             {
                 "attribute": m.get("attribute", ""),
                 "truth": m.get("truth", ""),
-                "skipped": m.get("skipped_reason", ""),
+                # Guessing nothing is a missed attack, not an unscored label.
+                "missed": m.get("skipped_reason") in ABSTAINED,
+                "skipped": ""
+                if m.get("skipped_reason") in ABSTAINED
+                else m.get("skipped_reason", ""),
                 "guesses": [
                     {"guess": g.get("guess", ""), "outcome": g.get("outcome")}
                     for g in m.get("guesses", [])
                 ],
             }
             for m in matches
-            if m.get("guesses")
+            # An attacker that guessed nothing missed: show it, it is a result.
+            if m.get("guesses") or m.get("skipped_reason") in ABSTAINED
         ]
     return rows
 
@@ -183,6 +188,8 @@ def _guesses(entry: dict[str, Any]) -> str:
         mark = _MARK.get(g["outcome"], str(g["outcome"]))
         parts.append(f"{g['guess']} ({mark})" if entry.get("truth") else g["guess"])
     text = ", ".join(parts) or "no guess"
+    if entry.get("missed"):
+        text += " (the attack missed)"
     if entry.get("truth"):
         text += f"  [truth: {entry['truth']}]"
     if entry.get("skipped"):

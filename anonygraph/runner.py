@@ -30,7 +30,7 @@ from anonygraph.inputs import (
     check_text,
     read_records,
 )
-from anonygraph.state.context import Context
+from anonygraph.state.context import SERVER_FIELDS, Context
 from anonygraph.state.domain import Record
 from anonygraph.tracing import tracing_scope
 
@@ -73,6 +73,8 @@ class RunSummary:
     totals: dict[str, Any] = field(default_factory=dict)
     structured: dict[str, str] = field(default_factory=dict)
     """Model spec -> how structured answers were asked for (server modes)."""
+    search: dict[str, str] = field(default_factory=dict)
+    """Model spec -> how its search agent ran, where its server refused tools."""
     outcomes: dict[str, int] = field(default_factory=dict)
     """Records of the run (this session's and earlier ones') per outcome."""
     refusals: dict[str, int] = field(default_factory=dict)
@@ -115,9 +117,15 @@ class RunSummary:
                 f"off by a kill or crash, {calls['redone']} finished but redone "
                 "after one"
             )
+        if calls.get("replayed"):
+            lines.append(
+                f"  model calls: {calls['replayed']} answered call(s) served from "
+                "the run's call journal after a fault, not sent again"
+            )
         lines += [
             f"  structured output: {s} -> {m}" for s, m in self.structured.items()
         ]
+        lines += [f"  search agent: {s} -> {m}" for s, m in self.search.items()]
         per = self.totals.get("per_record")
         wall = self.totals.get("wall_seconds", 0.0)
         if per and wall:
@@ -139,7 +147,7 @@ def derive_run_id(options: RunOptions) -> str:
             options.method,
             str(Path(options.input).resolve()),
             str(Path(options.output).resolve()),
-            options.context,
+            {k: v for k, v in options.context.items() if k not in SERVER_FIELDS},
         ],
         sort_keys=True,
         default=str,
@@ -274,13 +282,19 @@ async def _run_records(
     summary.failed = len(summary.failures)
     summary.waiting = errors.count(WAITING)
     summary.done = len(errors) - summary.failed - summary.waiting
-    summary.totals = db.run_totals(run_id)
-    summary.structured = models.structured_modes(
-        db.models_used(run_id), context.cache_db
-    )
-    summary.outcomes, summary.refusals = tally_outcomes(db.records(run_id))
+    fill_totals(summary, db, context.cache_db)
     status = "partial" if summary.failed else WAITING if summary.waiting else "done"
     db.finish_run(run_id, status, asdict(summary))
+
+
+def fill_totals(summary: RunSummary, db: store.RunStore, cache_db: str) -> None:
+    """Add what the store knows of the whole run: totals, modes, outcomes."""
+    summary.totals = db.run_totals(summary.run_id)
+    used = db.models_used(summary.run_id)
+    summary.structured = models.structured_modes(used, cache_db)
+    stepped = db.models_used(summary.run_id, step="search_step")
+    summary.search = models.search_fallbacks(stepped, cache_db)
+    summary.outcomes, summary.refusals = tally_outcomes(db.records(summary.run_id))
 
 
 WARM_UP_WAIT_SECONDS = 5.0
@@ -482,7 +496,7 @@ async def run_record(
     # A record resumed after a failure adds this session to the time it had.
     start = time.perf_counter() - db.wall_seconds(run_id, record.id)
     # Model calls log their start and end under this record (this task only).
-    store.CALL_LOG.set((db, run_id, record.id))
+    store.track_calls(db, run_id, record.id)
     result, error = await invoke_thread(
         app, f"{run_id}:{record.id}", graph_input(record), context, resume=resume
     )

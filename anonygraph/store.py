@@ -29,6 +29,55 @@ CALL_LOG: ContextVar[tuple[RunStore, str, str] | None] = ContextVar(
 """The store, run and record that model calls in this task belong to."""
 
 
+class CallCounter:
+    """Occurrences of each request within one thread run (see `journal_scope`).
+
+    The same request asked twice in one step (candidates sampled at
+    temperature > 0) is two calls with two answers: the n-th asking is
+    occurrence n, in the order the step asks.
+    """
+
+    def __init__(self) -> None:
+        """Start with no request asked."""
+        self._lock = threading.Lock()
+        self._seen: dict[tuple[str, str], int] = {}
+
+    def next(self, task: str, request: str) -> int:
+        """Return the occurrence number of this asking of ``request`` in ``task``."""
+        with self._lock:
+            n = self._seen.get((task, request), 0)
+            self._seen[(task, request)] = n + 1
+            return n
+
+
+CALL_COUNTS: ContextVar[CallCounter | None] = ContextVar(
+    "anonygraph_call_counts", default=None
+)
+"""Request occurrences in this thread run; set with `CALL_LOG` by `track_calls`."""
+
+
+def track_calls(db: RunStore, run_id: str, record_id: str) -> None:
+    """Account this task's model calls to a record, and journal their answers.
+
+    Call once per thread run (a fresh run or a resume): a step re-run after a
+    crash then counts its requests from the start again, and each answered one
+    is served from the journal instead of being sent twice.
+    """
+    CALL_LOG.set((db, run_id, record_id))
+    CALL_COUNTS.set(CallCounter())
+
+
+def journal_scope() -> tuple[RunStore, str, str, CallCounter] | None:
+    """Return the store, run, record and counter model calls journal to, or None.
+
+    None outside a batch run (Studio, the Python API): nothing is journaled.
+    """
+    owner, counter = CALL_LOG.get(), CALL_COUNTS.get()
+    if owner is None or counter is None:
+        return None
+    return (*owner, counter)
+
+
 CALL_WENT_OUT = threading.Event()
 """Set once a batch run's first model call has gone out (`log_call`): work that
 holds the interpreter lock for long (`runner.warm_up_in_background`) waits for
@@ -254,6 +303,23 @@ SCHEMA: dict[str, tuple[dict[str, type], tuple[str, ...], list[list[str]]]] = {
         ("id",),
         [["run_id"]],
     ),
+    "call_journal": (
+        {
+            "run_id": str,
+            "record_id": str,
+            "task": str,
+            "request": str,
+            "occurrence": int,
+            "step": str,
+            "call_id": str,
+            "call": str,
+            "answer": str,
+            "replays": int,
+            "created": float,
+        },
+        ("run_id", "record_id", "task", "request", "occurrence"),
+        [],
+    ),
     "evals": (
         {"id": str, "run_id": str, "created": float, "params": str},
         ("id",),
@@ -425,6 +491,72 @@ class RunStore:
                 "update call_log set ended = ? where id = ?", [time.time(), call["id"]]
             )
 
+    # The call journal: answered model calls of records not finished yet.
+
+    def journal_take(
+        self, run_id: str, rid: str, task: str, request: str, occurrence: int
+    ) -> dict[str, Any] | None:
+        """Return a journaled answer (``call``, ``answer``); count the replay."""
+        key = [run_id, rid, task, request, occurrence]
+        where = (
+            "run_id = ? and record_id = ? and task = ? and request = ? "
+            "and occurrence = ?"
+        )
+        row = self.db.one(f"select call, answer from call_journal where {where}", key)
+        if not row or not row[1]:
+            return None
+        self.db.execute(
+            f"update call_journal set replays = replays + 1 where {where}", key
+        )
+        return {"call": json.loads(row[0]), "answer": json.loads(row[1])}
+
+    def journal_put(
+        self,
+        run_id: str,
+        rid: str,
+        task: str,
+        request: str,
+        occurrence: int,
+        call: dict[str, Any],
+        answer: dict[str, Any],
+    ) -> None:
+        """Journal an answered call, so a re-run of its step does not send it again."""
+        row = {"run_id": run_id, "record_id": rid, "task": task, "request": request,
+               "occurrence": occurrence, "step": str(call.get("step", "")),
+               "call_id": str(call.get("id", "")),
+               "call": json.dumps(call, default=str), "answer": json.dumps(answer),
+               "replays": 0, "created": time.time()}  # fmt: skip
+        self._upsert("call_journal", [row])
+
+    def journal_forget(self, run_id: str, rid: str, call_ids: Iterable[str]) -> None:
+        """Drop journaled answers a step found unusable: a re-run asks afresh."""
+        for call_id in call_ids:
+            self.db.execute(
+                "delete from call_journal where run_id = ? and record_id = ? "
+                "and call_id = ?",
+                [run_id, rid, call_id],
+            )
+
+    def journal_close(self, run_id: str, rid: str) -> None:
+        """Drop a finished record's journaled answers (counted replays are kept)."""
+        self.db.execute(
+            "delete from call_journal where run_id = ? and record_id = ? "
+            "and replays = 0",
+            [run_id, rid],
+        )
+        self.db.execute(
+            "update call_journal set answer = '', call = '{}' "
+            "where run_id = ? and record_id = ?",
+            [run_id, rid],
+        )
+
+    def journal_replays(self, run_id: str) -> int:
+        """Count calls of a run served from the journal instead of sent again."""
+        row = self.db.one(
+            "select sum(replays) from call_journal where run_id = ?", [run_id]
+        )
+        return int(row[0] or 0) if row else 0
+
     def call_log_totals(self, run_id: str) -> dict[str, int]:
         """Count a run's model calls: started, cut off, finished but redone.
 
@@ -507,6 +639,8 @@ class RunStore:
         """Store one scored text, its judge calls and its outgoing queries."""
         calls = result.get("calls", [])
         with self.db.transaction():
+            if status == "done":
+                self.journal_close(f"{run_id}/{eval_id}", f"{record_id}/{row}")
             self.save_calls(f"{run_id}/{eval_id}", f"{record_id}/{row}", calls)
             self.save_queries(eval_id, record_id, row, result.get("search_log", []))
             self._upsert(
@@ -663,6 +797,8 @@ class RunStore:
         """Store a record's outcome with its iterations and model calls."""
         calls = result.get("calls", [])
         with self.db.transaction():
+            if status == "done":
+                self.journal_close(run_id, record_id)
             self.save_calls(run_id, record_id, calls)
             self.save_queries(run_id, record_id, "run", result.get("search_log", []))
             self._upsert(
@@ -710,10 +846,16 @@ class RunStore:
                 ],
             )
 
-    def models_used(self, run_id: str) -> list[str]:
-        """Return the model specs a run's (or an evaluation's) calls went to."""
+    def models_used(self, run_id: str, step: str = "") -> list[str]:
+        """Return the model specs a run's (or an evaluation's) calls went to.
+
+        ``step`` keeps only the calls of that graph step.
+        """
+        where, args = "run_id = ?", [run_id]
+        if step:
+            where, args = where + " and step = ?", [run_id, step]
         rows = self.db.query(
-            "select distinct model from model_calls where run_id = ?", [run_id]
+            f"select distinct model from model_calls where {where}", args
         )
         return sorted(str(r["model"]) for r in rows if r["model"])
 
@@ -734,7 +876,10 @@ class RunStore:
             "model_seconds": round(float(row[4] or 0.0), 3),
             "wall_seconds": round(float(row[5] or 0.0), 3),
         }
-        totals["call_log"] = self.call_log_totals(run_id)
+        totals["call_log"] = {
+            **self.call_log_totals(run_id),
+            "replayed": self.journal_replays(run_id),
+        }
         if n:
             totals["per_record"] = {
                 k: round(totals[k] / n, 3)
@@ -747,6 +892,11 @@ class RunStore:
         with self.db.transaction():
             self.db.execute("delete from iterations where run_id = ?", [run_id])
             self.db.execute("delete from model_calls where run_id = ?", [run_id])
+            # Journaled answers hold raw text: the run's and its evaluations'.
+            self.db.execute(
+                "delete from call_journal where run_id = ? or substr(run_id, 1, ?) = ?",
+                [run_id, len(run_id) + 1, f"{run_id}/"],
+            )
             self.db.execute(
                 "update records set result = null where run_id = ?", [run_id]
             )
@@ -833,14 +983,19 @@ class RunStore:
         )
         return rows[0] if rows else None
 
-    def renew(self, worker: str, lease_seconds: float) -> int:
-        """Extend every lease ``worker`` holds (its heartbeat); return how many."""
+    def renew(self, worker: str, lease_seconds: float) -> set[tuple[str, str]]:
+        """Extend every lease ``worker`` holds (its heartbeat); return those records.
+
+        A record the worker is working but that is missing from the answer was
+        taken over after its lease ran out (the worker was stopped too long).
+        """
         now = self.db.now_sql
-        return self.db.execute(
+        rows = self.db.query(
             f"update work set lease_until = {now} + ? "
-            "where worker = ? and state = 'leased'",
+            "where worker = ? and state = 'leased' returning run_id, record_id",
             [lease_seconds, worker],
         )
+        return {(r["run_id"], r["record_id"]) for r in rows}
 
     def release(self, run_id: str, record_id: str, worker: str, state: str) -> None:
         """Mark a leased record done or failed, unless another worker took it over."""

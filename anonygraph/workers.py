@@ -19,6 +19,7 @@ import os
 import socket
 import sys
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from anonygraph.runner import (
     RunSummary,
     build_context,
     check_output_path,
+    fill_totals,
     load_input,
     run_record,
     warm_up_in_background,
@@ -84,6 +86,9 @@ class WorkerSummary:
     failed: int = 0
     taken_over: int = 0
     """Records this worker continued after another worker's lease ran out."""
+    lost: int = 0
+    """Records this worker stopped because its own lease ran out (it was
+    stalled) and another worker took them over."""
     failures: list[str] = field(default_factory=list)
 
     def report(self) -> str:
@@ -91,6 +96,11 @@ class WorkerSummary:
         lines = [
             f"worker {self.worker}: {self.done} done, {self.failed} failed, "
             f"{self.taken_over} taken over from a stopped worker"
+            + (
+                f", {self.lost} given up (lease ran out while stalled)"
+                if self.lost
+                else ""
+            )
         ]
         return "\n".join(lines + [f"  failed {f}" for f in self.failures])
 
@@ -133,10 +143,11 @@ async def run_worker(
     try:
         warm_up_in_background()
         async with store.open_checkpointer(options.db) as saver:
-            beat = asyncio.create_task(_heartbeat(db, options))
+            working: dict[tuple[str, str], asyncio.Task[str]] = {}
+            beat = asyncio.create_task(_heartbeat(db, options, working))
             try:
                 slots = [
-                    _slot(db, saver, options, summary, bar)
+                    _slot(db, saver, options, summary, bar, working)
                     for _ in range(max(1, options.concurrency))
                 ]
                 await asyncio.gather(*slots)
@@ -149,10 +160,20 @@ async def run_worker(
     return summary
 
 
-async def _heartbeat(db: store.RunStore, options: WorkerOptions) -> None:
+async def _heartbeat(
+    db: store.RunStore,
+    options: WorkerOptions,
+    working: dict[tuple[str, str], asyncio.Task[str]],
+) -> None:
     while True:
         await asyncio.sleep(options.lease_seconds / 3)
-        await asyncio.to_thread(db.renew, options.name, options.lease_seconds)
+        held = await asyncio.to_thread(db.renew, options.name, options.lease_seconds)
+        # A worker stalled past its lease (suspended, swapped out) finds its
+        # record in another worker's hands: stop working it, so the two do not
+        # write the same record's checkpoints or repeat its model calls.
+        for key, task in list(working.items()):
+            if key not in held and not task.done():
+                task.cancel()
 
 
 async def _slot(
@@ -161,6 +182,7 @@ async def _slot(
     options: WorkerOptions,
     summary: WorkerSummary,
     bar: Any,
+    working: dict[tuple[str, str], asyncio.Task[str]],
 ) -> None:
     jobs: dict[str, tuple[Any, Any]] = {}
     while True:
@@ -176,7 +198,21 @@ async def _slot(
         app, context = jobs[run_id]
         if claim["claims"] > 1:
             summary.taken_over += 1
-        error = await run_record(app, context, record, run_id, db, NoOutputFile())
+        key = (run_id, record.id)
+        task = asyncio.create_task(
+            run_record(app, context, record, run_id, db, NoOutputFile())
+        )
+        working[key] = task
+        try:
+            await asyncio.wait([task])
+        finally:
+            del working[key]
+            if not task.done():  # this worker itself is being stopped
+                task.cancel()
+        if task.cancelled():
+            summary.lost += 1
+            continue
+        error = task.result()
         db.release(run_id, record.id, options.name, "failed" if error else "done")
         if error:
             summary.failed += 1
@@ -249,7 +285,7 @@ async def run_shared(options: RunOptions, run_id: str) -> RunSummary:
         summary.failures = [f"record {k!r}: {v}" for k, v in sorted(failed.items())]
         summary.failed = len(failed)
         export(db, run_id, options.output, force=options.force)
-        summary.totals = db.run_totals(run_id)
+        fill_totals(summary, db, options.db)
         status = "done" if not summary.failed else "partial"
         db.finish_run(run_id, status, asdict(summary))
     finally:
@@ -307,14 +343,29 @@ def status_rows(db: store.RunStore, run_id: str) -> list[dict[str, Any]]:
 
 
 def render_status(db: store.RunStore, run_id: str) -> str:
-    """Render `status_rows` as a table with a total line."""
-    if db.get_run(run_id) is None:
+    """Render `status_rows` as a table with a total line.
+
+    A run worked by one `anonygraph run` process has no work queue: its
+    finished records are counted from the store, and what is in progress or
+    pending is not known there (shown as "-").
+    """
+    run = db.get_run(run_id)
+    if run is None:
         raise ValueError(f"--run {run_id}: no such run in the store")
-    rows = status_rows(db, run_id)
+    rows: list[dict[str, Any]] = status_rows(db, run_id)
+    note = ""
+    if not rows:
+        finished = Counter(db.record_statuses(run_id).values())
+        rows = [
+            {"worker": "run", "done": finished["done"], "failed": finished["failed"],
+             "leased": "-", "expired": "-", "pending": "-"}
+        ]  # fmt: skip
+        note = f" ({run['status']}; one process, no work queue)"
     keys = ("done", "failed", "leased", "expired", "pending")
     header = ("worker", "done", "failed", "in progress", "lease expired", "pending")
     table = [header] + [(str(r["worker"]), *(str(r[k]) for k in keys)) for r in rows]
-    total = ("total", *(str(sum(r[k] for r in rows)) for k in keys))
+    counts = [[r[k] for r in rows] for k in keys]
+    total = ("total", *(str(sum(c)) if "-" not in c else "-" for c in counts))
     table.append(total)
     widths = [max(len(line[i]) for line in table) for i in range(len(header))]
     return (
@@ -322,5 +373,5 @@ def render_status(db: store.RunStore, run_id: str) -> str:
             "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True))
             for line in table
         )
-        + f"\nrun {run_id}: updated {time.strftime('%H:%M:%S')}"
+        + f"\nrun {run_id}{note}: updated {time.strftime('%H:%M:%S')}"
     )

@@ -215,7 +215,7 @@ def main() -> None:
                     run["steady_records_per_minute"] / steady, 2
                 )
             figures["throughput"] = runs
-            figures["overhead"] = overhead(server, folder, 40)
+            figures["overhead"] = overhead(server, folder, 40, repeats=5)
     finally:
         stop()
     print(json.dumps(figures, indent=2))  # noqa: T201

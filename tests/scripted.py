@@ -161,3 +161,14 @@ def calgary_script() -> Script:
     script.set("arbitrator", verdicts_json(city_country="high"))
     script.set("anonymizer", rewrite_json("I live in a city."))
     return script
+
+
+def judge_json(read: int = 9, meaning: int = 8, hall: int = 1) -> str:
+    """A utility judge's answer with the three scores."""
+    return json.dumps(
+        {
+            "readability": {"explanation": "fine", "score": read},
+            "meaning": {"explanation": "kept", "score": meaning},
+            "hallucination": {"explanation": "none", "score": hall},
+        }
+    )

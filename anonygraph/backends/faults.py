@@ -27,15 +27,33 @@ _CONNECTIONS = (
 class ServerPolicy:
     """How long to wait for a server and how often to try again.
 
-    Defaults come from ``ANONYGRAPH_SERVER_RETRIES``, ``ANONYGRAPH_SERVER_BACKOFF``
-    (first wait, seconds; doubled each time, at most ``ANONYGRAPH_SERVER_MAX_BACKOFF``)
-    and ``ANONYGRAPH_REQUEST_TIMEOUT`` (seconds per request).
+    A run reads it from its context (``server_retries``, ``server_backoff``,
+    ``server_max_backoff``, ``request_timeout``; flags ``--server-retries`` ...),
+    whose defaults come from ``ANONYGRAPH_SERVER_RETRIES``,
+    ``ANONYGRAPH_SERVER_BACKOFF`` (first wait, seconds; doubled each time, at
+    most ``ANONYGRAPH_SERVER_MAX_BACKOFF``) and ``ANONYGRAPH_REQUEST_TIMEOUT``
+    (seconds per request).
     """
 
     retries: int = 4
     backoff: float = 1.0
     max_backoff: float = 30.0
     timeout: float = 300.0
+
+    @classmethod
+    def from_context(cls, context: Any) -> ServerPolicy:
+        """Read the policy from a run's context (`ModelContext` fields).
+
+        A context without these fields (a caller's own) falls back to the
+        environment; a `ModelContext` reads the same variables as its defaults.
+        """
+        env = cls.from_env()
+        return cls(
+            retries=int(getattr(context, "server_retries", env.retries)),
+            backoff=float(getattr(context, "server_backoff", env.backoff)),
+            max_backoff=float(getattr(context, "server_max_backoff", env.max_backoff)),
+            timeout=float(getattr(context, "request_timeout", env.timeout)),
+        )
 
     @classmethod
     def from_env(cls) -> ServerPolicy:
@@ -124,7 +142,8 @@ async def with_retries(
     """
     for attempt in range(policy.retries + 1):
         try:
-            return await request()
+            # The policy's timeout, not the client's: runs set it per context.
+            return await asyncio.wait_for(request(), policy.timeout)
         except Exception as exc:
             fault = classify(exc)
             if fault is None:

@@ -61,8 +61,14 @@ def route_after_prepare(
 
 def route_after_probe_agent(
     state: State, runtime: Runtime[AuraContext]
-) -> Literal["search_tools", "discover_scope"]:
-    """Run the probe's tool calls while it makes them and has searches left."""
+) -> Literal["search_tools", "search_step", "discover_scope"]:
+    """Run the probe's tool calls while it makes them and has searches left.
+
+    A server that refused tool calls (search_mode auto) leaves the probe to
+    the structured steps.
+    """
+    if state.tools_refused:
+        return "search_step"
     more = state.may_call_tool_again(runtime.context.max_search_steps)
     return "search_tools" if more else "discover_scope"
 
@@ -171,7 +177,9 @@ def build_graph() -> StateGraph[State, AuraContext, InputState, OutputState]:
         ["search_agent", "search_step", "discover_scope", "fix_scope"],
     )
     builder.add_conditional_edges(
-        "search_agent", route_after_probe_agent, ["search_tools", "discover_scope"]
+        "search_agent",
+        route_after_probe_agent,
+        ["search_tools", "search_step", "discover_scope"],
     )
     builder.add_conditional_edges(
         "search_tools", route_after_probe_tools, ["search_agent", "discover_scope"]

@@ -33,8 +33,14 @@ def route_after_prepare(
 
 def route_after_search_agent(
     state: State, runtime: Runtime[EvalContext]
-) -> Literal["search_tools", "profile_author"]:
-    """Run the agent's tool calls while it makes them and has searches left."""
+) -> Literal["search_tools", "search_step", "profile_author"]:
+    """Run the agent's tool calls while it makes them and has searches left.
+
+    A server that refused tool calls (search_mode auto) leaves the search to
+    the structured steps.
+    """
+    if state.tools_refused:
+        return "search_step"
     more = state.may_call_tool_again(runtime.context.max_search_steps)
     return "search_tools" if more else "profile_author"
 
@@ -87,7 +93,9 @@ def build_graph() -> StateGraph[State, EvalContext, InputState, OutputState]:
         ["search_agent", "search_step", "profile_author"],
     )
     builder.add_conditional_edges(
-        "search_agent", route_after_search_agent, ["search_tools", "profile_author"]
+        "search_agent",
+        route_after_search_agent,
+        ["search_tools", "search_step", "profile_author"],
     )
     builder.add_conditional_edges(
         "search_tools", route_after_search_tools, ["search_agent", "profile_author"]

@@ -75,7 +75,9 @@ async def search_agent(
     """Let the tool-calling agent take its next turn: call `web_search`, or stop.
 
     Its first turn must search (the loop runs only to search); later turns
-    choose freely.
+    choose freely. With ``search_mode=auto``, a server that refuses the
+    tool-calling request is remembered, and the search goes on in structured
+    steps (``tools_refused`` routes there).
     """
     context = runtime.context
     opening = []
@@ -87,14 +89,25 @@ async def search_agent(
             max_searches=context.max_search_steps,
         )
         opening = [HumanMessage(prompt)]
-    answer, calls = await models.ask_with_tools(
-        "attacker",
-        [*state.search_messages, *opening],
-        [web_search],
-        context,
-        step="search_agent",
-        tool_choice=None if state.searches_answered() else web_search.name,
-    )
+    try:
+        answer, calls = await models.ask_with_tools(
+            "attacker",
+            [*state.search_messages, *opening],
+            [web_search],
+            context,
+            step="search_agent",
+            tool_choice=None if state.searches_answered() else web_search.name,
+        )
+    except models.ModelServerError as exc:
+        if not (exc.refused and context.search_mode == "auto"):
+            raise
+        settings = models.settings_for(context, "attacker")
+        note = f"{exc.url}: {exc.fault[:200]}"
+        models.remember_tools_refused(
+            models.parse_spec(settings.spec), note, settings.cache_db
+        )
+        refusal = f"search_mode auto: tool calls refused ({note}); structured steps"
+        return {"tools_refused": note, "calls": exc.calls, "errors": [refusal]}
     return {"search_messages": [*opening, answer], "calls": calls}
 
 

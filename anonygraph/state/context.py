@@ -20,6 +20,17 @@ _LIMITS = AcceptanceThresholds()
 CACHE_MODES: tuple[str, ...] = ("off", "deterministic", "all")
 """Which model calls the cache serves."""
 
+SERVER_FIELDS: tuple[str, ...] = (
+    "server_retries",
+    "server_backoff",
+    "server_max_backoff",
+    "request_timeout",
+    "endpoint_limit",
+)
+"""`ModelContext` fields on how model servers are asked: they change how a run
+talks to its servers, never its results, so a run resumed with other values is
+the same run."""
+
 SEARCH_MODES: tuple[str, ...] = ("auto", "tools", "structured")
 """How a search agent runs: native tool calls, or one structured answer per step."""
 
@@ -71,6 +82,48 @@ class ModelContext:
             "description": "Which calls the cache serves: off, deterministic "
             "(temperature 0) or all.",
             "choices": CACHE_MODES,
+        },
+    )
+
+    server_retries: int = field(
+        default=4,
+        metadata={
+            "description": "Model servers: tries again after a refused connection, "
+            "a timeout, 429 or 5xx, with backoff; then the record fails naming the "
+            "server (env ANONYGRAPH_SERVER_RETRIES)."
+        },
+    )
+
+    server_backoff: float = field(
+        default=1.0,
+        metadata={
+            "description": "Model servers: seconds before the first retry, doubled "
+            "each time (a Retry-After header waits longer) "
+            "(env ANONYGRAPH_SERVER_BACKOFF)."
+        },
+    )
+
+    server_max_backoff: float = field(
+        default=30.0,
+        metadata={
+            "description": "Model servers: longest wait between retries, seconds "
+            "(env ANONYGRAPH_SERVER_MAX_BACKOFF)."
+        },
+    )
+
+    request_timeout: float = field(
+        default=300.0,
+        metadata={
+            "description": "Model servers: seconds one request may take before it "
+            "counts as timed out (env ANONYGRAPH_REQUEST_TIMEOUT)."
+        },
+    )
+
+    endpoint_limit: int = field(
+        default=4,
+        metadata={
+            "description": "Model servers named as URL1,URL2: requests at once per "
+            "server from this process (env ANONYGRAPH_ENDPOINT_LIMIT)."
         },
     )
 

@@ -35,6 +35,10 @@ class SearchAgentState(SearchLog):
     )
     """The tool-calling agent's conversation: its tool calls and their results."""
 
+    tools_refused: str = ""
+    """Why the tool-calling loop gave way to structured steps (search_mode auto):
+    the server and its refusal; empty while tools are used or never tried."""
+
     def may_search_again(self, max_steps: int) -> bool:
         """Tell whether the agent asked for one more search within ``max_steps``."""
         return bool(self.next_query) and len(self.search_log) < max_steps

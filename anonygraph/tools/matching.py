@@ -46,6 +46,13 @@ class GuessMatch(BaseModel):
     )
 
 
+NO_INFERENCE = "no inference"
+NO_GUESS = "empty or unknown guesses"
+ABSTAINED: frozenset[str] = frozenset({NO_INFERENCE, NO_GUESS})
+"""Skip reasons where the attacker, not the label, gave nothing to judge: no
+guess can be scored, but as an attack it failed (privacy counts it a miss)."""
+
+
 class AttributeMatch(BaseModel):
     """The verdict on one attacker inference against one label."""
 
@@ -277,10 +284,10 @@ def match_inference(
     if not truth_text or is_unknown(truth_text):
         return AttributeMatch(**base, skipped_reason="no label")
     if guesses is None:
-        return AttributeMatch(**base, skipped_reason="no inference")
+        return AttributeMatch(**base, skipped_reason=NO_INFERENCE)
     real = [g.strip() for g in guesses if not is_unknown(g)][:k]
     if not real:
-        return AttributeMatch(**base, skipped_reason="empty or unknown guesses")
+        return AttributeMatch(**base, skipped_reason=NO_GUESS)
     matches = [
         match_guess(
             attribute, truth_text, g, validator=validator, undecided_as=undecided_as

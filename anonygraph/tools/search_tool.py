@@ -79,7 +79,8 @@ def web_search(
 def uses_tools(context: SearchOptions) -> bool:
     """Tell whether the run's search agent calls tools natively.
 
-    ``auto`` picks tools where the attacker's backend has tool calling.
+    ``auto`` picks tools where the attacker's backend has tool calling and its
+    server has not refused a tool-calling request in this store's runs.
 
     Raises:
         ValueError: for a search mode other than auto, tools or structured.
@@ -92,7 +93,10 @@ def uses_tools(context: SearchOptions) -> bool:
         )
     if mode != "auto":
         return mode == "tools"
-    return models.supports_tools(models.settings_for(context, "attacker").spec)
+    settings = models.settings_for(context, "attacker")
+    if not models.supports_tools(settings.spec):
+        return False
+    return not models.tools_refused(models.parse_spec(settings.spec), settings.cache_db)
 
 
 def _position(state: Any, call_id: str) -> int:

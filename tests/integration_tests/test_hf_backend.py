@@ -41,55 +41,62 @@ def hf_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_when_a_role_spec_is_an_hf_folder_then_rlaa_runs_a_record_on_it(
     hf_checkpoint: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Tight token limits keep CPU generation short, and greedy decoding makes
-    # the 135M model's answer (free text, no constrained decoding) repeatable;
-    # the code path is the same.
+    # Tight token limits keep CPU generation short; the code path is the same.
     for role, params in list(models.ROLE_PARAMS.items()):
         monkeypatch.setitem(
-            models.ROLE_PARAMS,
-            role,
-            dataclasses.replace(params, max_tokens=200),
+            models.ROLE_PARAMS, role, dataclasses.replace(params, max_tokens=160)
         )
     import torch
 
     torch.manual_seed(0)  # the attacker and anonymizer sample (temperature > 0)
     source = tmp_path / "one.jsonl"
     source.write_text(EXAMPLES.read_text().splitlines(keepends=True)[0])
+    spec = f"hf:{hf_checkpoint}"
     options = RunOptions(
         method="rlaa",
         input=str(source),
         output=str(tmp_path / "out.jsonl"),
         db=str(tmp_path / "runs.sqlite"),
         context={
-            # The explicit-cue rules find "my husband" and ask the hf model for
-            # the rewrite: the role whose answer (a text) this model can give.
-            "default_model": "rules",
-            "models": {"anonymizer": f"hf:{hf_checkpoint}"},
+            # The explicit-cue rules attack ("my husband"), so the hf model
+            # has leaks to judge and rewrite: two roles, two answer schemas.
+            "default_model": spec,
+            "models": {"attacker": "rules"},
             "max_iterations": 1,
             "attributes": ["relationship_status"],
-            # A 135M model without constrained decoding often needs another try.
-            "max_retries": 4,
         },
         progress=False,
     )
 
     summary = asyncio.run(run_batch(options))
 
+    assert not summary.failures, summary.failures
     store = RunStore(tmp_path / "runs.sqlite")
     calls = store.db.query("select * from model_calls where backend = 'hf'")
-    assert calls and {c["role"] for c in calls} == {"anonymizer"}
-    assert all(c["tokens_in"] > 0 and c["seconds"] > 0 for c in calls), calls
-    assert summary.structured[f"hf:{hf_checkpoint}"] == "text (schema in the prompt)"
-    output = (tmp_path / "out.jsonl").read_text()
-    if summary.done:
-        line = json.loads(output)
-        assert line["id"] == "r01" and line["text"].strip()
-        assert line["status"] in ("converged", "max_iterations")
-    else:
-        # Without constrained decoding the 135M model often writes no JSON at
-        # all: every try is made and accounted, then the record fails with the
-        # step and what to do, and nothing is written out.
-        assert len(calls) == 5 and not any(c["ok"] for c in calls), calls
-        (failure,) = summary.failures
-        assert "'anonymize'" in failure and "--model anonymizer=SPEC" in failure
-        assert output == ""
+    assert {c["role"] for c in calls} == {"arbitrator", "anonymizer"}
+    asked = [c for c in calls if not c["cached"]]  # a repeated verdict is cached
+    assert asked and all(c["tokens_in"] > 0 and c["seconds"] > 0 for c in asked)
+    # Constrained decoding: every answer parsed on its first try.
+    assert all(c["ok"] and c["attempt"] == 0 for c in calls), calls
+    assert summary.structured[spec] == "JSON schema (logits processor)"
+    (line,) = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert line["id"] == "r01" and line["text"].strip()
+    assert line["status"] in ("converged", "max_iterations")
+    # What the line says matches the text: the cue the rules attack on is gone
+    # from an "anonymized" text, and named as a leak left otherwise.
+    if "husband" in line["text"].lower():
+        assert line["outcome"] != "anonymized"
+        assert line["leaks_left"] == ["relationship_status"]
+
+
+def test_when_an_hf_model_answers_under_a_schema_then_the_json_parses(
+    hf_checkpoint: Path,
+) -> None:
+    from anonygraph.state.answers import Rewrite
+
+    model = models.load_chat_model(f"hf:{hf_checkpoint}", "judge")
+    bound = models.constrained(model, models.parse_spec(f"hf:{hf_checkpoint}"), Rewrite)
+    prompt = "Rewrite so the author's city is hidden: 'I moved to Calgary.' JSON."
+    for _ in range(2):  # the second call must not inherit the first one's state
+        answer = bound.invoke(prompt)
+        Rewrite.model_validate_json(str(answer.content))

@@ -765,6 +765,7 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
         "\tscore_privacy --> select;",
         "\tscore_utility --> select;",
         "\tsearch_agent -.-> discover_scope;",
+        "\tsearch_agent -.-> search_step;",
         "\tsearch_agent -.-> search_tools;",
         "\tsearch_step -.-> discover_scope;",
         "\tsearch_step -.-> run_search;",

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted import Script, attack_json, rewrite_json, verdicts_json
+from scripted import Script, attack_json, judge_json, rewrite_json, verdicts_json
 
 from anonygraph.evaluation import EvalOptions, evaluate_run
 from anonygraph.graphs import evaluate
@@ -20,16 +20,6 @@ from anonygraph.state.evaluate import EvalContext
 from anonygraph.store import RunStore
 
 ORIGINAL = "Three winters in Calgary and I still hate the cold. My wife agrees."
-
-
-def judge_json(read: int = 9, meaning: int = 8, hall: int = 1) -> str:
-    return json.dumps(
-        {
-            "readability": {"explanation": "fine", "score": read},
-            "meaning": {"explanation": "kept", "score": meaning},
-            "hallucination": {"explanation": "none", "score": hall},
-        }
-    )
 
 
 def evaluate_text(text: str, **context: Any) -> dict[str, Any]:

@@ -118,6 +118,18 @@ def test_when_a_categorical_answer_is_cut_off_then_its_guesses_default_to_none()
     assert sex.guesses == [] and sex.reasoning == "the text says wi"
 
 
+def test_when_an_answer_escapes_a_lone_surrogate_then_it_becomes_a_storable_char() -> (
+    None
+):
+    # A lone surrogate cannot be written as UTF-8; a pair is one real character.
+    answer = parse_json_answer(
+        '{"changes": "\\ud83d\\ude00", "text": "a\\ud800b\\udfffc"}', Rewrite
+    )
+    assert answer.text == "a\ufffdb\ufffdc"
+    assert answer.changes == "\U0001f600"
+    answer.text.encode("utf-8")
+
+
 def test_when_a_string_holds_a_raw_newline_then_it_still_parses() -> None:
     answer = parse_json_answer(
         '{"changes": "c", "text": "line one\nline two"}', Rewrite

@@ -25,6 +25,7 @@ from langgraph.runtime import Runtime
 from scripted import Script, attack_json, fenced, rewrite_json, verdicts_json
 
 import anonygraph.prompts
+from anonygraph import models
 from anonygraph.graphs import rlaa
 from anonygraph.inference import infer_attributes
 from anonygraph.models import ModelOutputError, ask_structured, parse_json_answer
@@ -136,8 +137,15 @@ class Case:
     templates: tuple[str, ...]
 
 
+@pytest.fixture(autouse=True)
+def unconstrained(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Play a backend without constrained decoding (an OpenAI-compatible server
+    in plain-text mode): the answer format then quotes the schema, one more
+    value every prompt carries inside its own fence."""
+    monkeypatch.setattr(models, "constrained", lambda model, *_args: model)
+
+
 def ctx_kw() -> dict[str, Any]:
-    # hf: no constrained decoding, so the answer format quotes the schema.
     return {"default_model": "hf:scripted", "max_retries": 0}
 
 

@@ -14,9 +14,12 @@ from scripted import Script, attack_json, tool_call
 from servers import FakeOpenAI
 
 from anonygraph import models
+from anonygraph.evaluation import EvalOptions, evaluate_run
 from anonygraph.graphs import aura, evaluate
+from anonygraph.runner import RunOptions, run_batch
 from anonygraph.state.aura import AuraContext
 from anonygraph.state.evaluate import EvalContext
+from anonygraph.store import RunStore
 from anonygraph.tools.search_tool import uses_tools, web_search
 from tests.unit_tests.test_aura_graph import (
     ATTRS,
@@ -247,6 +250,7 @@ def test_when_evaluate_wiring_changes_then_this_snapshot_must_change_too() -> No
         "\tprofile_author -.-> score;",
         "\trun_search --> search_step;",
         "\tsearch_agent -.-> profile_author;",
+        "\tsearch_agent -.-> search_step;",
         "\tsearch_agent -.-> search_tools;",
         "\tsearch_step -.-> profile_author;",
         "\tsearch_step -.-> run_search;",
@@ -317,3 +321,85 @@ def test_when_a_server_refuses_tools_then_the_error_says_to_use_structured(
                 )
             )  # fmt: skip
     assert len(server.requests) == 1  # a refusal is not retried
+
+
+def test_when_a_tool_turn_goes_back_to_a_server_then_its_content_is_not_null(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # llama_cpp.server refuses `content: null` in an assistant turn (HTTP 500);
+    # the real server's two-turn loop is in test_search_tool_server.py.
+    monkeypatch.setenv("ANONYGRAPH_SERVER_RETRIES", "0")
+    with FakeOpenAI(answer='{"query": "Vashon glass"}') as server:
+        context = EvalContext(default_model=f"openai:fake@{server.url}")
+        opening = HumanMessage("find her")
+        turn = tool_call("Vashon glass", call_id="c1")
+        result = ToolMessage("1. Blue Heron Glass", tool_call_id="c1")
+        asyncio.run(
+            models.ask_with_tools(
+                "attacker", [opening, turn, result], [web_search], context,
+                step="search_agent",
+            )
+        )  # fmt: skip
+    (request,) = server.requests
+    assistant = request["messages"][1]
+    assert assistant["role"] == "assistant" and assistant["tool_calls"]
+    assert isinstance(assistant["content"], str)
+    assert turn.content == ""  # the state keeps the turn as the model gave it
+
+
+def test_when_auto_mode_meets_a_server_refusing_tools_then_structured_steps_search(
+    search: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANONYGRAPH_SERVER_RETRIES", "0")
+    source = tmp_path / "in.jsonl"
+    record = {"id": "a", "text": CLUES + " Calgary winters are long."}
+    source.write_text(json.dumps(record) + "\n")
+    db = str(tmp_path / "runs.sqlite")
+    run = asyncio.run(
+        run_batch(
+            RunOptions(
+                method="rlaa", input=str(source), output=str(tmp_path / "out.jsonl"),
+                db=db, context={"attributes": ["city_country"], "max_iterations": 1},
+                progress=False,
+            )
+        )
+    )  # fmt: skip
+    # One answer fits both the search step and the closing attack.
+    answer = {
+        **json.loads(attack_json(city_country=("Calgary, Canada", 4))),
+        "identified_profile": "",
+        "thought": "look up the studio",
+        "action": "search",
+        "query": "Vashon glass",
+    }
+    options = {**search, "search_mode": "auto", "max_search_steps": 1}
+    with FakeOpenAI(answer=json.dumps(answer), refuse=("tools",)) as server:
+        spec = f"openai:fake@{server.url}"
+        context = {"default_model": spec, "judge": False,
+                   "attributes": ["city_country"], **options}  # fmt: skip
+        evaluated = asyncio.run(
+            evaluate_run(
+                EvalOptions(run_id=run.run_id, db=db, context=context, progress=False)
+            )
+        )
+        with pytest.raises(models.ModelServerError, match="search_mode=structured"):
+            evaluate_text(
+                CLUES, default_model=spec, **{**options, "search_mode": "tools"}
+            )
+    assert evaluated.failed == 0 and evaluated.scored == 2  # original and final
+    # The first row asked with tools once; the refusal is remembered.
+    assert sum("tools" in r for r in server.requests) == 2  # + the tools-mode try
+    rows = RunStore(db).evaluations(evaluated.eval_id)
+    assert all(json.loads(r["inferences"]) for r in rows)
+    queries = RunStore(db).db.query(
+        "select * from search_queries where eval_id = ?", [evaluated.eval_id]
+    )
+    assert [q["query"] for q in queries] == ["Vashon glass"] * 2
+    (mode,) = RunStore(db).db.query(
+        "select * from server_modes where model = ?", ["fake (tool calls)"]
+    )
+    assert mode["mode"] == "refused"
+    assert mode["note"].startswith(f"{server.url}: HTTP 400")
+    expected = "structured steps (the server refused tool calls)"
+    assert f"search agent: {spec} -> {expected}" in evaluated.report()
+    assert not uses_tools(EvalContext(default_model=spec, cache_db=db, **options))

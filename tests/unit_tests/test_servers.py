@@ -17,8 +17,9 @@ import pytest
 from conftest import EXAMPLES
 from servers import FakeOpenAI, _Quiet, free_port
 
-from anonygraph import models
+from anonygraph import cli, models
 from anonygraph.backends.faults import ServerPolicy
+from anonygraph.endpoints import EndpointPool
 from anonygraph.runner import RunOptions, RunSummary, run_batch
 from anonygraph.state.answers import Rewrite
 from anonygraph.state.context import Context
@@ -195,3 +196,46 @@ def test_when_a_role_runs_on_ollama_then_it_sends_the_schema_and_its_options(
     assert anonymizer["num_predict"] == 512
     assert arbitrator["temperature"] == 0.0 and arbitrator["num_predict"] == 1024
     assert all(r["model"] == "qwen" for r in seen)
+
+
+def test_when_server_retries_are_given_as_flags_then_the_policy_uses_them(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "in.jsonl"
+    source.write_text(EXAMPLES.read_text().splitlines(keepends=True)[0])
+    with FakeOpenAI(statuses=[503] * 10) as fake:
+        code = cli.main(
+            ["run", "--input", str(source), "--output", str(tmp_path / "out.jsonl"),
+             "--db", str(tmp_path / "runs.sqlite"), "--max-iterations", "1",
+             "--model", f"default=openai:fake@{fake.url}", "--no-progress",
+             "--server-retries", "1", "--server-backoff", "0"]
+        )  # fmt: skip
+    assert code == 1
+    assert len(fake.requests) == 2  # the flag's one retry, not the env's two
+    db = RunStore(tmp_path / "runs.sqlite")
+    (row,) = db.records(db.runs()[0]["id"])
+    assert "failed after 2 attempt(s): HTTP 503" in row["error"]
+
+
+def test_when_no_flag_is_given_then_the_env_variables_are_the_defaults(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ANONYGRAPH_REQUEST_TIMEOUT", "12.5")
+    monkeypatch.setenv("ANONYGRAPH_ENDPOINT_LIMIT", "2")
+    settings = models.settings_for(Context(), "judge")
+    assert settings.policy == ServerPolicy(retries=2, backoff=0.01, timeout=12.5)
+    assert settings.endpoint_limit == 2
+    flagged = models.settings_for(Context(server_retries=0, request_timeout=3), "j")
+    assert (flagged.policy.retries, flagged.policy.timeout) == (0, 3.0)
+
+
+def test_when_a_pool_runs_with_an_endpoint_limit_then_each_server_gets_that_many(
+    tmp_path: Path,
+) -> None:
+    answer = json.dumps({"changes": "none", "text": "y"})
+    with FakeOpenAI(answer=answer) as one, FakeOpenAI(answer=answer) as two:
+        spec = f"openai:fake@{one.url},{two.url}"
+        context = Context(default_model=spec, endpoint_limit=1)
+        asyncio.run(ask(context))
+        pool = models.load_chat_model(spec, "anonymizer")
+    assert isinstance(pool, EndpointPool) and pool.limit == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -11,11 +12,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from scripted import Script, attack_json, rewrite_json, verdicts_json
 from shared_run import RUN_FLAGS, cli, output_by_id, write_child, write_records
 
 from anonygraph import cli as anonygraph_cli
 from anonygraph.state.domain import Record
 from anonygraph.store import RunStore
+from anonygraph.workers import WorkerOptions, run_worker
 
 
 def test_when_workers_claim_at_once_then_no_record_is_leased_twice(
@@ -191,3 +194,36 @@ def _cli_prefix() -> list[str]:
     import sys
 
     return [sys.executable, "-m", "anonygraph.cli"]
+
+
+def test_when_a_stalled_worker_finds_its_record_taken_over_then_it_gives_it_up(
+    pg_url: str, script: Script
+) -> None:
+    db = RunStore(pg_url)
+    context = {"attributes": ["city_country"], "max_iterations": 2,
+               "default_model": "local", "cache_mode": "off"}  # fmt: skip
+    db.register_job("run1", "rlaa", context, [Record(id="a", text="I am in Calgary.")])
+
+    def stalled_attack(prompt: str) -> str:
+        # While this call runs, the worker's lease runs out (as if the process
+        # had been suspended) and another worker claims the record.
+        other = RunStore(pg_url)
+        other.db.execute("update work set lease_until = 0 where record_id = 'a'")
+        assert other.claim("other", 60, "run1") is not None
+        time.sleep(0.5)  # the stalled worker's heartbeat comes round
+        return attack_json(city_country=("Calgary, Canada", 5))
+
+    script.set("attacker", stalled_attack)
+    script.set("arbitrator", verdicts_json(city_country="high"))
+    script.set("anonymizer", rewrite_json("I am in a city."))
+    options = WorkerOptions(db=pg_url, run_id="run1", lease_seconds=0.6, name="me")
+
+    summary = asyncio.run(run_worker(options))
+
+    assert (summary.done, summary.failed, summary.lost) == (0, 0, 1), summary.failures
+    assert "1 given up (lease ran out while stalled)" in summary.report()
+    # The record stays with the worker that took it over; nothing was released
+    # or stored for it by the stalled one.
+    (row,) = db.work_rows("run1")
+    assert (row["state"], row["worker"], row["claims"]) == ("leased", "other", 2)
+    assert db.record_statuses("run1") == {}
