@@ -219,3 +219,36 @@ def test_when_the_checkpointer_returns_from_a_write_then_another_connection_sees
     asyncio.run(write())
 
     assert seen == {"checkpoints": 1, "writes": 1, "after_delete": 0}
+
+
+def test_when_a_record_has_no_journaled_answer_then_a_call_reads_the_journal_once(
+    store_location: str,
+) -> None:
+    db = RunStore(store_location)
+    reads: list[str] = []
+    real_one, real_query = db.db.one, db.db.query
+
+    def one(sql: str, args: Any = ()) -> Any:
+        reads.append(sql)
+        return real_one(sql, args)
+
+    def query(sql: str, args: Any = ()) -> Any:
+        reads.append(sql)
+        return real_query(sql, args)
+
+    db.db.one, db.db.query = one, query  # type: ignore[method-assign]
+    for n in range(3):  # three calls of a fresh record: nothing to replay
+        assert db.journal_take("run1", "a", "attack:t1", f"req{n}", 0) is None
+    assert len(reads) == 1
+
+    call = {"id": "c1", "step": "attack"}
+    db.journal_put("run1", "a", "attack:t1", "req0", 0, call, {"text": "x"})
+    hit = db.journal_take("run1", "a", "attack:t1", "req0", 0)  # same thread run
+    other = RunStore(store_location)  # another process resuming the record
+    again = other.journal_take("run1", "a", "attack:t1", "req0", 0)
+
+    assert hit is not None and hit["answer"] == {"text": "x"}
+    assert again is not None and again["call"]["id"] == "c1"
+    db.journal_close("run1", "a")
+    assert db.journal_take("run1", "a", "attack:t1", "req0", 0) is None
+    assert db.journal_replays("run1") == 2
