@@ -96,7 +96,7 @@ def log_call(call: dict[str, Any], phase: str) -> None:
         return
     db, run_id, record_id = owner
     db.log_call(call, phase, run_id, record_id)
-    if phase == "start":
+    if phase == "start" and not CALL_WENT_OUT.is_set():
         CALL_WENT_OUT.set()
 
 
@@ -413,19 +413,12 @@ def _create_postgres_schema(db: sql.Connection, location: str) -> None:
     db.execute("select pg_advisory_lock(?)", [SCHEMA_LOCK])
     try:
         _create_tables(db)
-        import psycopg
         from langgraph.checkpoint.postgres import PostgresSaver
-        from psycopg.rows import dict_row
 
-        # LangGraph's migrations, without a disk flush per statement.
-        with psycopg.connect(
-            location,
-            autocommit=True,
-            prepare_threshold=0,
-            row_factory=dict_row,
-            options=sql.POSTGRES_OPTIONS,
-        ) as conn:
-            PostgresSaver(conn).setup()
+        # LangGraph's migrations on the store's own connection (its cursors
+        # set their row factory), so without a disk flush per statement either.
+        assert isinstance(db, sql.PostgresConnection)
+        PostgresSaver(db.conn).setup()  # type: ignore[arg-type]
         _SET_UP.add(location)
     finally:
         db.execute("select pg_advisory_unlock(?)", [SCHEMA_LOCK])
