@@ -108,6 +108,16 @@ class Connection:
                 if self._depth == 0:
                     self._end(ok)
 
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Group writes (no reads) into one transaction, sent together.
+
+        Only for statements whose results nobody reads: on Postgres they go
+        out in pipeline mode and come back with the commit.
+        """
+        with self.transaction():
+            yield
+
     def upsert(
         self, table: str, rows: Sequence[dict[str, Any]], pk: Sequence[str]
     ) -> None:
@@ -235,6 +245,16 @@ class PostgresConnection(Connection):
     def _run(self, sql: str, args: Sequence[Any]) -> Any:
         # The store writes ``?`` placeholders and never a literal ``?`` or ``%``.
         return self.conn.execute(sql.replace("?", "%s"), list(args))
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Group writes into one transaction sent in one round trip (pipeline)."""
+        with self._lock, self.conn.pipeline(), self.conn.transaction():
+            self._depth += 1  # statements inside run as part of this transaction
+            try:
+                yield
+            finally:
+                self._depth -= 1
 
     def _run_many(self, sql: str, rows: list[list[Any]]) -> None:
         # psycopg pipelines executemany: one round trip for all the rows.

@@ -252,3 +252,42 @@ def test_when_a_record_has_no_journaled_answer_then_a_call_reads_the_journal_onc
     db.journal_close("run1", "a")
     assert db.journal_take("run1", "a", "attack:t1", "req0", 0) is None
     assert db.journal_replays("run1") == 2
+
+
+def test_when_a_call_ends_then_its_end_and_journaled_answer_commit_together(
+    store_location: str,
+) -> None:
+    db = RunStore(store_location)
+    call = {"id": "c1", "role": "attacker", "step": "attack"}
+    token = store.CALL_LOG.set((db, "run1", "a"))
+    try:
+        store.log_call(call, "start")
+        with store.call_batch():
+            store.log_call(call, "end")
+            db.journal_put("run1", "a", "attack:t1", "req", 0, call, {"text": "x"})
+            seen_inside = _ended_and_journaled(store_location)
+    finally:
+        store.CALL_LOG.reset(token)
+
+    assert seen_inside == (0, 0)  # another connection sees neither yet
+    assert _ended_and_journaled(store_location) == (1, 1)
+    assert db.call_log_totals("run1") == {"started": 1, "cut_off": 0, "redone": 1}
+
+
+def _ended_and_journaled(location: str) -> tuple[int, int]:
+    query = (
+        "select (select count(*) from call_log where ended is not null), "
+        "(select count(*) from call_journal)"
+    )
+    if location.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(location) as conn:
+            row = conn.execute(query).fetchone()
+    else:
+        import sqlite3
+
+        with sqlite3.connect(location) as conn:
+            row = conn.execute(query).fetchone()
+    assert row is not None
+    return int(row[0]), int(row[1])
