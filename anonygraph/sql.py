@@ -248,9 +248,14 @@ class PostgresConnection(Connection):
 
     @contextmanager
     def batch(self) -> Iterator[None]:
-        """Group writes into one transaction sent in one round trip (pipeline)."""
-        with self._lock, self.conn.pipeline(), self.conn.transaction():
-            self._depth += 1  # statements inside run as part of this transaction
+        """Group writes into one transaction sent in one round trip.
+
+        In pipeline mode the statements up to the Sync that ends the block run
+        as one implicit transaction, committed (or, on an error, rolled back)
+        there: no BEGIN and COMMIT round trips of our own.
+        """
+        with self._lock, self.conn.pipeline():
+            self._depth += 1  # a nested `transaction` adds no BEGIN of its own
             try:
                 yield
             finally:
