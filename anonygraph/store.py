@@ -832,7 +832,7 @@ class RunStore:
     ) -> None:
         """Store a record's outcome with its iterations and model calls."""
         calls = result.get("calls", [])
-        with self.db.transaction():
+        with self.db.batch():  # writes only: one round trip on Postgres
             if status == "done":
                 self.journal_close(run_id, record_id)
             self.save_calls(run_id, record_id, calls)
