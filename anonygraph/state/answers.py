@@ -8,7 +8,7 @@ into the domain types of `anonygraph.state.domain` and the methods' states.
 
 from __future__ import annotations
 
-import copy
+import json
 import weakref
 from typing import Annotated, Any, Literal
 
@@ -39,9 +39,7 @@ def _bounded(limit: int, description: str, default: Any = ...) -> Any:
     )
 
 
-_SCHEMAS: weakref.WeakKeyDictionary[type, dict[Any, dict[str, Any]]] = (
-    weakref.WeakKeyDictionary()
-)
+_SCHEMAS: weakref.WeakKeyDictionary[type, dict[Any, str]] = weakref.WeakKeyDictionary()
 
 
 class _Schema(BaseModel):
@@ -55,12 +53,13 @@ class _Schema(BaseModel):
 
     @classmethod
     def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        """Return (a copy of) pydantic's JSON schema of the class."""
+        """Return (a fresh copy of) pydantic's JSON schema of the class."""
         built = _SCHEMAS.setdefault(cls, {})
         key = (args, tuple(sorted(kwargs.items())))
         if key not in built:
-            built[key] = super().model_json_schema(*args, **kwargs)
-        return copy.deepcopy(built[key])
+            built[key] = json.dumps(super().model_json_schema(*args, **kwargs))
+        schema: dict[str, Any] = json.loads(built[key])  # cheaper than a deepcopy
+        return schema
 
 
 class Rewrite(_Schema):
