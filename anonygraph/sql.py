@@ -9,6 +9,7 @@ anything else is a SQLite file.
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -125,17 +126,7 @@ class Connection:
         if not rows:
             return
         columns = list(rows[0])
-        updates = [c for c in columns if c not in pk]
-        action = (
-            "do update set " + ", ".join(f"{c} = excluded.{c}" for c in updates)
-            if updates
-            else "do nothing"
-        )
-        sql = (
-            f"insert into {table} ({', '.join(columns)}) values "
-            f"({', '.join('?' for _ in columns)}) on conflict ({', '.join(pk)}) "
-            + action
-        )
+        sql = _upsert_sql(table, tuple(columns), tuple(pk))
         values = [[row.get(c) for c in columns] for row in rows]
         if len(values) == 1:
             # One statement is atomic by itself: no begin/commit round trips.
@@ -168,6 +159,22 @@ class Connection:
                     f"({', '.join(index)})",
                     (),
                 )
+
+
+@functools.lru_cache(maxsize=256)
+def _upsert_sql(table: str, columns: tuple[str, ...], pk: tuple[str, ...]) -> str:
+    # Built once per shape: the call log writes one upsert per model call.
+    updates = [c for c in columns if c not in pk]
+    action = (
+        "do update set " + ", ".join(f"{c} = excluded.{c}" for c in updates)
+        if updates
+        else "do nothing"
+    )
+    return (
+        f"insert into {table} ({', '.join(columns)}) values "
+        f"({', '.join('?' for _ in columns)}) on conflict ({', '.join(pk)}) "
+        + action
+    )
 
 
 class SqliteConnection(Connection):
