@@ -999,7 +999,6 @@ async def _call_message(
             failed.append(record)
         store.log_call(record, "end")
         raise
-    store.log_call(record, "end")
     # A backend that reports its own compute time (llama.cpp) excludes queueing.
     seconds = answer.response_metadata.get("seconds", time.perf_counter() - start)
     usage = getattr(answer, "usage_metadata", None) or {}
@@ -1008,12 +1007,13 @@ async def _call_message(
         "tokens_out": int(usage.get("output_tokens", 0)),
     }
     record.update(tokens, seconds=round(seconds, 4), cached=False)
-    if key or slot is not None:
-        entry = _answer_entry(answer, tokens, tools)
+    entry = _answer_entry(answer, tokens, tools) if key or slot is not None else {}
+    with store.call_batch():  # the call's end and its journaled answer: one commit
+        store.log_call(record, "end")
         if slot is not None:
             _journal_put(slot, record, entry)
-        if key:
-            await asyncio.to_thread(store.cache_put, settings.cache_db, key, entry)
+    if key:
+        await asyncio.to_thread(store.cache_put, settings.cache_db, key, entry)
     return answer, record
 
 

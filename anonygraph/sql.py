@@ -9,6 +9,7 @@ anything else is a SQLite file.
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -108,6 +109,16 @@ class Connection:
                 if self._depth == 0:
                     self._end(ok)
 
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Group writes (no reads) into one transaction, sent together.
+
+        Only for statements whose results nobody reads: on Postgres they go
+        out in pipeline mode and come back with the commit.
+        """
+        with self.transaction():
+            yield
+
     def upsert(
         self, table: str, rows: Sequence[dict[str, Any]], pk: Sequence[str]
     ) -> None:
@@ -115,17 +126,7 @@ class Connection:
         if not rows:
             return
         columns = list(rows[0])
-        updates = [c for c in columns if c not in pk]
-        action = (
-            "do update set " + ", ".join(f"{c} = excluded.{c}" for c in updates)
-            if updates
-            else "do nothing"
-        )
-        sql = (
-            f"insert into {table} ({', '.join(columns)}) values "
-            f"({', '.join('?' for _ in columns)}) on conflict ({', '.join(pk)}) "
-            + action
-        )
+        sql = _upsert_sql(table, tuple(columns), tuple(pk))
         values = [[row.get(c) for c in columns] for row in rows]
         if len(values) == 1:
             # One statement is atomic by itself: no begin/commit round trips.
@@ -158,6 +159,22 @@ class Connection:
                     f"({', '.join(index)})",
                     (),
                 )
+
+
+@functools.lru_cache(maxsize=256)
+def _upsert_sql(table: str, columns: tuple[str, ...], pk: tuple[str, ...]) -> str:
+    # Built once per shape: the call log writes one upsert per model call.
+    updates = [c for c in columns if c not in pk]
+    action = (
+        "do update set " + ", ".join(f"{c} = excluded.{c}" for c in updates)
+        if updates
+        else "do nothing"
+    )
+    return (
+        f"insert into {table} ({', '.join(columns)}) values "
+        f"({', '.join('?' for _ in columns)}) on conflict ({', '.join(pk)}) "
+        + action
+    )
 
 
 class SqliteConnection(Connection):
@@ -227,13 +244,29 @@ class PostgresConnection(Connection):
             ) from exc
 
         super().__init__()
-        self.conn = psycopg.connect(
-            url, autocommit=True, prepare_threshold=None, options=POSTGRES_OPTIONS
-        )
+        # psycopg's default prepare_threshold: a statement run a few times (the
+        # call log's, the checkpoints') is prepared on the server, which halves
+        # its round trip.
+        self.conn = psycopg.connect(url, autocommit=True, options=POSTGRES_OPTIONS)
 
     def _run(self, sql: str, args: Sequence[Any]) -> Any:
         # The store writes ``?`` placeholders and never a literal ``?`` or ``%``.
         return self.conn.execute(sql.replace("?", "%s"), list(args))
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Group writes into one transaction sent in one round trip.
+
+        In pipeline mode the statements up to the Sync that ends the block run
+        as one implicit transaction, committed (or, on an error, rolled back)
+        there: no BEGIN and COMMIT round trips of our own.
+        """
+        with self._lock, self.conn.pipeline():
+            self._depth += 1  # a nested `transaction` adds no BEGIN of its own
+            try:
+                yield
+            finally:
+                self._depth -= 1
 
     def _run_many(self, sql: str, rows: list[list[Any]]) -> None:
         # psycopg pipelines executemany: one round trip for all the rows.

@@ -37,6 +37,7 @@ from anonygraph.runner import (
     fill_totals,
     load_input,
     run_record,
+    warm_up_in_background,
 )
 from anonygraph.state.domain import Record
 
@@ -117,10 +118,16 @@ def require_shared(location: str) -> None:
         )
 
 
-async def run_worker(options: WorkerOptions) -> WorkerSummary:
-    """Claim and work records until none is left (see `WorkerOptions.wait`)."""
+async def run_worker(
+    options: WorkerOptions, db: store.RunStore | None = None
+) -> WorkerSummary:
+    """Claim and work records until none is left (see `WorkerOptions.wait`).
+
+    ``db``: the caller's open store (left open), else one opened here.
+    """
     require_shared(options.db)
-    db = store.RunStore(options.db)
+    own = db is None
+    db = store.RunStore(options.db) if db is None else db
     summary = WorkerSummary(worker=options.name)
     if options.run_id is not None and db.job(options.run_id) is None:
         raise ValueError(
@@ -134,6 +141,7 @@ async def run_worker(options: WorkerOptions) -> WorkerSummary:
         file=sys.stderr,
     )
     try:
+        warm_up_in_background()
         async with store.open_checkpointer(options.db) as saver:
             working: dict[tuple[str, str], asyncio.Task[str]] = {}
             beat = asyncio.create_task(_heartbeat(db, options, working))
@@ -147,7 +155,8 @@ async def run_worker(options: WorkerOptions) -> WorkerSummary:
                 beat.cancel()
     finally:
         bar.close()
-        db.close()
+        if own:
+            db.close()
     return summary
 
 
@@ -258,7 +267,8 @@ async def run_shared(options: RunOptions, run_id: str) -> RunSummary:
                     concurrency=options.concurrency,
                     wait=True,
                     progress=options.progress,
-                )
+                ),
+                db,
             )
         except BaseException:
             db.finish_run(run_id, "interrupted", asdict(summary))

@@ -42,10 +42,11 @@ script.set("anonymizer", slow(rewrite))
 models.load_chat_model = script.load
 if os.environ.get("WAIT_FOR_GO"):
     # Benchmarks time the work, not the interpreter start: imports first.
-    import anonygraph.workers, psycopg, langgraph.checkpoint.postgres.aio
+    import anonygraph.workers, anonygraph.checkpointers, psycopg
+    import langgraph.checkpoint.postgres
     print("ready", flush=True)
     sys.stdin.readline()
-sys.exit(cli.main(sys.argv[1:]))
+cli.run(sys.argv[1:])
 """
 
 RUN_FLAGS = [

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -100,9 +101,19 @@ def _data(name: str) -> object:
     return json.loads(path.read_text("utf-8"))
 
 
-@lru_cache(maxsize=1)
+_GAZETTEER_LOCK = threading.Lock()
+
+
 def gazetteer() -> dict[str, Place]:
     """Return folded name -> the most prominent place of that name."""
+    # Built once per process, also when a warm-up thread (`warm_up`) and a
+    # record ask for it at the same time.
+    with _GAZETTEER_LOCK:
+        return _gazetteer()
+
+
+@lru_cache(maxsize=1)
+def _gazetteer() -> dict[str, Place]:
     countries = _data("countries.json")
     assert isinstance(countries, dict)
     by_code: dict[str, Place] = {}

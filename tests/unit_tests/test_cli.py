@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
@@ -164,3 +167,24 @@ def test_when_a_run_ends_then_the_exit_code_says_whether_every_text_is_anonymize
     summary = RunSummary(run_id="r", method="rlaa", failed=failed, outcomes=outcomes)
 
     assert cli.run_exit_code(summary) == code
+
+
+def test_when_the_command_exits_then_its_code_is_mains_and_output_is_complete(
+    tmp_path: Path,
+) -> None:
+    # `cli.run` (the console script) freezes the heap before exiting: what
+    # was printed must still arrive, and the exit code must be main's.
+    listed = subprocess.run(
+        [sys.executable, "-m", "anonygraph.cli", "methods"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    refused = subprocess.run(
+        [sys.executable, "-m", "anonygraph.cli", "status", "--run", "r",
+         "--db", str(tmp_path / "runs.sqlite")],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+    assert listed.returncode == 0, listed.stderr
+    assert "rlaa" in listed.stdout.split()
+    assert refused.returncode == 2
+    assert "no such run store" in refused.stderr

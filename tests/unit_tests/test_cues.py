@@ -222,3 +222,33 @@ def test_when_a_cue_is_replaced_by_its_generalization_then_that_is_coarser() -> 
     older = cues_of("I'm in my late thirties now.", "age")[0]
     assert is_generalization(band, age)
     assert not is_generalization(older, age)
+
+
+def test_when_a_warm_up_and_a_record_want_the_gazetteer_at_once_then_one_builds_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+    import time
+
+    from anonygraph.cues import places
+
+    loads: list[str] = []
+    real = places._data
+
+    def slow_data(name: str) -> object:
+        loads.append(name)
+        time.sleep(0.05)  # keep the first build going while the second asks
+        return real(name)
+
+    monkeypatch.setattr(places, "_data", slow_data)
+    places._gazetteer.cache_clear()
+    try:
+        threads = [threading.Thread(target=places.gazetteer) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert loads.count("cities15000.json") == 1
+        assert places.gazetteer()["calgary"].value == "Calgary, Canada"
+    finally:
+        places._gazetteer.cache_clear()

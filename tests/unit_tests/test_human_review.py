@@ -290,18 +290,18 @@ CHILD = """
 import os, signal, sys
 sys.path.insert(0, {tests!r})
 from scripted import Script, attack_json, rewrite_json, verdicts_json
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from anonygraph.checkpointers import InLoopSqliteSaver
 from anonygraph import cli, models
 
 kill_on = os.environ.get("KILL_ON", "")
-original = AsyncSqliteSaver.aput_writes
+original = InLoopSqliteSaver.aput_writes
 
 async def aput_writes(self, config, writes, task_id, task_path=""):
     await original(self, config, writes, task_id, task_path)
     if kill_on and any(channel == kill_on for channel, _ in writes):
         os.kill(os.getpid(), signal.SIGKILL)
 
-AsyncSqliteSaver.aput_writes = aput_writes
+InLoopSqliteSaver.aput_writes = aput_writes
 script = Script()
 script.set("attacker", attack_json(age=("34", 5), city_country=("Calgary, Canada", 5)))
 script.set("arbitrator", verdicts_json(age="high", city_country="high"))

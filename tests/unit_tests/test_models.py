@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from anonygraph import models
@@ -135,3 +137,28 @@ def test_when_a_string_holds_a_raw_newline_then_it_still_parses() -> None:
         '{"changes": "c", "text": "line one\nline two"}', Rewrite
     )
     assert answer.text == "line one\nline two"
+
+
+def test_when_an_answer_schema_is_asked_twice_then_pydantic_builds_it_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pydantic import BaseModel
+
+    from anonygraph.state.answers import attack_answer_model
+
+    model = attack_answer_model(["city_country", "age"])
+    builds: list[type] = []
+    real = BaseModel.model_json_schema.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[BaseModel], *args: Any, **kwargs: Any) -> Any:
+        builds.append(cls)
+        return real(cls, *args, **kwargs)
+
+    monkeypatch.setattr(BaseModel, "model_json_schema", classmethod(counting))
+    first = model.model_json_schema()
+    first["properties"].clear()  # a caller's change stays its own
+    second = model.model_json_schema()
+
+    assert builds == [model]
+    assert set(second["properties"]) == {"city_country", "age"}
+    assert second["required"] == ["city_country", "age"]

@@ -22,11 +22,11 @@ CHILD = """
 import os, signal, sys
 sys.path.insert(0, {tests!r})
 from scripted import calgary_script
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from anonygraph.checkpointers import InLoopSqliteSaver
 from anonygraph import cli, models
 
 kill_step = int(os.environ.get("KILL_STEP", "-99"))
-original = AsyncSqliteSaver.aput_writes
+original = InLoopSqliteSaver.aput_writes
 saved = []
 
 async def aput_writes(self, config, writes, task_id, task_path=""):
@@ -36,7 +36,7 @@ async def aput_writes(self, config, writes, task_id, task_path=""):
         if len(saved) == kill_step + 1:  # the first writes are the input's
             os.kill(os.getpid(), signal.SIGKILL)
 
-AsyncSqliteSaver.aput_writes = aput_writes
+InLoopSqliteSaver.aput_writes = aput_writes
 models.load_chat_model = calgary_script().load
 sys.exit(cli.main(sys.argv[1:]))
 """

@@ -283,3 +283,59 @@ def test_when_input_is_a_shared_data_set_then_its_labels_reach_the_store(
     assert summary.done == 2 and summary.bad_lines == []
     rows = RunStore(tmp_path / "runs.sqlite").records(summary.run_id)
     assert json.loads(rows[0]["labels"]) == {"relationship_status": "divorced"}
+
+
+def test_when_output_lines_are_appended_then_each_is_readable_at_once_and_flushed_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from anonygraph import runner
+
+    flushed: list[int] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        flushed.append(fd)
+        real_fsync(fd)
+
+    monkeypatch.setattr(runner.os, "fsync", fsync)
+    path = tmp_path / "out.jsonl"
+    identity = {"run_id": "r1", "method": "rlaa", "input": "in", "options": {}}
+    seen: list[int] = []
+    with runner.OutputFile(str(path), identity) as output:
+        for rid in ("a", "b", "c"):
+            output.append({"id": rid, "text": "x"})
+            # Another process (export, a reader) sees the line before the run ends.
+            seen.append(len(path.read_text().splitlines()))
+        assert flushed == []
+
+    assert seen == [1, 2, 3]
+    assert len(flushed) == 1  # one disk flush when the run lets go of the file
+    assert [json.loads(x)["id"] for x in path.read_text().splitlines()] == [
+        "a", "b", "c",
+    ]  # fmt: skip
+
+
+def test_when_the_warm_up_starts_then_it_waits_for_the_first_model_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from anonygraph import cues, runner, store
+
+    events: list[str] = []
+    monkeypatch.setattr(cues, "warm_up", lambda: events.append("warm-up"))
+    monkeypatch.setattr(store, "CALL_WENT_OUT", threading.Event())
+    thread = threading.Thread(target=runner._warm_up)
+    thread.start()
+    thread.join(0.2)
+    events.append("call")
+    db = RunStore(tmp_path / "runs.sqlite")
+    token = store.CALL_LOG.set((db, "r1", "a"))
+    try:
+        store.log_call({"id": "c1", "role": "attacker", "step": "attack"}, "start")
+    finally:
+        store.CALL_LOG.reset(token)
+    thread.join(5)
+
+    assert events == ["call", "warm-up"]
+    assert db.call_log_totals("r1")["started"] == 1

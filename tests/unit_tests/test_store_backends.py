@@ -176,3 +176,118 @@ def test_when_a_run_is_purged_on_either_backend_then_its_checkpoints_go_too(
     assert asyncio.run(checkpoints()) == 0
     (row,) = RunStore(store_location).records(run_id)
     assert row["result"] is None and row["anonymized"] == "I live in a city."
+
+
+def test_when_the_checkpointer_returns_from_a_write_then_another_connection_sees_it(
+    store_location: str,
+) -> None:
+    # The savers write in the event loop's thread; each write must still be
+    # committed when it returns (a kill right after it loses nothing).
+    from langgraph.checkpoint.base import empty_checkpoint
+
+    thread = {"configurable": {"thread_id": "run1:a", "checkpoint_ns": ""}}
+    seen: dict[str, int] = {}
+
+    def count(table: str) -> int:
+        if store_location.startswith("postgresql://"):
+            import psycopg
+
+            with psycopg.connect(store_location) as conn:
+                row = conn.execute(f"select count(*) from {table}").fetchone()
+        else:
+            import sqlite3
+
+            path = store.checkpoint_path(store_location)
+            with sqlite3.connect(path) as conn:
+                row = conn.execute(f"select count(*) from {table}").fetchone()
+        return int(row[0]) if row else 0
+
+    async def write() -> None:
+        async with store.open_checkpointer(store_location) as saver:
+            checkpoint = empty_checkpoint()
+            config = await saver.aput(thread, checkpoint, {"step": -1}, {})
+            seen["checkpoints"] = count("checkpoints")
+            await saver.aput_writes(config, [("text", "I live in Calgary.")], "t1")
+            writes = "checkpoint_writes" if "postgres" in store_location else "writes"
+            seen["writes"] = count(writes)
+            assert (await saver.aget_tuple(config)).pending_writes == [  # type: ignore[union-attr]
+                ("t1", "text", "I live in Calgary.")
+            ]
+            await saver.adelete_thread("run1:a")
+            seen["after_delete"] = count("checkpoints")
+
+    asyncio.run(write())
+
+    assert seen == {"checkpoints": 1, "writes": 1, "after_delete": 0}
+
+
+def test_when_a_record_has_no_journaled_answer_then_a_call_reads_the_journal_once(
+    store_location: str,
+) -> None:
+    db = RunStore(store_location)
+    reads: list[str] = []
+    real_one, real_query = db.db.one, db.db.query
+
+    def one(sql: str, args: Any = ()) -> Any:
+        reads.append(sql)
+        return real_one(sql, args)
+
+    def query(sql: str, args: Any = ()) -> Any:
+        reads.append(sql)
+        return real_query(sql, args)
+
+    db.db.one, db.db.query = one, query  # type: ignore[method-assign]
+    for n in range(3):  # three calls of a fresh record: nothing to replay
+        assert db.journal_take("run1", "a", "attack:t1", f"req{n}", 0) is None
+    assert len(reads) == 1
+
+    call = {"id": "c1", "step": "attack"}
+    db.journal_put("run1", "a", "attack:t1", "req0", 0, call, {"text": "x"})
+    hit = db.journal_take("run1", "a", "attack:t1", "req0", 0)  # same thread run
+    other = RunStore(store_location)  # another process resuming the record
+    again = other.journal_take("run1", "a", "attack:t1", "req0", 0)
+
+    assert hit is not None and hit["answer"] == {"text": "x"}
+    assert again is not None and again["call"]["id"] == "c1"
+    db.journal_close("run1", "a")
+    assert db.journal_take("run1", "a", "attack:t1", "req0", 0) is None
+    assert db.journal_replays("run1") == 2
+
+
+def test_when_a_call_ends_then_its_end_and_journaled_answer_commit_together(
+    store_location: str,
+) -> None:
+    db = RunStore(store_location)
+    call = {"id": "c1", "role": "attacker", "step": "attack"}
+    token = store.CALL_LOG.set((db, "run1", "a"))
+    try:
+        store.log_call(call, "start")
+        with store.call_batch():
+            store.log_call(call, "end")
+            db.journal_put("run1", "a", "attack:t1", "req", 0, call, {"text": "x"})
+            seen_inside = _ended_and_journaled(store_location)
+    finally:
+        store.CALL_LOG.reset(token)
+
+    assert seen_inside == (0, 0)  # another connection sees neither yet
+    assert _ended_and_journaled(store_location) == (1, 1)
+    assert db.call_log_totals("run1") == {"started": 1, "cut_off": 0, "redone": 1}
+
+
+def _ended_and_journaled(location: str) -> tuple[int, int]:
+    query = (
+        "select (select count(*) from call_log where ended is not null), "
+        "(select count(*) from call_journal)"
+    )
+    if location.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(location) as conn:
+            row = conn.execute(query).fetchone()
+    else:
+        import sqlite3
+
+        with sqlite3.connect(location) as conn:
+            row = conn.execute(query).fetchone()
+    assert row is not None
+    return int(row[0]), int(row[1])
