@@ -1154,12 +1154,22 @@ def _cache_key(
         "model": str(spec),
         "params": [params.temperature, params.top_p, params.max_tokens],
         "messages": [_cache_part(m) for m in messages],
-        "schema": schema.model_json_schema() if schema else None,
+        "schema": _schema_digest(schema) if schema else None,
     }
     if tools:
         payload["tools"] = [[t.name, t.description, t.args] for t in tools]
     blob = json.dumps(payload, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _schema_digest(schema: type[BaseModel]) -> str:
+    # Hashing the schema's digest, kept per answer class, instead of its whole
+    # JSON: the schema is most of a key's bytes and is the same on every call.
+    digest = getattr(schema, "schema_digest", None)
+    if callable(digest):
+        return str(digest())
+    text = json.dumps(schema.model_json_schema(), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _cache_part(message: BaseMessage) -> list[Any]:

@@ -172,8 +172,7 @@ def _upsert_sql(table: str, columns: tuple[str, ...], pk: tuple[str, ...]) -> st
     )
     return (
         f"insert into {table} ({', '.join(columns)}) values "
-        f"({', '.join('?' for _ in columns)}) on conflict ({', '.join(pk)}) "
-        + action
+        f"({', '.join('?' for _ in columns)}) on conflict ({', '.join(pk)}) " + action
     )
 
 

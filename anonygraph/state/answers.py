@@ -8,6 +8,7 @@ into the domain types of `anonygraph.state.domain` and the methods' states.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import weakref
 from typing import Annotated, Any, Literal
@@ -60,6 +61,15 @@ class _Schema(BaseModel):
             built[key] = json.dumps(super().model_json_schema(*args, **kwargs))
         schema: dict[str, Any] = json.loads(built[key])  # cheaper than a deepcopy
         return schema
+
+    @classmethod
+    def schema_digest(cls) -> str:
+        """Return a hash of the class's JSON schema (model-call cache keys)."""
+        built = _SCHEMAS.setdefault(cls, {})
+        if "digest" not in built:
+            text = json.dumps(cls.model_json_schema(), sort_keys=True)
+            built["digest"] = hashlib.sha256(text.encode()).hexdigest()
+        return built["digest"]
 
 
 class Rewrite(_Schema):
