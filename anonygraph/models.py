@@ -464,8 +464,7 @@ def constrained(
                 f"model spec {str(spec)!r} needs an optional package: "
                 f"pip install 'anonygraph[hf]' ({exc.name} is missing)"
             ) from exc
-        tokenizer = cast(Any, model).llm.pipeline.tokenizer
-        processor = SchemaLogits(tokenizer, json_schema)
+        processor = SchemaLogits(_pipeline_tokenizer(model), json_schema)
         return model.bind(
             pipeline_kwargs={"logits_processor": LogitsProcessorList([processor])}
         )
@@ -950,8 +949,14 @@ async def _call_message(
         settings.cache_mode == "all"
         or (settings.cache_mode == "deterministic" and params.temperature == 0)
     )
-    key = _cache_key(spec, role, params, messages, schema, tools) if use_cache else ""
-    slot = _journal_slot(spec, role, params, messages, schema, tools, mode)
+    scope = store.journal_scope()
+    # One key serves the cache and the journal: its JSON and hash are a
+    # measurable part of a call's cost outside the model.
+    request = ""
+    if use_cache or scope is not None:
+        request = _cache_key(spec, role, params, messages, schema, tools)
+    key = request if use_cache else ""
+    slot = _journal_slot(scope, request, mode)
     if slot is not None:
         replayed = _journal_take(slot)
         if replayed is not None:
@@ -1041,22 +1046,15 @@ class _JournalSlot:
 
 
 def _journal_slot(
-    spec: ModelSpec,
-    role: str,
-    params: RoleParams,
-    messages: Sequence[BaseMessage],
-    schema: type[BaseModel] | None,
-    tools: Sequence[BaseTool],
+    scope: tuple[store.RunStore, str, str, store.CallCounter] | None,
+    request_key: str,
     mode: str,
 ) -> _JournalSlot | None:
     # Taken before the first await: calls a step starts together (gather)
     # number their equal requests in the order the step made them.
-    scope = store.journal_scope()
     if scope is None:
         return None
-    request = hashlib.sha256(
-        (_cache_key(spec, role, params, messages, schema, tools) + mode).encode()
-    ).hexdigest()
+    request = hashlib.sha256((request_key + mode).encode()).hexdigest()
     task = _current_task()
     return _JournalSlot(scope, task, request, scope[3].next(task, request))
 
@@ -1124,11 +1122,16 @@ def _invoke_in_process(
     return answer
 
 
+def _pipeline_tokenizer(model: Any) -> Any:
+    """Return the tokenizer of an `hf:` chat model's pipeline (None if it has none)."""
+    model = getattr(model, "bound", model)  # under a schema binding
+    pipeline = getattr(getattr(model, "llm", None), "pipeline", None)
+    return getattr(pipeline, "tokenizer", None)
+
+
 def _count_tokens(model: Any, messages: Sequence[BaseMessage], answer: Any) -> None:
     # ChatHuggingFace reports no usage: count with the pipeline's own tokenizer.
-    model = getattr(model, "bound", model)  # under a schema binding
-    tokenizer = getattr(getattr(model, "llm", None), "pipeline", None)
-    tokenizer = getattr(tokenizer, "tokenizer", None)
+    tokenizer = _pipeline_tokenizer(model)
     if tokenizer is None:
         return
     chat = [{"role": _role_name(m), "content": str(m.content)} for m in messages]

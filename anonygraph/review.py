@@ -76,24 +76,27 @@ def _eval_rows(db: store.RunStore, run_id: str) -> dict[str, dict[str, Any]]:
             continue
         matches = json.loads(row["matches"] or "[]")
         rows[row["record_id"]][row["row"]] = [
-            {
-                "attribute": m.get("attribute", ""),
-                "truth": m.get("truth", ""),
-                # Guessing nothing is a missed attack, not an unscored label.
-                "missed": m.get("skipped_reason") in ABSTAINED,
-                "skipped": ""
-                if m.get("skipped_reason") in ABSTAINED
-                else m.get("skipped_reason", ""),
-                "guesses": [
-                    {"guess": g.get("guess", ""), "outcome": g.get("outcome")}
-                    for g in m.get("guesses", [])
-                ],
-            }
+            _eval_entry(m)
             for m in matches
             # An attacker that guessed nothing missed: show it, it is a result.
             if m.get("guesses") or m.get("skipped_reason") in ABSTAINED
         ]
     return rows
+
+
+def _eval_entry(match: dict[str, Any]) -> dict[str, Any]:
+    skipped = str(match.get("skipped_reason", ""))
+    missed = skipped in ABSTAINED  # a missed attack, not an unscored label
+    return {
+        "attribute": match.get("attribute", ""),
+        "truth": match.get("truth", ""),
+        "missed": missed,
+        "skipped": "" if missed else skipped,
+        "guesses": [
+            {"guess": g.get("guess", ""), "outcome": g.get("outcome")}
+            for g in match.get("guesses", [])
+        ],
+    }
 
 
 def record_reviews(
