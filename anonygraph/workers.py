@@ -167,11 +167,14 @@ async def _heartbeat(
 ) -> None:
     while True:
         await asyncio.sleep(options.lease_seconds / 3)
+        # Only records claimed before the renewal went out can be missing from
+        # its answer for having been taken over; one claimed meanwhile is not.
+        claimed = dict(working)
         held = await asyncio.to_thread(db.renew, options.name, options.lease_seconds)
         # A worker stalled past its lease (suspended, swapped out) finds its
         # record in another worker's hands: stop working it, so the two do not
         # write the same record's checkpoints or repeat its model calls.
-        for key, task in list(working.items()):
+        for key, task in claimed.items():
             if key not in held and not task.done():
                 task.cancel()
 

@@ -11,6 +11,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from scripted import Script, attack_json, rewrite_json, verdicts_json
 from shared_run import RUN_FLAGS, cli, output_by_id, write_child, write_records
@@ -18,7 +19,7 @@ from shared_run import RUN_FLAGS, cli, output_by_id, write_child, write_records
 from anonygraph import cli as anonygraph_cli
 from anonygraph.state.domain import Record
 from anonygraph.store import RunStore
-from anonygraph.workers import WorkerOptions, run_worker
+from anonygraph.workers import WorkerOptions, _heartbeat, run_worker
 
 
 def test_when_workers_claim_at_once_then_no_record_is_leased_twice(
@@ -227,3 +228,30 @@ def test_when_a_stalled_worker_finds_its_record_taken_over_then_it_gives_it_up(
     (row,) = db.work_rows("run1")
     assert (row["state"], row["worker"], row["claims"]) == ("leased", "other", 2)
     assert db.record_statuses("run1") == {}
+
+
+def test_when_a_record_is_claimed_while_the_heartbeat_renews_then_it_is_kept() -> None:
+    async def scenario() -> tuple[bool, bool]:
+        stalled = asyncio.create_task(asyncio.sleep(60))  # taken over meanwhile
+        fresh = asyncio.create_task(asyncio.sleep(60))  # claimed during renew
+        working: dict[tuple[str, str], asyncio.Task[Any]] = {("run1", "a"): stalled}
+
+        class Store:
+            def renew(self, worker: str, lease: float) -> set[tuple[str, str]]:
+                # The slot claims "b" while the first renewal is on its way:
+                # that answer cannot name it yet; later ones do.
+                if ("run1", "b") in working:
+                    return {("run1", "b")}
+                working[("run1", "b")] = fresh
+                return set()
+
+        options = WorkerOptions(db="postgresql://x", lease_seconds=0.03, name="me")
+        beat = asyncio.create_task(_heartbeat(Store(), options, working))  # type: ignore[arg-type]
+        await asyncio.sleep(0.05)
+        beat.cancel()
+        await asyncio.sleep(0)
+        result = (stalled.cancelled(), fresh.cancelled())
+        fresh.cancel()
+        return result
+
+    assert asyncio.run(scenario()) == (True, False)
