@@ -196,7 +196,11 @@ async def open_checkpointer(location: str | Path) -> AsyncIterator[Any]:
             ) as pg,
             pg.pipeline() as pipe,
         ):  # one Sync per write: `postgres_saver`
-            yield checkpointers.postgres_saver(pg, pipe)
+            saver = checkpointers.postgres_saver(pg, pipe)
+            try:
+                yield saver
+            finally:
+                saver.flush()
         return
     path = secure_file(checkpoint_path(location))
     conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
@@ -204,7 +208,11 @@ async def open_checkpointer(location: str | Path) -> AsyncIterator[Any]:
         # WAL with synchronous=NORMAL: see `sql.SqliteConnection`.
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
-        yield checkpointers.InLoopSqliteSaver(conn)
+        saver = checkpointers.InLoopSqliteSaver(conn)
+        try:
+            yield saver
+        finally:
+            saver.flush()  # closing would roll back writes held for a checkpoint
     finally:
         conn.close()
 

@@ -122,9 +122,11 @@ def _script() -> None:
 async def _bare(source: Path) -> float:
     from langgraph.checkpoint.memory import InMemorySaver
 
+    # Timed from the same point as `run_batch`: building the run's context and
+    # compiling the graph (about 35 ms on a 2-core box) are no store cost.
+    start = time.perf_counter()
     context = build_context("rlaa", CONTEXT)
     app = GRAPHS["rlaa"]().compile(checkpointer=InMemorySaver(), name="rlaa")
-    start = time.perf_counter()
     for record in read_records(str(source)):
         _, error = await invoke_thread(app, record.id, graph_input(record), context)  # type: ignore[union-attr]
         assert error is None, error
