@@ -12,17 +12,18 @@ checkpoint) take tens of microseconds each.
 The savers here are LangGraph's own synchronous savers, whose async methods
 call the synchronous ones directly. A write blocks the event loop for as long
 as it takes, as the run store's writes already do; model calls take seconds,
-so other records waiting in the same loop barely notice. What is written, and
-when, is unchanged: each step's writes and checkpoint are committed before
-the next step starts (``durability="sync"``), so a killed run resumes after
-its last finished step.
+so other records waiting in the same loop barely notice. What is written is
+LangGraph's: each step's writes and checkpoint are committed before the next
+step starts (``durability="sync"``), so a killed run resumes after its last
+finished step.
 
 A task's writes are committed with the checkpoint that follows them, not on
 their own (`InLoopSaver.aput_writes`): in a linear graph every step's writes are
-followed at once by its checkpoint, and the two commits were a sizeable share
-of the store's cost per record (11 of 23 checkpoint commits of an RLAA record
-of 2 rounds). Writes wait at most `WRITES_COMMIT_DELAY` seconds, and a read of
-the thread's state commits them first.
+followed at once by its checkpoint, so an RLAA record of 2 rounds makes 12
+checkpoint commits instead of 23, and on Postgres 12 round trips instead of
+23 (measured: the Postgres overhead per record fell by about a fifth).
+Writes wait at most `WRITES_COMMIT_DELAY` seconds, and a read of the thread's
+state commits them first.
 """
 
 from __future__ import annotations
