@@ -238,15 +238,23 @@ async def _run_batch(options: RunOptions, run_id: str) -> RunSummary:
     }
     with OutputFile(options.output, identity, force=options.force) as output:
         db = store.RunStore(options.db)
-        db.start_run(
-            run_id, options.method, asdict(context), options.input, options.output
-        )
         try:
-            await _run_records(options, run_id, context, records, db, output, summary)
-        except BaseException:
-            # Killed by an exception (not SIGKILL): the run must not stay "running".
-            db.finish_run(run_id, "interrupted", asdict(summary))
-            raise
+            db.start_run(
+                run_id, options.method, asdict(context), options.input, options.output
+            )
+            try:
+                await _run_records(
+                    options, run_id, context, records, db, output, summary
+                )
+            except BaseException:
+                # Killed by an exception (not SIGKILL): the run must not stay
+                # "running".
+                db.finish_run(run_id, "interrupted", asdict(summary))
+                raise
+        finally:
+            # Closing moves the WAL's pages into the store file, so the file
+            # alone holds the run (a copy of it without its -wal lacked them).
+            db.close()
     return summary
 
 
