@@ -80,11 +80,17 @@ class InLoopSaver(BaseCheckpointSaver[str]):
     def _commit_held(self) -> None:
         raise NotImplementedError
 
+    def _stop_timer(self) -> bool:
+        # True when writes were held: the caller commits them.
+        if self._held is None:
+            return False
+        self._held.cancel()
+        self._held = None
+        return True
+
     def flush(self) -> None:
         """Commit writes held back for the next checkpoint, if any."""
-        if self._held is not None:
-            self._held.cancel()
-            self._held = None
+        if self._stop_timer():
             self._commit_held()
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
@@ -118,9 +124,7 @@ class InLoopSaver(BaseCheckpointSaver[str]):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         """Commit a checkpoint (`put`), with any writes held for it."""
-        if self._held is not None:
-            self._held.cancel()
-            self._held = None
+        self._stop_timer()  # `put` commits them
         return self.put(config, checkpoint, metadata, new_versions)
 
     async def aput_writes(

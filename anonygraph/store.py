@@ -196,11 +196,8 @@ async def open_checkpointer(location: str | Path) -> AsyncIterator[Any]:
             ) as pg,
             pg.pipeline() as pipe,
         ):  # one Sync per write: `postgres_saver`
-            saver = checkpointers.postgres_saver(pg, pipe)
-            try:
+            async with _flushed(checkpointers.postgres_saver(pg, pipe)) as saver:
                 yield saver
-            finally:
-                saver.flush()
         return
     path = secure_file(checkpoint_path(location))
     conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
@@ -208,13 +205,20 @@ async def open_checkpointer(location: str | Path) -> AsyncIterator[Any]:
         # WAL with synchronous=NORMAL: see `sql.SqliteConnection`.
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
-        saver = checkpointers.InLoopSqliteSaver(conn)
-        try:
+        async with _flushed(checkpointers.InLoopSqliteSaver(conn)) as saver:
             yield saver
-        finally:
-            saver.flush()  # closing would roll back writes held for a checkpoint
     finally:
         conn.close()
+
+
+@asynccontextmanager
+async def _flushed(saver: Any) -> AsyncIterator[Any]:
+    # Writes held for a checkpoint are committed before the connection closes
+    # (closing a SQLite connection would roll them back).
+    try:
+        yield saver
+    finally:
+        saver.flush()
 
 
 class RunLockedError(RuntimeError):
