@@ -74,12 +74,26 @@ def select_spans(cues: Iterable[Cue]) -> list[Cue]:
     return sorted(chosen, key=lambda c: c.start)
 
 
+PLACE_KINDS = frozenset({"city", "state", "region", "country"})
+"""Cue kinds that name a place (a demonym is a word about people, not one)."""
+
+
 def generalize_text(text: str, cues: Iterable[Cue]) -> str:
-    """Replace each cue's span by its generalization, fixing case and spacing."""
+    """Replace each cue's span by its generalization, fixing case and spacing.
+
+    Two different places that generalize to the same one stay two places:
+    the later becomes "another part of" it ("moved to Calgary ... back home
+    in Halifax" -> "moved to Canada ... back home in another part of
+    Canada"), so the sentence keeps saying the author moved.
+    """
     out: list[str] = []
     last = 0
+    first_place: dict[str, str] = {}  # replacement -> the place it first stood for
     for cue in select_spans(cues):
         replacement = generalize(cue)
+        if cue.kind in PLACE_KINDS and replacement != cue.quote:
+            if first_place.setdefault(replacement.lower(), cue.value) != cue.value:
+                replacement = f"another part of {replacement}"
         before = text[last : cue.start]
         sentence_start = (
             not "".join(out).strip()

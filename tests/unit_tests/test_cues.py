@@ -211,6 +211,22 @@ def test_when_cues_are_generalized_then_the_sentence_reads_and_keeps_the_rest() 
     )
 
 
+def test_when_two_places_generalize_to_one_then_the_text_still_names_two() -> None:
+    text = "Moved to Calgary three winters ago. Back home in Halifax it was mild."
+    once = generalize_text(text, detect_cues(text))
+    assert once == (
+        "Moved to Canada three winters ago. Back home in another part of Canada "
+        "it was mild."
+    )
+    # The next round generalizes both mentions of one country: no second "another".
+    assert generalize_text(once, detect_cues(once)) == (
+        "Moved to North America three winters ago. Back home in another part of "
+        "North America it was mild."
+    )
+    same = "Calgary is cold. I love Calgary."
+    assert generalize_text(same, detect_cues(same)) == "Canada is cold. I love Canada."
+
+
 def test_when_a_cue_is_replaced_by_its_generalization_then_that_is_coarser() -> None:
     old = cues_of("I live in Calgary.", "city_country")[0]
     country = cues_of("I live in Canada.", "city_country")[0]
