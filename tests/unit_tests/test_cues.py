@@ -202,29 +202,34 @@ def test_when_words_are_about_someone_else_then_no_self_cue_is_found(
     assert found == []
 
 
-def test_when_cues_are_generalized_then_the_sentence_reads_and_keeps_the_rest() -> None:
-    text = "My girlfriend and I moved to Austin. I'm 27 and I make $85k a year."
-    out = generalize_text(text, detect_cues(text))
-    assert out == (
-        "My partner and I moved to the US. I'm in my late twenties and I make "
-        "tens of thousands a year."
-    )
-
-
-def test_when_two_places_generalize_to_one_then_the_text_still_names_two() -> None:
-    text = "Moved to Calgary three winters ago. Back home in Halifax it was mild."
-    once = generalize_text(text, detect_cues(text))
-    assert once == (
-        "Moved to Canada three winters ago. Back home in another part of Canada "
-        "it was mild."
-    )
-    # The next round generalizes both mentions of one country: no second "another".
-    assert generalize_text(once, detect_cues(once)) == (
-        "Moved to North America three winters ago. Back home in another part of "
-        "North America it was mild."
-    )
-    same = "Calgary is cold. I love Calgary."
-    assert generalize_text(same, detect_cues(same)) == "Canada is cold. I love Canada."
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "My girlfriend and I moved to Austin. I'm 27 and I make $85k a year.",
+            "My partner and I moved to the US. I'm in my late twenties and I make "
+            "tens of thousands a year.",
+        ),
+        # Two places that generalize to one stay two: the author still moved.
+        (
+            "Moved to Calgary three winters ago. Back home in Halifax it was mild.",
+            "Moved to Canada three winters ago. Back home in another part of "
+            "Canada it was mild.",
+        ),
+        # The next round: both mentions are one country, no second "another".
+        (
+            "Moved to Canada three winters ago. Back home in another part of "
+            "Canada it was mild.",
+            "Moved to North America three winters ago. Back home in another part "
+            "of North America it was mild.",
+        ),
+        ("Calgary is cold. I love Calgary.", "Canada is cold. I love Canada."),
+    ],
+)
+def test_when_cues_are_generalized_then_the_sentence_reads_and_keeps_the_rest(
+    text: str, expected: str
+) -> None:
+    assert generalize_text(text, detect_cues(text)) == expected
 
 
 def test_when_a_cue_is_replaced_by_its_generalization_then_that_is_coarser() -> None:
