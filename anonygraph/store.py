@@ -229,22 +229,45 @@ class RunLockedError(RuntimeError):
 def run_lock(db_path: str | Path, run_id: str) -> Iterator[None]:
     """Hold an exclusive lock on one run, so two processes never share its records.
 
+    The lock file (``STORE.RUN.lock``) is removed when the run ends, while it
+    is still locked; a process that opened it just before then finds its lock
+    on a removed file and locks the path's new file instead.
+
     Raises:
         RunLockedError: naming the run when another process holds it.
     """
-    path = secure_file(Path(f"{db_path}.{run_id}.lock"))
-    with open(path, "w") as handle:
+    path = Path(f"{db_path}.{run_id}.lock")
+    while True:
+        try:
+            handle = open(secure_file(path), "w")  # noqa: SIM115 - closed below
+        except FileNotFoundError:  # removed by its holder between create and open
+            continue
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError as exc:
+            handle.close()
             raise RunLockedError(
                 f"run {run_id!r} is already running in another process; wait for it "
                 "or stop it, then run the same command again to resume"
             ) from exc
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+        if _is_file_at(handle.fileno(), path):
+            break
+        handle.close()
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)
+        handle.close()  # releases the lock
+
+
+def _is_file_at(fd: int, path: Path) -> bool:
+    # True when the open file is still the one at ``path`` (not removed since).
+    try:
+        there = path.stat()
+    except FileNotFoundError:
+        return False
+    here = os.fstat(fd)
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
 
 SCHEMA: dict[str, tuple[dict[str, type], tuple[str, ...], list[list[str]]]] = {

@@ -266,6 +266,39 @@ def test_when_the_same_run_is_started_twice_then_the_second_is_refused(
         asyncio.run(run_batch(options))
 
 
+def test_when_a_run_ends_then_its_lock_file_goes_and_a_late_opener_locks_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import fcntl
+    from contextlib import ExitStack
+
+    db, lock = tmp_path / "runs.sqlite", tmp_path / "runs.sqlite.r1.lock"
+    with run_lock(db, "r1"):
+        assert lock.exists()
+    assert not lock.exists()
+
+    # A second process opens the lock file; the first ends its run (removing
+    # the file) before the second takes the lock: that lock is on a removed
+    # file and must not count, or a third process could hold the run too.
+    holder = ExitStack()
+    holder.enter_context(run_lock(db, "r1"))
+    real = fcntl.flock
+    ended: list[bool] = []
+
+    def flock_after_holder_ends(handle: Any, operation: int) -> None:
+        if not ended:
+            ended.append(True)
+            holder.close()
+        real(handle, operation)
+
+    monkeypatch.setattr(fcntl, "flock", flock_after_holder_ends)
+    with run_lock(db, "r1"):
+        monkeypatch.setattr(fcntl, "flock", real)
+        assert lock.exists()
+        with pytest.raises(RunLockedError, match="r1"), run_lock(db, "r1"):
+            pass
+
+
 def test_when_input_is_a_shared_data_set_then_its_labels_reach_the_store(
     tmp_path: Path, script: Script
 ) -> None:
