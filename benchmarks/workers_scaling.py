@@ -34,6 +34,7 @@ import asyncio
 import itertools
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -145,7 +146,9 @@ def overhead(
     bare graph; the fastest run of each counts (the others lost time to
     other processes).
     ``*_overhead_ms_per_record`` is the whole difference over ``records``
-    records. It holds a cost per run too (creating and closing the store
+    records; ``*_each_repeat`` shows how far single repeats spread (each run
+    minus the bare graph run just before it), which on a shared machine is
+    often wider than the figure itself. It holds a cost per run too (creating and closing the store
     files, a disk flush each): a quarter as many records run as well, and
     the difference of the two splits the overhead into ``marginal`` (per
     record) and ``fixed`` (per run).
@@ -157,6 +160,7 @@ def overhead(
         write_records(source, n)
     asyncio.run(_bare(sources[records]))  # warm-up: imports, prompt templates
     best: dict[tuple[str, int], float] = {}
+    paired: dict[str, list[float]] = {"sqlite": [], "postgres": []}
     # SQLite's runs first, then Postgres's: a Postgres server keeps working a
     # while after a run (WAL writer, autovacuum of the new tables), which would
     # otherwise land on the SQLite run that follows it. The bare graph runs
@@ -164,7 +168,8 @@ def overhead(
     for backend in ("sqlite", "postgres"):
         for rep, (n, source) in itertools.product(range(repeats), sources.items()):
             key = ("bare", n)
-            best[key] = min(best.get(key, 1e9), asyncio.run(_bare(source)))
+            bare = asyncio.run(_bare(source))
+            best[key] = min(best.get(key, 1e9), bare)
             db = (
                 str(folder / f"overhead{rep}-{n}.sqlite")
                 if backend == "sqlite"
@@ -184,6 +189,8 @@ def overhead(
             assert summary.done == n, summary.report()
             key = (backend, n)
             best[key] = min(best.get(key, 1e9), seconds)
+            if n == records:
+                paired[backend].append((seconds - bare) / records * 1000)
     figures: dict[str, Any] = {"records": records, "repeats": repeats}
     for name in ("bare", "sqlite", "postgres"):
         seconds = best[(name, records)]
@@ -199,6 +206,12 @@ def overhead(
         figures[f"{name}_overhead_fixed_ms_per_run"] = round(
             (extra - marginal * records) * 1000, 1
         )
+        spread = sorted(paired[name])
+        figures[f"{name}_overhead_ms_per_record_each_repeat"] = {
+            "median": round(statistics.median(spread), 2),
+            "min": round(spread[0], 2),
+            "max": round(spread[-1], 2),
+        }
     return figures
 
 
