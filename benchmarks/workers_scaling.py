@@ -146,12 +146,12 @@ def overhead(
     bare graph; the fastest run of each counts (the others lost time to
     other processes).
     ``*_overhead_ms_per_record`` is the whole difference over ``records``
-    records; ``*_each_repeat`` shows how far single repeats spread (each run
-    minus the bare graph run just before it), which on a shared machine is
-    often wider than the figure itself. It holds a cost per run too (creating and closing the store
+    records. It holds a cost per run too (creating and closing the store
     files, a disk flush each): a quarter as many records run as well, and
     the difference of the two splits the overhead into ``marginal`` (per
-    record) and ``fixed`` (per run).
+    record) and ``fixed`` (per run). ``*_each_repeat`` shows how far single
+    repeats spread (each run minus the bare graph run just before it), which
+    on a shared machine is often wider than the figure itself.
     """
     _script()
     few = max(1, records // 4)
