@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from anonygraph import old_paths
+
+old_paths.install()  # `anonygraph.models`, `anonygraph.store`, ... keep importing
+
 __all__ = ["aanonymize", "anonymize"]
 
 

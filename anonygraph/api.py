@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 from anonygraph.graphs import GRAPHS
-from anonygraph.runner import build_context
+from anonygraph.runs.options import build_context
 from anonygraph.tracing import tracing_scope
 
 

@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from anonygraph.attributes import UnknownAttributeError, resolve_attributes
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import InputError
-from anonygraph.models import ROLES, ModelSpecError, parse_spec, require_llama_cpp
-from anonygraph.sql import DB_ERRORS
+from anonygraph.llm import ROLES, ModelSpecError, check_installed
+from anonygraph.runs.locks import RunLockedError
+from anonygraph.runs.sql import DB_ERRORS, is_postgres
 from anonygraph.state.context import SEARCH_MODES, SERVER_FIELDS, ModelContext
-from anonygraph.store import RunLockedError
 from anonygraph.training.cli import add_seal_parser
 
 if TYPE_CHECKING:
-    from anonygraph.runner import RunSummary
+    from anonygraph.runs.summary import RunSummary
 
 
 class OptionError(ValueError):
@@ -45,8 +45,7 @@ def parse_models(pairs: list[str]) -> dict[str, Any]:
             role, spec = "default", pair
         role = role.strip()
         try:
-            if parse_spec(spec).backend in ("local", "llamacpp"):
-                require_llama_cpp(parse_spec(spec).backend)
+            check_installed(spec)
         except ModelSpecError as exc:
             raise OptionError(f"--model {pair}: {exc}") from exc
         if role in ("default", "all"):
@@ -187,9 +186,8 @@ FLAG_ALIASES: dict[str, tuple[str, ...]] = {
 }
 """Shorter spellings that keep working next to a field's generated flag."""
 
-DEDICATED = frozenset({"default_model", "models", "attributes", "cache_db"})
-"""Fields with an option of their own (--model, --attributes) or set by the
-command itself (cache_db, from --db)."""
+DEDICATED = frozenset({"default_model", "models", "attributes"})
+"""Fields with an option of their own (--model, --attributes)."""
 
 MINIMUM = {
     "max_iterations": 1,
@@ -245,9 +243,7 @@ def check_backends(method: str, fields: dict[str, Any]) -> None:
         )
     for spec in {str(default), *fields.get("models", {}).values()}:
         try:
-            backend = parse_spec(spec).backend
-            if backend in ("local", "llamacpp"):
-                require_llama_cpp(backend)
+            check_installed(spec)
         except ModelSpecError as exc:
             raise OptionError(f"model {spec!r} of {method}: {exc}") from exc
 
@@ -403,8 +399,8 @@ def add_shared_run_parsers(sub: Any) -> None:
 
 
 def _shared_run_command(args: argparse.Namespace) -> int:
-    from anonygraph import workers
-    from anonygraph.store import RunStore
+    from anonygraph.runs import shared as workers
+    from anonygraph.runs.store import RunStore
 
     if args.command == "worker":
         if args.concurrency < 1:
@@ -429,8 +425,6 @@ def _shared_run_command(args: argparse.Namespace) -> int:
 
 
 def _check_store(location: str) -> None:
-    from anonygraph.sql import is_postgres
-
     if not is_postgres(location) and not Path(location).is_file():
         raise OptionError(f"--db {location}: no such run store; check the path")
 
@@ -468,7 +462,7 @@ def build_parser() -> argparse.ArgumentParser:
         "skip, q: quit) and, to edit, one line of changes from standard input.",
     )
     review.add_argument("--run", required=True, help="run id (printed by `run`)")
-    review.add_argument("--db", default="runs.sqlite", help="run store")
+    review.add_argument("--db", default=default_db(), help=DB_HELP)
 
     one = sub.add_parser("anonymize", help="anonymize one text and print it")
     add_common(one)
@@ -609,7 +603,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         output = json.dumps(result, indent=2, ensure_ascii=False)
         print(output if args.json else result["anonymized"])  # noqa: T201
         return 0
-    from anonygraph.runner import RunOptions, run_batch
+    from anonygraph.runs.batch import run_batch
+    from anonygraph.runs.options import RunOptions
 
     if args.concurrency < 1:
         raise OptionError("--concurrency must be at least 1")
@@ -658,10 +653,9 @@ WAITING_EXIT = 3
 
 
 def _review(args: argparse.Namespace) -> int:
-    from anonygraph.pending_reviews import review_run
+    from anonygraph.runs.pending_reviews import review_run
 
-    if not Path(args.db).is_file():
-        raise OptionError(f"--db {args.db}: no such run store; check the path")
+    _check_store(args.db)
 
     def ask(prompt: str) -> str | None:
         print(prompt, end="", flush=True)  # noqa: T201
@@ -714,7 +708,7 @@ def _show(args: argparse.Namespace) -> int:
     import os
 
     from anonygraph.review import record_reviews, render_review
-    from anonygraph.store import RunStore
+    from anonygraph.runs.store import RunStore
 
     color = args.color == "always" or (
         args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
@@ -736,7 +730,8 @@ def _pii(args: argparse.Namespace) -> int:
 
 
 def _purge(db_path: str, run_id: str) -> int:
-    from anonygraph.store import RunStore, purge_checkpoints
+    from anonygraph.runs.checkpointers import purge_checkpoints
+    from anonygraph.runs.store import RunStore
 
     _check_store(db_path)
     db = RunStore(db_path)

@@ -12,10 +12,13 @@ from typing import Any
 
 from tqdm import tqdm
 
-from anonygraph import models, store
+from anonygraph import llm
 from anonygraph.cues.leaks import LeakRate, explicit_leak_rates
 from anonygraph.graphs import evaluate
-from anonygraph.runner import invoke_thread, run_bounded
+from anonygraph.runs import store
+from anonygraph.runs.checkpointers import open_checkpointer
+from anonygraph.runs.recorder import StoreRecorder, record_calls
+from anonygraph.runs.records import invoke_thread, run_bounded
 from anonygraph.state.evaluate import EvalContext
 from anonygraph.tracing import tracing_scope
 
@@ -96,7 +99,7 @@ class EvalRow:
 
 def eval_id_for(run_id: str, context: EvalContext, per_iteration: bool) -> str:
     """Name an evaluation after its run and settings, so re-running resumes it."""
-    settings = {k: v for k, v in asdict(context).items() if k != "cache_db"}
+    settings = asdict(context)
     key = json.dumps([run_id, settings, per_iteration], sort_keys=True, default=str)
     return f"eval-{hashlib.sha256(key.encode()).hexdigest()[:10]}"
 
@@ -179,8 +182,7 @@ async def _evaluate_run(options: EvalOptions) -> EvalSummary:
             f"no run {options.run_id!r} in {options.db}; "
             "list runs with `anonygraph report --db ...`"
         )
-    cache = store.cache_location(options.db)
-    context = EvalContext(**{"cache_db": cache, **options.context})
+    context = EvalContext(**options.context)
     eval_id = eval_id_for(options.run_id, context, options.per_iteration)
     summary = EvalSummary(eval_id=eval_id, run_id=options.run_id)
     summary.leak_rates = run_leak_rates(db, options.run_id)
@@ -201,7 +203,7 @@ async def _evaluate_run(options: EvalOptions) -> EvalSummary:
     bar = tqdm(
         total=len(todo), desc="eval", disable=not options.progress, file=sys.stderr
     )
-    async with store.open_checkpointer(options.db) as saver:
+    async with open_checkpointer(options.db) as saver:
         app = evaluate.build_graph().compile(checkpointer=saver, name="evaluate")
         errors = await run_bounded(
             [
@@ -222,9 +224,10 @@ async def _evaluate_run(options: EvalOptions) -> EvalSummary:
             bar.update(1)
     bar.close()
     used = db.models_used(f"{options.run_id}/{eval_id}")
-    summary.structured = models.structured_modes(used, context.cache_db)
+    recorder = StoreRecorder(db)
+    summary.structured = llm.structured_modes(used, recorder)
     stepped = db.models_used(f"{options.run_id}/{eval_id}", step="search_step")
-    summary.search = models.search_fallbacks(stepped, context.cache_db)
+    summary.search = llm.search_fallbacks(stepped, recorder)
     return summary
 
 
@@ -239,7 +242,7 @@ async def score_row(
     """Evaluate one text (resuming its thread); store it; return an error or ''."""
     start = time.perf_counter()
     # Judge and attacker calls log their start too (named as save_evaluation does).
-    store.track_calls(db, f"{run_id}/{eval_id}", f"{row.record_id}/{row.row}")
+    record_calls(db, f"{run_id}/{eval_id}", f"{row.record_id}/{row.row}")
     result, failure = await invoke_thread(
         app,
         f"{eval_id}:{row.record_id}:{row.row}",

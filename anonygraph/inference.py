@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.attributes import describe_attributes, resolve_attributes
 from anonygraph.prompts.common import fence, fill
 from anonygraph.prompts.search_agent import IDENTIFY_PROMPT, render_notes
@@ -56,7 +56,7 @@ async def infer_attributes(
         notes = fence("search_results", render_notes(search_log))
         prompt = fill(IDENTIFY_PROMPT, attack=prompt, notes=notes)
     schema = scope_answer_model(attributes, custom, identify=bool(search_log))
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "attacker",
         prompt,
         schema,

@@ -13,9 +13,10 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-from anonygraph import report_html, review, store
+from anonygraph import report_html, review
 from anonygraph.cues.leaks import LeakRate
 from anonygraph.evaluation import overall_leak_rate, run_leak_rates
+from anonygraph.runs import store
 from anonygraph.tools.matching import ABSTAINED
 
 COLUMNS = (

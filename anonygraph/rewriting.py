@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.prompts.common import REWRITE_REFUSED, fill
 from anonygraph.tools.acceptance import rejections, thresholds_from
 
@@ -82,9 +82,7 @@ async def checked_rewrite(
 
     """
     limits = thresholds_from(context)
-    deterministic = (
-        models.parse_spec(models.settings_for(context, role).spec).backend == "rules"
-    )
+    deterministic = llm.settings_for(context, role).backend.answers_from_cues
     # The rules backend answers the same facts the same way: no retry helps it.
     tries = 1 + (
         0 if deterministic else max(0, int(getattr(context, "rewrite_retries", 1)))
@@ -92,7 +90,7 @@ async def checked_rewrite(
     result = CheckedRewrite(text=original, accepted=False, answer=None)
     asked = prompt
     for attempt in range(tries):
-        answer, calls = await models.ask_structured(
+        answer, calls = await llm.ask_structured(
             role, asked, schema, context, step=step, facts=facts
         )
         result.answer = answer

@@ -47,17 +47,13 @@ from postgres import create_database, start_postgres  # noqa: E402
 from scripted import Script, attack_json, rewrite_json, verdicts_json  # noqa: E402
 from shared_run import cli, write_child, write_records  # noqa: E402
 
-from anonygraph import models  # noqa: E402
 from anonygraph.graphs import GRAPHS  # noqa: E402
 from anonygraph.inputs import read_records  # noqa: E402
-from anonygraph.runner import (  # noqa: E402
-    RunOptions,
-    build_context,
-    graph_input,
-    invoke_thread,
-    run_batch,
-)
-from anonygraph.store import RunStore  # noqa: E402
+from anonygraph.llm import loading
+from anonygraph.runs.batch import run_batch  # noqa: E402
+from anonygraph.runs.options import RunOptions, build_context  # noqa: E402
+from anonygraph.runs.records import graph_input, invoke_thread  # noqa: E402
+from anonygraph.runs.store import RunStore  # noqa: E402
 
 CONTEXT: dict[str, Any] = {
     "default_model": "local",  # the scripted model stands in for every role
@@ -120,7 +116,7 @@ def _script() -> None:
     script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
     script.set("arbitrator", verdicts_json(city_country="high"))
     script.set("anonymizer", rewrite_json("record lives in a city somewhere"))
-    models.load_chat_model = script.load  # type: ignore[assignment]
+    loading.load_chat_model = script.load  # type: ignore[assignment]
 
 
 async def _bare(source: Path) -> float:

@@ -21,7 +21,8 @@ CHILD = """
 import os, re, sys, time
 sys.path.insert(0, {tests!r})
 from scripted import Script, attack_json, rewrite_json, verdicts_json
-from anonygraph import cli, models
+from anonygraph import cli
+from anonygraph.llm import loading
 
 LATENCY = float(os.environ.get("SCRIPTED_LATENCY", "0.05"))
 
@@ -39,10 +40,10 @@ script = Script()
 script.set("attacker", slow(attack_json(city_country=("Calgary, Canada", 5))))
 script.set("arbitrator", slow(verdicts_json(city_country="high")))
 script.set("anonymizer", slow(rewrite))
-models.load_chat_model = script.load
+loading.load_chat_model = script.load
 if os.environ.get("WAIT_FOR_GO"):
     # Benchmarks time the work, not the interpreter start: imports first.
-    import anonygraph.workers, anonygraph.checkpointers, psycopg
+    import anonygraph.runs.shared, anonygraph.runs.checkpointers, psycopg
     import langgraph.checkpoint.postgres
     print("ready", flush=True)
     sys.stdin.readline()

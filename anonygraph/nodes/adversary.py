@@ -10,7 +10,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.inference import infer_attributes, protected_attributes
 from anonygraph.inputs import split_comments
 from anonygraph.prompts.adversary import render_feedback, render_reasoning
@@ -45,8 +45,8 @@ def _with_cue_check(
     the arbitrator's verdicts stand. With the ``rules`` anonymizer the check
     would be its own detectors again: skipped.
     """
-    spec = models.settings_for(context, "anonymizer").spec
-    if state.round and models.parse_spec(spec).backend != "rules":
+    rules = llm.settings_for(context, "anonymizer").backend.answers_from_cues
+    if state.round and not rules:
         attributes = protected_attributes(state.attributes, context)
         policy = policy + surviving_cues(state.current, attributes, policy)
     return [p.model_dump() for p in policy]
@@ -68,7 +68,7 @@ async def arbitrate(state: AdversaryState, runtime: Runtime[Context]) -> dict[st
         attributes=fence("attributes", ", ".join(attributes)),
         reasoning=fence("attacker_reasoning", render_reasoning(leaks)),
     )
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "arbitrator",
         prompt,
         verdict_answer_model([leak.attribute for leak in leaks]),

@@ -12,7 +12,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.attributes import ATTRIBUTES, describe_attributes
 from anonygraph.inference import infer_attributes
 from anonygraph.inputs import split_comments
@@ -77,7 +77,7 @@ async def discover_scope(state: State, runtime: Runtime[AuraContext]) -> dict[st
         prior=prior if base else SCOPE_PRIOR_NONE,
         max_findings=ctx.max_findings,
     )
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "attacker", prompt, probe_answer_model(ctx.max_findings), ctx, step="probe"
     )
     findings = [f.model_dump() for f in getattr(answer, "findings")]
@@ -116,7 +116,7 @@ async def profile_utility(
         text=fence("text", state.current),
         dimensions=render_dimensions(UTILITY_DIMENSIONS),
     )
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "keeper", prompt, ProfileAnswer, runtime.context, step="profile"
     )
     profile = {name: getattr(answer, name).strip() for name in UTILITY_DIMENSIONS}
@@ -198,7 +198,7 @@ async def reconstruct(
         variation=state["variation"],
     )
     schema = reconstruct_answer_model([m.placeholder for m in template.masks])
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "reconstructor", prompt, schema, runtime.context, step="reconstruct"
     )
     values = {
@@ -245,7 +245,7 @@ async def score_privacy(
         text=fence("text", state["text"]),
         scope=fence("scope", scope),
     )
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "attacker", prompt, PrivacyScoreAnswer, runtime.context, step="score_privacy"
     )
     # Only details that are really in the candidate count towards C.
@@ -277,7 +277,7 @@ async def score_utility(
         profile=fence("profile", render_profile(state["profile"])),
         text=fence("rewrite", state["text"]),
     )
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "keeper",
         prompt,
         utility_loss_answer_model(dimensions),

@@ -7,7 +7,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.inference import infer_attributes
 from anonygraph.inputs import check_text
 from anonygraph.prompts.common import fence, fill
@@ -43,7 +43,7 @@ async def judge(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
         original=fence("original", state.original),
         text=fence("rewrite", state.current),
     )
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "judge", prompt, UtilityAnswer, runtime.context, step="judge"
     )
     score = answer.to_score()
@@ -64,7 +64,7 @@ async def score(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
             guess=fence("guess", guess),
         )
         answer, made = asyncio.run(
-            models.ask_structured(
+            llm.ask_structured(
                 "validator", prompt, ValidatorAnswer, context, step="validate"
             )
         )

@@ -10,7 +10,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.inference import infer_attributes
 from anonygraph.inputs import split_comments
 from anonygraph.prompts.adversary import render_reasoning
@@ -64,7 +64,7 @@ async def recognize_intents(
     prompt = fill(
         ctx.intent_prompt, text=fence("text", state.current), scenes=", ".join(scenes)
     )
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "intent", prompt, intent_answer_model(scenes), ctx, step="intent"
     )
     intents, scene = intents_from_answer(answer)
@@ -100,7 +100,7 @@ async def trace_evidence(
         [intent.code for intent in counted],
         ctx.max_evidence_steps,
     )
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "evidence", prompt, schema, ctx, step="evidence"
     )
     chains = [

@@ -9,7 +9,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.inputs import split_comments
 from anonygraph.rewriting import checked_rewrite
 from anonygraph.state.answers import Rewrite, UtilityAnswer
@@ -29,7 +29,7 @@ async def assess(state: State, runtime: Runtime[TrajectoryContextT]) -> dict[str
     prompt = judge_request(
         runtime.context.judge_prompt, original_text(state), state.current
     )
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "judge", prompt, UtilityAnswer, runtime.context, step="judge"
     )
     return {"utility": answer.model_dump(), "calls": calls}

@@ -71,11 +71,6 @@ class ModelContext:
         metadata={"description": "Longest text accepted, in characters."},
     )
 
-    cache_db: str = field(
-        default="",
-        metadata={"description": "Store file caching model calls; empty: no cache."},
-    )
-
     cache_mode: str = field(
         default="deterministic",
         metadata={

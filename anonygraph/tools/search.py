@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Literal, Protocol, runtime_checkable
 
-from anonygraph.store import secure_file
+from anonygraph.runs.files import secure_file
 
 BackendName = Literal["offline", "ddgs", "tavily"]
 """Backends `get_backend` can build; the last two send queries off the machine."""

@@ -9,7 +9,7 @@ import pytest
 from conftest import EXAMPLES
 
 from anonygraph import cli
-from anonygraph.store import RunStore
+from anonygraph.runs.store import RunStore
 
 
 def test_when_rlaa_and_fgaa_runs_are_evaluated_then_report_has_table_and_plots(

@@ -20,7 +20,7 @@ from conftest import EXAMPLES
 from servers import LlamaServer, RecordingProxy, free_port
 
 from anonygraph import report
-from anonygraph.store import RunStore
+from anonygraph.runs.store import RunStore
 
 REPO = Path(__file__).resolve().parents[2]
 

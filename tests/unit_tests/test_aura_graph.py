@@ -18,11 +18,12 @@ from scripted import Script, attack_json, rewrite_json
 
 from anonygraph.graphs import GRAPHS, aura, evaluate
 from anonygraph.prompts.aura import SCOPE_PRIOR_NONE, VARIATIONS
-from anonygraph.runner import RunOptions, run_batch
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.store import RunStore
 from anonygraph.state.answers import scope_answer_model
 from anonygraph.state.aura import AuraContext, Candidate
 from anonygraph.state.evaluate import EvalContext
-from anonygraph.store import RunStore
 from anonygraph.tools.scope import scope_name
 from anonygraph.tools.search import WebSearchDisabledError
 from anonygraph.tools.selection import select_candidate

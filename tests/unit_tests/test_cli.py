@@ -162,7 +162,7 @@ def test_when_a_choice_is_not_in_the_constants_then_the_parser_refuses_it() -> N
 def test_when_a_run_ends_then_the_exit_code_says_whether_every_text_is_anonymized(
     outcomes: dict[str, int], failed: int, code: int
 ) -> None:
-    from anonygraph.runner import RunSummary
+    from anonygraph.runs.summary import RunSummary
 
     summary = RunSummary(run_id="r", method="rlaa", failed=failed, outcomes=outcomes)
 

@@ -13,11 +13,12 @@ from scripted import Script, attack_json, judge_json, rewrite_json, verdicts_jso
 
 from anonygraph.evaluation import EvalOptions, evaluate_run
 from anonygraph.graphs import evaluate
-from anonygraph.models import ModelOutputError
+from anonygraph.llm import ModelOutputError
 from anonygraph.report import write_report
-from anonygraph.runner import RunOptions, run_batch
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.store import RunStore
 from anonygraph.state.evaluate import EvalContext
-from anonygraph.store import RunStore
 
 ORIGINAL = "Three winters in Calgary and I still hate the cold. My wife agrees."
 

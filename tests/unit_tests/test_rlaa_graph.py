@@ -9,7 +9,7 @@ import pytest
 from scripted import Script, attack_json, rewrite_json, verdicts_json
 
 from anonygraph.graphs import fgaa, rlaa
-from anonygraph.models import ModelOutputError
+from anonygraph.llm import ModelOutputError
 from anonygraph.state.context import Context
 
 TEXT = "I moved to Calgary for work and my wife hates the cold."

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.cues.places import gazetteer
+from anonygraph.llm import loading
 from anonygraph.state.answers import (
     Rewrite,
     attack_answer_model,
@@ -43,7 +44,7 @@ def context(**roles: str) -> SimpleNamespace:
 
 def ask(role: str, schema: Any, facts: dict[str, Any] | None, **roles: str) -> Any:
     return asyncio.run(
-        models.ask_structured(
+        llm.ask_structured(
             role, "prompt", schema, context(**roles), step=role, facts=facts
         )
     )
@@ -162,33 +163,34 @@ def test_when_evidence_has_no_rule_then_the_anonymizer_says_so() -> None:
 def test_when_rules_play_a_role_they_cannot_then_the_error_names_role_and_step() -> (
     None
 ):
-    with pytest.raises(models.ModelSpecError, match="'judge'.*judge role.*--model"):
+    with pytest.raises(llm.ModelSpecError, match="'judge'.*judge role.*--model"):
         ask("judge", Rewrite, {"text": "x"}, judge="rules")
 
 
 def test_when_a_step_passes_no_facts_then_rules_refuse_with_what_to_do() -> None:
-    with pytest.raises(models.ModelSpecError, match="step 'attacker'.*no facts"):
+    with pytest.raises(llm.ModelSpecError, match="step 'attacker'.*no facts"):
         ask("attacker", attack_answer_model(["age"]), None, attacker="rules")
 
 
 def test_when_facts_lack_a_slot_then_the_call_fails_with_the_missing_fact() -> None:
-    with pytest.raises(models.ModelOutputError, match="missing: policy"):
+    with pytest.raises(llm.ModelOutputError, match="missing: policy"):
         ask("anonymizer", Rewrite, {"text": "x"}, anonymizer="rules")
 
 
 def test_when_rules_is_parsed_then_it_is_a_backend_and_no_chat_model() -> None:
-    assert models.parse_spec("rules") == models.ModelSpec("rules")
-    with pytest.raises(models.ModelSpecError, match="takes no name"):
-        models.parse_spec("rules:x")
-    with pytest.raises(models.ModelSpecError, match="no chat model"):
-        models.load_chat_model("rules", "judge")
+    assert llm.parse_spec("rules") == llm.ModelSpec("rules")
+    with pytest.raises(llm.ModelSpecError, match="takes no name"):
+        llm.parse_spec("rules:x")
+    with pytest.raises(llm.ModelSpecError, match="no chat model"):
+        loading.load_chat_model("rules", "judge")
 
 
 def test_when_make_run_defaults_anonymize_the_shipped_examples_then_no_label_leaks(
     tmp_path: Path,
 ) -> None:
     from anonygraph.cues.leaks import leaked_attributes
-    from anonygraph.runner import RunOptions, run_batch
+    from anonygraph.runs.batch import run_batch
+    from anonygraph.runs.options import RunOptions
     from anonygraph.tools.acceptance import check_task_talk
 
     examples = (

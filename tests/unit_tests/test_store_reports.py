@@ -14,7 +14,7 @@ import pytest
 from scripted import Script, attack_json, judge_json, rewrite_json, verdicts_json
 
 from anonygraph import cli as anonygraph_cli
-from anonygraph.store import RunStore
+from anonygraph.runs.store import RunStore
 
 LABELS = {"city_country": "Calgary, Canada"}
 RECORDS = [
@@ -72,9 +72,9 @@ def test_when_a_run_is_evaluated_and_reported_on_either_store_then_all_commands_
     status = capsys.readouterr().out
     assert re.search(r"^total +2 +0 ", status, re.M), status
     if store_location.startswith("postgresql://"):  # a shared run: its queue
-        assert re.search(r"^total +2 +0 +0 +0 +0 *$", status, re.M), status
+        assert re.search(r"^total +2 +0 +0 +0 +0 +0 *$", status, re.M), status
     else:  # one `run` process: the finished records come from the store
-        assert re.search(r"^run +2 +0 +- +- +-", status, re.M), status
+        assert re.search(r"^run +2 +0 +0 +- +- +-", status, re.M), status
         assert "(done; one process, no work queue)" in status
 
     exported = tmp_path / "exported.jsonl"

@@ -17,9 +17,9 @@ from scripted import Script, attack_json, rewrite_json, verdicts_json
 from shared_run import RUN_FLAGS, cli, output_by_id, write_child, write_records
 
 from anonygraph import cli as anonygraph_cli
+from anonygraph.runs.shared import WorkerOptions, _heartbeat, run_worker
+from anonygraph.runs.store import RunStore
 from anonygraph.state.domain import Record
-from anonygraph.store import RunStore
-from anonygraph.workers import WorkerOptions, _heartbeat, run_worker
 
 
 def test_when_workers_claim_at_once_then_no_record_is_leased_twice(
@@ -179,7 +179,7 @@ def test_when_one_of_three_workers_is_killed_then_every_record_finishes_once(
     )  # fmt: skip
     assert status.returncode == 0, status.stderr
     total = status.stdout.splitlines()[-2].split()
-    assert total[:2] == ["total", "30"] and total[2:] == ["0", "0", "0", "0"]
+    assert total[:2] == ["total", "30"] and total[2:] == ["0", "0", "0", "0", "0"]
 
     again = tmp_path / "again.jsonl"
     exported = subprocess.run(

@@ -4,12 +4,15 @@
 waiting: it shows the diff so far and the proposal, reads one key per review
 (approve, edit, stop, skip, quit) and, for an edit, one line of changes, then
 resumes the record's thread with ``Command(resume=ANSWER)``. Finished records
-go to the run's output file as the batch runner writes them. Questions and
-answers are plain lines on stdout and stdin, so a script can drive it.
+go to the run's output file as the batch runner writes them (a shared run's
+file is written from the store when the session ends, as `run` writes it).
+Questions and answers are plain lines on stdout and stdin, so a script can
+drive it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
 from collections.abc import Callable
@@ -19,14 +22,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from anonygraph import store
 from anonygraph.graphs import GRAPHS
-from anonygraph.runner import (
-    WAITING,
-    OutputFile,
-    build_context,
-    run_record,
-)
+from anonygraph.runs.checkpointers import open_checkpointer
+from anonygraph.runs.locks import run_lock
+from anonygraph.runs.options import RETIRED_OPTIONS, build_context
+from anonygraph.runs.output import OutputFile, Sink
+from anonygraph.runs.records import run_record
+from anonygraph.runs.schema import WAITING
+from anonygraph.runs.shared import NoOutputFile, export
+from anonygraph.runs.store import RunStore
 from anonygraph.state.domain import Record
 from anonygraph.tools.text_diff import render_terminal, word_diff
 
@@ -167,15 +171,27 @@ async def review_run(
     Raises:
         ValueError: when the store has no such run.
     """
-    db = store.RunStore(db_path)
+    db = RunStore(db_path)
+    try:
+        return await _review_run(db, run_id, ask, say)
+    finally:
+        db.close()
+
+
+async def _review_run(
+    db: RunStore,
+    run_id: str,
+    ask: Callable[[str], str | None],
+    say: Callable[[str], None],
+) -> ReviewSummary:
     run = db.get_run(run_id)
     if run is None:
-        raise ValueError(f"--run {run_id}: no such run in {db_path}")
+        raise ValueError(f"--run {run_id}: no such run in {db.location}")
     method = run["method"]
-    context = build_context(method, json.loads(run["params"] or "{}"))
+    context = build_context(method, _options(run))
     summary = ReviewSummary(run_id)
-    with store.run_lock(db_path, run_id), _output(run) as output:
-        async with store.open_checkpointer(db_path) as saver:
+    with run_lock(db.location, run_id), _output(db, run) as output:
+        async with open_checkpointer(db.location) as saver:
             app = GRAPHS[method]().compile(checkpointer=saver, name=method)
             for row in db.records(run_id, status=WAITING):
                 record = Record(
@@ -189,8 +205,17 @@ async def review_run(
                 if not go_on:
                     break
     summary.waiting = len(db.records(run_id, status=WAITING))
+    if db.postgres:
+        export(db, run_id, run["output"])
     _update_run(db, run, summary)
     return summary
+
+
+def _options(run: dict[str, Any]) -> dict[str, Any]:
+    # The context the run was started with; runs stored before the call
+    # recorder also kept their store's location there, which is no option now.
+    params = json.loads(run["params"] or "{}")
+    return {k: v for k, v in params.items() if k not in RETIRED_OPTIONS}
 
 
 async def _review_record(
@@ -198,8 +223,8 @@ async def _review_record(
     context: Any,
     record: Record,
     run_id: str,
-    db: store.RunStore,
-    output: OutputFile,
+    db: RunStore,
+    output: Sink,
     ask: Callable[[str], str | None],
     say: Callable[[str], None],
     summary: ReviewSummary,
@@ -233,8 +258,8 @@ async def _finish(
     context: Any,
     record: Record,
     run_id: str,
-    db: store.RunStore,
-    output: OutputFile,
+    db: RunStore,
+    output: Sink,
     say: Callable[[str], None],
     summary: ReviewSummary,
 ) -> bool:
@@ -245,11 +270,13 @@ async def _finish(
 def _count(
     record: Record,
     outcome: str,
-    db: store.RunStore,
+    db: RunStore,
     run_id: str,
     say: Callable[[str], None],
     summary: ReviewSummary,
 ) -> bool:
+    # A shared run's queue row goes from waiting to its outcome.
+    db.settle(run_id, record.id, "failed" if outcome else "done")
     if outcome:
         summary.failed.append(outcome)
         say(f"record {record.id}: failed: {outcome}")
@@ -299,8 +326,13 @@ def _problems(exc: ValidationError) -> str:
     )
 
 
-def _output(run: dict[str, Any]) -> OutputFile:
-    """Open the run's output file as the batch runner does (same owner check)."""
+def _output(db: RunStore, run: dict[str, Any]) -> Any:
+    """Open the run's output file as the batch runner does (same owner check).
+
+    A shared run's file is written from the store at the end (`export`).
+    """
+    if db.postgres:
+        return contextlib.nullcontext(NoOutputFile())
     identity = {
         "run_id": run["id"],
         "method": run["method"],
@@ -316,7 +348,7 @@ def _output(run: dict[str, Any]) -> OutputFile:
 
 
 def _update_run(
-    db: store.RunStore, run: dict[str, Any], summary: ReviewSummary
+    db: RunStore, run: dict[str, Any], summary: ReviewSummary
 ) -> None:
     """Carry the session's results into the run's status and summary."""
     totals = json.loads(run["summary"] or "{}")

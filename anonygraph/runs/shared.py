@@ -7,7 +7,7 @@ registers the run and queues its records, then works them like any worker;
 (heartbeat). A worker that dies stops renewing; once its lease runs out
 another worker takes the record over and continues it from its last
 checkpoint, since the checkpoints live in the same database. A record is
-finished only when its graph set a final status (`runner.invoke_thread`); the
+finished only when its graph set a final status (`records.invoke_thread`); the
 output JSONL is written from the store (`export`), each id once.
 """
 
@@ -26,19 +26,21 @@ from typing import Any
 
 from tqdm import tqdm
 
-from anonygraph import sql, store
 from anonygraph.graphs import GRAPHS
-from anonygraph.runner import (
-    OutputFile,
+from anonygraph.runs import sql
+from anonygraph.runs.checkpointers import open_checkpointer
+from anonygraph.runs.options import (
     RunOptions,
-    RunSummary,
     build_context,
     check_output_path,
-    fill_totals,
     load_input,
-    run_record,
-    warm_up_in_background,
 )
+from anonygraph.runs.output import OutputFile
+from anonygraph.runs.records import run_record
+from anonygraph.runs.schema import WAITING
+from anonygraph.runs.store import RunStore
+from anonygraph.runs.summary import RunSummary, fill_totals
+from anonygraph.runs.warm_up import warm_up_in_background
 from anonygraph.state.domain import Record
 
 LEASE_SECONDS = float(os.environ.get("ANONYGRAPH_LEASE_SECONDS", "60"))
@@ -84,6 +86,8 @@ class WorkerSummary:
     worker: str
     done: int = 0
     failed: int = 0
+    waiting: int = 0
+    """Records paused at a review step (left for `anonygraph review`)."""
     taken_over: int = 0
     """Records this worker continued after another worker's lease ran out."""
     lost: int = 0
@@ -95,7 +99,8 @@ class WorkerSummary:
         """Render the summary for people."""
         lines = [
             f"worker {self.worker}: {self.done} done, {self.failed} failed, "
-            f"{self.taken_over} taken over from a stopped worker"
+            + (f"{self.waiting} waiting for review, " if self.waiting else "")
+            + f"{self.taken_over} taken over from a stopped worker"
             + (
                 f", {self.lost} given up (lease ran out while stalled)"
                 if self.lost
@@ -119,7 +124,7 @@ def require_shared(location: str) -> None:
 
 
 async def run_worker(
-    options: WorkerOptions, db: store.RunStore | None = None
+    options: WorkerOptions, db: RunStore | None = None
 ) -> WorkerSummary:
     """Claim and work records until none is left (see `WorkerOptions.wait`).
 
@@ -127,7 +132,7 @@ async def run_worker(
     """
     require_shared(options.db)
     own = db is None
-    db = store.RunStore(options.db) if db is None else db
+    db = RunStore(options.db) if db is None else db
     summary = WorkerSummary(worker=options.name)
     if options.run_id is not None and db.job(options.run_id) is None:
         raise ValueError(
@@ -142,7 +147,7 @@ async def run_worker(
     )
     try:
         warm_up_in_background()
-        async with store.open_checkpointer(options.db) as saver:
+        async with open_checkpointer(options.db) as saver:
             working: dict[tuple[str, str], asyncio.Task[str]] = {}
             beat = asyncio.create_task(_heartbeat(db, options, working))
             try:
@@ -161,7 +166,7 @@ async def run_worker(
 
 
 async def _heartbeat(
-    db: store.RunStore,
+    db: RunStore,
     options: WorkerOptions,
     working: dict[tuple[str, str], asyncio.Task[str]],
 ) -> None:
@@ -180,7 +185,7 @@ async def _heartbeat(
 
 
 async def _slot(
-    db: store.RunStore,
+    db: RunStore,
     saver: Any,
     options: WorkerOptions,
     summary: WorkerSummary,
@@ -215,28 +220,42 @@ async def _slot(
         if task.cancelled():
             summary.lost += 1
             continue
-        error = task.result()
-        db.release(run_id, record.id, options.name, "failed" if error else "done")
-        if error:
-            summary.failed += 1
-            summary.failures.append(error)
-        else:
-            summary.done += 1
+        _settle(db, options.name, run_id, record.id, task.result(), summary)
         bar.update(1)
 
 
-def _others_working(db: store.RunStore, run_id: str | None) -> bool:
+def _settle(
+    db: RunStore,
+    worker: str,
+    run_id: str,
+    record_id: str,
+    outcome: str,
+    summary: WorkerSummary,
+) -> None:
+    # A record paused for review is neither done nor failed: it waits in the
+    # queue, claimed by no one, until `anonygraph review` answers it.
+    state = "done" if not outcome else WAITING if outcome == WAITING else "failed"
+    db.release(run_id, record_id, worker, state)
+    if state == "failed":
+        summary.failed += 1
+        summary.failures.append(outcome)
+    elif state == WAITING:
+        summary.waiting += 1
+    else:
+        summary.done += 1
+
+
+def _others_working(db: RunStore, run_id: str | None) -> bool:
     if run_id is None:
         return False
     return any(row["state"] == "leased" for row in db.work_rows(run_id))
 
 
-def _job(db: store.RunStore, saver: Any, run_id: str) -> tuple[Any, Any]:
+def _job(db: RunStore, saver: Any, run_id: str) -> tuple[Any, Any]:
     job = db.job(run_id)
     if job is None:
         raise ValueError(f"run {run_id!r}: queued records but no run options")
-    values = {**json.loads(job["context"]), "cache_db": db.location}
-    context = build_context(job["method"], values)
+    context = build_context(job["method"], json.loads(job["context"]))
     app = GRAPHS[job["method"]]().compile(checkpointer=saver, name=job["method"])
     return app, context
 
@@ -248,14 +267,14 @@ async def run_shared(options: RunOptions, run_id: str) -> RunSummary:
     finished record of the run once, whichever worker finished it.
     """
     check_output_path(options.input, options.output)
-    context = build_context(options.method, {"cache_db": options.db, **options.context})
+    context = build_context(options.method, options.context)
     items = load_input(
         options.input, options.format, getattr(context, "max_chars", 20_000)
     )
     summary = RunSummary(run_id=run_id, method=options.method)
     summary.bad_lines = [str(i) for i in items if not isinstance(i, Record)]
     records = [i for i in items if isinstance(i, Record)]
-    db = store.RunStore(options.db)
+    db = RunStore(options.db)
     try:
         before = {r["record_id"] for r in db.work_rows(run_id) if r["state"] == "done"}
         db.start_run(
@@ -287,16 +306,17 @@ async def run_shared(options: RunOptions, run_id: str) -> RunSummary:
         }
         summary.failures = [f"record {k!r}: {v}" for k, v in sorted(failed.items())]
         summary.failed = len(failed)
+        summary.waiting = sum(r["state"] == WAITING for r in rows)
         export(db, run_id, options.output, force=options.force)
-        fill_totals(summary, db, options.db)
-        status = "done" if not summary.failed else "partial"
+        fill_totals(summary, db)
+        status = "partial" if summary.failed else WAITING if summary.waiting else "done"
         db.finish_run(run_id, status, asdict(summary))
     finally:
         db.close()
     return summary
 
 
-def export(db: store.RunStore, run_id: str, output: str, *, force: bool = False) -> int:
+def export(db: RunStore, run_id: str, output: str, *, force: bool = False) -> int:
     """Write a run's finished records to ``output`` (JSONL), each id once.
 
     Records appear in input order; a file this run wrote before is completed,
@@ -324,8 +344,10 @@ def export(db: store.RunStore, run_id: str, output: str, *, force: bool = False)
         return len(out.ids)
 
 
-def status_rows(db: store.RunStore, run_id: str) -> list[dict[str, Any]]:
+def status_rows(db: RunStore, run_id: str) -> list[dict[str, Any]]:
     """Count a shared run's records per worker: done, failed, in progress, pending.
+
+    Records waiting for review are counted under the worker that paused them.
 
     A lease that ran out is shown as such: its worker stopped renewing it and
     the next claim takes the record over.
@@ -338,14 +360,14 @@ def status_rows(db: store.RunStore, run_id: str) -> list[dict[str, Any]]:
         who = row["worker"] or "-"
         entry = counts.setdefault(
             who,
-            {"worker": who, "done": 0, "failed": 0, "leased": 0, "expired": 0,
-             "pending": 0},
+            {"worker": who, "done": 0, "failed": 0, WAITING: 0, "leased": 0,
+             "expired": 0, "pending": 0},
         )  # fmt: skip
         entry[state] += 1
     return sorted(counts.values(), key=lambda e: str(e["worker"]))
 
 
-def render_status(db: store.RunStore, run_id: str) -> str:
+def render_status(db: RunStore, run_id: str) -> str:
     """Render `status_rows` as a table with a total line.
 
     A run worked by one `anonygraph run` process has no work queue: its
@@ -361,11 +383,13 @@ def render_status(db: store.RunStore, run_id: str) -> str:
         finished = Counter(db.record_statuses(run_id).values())
         rows = [
             {"worker": "run", "done": finished["done"], "failed": finished["failed"],
-             "leased": "-", "expired": "-", "pending": "-"}
+             WAITING: finished[WAITING], "leased": "-", "expired": "-",
+             "pending": "-"}
         ]  # fmt: skip
         note = f" ({run['status']}; one process, no work queue)"
-    keys = ("done", "failed", "leased", "expired", "pending")
-    header = ("worker", "done", "failed", "in progress", "lease expired", "pending")
+    keys = ("done", "failed", WAITING, "leased", "expired", "pending")
+    header = ("worker", "done", "failed", "waiting for review", "in progress",
+              "lease expired", "pending")  # fmt: skip
     table = [header] + [(str(r["worker"]), *(str(r[k]) for k in keys)) for r in rows]
     counts = [[r[k] for r in rows] for k in keys]
     total = ("total", *(str(sum(c)) if "-" not in c else "-" for c in counts))

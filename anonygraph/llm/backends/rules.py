@@ -21,6 +21,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from anonygraph.cues import Cue, detect_cues, generalize, generalize_text
+from anonygraph.llm.backends.base import Backend
+from anonygraph.llm.decoding import Decoding
+from anonygraph.llm.spec import ModelSpec, ModelSpecError
 
 ROLES: tuple[str, ...] = ("attacker", "arbitrator", "anonymizer")
 """The roles the rules backend can play."""
@@ -205,3 +208,50 @@ def _anonymize(
     if "changes" in schema.model_fields:
         data["changes"] = changes[:300] or "no explicit cue to generalize"
     return data
+
+
+class RulesBackend(Backend):
+    """``rules``: answers from the explicit-cue detectors; no chat model."""
+
+    name = "rules"
+    takes_name = False
+    answers_from_cues = True
+
+    def load(self, spec: ModelSpec, decoding: Decoding) -> Any:
+        """Refuse: the rules answer structured steps only (`answer_facts`)."""
+        raise ModelSpecError(
+            "a role set to 'rules' has no chat model: it answers structured "
+            "attacker, arbitrator and anonymizer steps only; give this role a "
+            "model (--model ROLE=local or another spec)"
+        )
+
+    def answer_facts(
+        self,
+        role: str,
+        schema: type[BaseModel],
+        facts: Mapping[str, Any] | None,
+        step: str,
+    ) -> BaseModel:
+        """Answer ``role``'s step from its ``facts`` (see `answer`).
+
+        Raises:
+            ModelSpecError: when the rules cannot play the role or the step
+                passes no facts (give the role a model).
+            ValueError: when the facts give no answer that fits ``schema``.
+        """
+        if role not in ROLES:
+            raise ModelSpecError(
+                f"step {step!r}: the {role} role is set to 'rules', which plays only "
+                f"the {', '.join(ROLES)} roles; give it a model "
+                f"(--model {role}=local or another spec)"
+            )
+        if facts is None:
+            raise ModelSpecError(
+                f"step {step!r}: the {role} role is set to 'rules', but this step "
+                "passes no facts for rules to read; give the role a model "
+                f"(--model {role}=local or another spec) for this graph"
+            )
+        return schema.model_validate(answer(role, schema, facts).model_dump())
+
+
+BACKEND = RulesBackend()
