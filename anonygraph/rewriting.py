@@ -9,6 +9,7 @@ the record's errors and the run summary.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -96,7 +97,12 @@ async def checked_rewrite(
         result.answer = answer
         result.calls += calls
         rewrite = text_of(answer)
-        found = rejections(original, rewrite, evidence=evidence, thresholds=limits)
+        # In a thread: the meaning check's sentence embeddings are matrix
+        # products that leave the interpreter lock free, so the event loop
+        # goes on with other records' steps meanwhile (a second core).
+        found = await asyncio.to_thread(
+            rejections, original, rewrite, evidence=evidence, thresholds=limits
+        )
         if not found:
             result.text, result.accepted = rewrite.strip(), True
             return result
