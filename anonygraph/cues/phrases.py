@@ -367,9 +367,13 @@ def _detect_jobs(
         obj = span[len(verb) :].strip()
         if obj.lower() in ("myself", "yourself", "me", "you", "them", "him", "her"):
             continue
-        # "teaching maths to kids" -> "working with kids"; "I teach Spanish" ->
-        # "I work with Spanish": the subject stays a subject, the job goes.
-        replacement = TEACH_FORMS[verb] if to else f"{TEACH_FORMS[verb]} {obj}"
+        # "teaching maths to kids" -> "working on maths with kids"; "I teach
+        # Spanish" -> "I work with Spanish": the subject stays, the job goes.
+        if to:
+            work = TEACH_FORMS[verb].removesuffix(" with")
+            replacement = f"{work} on {obj.removesuffix(' to').strip()} with"
+        else:
+            replacement = f"{TEACH_FORMS[verb]} {obj}"
         cues.append(
             Cue(m.start("span"), m.end("span"), span, "occupation", "job_verb",
                 "teacher", replacement, 4)

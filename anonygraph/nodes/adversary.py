@@ -42,11 +42,11 @@ def _with_cue_check(
     """Add explicit cues a model anonymizer left to ``policy`` (the final check).
 
     Only cues that survived a rewrite count (round 1 on): before any rewrite
-    the arbitrator's verdicts stand. With the ``rules`` anonymizer the check
-    would be its own detectors again: skipped.
+    the arbitrator's verdicts stand. The ``rules`` attacker names a guess
+    only where a cue's value is one of the attribute's options (a school's
+    name is none), so the check runs behind it too.
     """
-    spec = models.settings_for(context, "anonymizer").spec
-    if state.round and models.parse_spec(spec).backend != "rules":
+    if state.round:
         attributes = protected_attributes(state.attributes, context)
         policy = policy + surviving_cues(state.current, attributes, policy)
     return [p.model_dump() for p in policy]
