@@ -82,11 +82,13 @@ def warm_up() -> None:
     detect_cues("Born in Calgary, Canada in 1990; I am 34 and earn $85k.")
 
 
+REMOVED_KINDS = frozenset({"age_sex_tag", "graduation_year"})
+"""Cue kinds whose span goes without a replacement ("(27F)", " in 2015")."""
+
+
 def generalize(cue: Cue) -> str:
     """Return the coarser span that may replace ``cue`` (its quote if none)."""
-    return (
-        cue.replacement if cue.replacement or cue.kind == "age_sex_tag" else cue.quote
-    )
+    return cue.replacement if cue.replacement or cue.kind in REMOVED_KINDS else cue.quote
 
 
 def select_spans(cues: Iterable[Cue]) -> list[Cue]:

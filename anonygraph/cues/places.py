@@ -394,7 +394,9 @@ def _detect_demonyms(text: str) -> list[Cue]:
             continue  # a language, not a nationality
         self_ref = bool(SELF_DEMONYM.search(before)) or re.match(r"\s+here\b", after)
         country = table_[match.group(1)]
-        place = gazetteer().get(fold(country))
+        place = gazetteer().get(fold(country)) or gazetteer().get(
+            fold(f"the {country}")
+        )
         continent = place.continent if place is not None else ""
         forms = CONTINENT_ADJECTIVES.get(continent, ("foreign", "foreigners"))
         replacement = forms[1] if match.group(2) else forms[0]
