@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
-CLAIMS = ("anonymized",)
+CLAIMS = ("anonymized", "no explicit cue found")
 """Outcomes that say the text is safe: over a text with a cue left, an overclaim."""
 
 

@@ -145,7 +145,7 @@ async def anonymize(
     return update
 
 
-def finish_loop(state: State) -> dict[str, Any]:
+def finish_loop(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Publish the final text, its outcome and the leaks left.
 
     The loop always ends on an attack of the final text (and, in RLAA, its
@@ -154,11 +154,13 @@ def finish_loop(state: State) -> dict[str, Any]:
     """
     left = sorted({PolicyItem.model_validate(p).attribute for p in state.policy})
     status = "converged" if not left else "max_iterations"
+    checker = models.settings_for(runtime.context, "attacker").spec
     return {
         "anonymized": state.current,
         "anonymized_comments": split_comments(state.current, len(state.comments)),
         "status": STOPPED if state.stopped_in_review() else status,
-        "outcome": outcome_of(original_text(state), state.current, left),
+        "outcome": outcome_of(original_text(state), state.current, left, checker),
+        "checked_by": checker,
         "leaks": left,
         "iterations": [state.snapshot(rewritten=None)],
     }
