@@ -100,6 +100,11 @@ LANDMARK_NOUNS: dict[str, str] = {
 """A landmark's last word -> what it becomes: the kind of place, not its name."""
 
 
+def _starts_sentence(text: str, start: int) -> bool:
+    head = text[:start].rstrip(" \t\"'(“")
+    return not head or head[-1] in ".!?\n:"
+
+
 def _before(text: str, start: int) -> str:
     match = re.search(r"([A-Za-z']+)\W*$", text[:start])
     return match.group(1).lower() if match else ""
@@ -263,7 +268,12 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
         return _organization_cue(text, start, end, sentence, before)
     if ent.label_ == "ORG" and before in ("for", "with", "joined", "at", "from"):
         return _organization_cue(text, start, end, sentence, before)
-    if ent.label_ == "ORG" and text[end : end + 2] in ("'s", "’s"):
+    if (
+        ent.label_ == "ORG"
+        and text[end : end + 2] in ("'s", "’s")
+        and not (before == "" or _starts_sentence(text, start))
+    ):
+        # Not at a sentence's start: "Money's tight" is no company.
         return _organization_cue(text, start, end, sentence, before)
     if ent.label_ in ("GPE", "LOC", "FAC") or (
         ent.label_ in ("PERSON", "ORG") and before in LOCATIVE_BEFORE

@@ -351,11 +351,8 @@ def _detect_jobs(
             occupation, coarse = jobs[word]
             mod = (m.groupdict().get("mod") or "").lower()
             noun = f"{mod} {coarse}" if mod and mod != coarse else coarse
-            replacement = (
-                f"{article(noun)} {noun}"
-                if name == "job" and m.group("article")
-                else noun
-            )
+            # "As CTO" takes an article once the title is a family of jobs.
+            replacement = f"{article(noun)} {noun}" if name == "job" else noun
             cues.append(
                 Cue(m.start("span"), m.end("span"), m.group("span"), "occupation",
                     "job", occupation, replacement, 5)
