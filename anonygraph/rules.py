@@ -195,8 +195,7 @@ def _anonymize(
     chosen = [
         cue
         for cue in cues
-        if cue.exact
-        and (cue.attribute in attributes or cue.quote.lower() in evidence)
+        if cue.exact and (cue.attribute in attributes or cue.quote.lower() in evidence)
     ]
     # A name inside a longer one ("Lincoln" in "Lincoln High") goes with it:
     # replaced alone it would leave "the US High".

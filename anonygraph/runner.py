@@ -93,7 +93,9 @@ class RunSummary:
         clean = self.outcomes.get("anonymized", 0) + self.outcomes.get(
             "no explicit cue found", 0
         )
-        return not self.failed and not self.bad_lines and records > 0 and clean == records
+        return (
+            not self.failed and not self.bad_lines and records > 0 and clean == records
+        )
 
     def report(self) -> str:
         """Render the summary for people."""

@@ -81,8 +81,10 @@ def main() -> None:
     n = len(records)
     print(f"\n{split}: {n} texts; outcomes {outcomes}")
     print(f"texts with a cue left: {left_texts}/{n} ({left_texts / n:.0%})")
-    print(f"outcomes claiming {'/'.join(CLAIMS)} over a text with a cue left: "
-          f"{overclaims}")
+    print(
+        f"outcomes claiming {'/'.join(CLAIMS)} over a text with a cue left: "
+        f"{overclaims}"
+    )
     print(f"texts that lost a span they had to keep: {lost_texts}/{n}")
 
 

@@ -88,7 +88,9 @@ REMOVED_KINDS = frozenset({"age_sex_tag", "graduation_year"})
 
 def generalize(cue: Cue) -> str:
     """Return the coarser span that may replace ``cue`` (its quote if none)."""
-    return cue.replacement if cue.replacement or cue.kind in REMOVED_KINDS else cue.quote
+    return (
+        cue.replacement if cue.replacement or cue.kind in REMOVED_KINDS else cue.quote
+    )
 
 
 def select_spans(cues: Iterable[Cue]) -> list[Cue]:
@@ -131,13 +133,19 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
         if not replacement:
             before = before.rstrip(" ")
         before = _agree_article(before, replacement)
-        if cue.kind in PLACE_KINDS and re.search(
-            r"\b(?:rural|northern|southern|eastern|western|central|coastal|upstate|"
-            r"downtown|small-town)\s+$",
-            before,
-            re.IGNORECASE,
-        ) and replacement.startswith(("the ", "The ")):
-            replacement = f"parts of {replacement}"  # "rural Iowa" -> "rural parts of the US"
+        if (
+            cue.kind in PLACE_KINDS
+            and re.search(
+                r"\b(?:rural|northern|southern|eastern|western|central|coastal|upstate|"
+                r"downtown|small-town)\s+$",
+                before,
+                re.IGNORECASE,
+            )
+            and replacement.startswith(("the ", "The "))
+        ):
+            replacement = (
+                f"parts of {replacement}"  # "rural Iowa" -> "rural parts of the US"
+            )
         out.extend([before, replacement])
         last = cue.end
     tail = text[last:]

@@ -55,7 +55,11 @@ TURNED = re.compile(
     rf"(?P<age>{CARDINAL}))\b(?![\s-]*(?:%|percent|degrees|years|times|left|right))",
     re.IGNORECASE,
 )
-TURN_FORMS = {"turned": "had a birthday", "turn": "have a birthday", "turning": "having a birthday"}
+TURN_FORMS = {
+    "turned": "had a birthday",
+    "turn": "have a birthday",
+    "turning": "having a birthday",
+}
 """Turning N: no coarser number reads well after the verb, so the sentence says
 a birthday happened ("Just turned 19 and ..." -> "Just had a birthday and ...")."""
 BIRTHDAY = re.compile(
@@ -84,7 +88,8 @@ BOTH_AGE = re.compile(
     re.IGNORECASE,
 )
 APPOSITION = re.compile(
-    rf"(?:\b(?:I'?m|I am)\b[^.!?\n,]{{1,40}}|{_SENTENCE_START}\s*[A-Z][^.!?\n,]{{2,40}})"
+    rf"(?:\b(?:I'?m|I am)\b[^.!?\n,]{{1,40}}"
+    rf"|{_SENTENCE_START}\s*[A-Z][^.!?\n,]{{2,40}})"
     rf",\s*(?P<age>{CARDINAL})(?=\s*(?:[,.;!?]|and\b))",
 )
 FRAGMENT_YEAR_OLD = re.compile(
@@ -111,7 +116,8 @@ TAG = re.compile(
     re.IGNORECASE,
 )
 BORN = re.compile(
-    rf"(?:\bI\b[^.!?\n]{{0,25}}?|{_SENTENCE_START}\s*)\bborn\s+(?P<prep>(?:in|back in)\s+)?(?:the year\s+)?"
+    rf"(?:\bI\b[^.!?\n]{{0,25}}?|{_SENTENCE_START}\s*)\bborn\s+"
+    r"(?P<prep>(?:in|back in)\s+)?(?:the year\s+)?"
     r"(?P<year>(?:19|20)\d\d)\b",
     re.IGNORECASE,
 )
@@ -217,13 +223,17 @@ def _stated_ages(text: str) -> list[Cue]:
                 phrase = decade_phrase(age)
                 if m.start("age") == 0 or text[: m.start("age")].rstrip()[-1:] in ".!?":
                     phrase = phrase[:1].upper() + phrase[1:]
-                cues.append(_cue(text, m.start("age"), m.end("age"), age, "age", phrase))
+                cues.append(
+                    _cue(text, m.start("age"), m.end("age"), age, "age", phrase)
+                )
     for m in BOTH_AGE.finditer(text):
         age = _age(m)
         if 13 <= age <= 99:
             phrase = decade_phrase(age).replace("my ", "our ")
             cues.append(
-                _cue(text, m.start(), m.end(), age, "age", f"{m.group('both')} {phrase}")
+                _cue(
+                    text, m.start(), m.end(), age, "age", f"{m.group('both')} {phrase}"
+                )
             )
     for m in TURNED.finditer(text):
         age = _age(m)
@@ -336,11 +346,13 @@ def _years(text: str, year_now: int) -> list[Cue]:
             )
         )
     for m in CLASS_OF.finditer(text):
-        year = m.group("year")
-        full = int(year) if len(year) == 4 else 2000 + int(year[1:])
+        written = m.group("year")
+        full = int(written) if len(written) == 4 else 2000 + int(written[1:])
         lead = m.group("lead")
         if m.start() == 0 or text[: m.start()].rstrip()[-1:] in ".!?\n":
-            lead = "My " + lead[:1].lower() + lead[1:] if lead.lower() == "class" else lead
+            lead = (
+                "My " + lead[:1].lower() + lead[1:] if lead.lower() == "class" else lead
+            )
         cues.append(
             Cue(m.start(), m.end(), m.group(0), "age", "graduation_year",
                 str(year_now - full + 18), lead, 4, True)

@@ -156,8 +156,11 @@ def detect_entities(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
         # A longer name around a cue ("Marina Bay Sands" around "Marina") is
         # the entity's; a cue as long or longer keeps its span.
         if any(
-            c.start < end and start < c.end and not (start <= c.start and c.end <= end
-                                                      and c.end - c.start < end - start)
+            c.start < end
+            and start < c.end
+            and not (
+                start <= c.start and c.end <= end and c.end - c.start < end - start
+            )
             for c in taken
         ) or any(c.start < end and start < c.end for c in cues):
             continue
@@ -225,8 +228,10 @@ def _overrides_small_city(
     """
     same = [c for c in taken if c.start == start and c.end == end and c.kind == "city"]
     place = gazetteer().get(fold(text[start:end]))
-    return bool(same) and place is not None and _names_something_bigger(
-        text, ent, start, place
+    return (
+        bool(same)
+        and place is not None
+        and _names_something_bigger(text, ent, start, place)
     )
 
 
@@ -254,13 +259,17 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
         bool(EDUCATION_CONTEXT.search(sentence)) or bool(WORK_CONTEXT.search(sentence))
     )
     place = gazetteer().get(fold(name))
-    if place is not None and place.kind == "city" and _names_something_bigger(
-        text, ent, start, place
+    if (
+        place is not None
+        and place.kind == "city"
+        and _names_something_bigger(text, ent, start, place)
     ):
         return _unknown_place_cue(text, ent, start, end)
     if place is not None and not institution_like and not at_institution:
-        if ent.label_ == "PERSON" and before not in LOCATIVE_BEFORE and not (
-            _is_modifier(ent) and place.population >= 100_000
+        if (
+            ent.label_ == "PERSON"
+            and before not in LOCATIVE_BEFORE
+            and not (_is_modifier(ent) and place.population >= 100_000)
         ):
             return None  # "Jordan" the person, not the country
         return _place_cue(text, ent, start, end, place)

@@ -163,8 +163,10 @@ def detect_money(text: str) -> list[Cue]:
                                    "hr", "h", "hourly")  # fmt: skip
         start, end = m.start(), m.end()
         living_on = re.search(r"\b(?:on|living on|live on)\s+$", text[:start])
-        if SALARY_WORDS.search(sentence) or living_on or (
-            hourly_or_yearly and not RENT_WORDS.search(sentence)
+        if (
+            SALARY_WORDS.search(sentence)
+            or living_on
+            or (hourly_or_yearly and not RENT_WORDS.search(sentence))
         ):
             level = income_level(_yearly(amount, per, sentence) * _currency(m))
             hedge = HEDGE_BEFORE.search(text[:start])
@@ -178,7 +180,11 @@ def detect_money(text: str) -> list[Cue]:
         else:
             kind = "rent" if RENT_WORDS.search(sentence) else "amount"
             hedge = HEDGE_BEFORE.search(text[:start])
-            start = hedge.start() if hedge and band.startswith(("a ", "tens", "hundreds")) else start
+            start = (
+                hedge.start()
+                if hedge and band.startswith(("a ", "tens", "hundreds"))
+                else start
+            )
             cues.append(
                 Cue(start, end, text[start:end], "income_level", kind, band, band,
                     3 if kind == "rent" else 2,

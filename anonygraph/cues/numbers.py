@@ -23,9 +23,7 @@ _TEN = "|".join(TENS)
 _ORD_UNIT = "|".join(sorted(ORDINAL_UNITS[1:], key=len, reverse=True))
 _ORD_TEN = "|".join(ORDINAL_TENS)
 
-CARDINAL = (
-    rf"(?:\d{{1,3}}|(?:{_TEN})(?:[\s-](?:{'|'.join(UNITS[1:10])}))?|(?:{_UNIT}))"
-)
+CARDINAL = rf"(?:\d{{1,3}}|(?:{_TEN})(?:[\s-](?:{'|'.join(UNITS[1:10])}))?|(?:{_UNIT}))"
 """A cardinal from 1 to 999 in digits, or 1 to 99 in words (regex source)."""
 
 ORDINAL = (

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import re
 import json
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -132,7 +132,8 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             re.IGNORECASE,
         ),
         "teach": re.compile(
-            r"(?:\bI\s+|\bI'?ve been\s+|\bI am\s+|\bI'm\s+|\bbeen\s+|" + _SENTENCE_START
+            r"(?:\bI\s+|\bI'?ve been\s+|\bI am\s+|\bI'm\s+|\bbeen\s+|"
+            + _SENTENCE_START
             + r"\s*)(?P<span>(?P<verb>teach|teaches|teaching|taught)\s+[A-Za-z]+"
             r"(?:\s+to\b)?)",
             re.IGNORECASE,
@@ -344,9 +345,7 @@ def _detect_jobs(
     for name in ("job", "job_fragment", "job_modified"):
         for m in patterns[name].finditer(text):
             word = m.group("word").lower()
-            if word in gender or any(
-                c.start <= m.start("span") < c.end for c in cues
-            ):
+            if word in gender or any(c.start <= m.start("span") < c.end for c in cues):
                 continue
             occupation, coarse = jobs[word]
             mod = (m.groupdict().get("mod") or "").lower()
@@ -380,10 +379,10 @@ def _detect_jobs(
         if verb in ("work", "do", "doing", "does", "what"):
             continue
         form = VERB_FORMS.get((m.group("ending") or "").lower(), "work")
+        end = m.end("ending") if m.group("ending") else m.end("verb")
         cues.append(
-            Cue(m.start("verb"), m.end("ending") if m.group("ending") else m.end("verb"),
-                text[m.start("verb"): m.end("ending") if m.group("ending") else m.end("verb")],
-                "occupation", "job_verb", verb, form, 4)
+            Cue(m.start("verb"), end, text[m.start("verb") : end], "occupation",
+                "job_verb", verb, form, 4)
         )  # fmt: skip
     for m in patterns["drive"].finditer(text):
         verb = m.group("verb").lower()
@@ -459,7 +458,8 @@ def _detect_workplaces(text: str, patterns: dict[str, re.Pattern[str]]) -> list[
                 "occupation",
                 "company",
                 m.group("word"),
-                "a company" if m.group(0).lower().startswith(("at", "for", "with", "joined"))
+                "a company"
+                if m.group(0).lower().startswith(("at", "for", "with", "joined"))
                 and text[m.end("word") : m.end("word") + 2] not in ("'s", "’s")
                 else "the company",
                 3,

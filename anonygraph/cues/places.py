@@ -390,7 +390,9 @@ def _detect_demonyms(text: str) -> list[Cue]:
         before = text[max(0, match.start() - 20) : match.start()]
         after = text[match.end() : match.end() + 20]
         language = bool(LANGUAGE_BEFORE.search(before)) and not match.group(2)
-        if language or re.match(r"\s*(?:lessons?|class|teacher|course|speakers?)\b", after):
+        if language or re.match(
+            r"\s*(?:lessons?|class|teacher|course|speakers?)\b", after
+        ):
             continue  # a language, not a nationality
         self_ref = bool(SELF_DEMONYM.search(before)) or re.match(r"\s+here\b", after)
         country = table_[match.group(1)]

@@ -109,7 +109,9 @@ def revert(state: State, runtime: Runtime[SealContext]) -> dict[str, Any]:
     }
 
 
-def finish_refinement(state: State, runtime: Runtime[SealContext]) -> dict[str, Any]:
+def finish_refinement(
+    state: State, runtime: Runtime[TrajectoryContextT]
+) -> dict[str, Any]:
     """Publish the final text and why refinement stopped."""
     status = state.status
     if status == "running":

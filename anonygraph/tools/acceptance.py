@@ -388,10 +388,12 @@ def check_lost_sentences(
     marks = [(c.start, c.end) for c in detect_cues(original)]
     for phrase in evidence:
         key = phrase.strip().lower()
-        marks += [(m.start(), m.end()) for m in re.finditer(re.escape(key), lowered)] if key else []
-    touched = sum(
-        any(start < e and s < end for s, e in marks) for start, end in spans
-    )
+        marks += (
+            [(m.start(), m.end()) for m in re.finditer(re.escape(key), lowered)]
+            if key
+            else []
+        )
+    touched = sum(any(start < e and s < end for s, e in marks) for start, end in spans)
     shares = _kept_shares(original, rewrite, spans)
     lost = sum(share < 0.5 for share in shares)
     if lost > touched:
