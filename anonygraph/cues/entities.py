@@ -150,6 +150,16 @@ def detect_entities(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
             start += 4
         if ent.label_ not in PROPER_LABELS or not text[start : start + 1].isupper():
             continue
+        if _at_institution(text, start, end) and any(
+            c.start == start and c.end == end and c.kind == "city" for c in taken
+        ):
+            # "Sophomore year at Georgetown": a university, not Guyana's capital.
+            cues.append(
+                _organization_cue(
+                    text, start, end, _sentence(text, start, end), _before(text, start)
+                )
+            )
+            continue
         if _overrides_small_city(text, ent, start, end, taken):
             cues.append(_unknown_place_cue(text, ent, start, end))
             continue
@@ -216,6 +226,14 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
     return cues
 
 
+def _at_institution(text: str, start: int, end: int) -> bool:
+    """Tell whether a name after "at"/"from" is a school or an employer."""
+    sentence = _sentence(text, start, end)
+    return _before(text, start) in ("at", "from", "attend", "attended") and (
+        bool(EDUCATION_CONTEXT.search(sentence)) or bool(WORK_CONTEXT.search(sentence))
+    )
+
+
 def _overrides_small_city(
     text: str, ent: Any, start: int, end: int, taken: list[Cue]
 ) -> bool:
@@ -255,9 +273,7 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
     before = _before(text, start)
     sentence = _sentence(text, start, end)
     institution_like = bool(EDUCATION_NAME.search(name))
-    at_institution = before in ("at", "from", "attend", "attended", "attending") and (
-        bool(EDUCATION_CONTEXT.search(sentence)) or bool(WORK_CONTEXT.search(sentence))
-    )
+    at_institution = _at_institution(text, start, end)
     place = gazetteer().get(fold(name))
     if (
         place is not None
@@ -273,7 +289,8 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
         ):
             return None  # "Jordan" the person, not the country
         return _place_cue(text, ent, start, end, place)
-    if ent.label_ in ("ORG", "FAC") and (institution_like or at_institution):
+    if (ent.label_ in ("ORG", "FAC") and institution_like) or at_institution:
+        # People are in cities and at schools and employers ("at Deakin").
         return _organization_cue(text, start, end, sentence, before)
     if ent.label_ == "ORG" and before in ("for", "with", "joined", "at", "from"):
         return _organization_cue(text, start, end, sentence, before)
@@ -284,11 +301,20 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
     ):
         # Not at a sentence's start: "Money's tight" is no company.
         return _organization_cue(text, start, end, sentence, before)
-    if ent.label_ in ("GPE", "LOC", "FAC") or (
-        ent.label_ in ("PERSON", "ORG") and before in LOCATIVE_BEFORE
-    ):
-        return _unknown_place_cue(text, ent, start, end)
+    if before in LOCATIVE_BEFORE or _is_modifier(ent) or _landmark_noun(name):
+        # An unknown name is a place only where a place can stand: "to
+        # Bavaria", "on Vancouver Island"; "learned to use Reddit" is none.
+        if ent.label_ in ("GPE", "LOC", "FAC", "PERSON", "ORG"):
+            return _unknown_place_cue(text, ent, start, end)
     return None
+
+
+def _landmark_noun(name: str) -> str:
+    words = [w for w in name.lower().split() if w not in ("the", "of")]
+    return next(
+        (LANDMARK_NOUNS[w] for w in (words[-1:] + words[:1]) if w in LANDMARK_NOUNS),
+        "",
+    )
 
 
 def _place_cue(text: str, ent: Any, start: int, end: int, place: Place) -> Cue:
@@ -311,10 +337,8 @@ def _place_cue(text: str, ent: Any, start: int, end: int, place: Place) -> Cue:
 
 def _unknown_place_cue(text: str, ent: Any, start: int, end: int) -> Cue:
     start = _with_article(text, start)
-    words = text[start:end].lower().split()
-    replacement = next(
-        (LANDMARK_NOUNS[w] for w in (words[-1], words[0]) if w in LANDMARK_NOUNS),
-        "a famous landmark" if ent.label_ == "FAC" else "the area",
+    replacement = _landmark_noun(text[start:end]) or (
+        "a famous landmark" if ent.label_ == "FAC" else "the area"
     )
     if _is_modifier(ent):
         replacement = "local"
@@ -336,10 +360,20 @@ def _organization_cue(
     text: str, start: int, end: int, sentence: str, before: str
 ) -> Cue:
     name = text[start:end]
-    education = bool(EDUCATION_NAME.search(name)) or (
-        bool(EDUCATION_CONTEXT.search(sentence))
-        and not re.search(r"\b(?:work|job|shift)\b", sentence, re.IGNORECASE)
-    )
+    # The nearest words before the name decide: "studying accounting at
+    # Deakin, and working part time at Coles" names a school, then a shop.
+    near = text[max(0, start - 40) : start]
+    near = re.split(r"[,;.!?]|\band\b", near)[-1]
+    if EDUCATION_NAME.search(name):
+        education = True
+    elif WORK_CONTEXT.search(near):
+        education = False
+    elif EDUCATION_CONTEXT.search(near):
+        education = True
+    else:
+        education = bool(EDUCATION_CONTEXT.search(sentence)) and not re.search(
+            r"\b(?:work|job|shift)\b", sentence, re.IGNORECASE
+        )
     possessive = text[end : end + 2] in ("'s", "’s")
     high = re.search(r"\bHigh\b", name) or re.search(r"high school", sentence, re.I)
     noun = ("high school" if high else "university") if education else "company"

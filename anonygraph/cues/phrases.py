@@ -102,6 +102,12 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             r"daughter|son|sister|brother|niece|nephew|aunt|uncle)\b",
             re.IGNORECASE,
         ),
+        "reflexive": re.compile(
+            r"\b(?:a|the|this)\s+(?:[\w-]+\s+){0,2}?(?:kid|guy|girl|boy|man|woman|"
+            r"person|lad|lass|dude|someone)\b[^.!?\n]{0,60}?\bwho\b[^.!?\n]{0,40}?"
+            r"\b(?P<word>himself|herself)\b",
+            re.IGNORECASE,
+        ),
         "fragment_gender": re.compile(
             _SENTENCE_START + r"\s*(?:[\w'-]+\s+){1,3}?"
             r"(?P<word>guy|man|woman|girl|dude|lady|gal|boy|female|male)\b"
@@ -301,6 +307,16 @@ def _detect_gender(
                     Cue(m.start("word"), m.end("word"), word, "relationship_status",
                         "self_reference", "married", neutral, 4)
                 )  # fmt: skip
+    for m in patterns["reflexive"].finditer(text):
+        # "for a kid from Winnipeg who taught himself": the author, in the
+        # third person; only in a text that speaks in the first person.
+        if not re.search(r"\b(?:I|my|me|I'm)\b", text):
+            continue
+        sex = "male" if m.group("word").lower() == "himself" else "female"
+        cues.append(
+            Cue(m.start("word"), m.end("word"), m.group("word"), "sex",
+                "self_reference", sex, "themselves", 4)
+        )  # fmt: skip
     for m in patterns["kin"].finditer(text):
         word = m.group("word")
         lower = word.lower()

@@ -207,6 +207,19 @@ def country_of(name: str) -> Place | None:
     return place if place is not None and place.kind == "country" else None
 
 
+DETERMINERS = frozenset("a an the our my his her their your this that".split())
+
+
+def _modifies_noun(text: str, start: int, end: int) -> bool:
+    """Tell whether a place name stands as an adjective: "a Zurich insurer"."""
+    following = re.match(r"\s+([a-z]+)\b", text[end:])
+    return (
+        _previous_word(text, start) in DETERMINERS
+        and following is not None
+        and following.group(1) not in ("and", "or", "is", "was", "are", "in", "on")
+    )
+
+
 def _sentence_start(text: str, start: int) -> bool:
     before = text[:start].rstrip(" \t\"'(“")
     return not before or before[-1] in ".!?\n:"
@@ -269,6 +282,8 @@ def display_country(name: str) -> str:
         r"(?:United|Republic|Netherlands|Philippines)", name
     ):
         return f"the {name}"
+    if name.startswith("The "):
+        return "the " + name[4:]  # GeoNames' "The Netherlands", mid-sentence
     return name
 
 
@@ -344,6 +359,10 @@ def detect_places(text: str) -> list[Cue]:
             if place.kind == "city" and _previous_word(text, start_at) in NEARBY:
                 # "a village outside Cork": the country would say "abroad".
                 replacement = "a city"
+            elif place.kind == "city" and _modifies_noun(
+                text, start_at, start + len(quote)
+            ):
+                replacement = "local"  # "a Zurich insurer" -> "a local insurer"
             cues.append(
                 Cue(
                     start_at,
