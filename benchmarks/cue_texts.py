@@ -42,7 +42,9 @@ def run_split(split: str, extra: list[str]) -> list[dict[str, object]]:
             "--db", str(Path(folder) / "runs.sqlite"), "--max-iterations", "3",
             *extra,
         ]  # fmt: skip
-        done = subprocess.run(command, capture_output=True, text=True)
+        # Run from the temporary folder: `-m` puts the working directory first
+        # on the path, and PYTHONPATH must decide which anonygraph runs.
+        done = subprocess.run(command, capture_output=True, text=True, cwd=folder)
         summary = [
             line for line in done.stderr.splitlines() + done.stdout.splitlines()
             if line.startswith(("run ", "  "))

@@ -122,7 +122,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "job": re.compile(
             r"\b(?:I'?m|I am|I was|I work as|I worked as|working as|work as|as|"
             r"my job as|my work as|I'?ve been|been|became|become|retired|now|years?)\s+"
-            rf"(?P<span>(?:(?P<article>an?)\s+(?:(?P<mod>{mods})\s+)?(?:[\w-]+\s+)??"
+            rf"(?P<span>(?:(?P<article>an?)\s+(?:(?P<mod>{mods})\s+)?(?:[\w-]+\s+){{0,3}}?"
             rf"|(?={_TITLES}\b))(?P<word>{_alternation(jobs)}))\b(?![\w-])",
             re.IGNORECASE,
         ),
