@@ -142,5 +142,7 @@ def paper_figures(paper: str) -> PaperFigures:
     """
     papers = _load_all()
     if paper not in papers:
-        raise KeyError(f"no published figures for {paper!r}; choose from {list(papers)}")
+        raise KeyError(
+            f"no published figures for {paper!r}; choose from {list(papers)}"
+        )
     return papers[paper]
