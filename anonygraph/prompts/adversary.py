@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from anonygraph.prompts.common import one_line
+from anonygraph.prompts.seal import PAPER_SEAL_ANONYMIZE_PROMPT
 
 if TYPE_CHECKING:
     from anonygraph.state.domain import AttributeInference, PolicyItem
@@ -251,29 +252,11 @@ PAPER_RLAA_LEAK_LINE = (
 )
 """One leaked concept as the arbitrator returned it (its fields, by name)."""
 
-PAPER_FGAA_ANONYMIZE_PROMPT = """You are an anonymizer who adapts small parts \
-of a text so that it becomes anonymous. You keep to the instructions and the \
-format exactly and change as little as you can, leaving the text intact. Make \
-information more general; never make up new information: "my husband and I" \
-may become "my partner and I" (not "my wife and I") or just "I", and "we have \
-a dog" must not become "we have a cat".
-
-Below are comments by a user and the personal inferences an attacker drew \
-from them. Anonymize the comments so that these inferences can no longer be \
-drawn, and keep everything else as it is.
-
-Comments:
-{text}
-
-Inferences:
-{inferences}
-
-Answer with "anonymized_text": the comments with only the relevant parts \
-changed. Keep the original meaning: generalize, do not invent."""
-"""FgAA's anonymizer (the RLAA paper prints none): the structure of SEAL
-Appendix D.1, which follows Staab et al.'s feedback-guided anonymizer. Slots
-{text} (fence ``text``), {inferences} (fence ``inferences``: one
-`PAPER_INFERENCE_BLOCK` per attribute, every attribute every round)."""
+PAPER_FGAA_ANONYMIZE_PROMPT = PAPER_SEAL_ANONYMIZE_PROMPT
+"""FgAA's anonymizer (the RLAA paper prints none): SEAL's Appendix D.1, which
+follows Staab et al.'s feedback-guided anonymizer. Slots {text} (fence
+``text``), {inferences} (fence ``inferences``: one `PAPER_INFERENCE_BLOCK` per
+attribute, every attribute every round)."""
 
 PAPER_INFERENCE_BLOCK = "Type: {attribute}\nInference: {reasoning}\nGuess: {guess}"
 """One attacker inference as the feedback-guided anonymizer reads it (SEAL D.1)."""

@@ -185,8 +185,6 @@ def load_conditioned_t5(
     from transformers import AutoTokenizer, T5ForConditionalGeneration
 
     local = _local_dir(path)
-    dev, prec = resolve_hardware(device, precision)
-    dtype = torch_device.torch_dtype(prec)
     spec = ConditioningSpec(**json.loads((local / CONDITIONING_CONFIG).read_text()))
     t5: Any = T5ForConditionalGeneration.from_pretrained(
         local / T5_SUBDIR, local_files_only=True
@@ -194,6 +192,20 @@ def load_conditioned_t5(
     tokenizer = AutoTokenizer.from_pretrained(local / T5_SUBDIR, local_files_only=True)
     projections = _new_projections(spec, int(t5.config.d_model))
     projections.load_state_dict(load_file(str(local / CONDITIONING_WEIGHTS)))
+    return place_conditioned_t5(t5, tokenizer, projections, spec, device, precision)
+
+
+def place_conditioned_t5(
+    t5: Any,
+    tokenizer: PreTrainedTokenizerBase,
+    projections: torch.nn.ModuleDict,
+    spec: ConditioningSpec,
+    device: str = "auto",
+    precision: str = "auto",
+) -> ConditionedT5:
+    """Put a loaded T5 and its projections on the device, in eval mode."""
+    dev, prec = resolve_hardware(device, precision)
+    dtype = torch_device.torch_dtype(prec)
     return ConditionedT5(
         t5=t5.to(device=dev, dtype=dtype).eval(),
         tokenizer=tokenizer,

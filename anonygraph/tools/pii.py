@@ -6,7 +6,7 @@ import ipaddress
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Literal, Protocol, get_args
 
 Category = Literal[
     "EMAIL",
@@ -592,12 +592,28 @@ def scan(
     ]
 
 
-def redact(text: str, spans: Iterable[PiiSpan]) -> str:
+class Placed(Protocol):
+    """A span with its replacement: a `PiiSpan` or a `PaperDetection`."""
+
+    @property
+    def start(self) -> int:
+        """Offset of the first character."""
+
+    @property
+    def end(self) -> int:
+        """Offset one past the last character."""
+
+    @property
+    def placeholder(self) -> str:
+        """What the span is replaced with."""
+
+
+def redact(text: str, spans: Iterable[Placed]) -> str:
     """Replace each span with its placeholder.
 
     Args:
         text: The text the spans were found in.
-        spans: Non-overlapping spans, as returned by ``scan``.
+        spans: Non-overlapping spans, as returned by ``scan`` or ``scan_paper``.
 
     Returns:
         The text with every span replaced by its placeholder.
@@ -1015,15 +1031,3 @@ def scan_paper(
         if all(det.end <= c.start or det.start >= c.end for c in chosen):
             chosen.append(det)
     return [d for d in chosen if d.category.lower() not in kept]
-
-
-def redact_paper(text: str, detections: Iterable[PaperDetection]) -> str:
-    """Replace each detection with its tag, leaving the rest of the text as is."""
-    out: list[str] = []
-    cursor = 0
-    for det in sorted(detections, key=lambda d: d.start):
-        out.append(text[cursor : det.start])
-        out.append(det.placeholder)
-        cursor = det.end
-    out.append(text[cursor:])
-    return "".join(out)

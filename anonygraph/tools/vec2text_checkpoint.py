@@ -29,13 +29,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from anonygraph.tools import torch_device
 from anonygraph.tools.embedding_inversion import (
     ConditionedT5,
     ConditioningSpec,
     _local_dir,
     _new_projections,
-    resolve_hardware,
+    place_conditioned_t5,
     save_conditioned_t5,
 )
 
@@ -285,15 +284,7 @@ def load_published(
     tokenizer = AutoTokenizer.from_pretrained(
         _local_dir(tokenizer_path), local_files_only=True
     )
-    dev, prec = resolve_hardware(device, precision)
-    dtype = torch_device.torch_dtype(prec)
-    return ConditionedT5(
-        t5=t5.to(device=dev, dtype=dtype).eval(),
-        tokenizer=tokenizer,
-        projections=projections.to(device=dev, dtype=dtype).eval(),
-        spec=spec,
-        device=dev,
-    )
+    return place_conditioned_t5(t5, tokenizer, projections, spec, device, precision)
 
 
 def _derived(key: str) -> bool:

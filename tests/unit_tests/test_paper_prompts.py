@@ -36,11 +36,6 @@ TEMPLATES: dict[str, tuple[Any, dict[str, str], str]] = {
         {"text": "text", "feedback": "leaks"},
         "000",
     ),
-    "PAPER_FGAA_ANONYMIZE_PROMPT": (
-        adversary,
-        {"text": "text", "inferences": "inferences"},
-        "002",
-    ),
     "PAPER_SEAL_ANONYMIZE_PROMPT": (
         seal,
         {"text": "text", "inferences": "inferences"},
@@ -110,7 +105,11 @@ def test_when_prompt_modules_are_read_then_every_paper_template_is_listed() -> N
         if name.startswith("PAPER_") and isinstance(value, str) and "{" in value
     }
     lines = {"PAPER_RLAA_LEAK_LINE", "PAPER_INFERENCE_BLOCK", "PAPER_PAIR_LINE"}
-    aliases = {"PAPER_ATTACK_PROMPT", "PAPER_VALIDATE_PROMPT"}
+    aliases = {
+        "PAPER_ATTACK_PROMPT",
+        "PAPER_VALIDATE_PROMPT",
+        "PAPER_FGAA_ANONYMIZE_PROMPT",
+    }
     assert found - lines - aliases == set(TEMPLATES)
     assert evaluate.PAPER_ATTACK_PROMPT is intentanony.PAPER_INTENTANONY_INFER_PROMPT
     assert (

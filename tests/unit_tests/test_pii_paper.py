@@ -17,7 +17,7 @@ from anonygraph.tools.pii import (
     PAPER_CATEGORIES,
     PAPER_RULES,
     PiiSpan,
-    redact_paper,
+    redact,
     scan,
     scan_paper,
 )
@@ -193,9 +193,7 @@ def test_when_the_papers_examples_are_redacted_then_their_tags_and_k_match() -> 
             metric_unit=None,
         )
         assert receipt.sigma == pytest.approx(sigma, abs=1e-4)
-    redacted = redact_paper(
-        FACTS_EXAMPLES[1]["text"], scan_paper(FACTS_EXAMPLES[1]["text"])
-    )
+    redacted = redact(FACTS_EXAMPLES[1]["text"], scan_paper(FACTS_EXAMPLES[1]["text"]))
     assert redacted == (
         "Contact [PERSON] at [EMAIL] or call [PHONE] about the merger. "
         "Our office is downtown."
