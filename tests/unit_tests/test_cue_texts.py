@@ -20,7 +20,9 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def present(span: str, text: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(span)}(?!\w)", text, re.IGNORECASE) is not None
+    return (
+        re.search(rf"(?<!\w){re.escape(span)}(?!\w)", text, re.IGNORECASE) is not None
+    )
 
 
 def generalized(text: str, rounds: int = 3) -> str:
