@@ -229,7 +229,12 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
 def _at_institution(text: str, start: int, end: int) -> bool:
     """Tell whether a name after "at"/"from" is a school or an employer."""
     sentence = _sentence(text, start, end)
-    return _before(text, start) in ("at", "from", "attend", "attended") and (
+    before = _before(text, start)
+    if before == "from":
+        # "graduated from McGill", but "moved from Lagos for a job".
+        near = text[max(0, start - 40) : start]
+        return bool(re.search(r"\b(?:graduat\w*|degree|phd|mba|diploma)\b", near, re.I))
+    return before in ("at", "attend", "attended") and (
         bool(EDUCATION_CONTEXT.search(sentence)) or bool(WORK_CONTEXT.search(sentence))
     )
 
