@@ -18,7 +18,8 @@ from typing import Any
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.places import (
-    BIRTH_CONTEXT,
+    LANGUAGE_BEFORE,
+    LOCATIVE,
     NEARBY,
     Place,
     fold,
@@ -30,11 +31,12 @@ from anonygraph.cues.places import (
 PROPER_LABELS = frozenset({"GPE", "LOC", "FAC", "ORG", "PERSON", "NORP"})
 """Entity labels whose spans may be places or organizations."""
 
-LOCATIVE_BEFORE = frozenset(
-    "in on to from near outside around across visit visited visiting into through "
-    "towards toward leave left overlooks overlooking by under".split()
-)
-"""Words after which a capitalized name is a place people are in or go to."""
+LOCATIVE_BEFORE = (LOCATIVE | {"on", "overlooks", "overlooking", "by", "under"}) - {
+    "at",
+    "of",
+}
+"""Words after which a capitalized name is a place people are in or go to
+("at" and "of" also precede schools and employers)."""
 
 EDUCATION_NAME = re.compile(
     r"\b(?:University|Uni|College|School|Institute|Academy|High|State|Poly|"
@@ -51,12 +53,6 @@ EDUCATION_CONTEXT = re.compile(
 WORK_CONTEXT = re.compile(
     r"\b(?:work(?:s|ed|ing)?|job|shift|employer|boss|hired|joined|intern(?:ship)?|"
     r"apprentice\w*|paycheck|salary|colleagues?|office|manager|team)\b",
-    re.IGNORECASE,
-)
-LANGUAGE_CONTEXT = re.compile(
-    r"(?:\b(?:speak|speaks|spoke|speaking|learn|learning|learned|learnt|study|"
-    r"studying|teach|teaches|teaching|taught|fluent in|in|translate|translating|"
-    r"my|our|read|write|native)\s+$)",
     re.IGNORECASE,
 )
 LANGUAGE_AFTER = re.compile(
@@ -264,7 +260,7 @@ def _names_something_bigger(text: str, ent: Any, start: int, place: Place) -> bo
 
 
 def _is_language(text: str, start: int, end: int) -> bool:
-    return bool(LANGUAGE_CONTEXT.search(text[max(0, start - 20) : start])) and bool(
+    return bool(LANGUAGE_BEFORE.search(text[max(0, start - 20) : start])) and bool(
         LANGUAGE_AFTER.match(text[end:]) or text[start:end] in _languages()
     )
 
@@ -399,9 +395,3 @@ def _organization_cue(
         4,
         exact=True,
     )
-
-
-def birth_context(text: str, start: int) -> bool:
-    """Tell whether the clause before ``start`` speaks of where the author is from."""
-    clause_start = max(text.rfind(mark, 0, start) for mark in ".!?\n;")
-    return bool(BIRTH_CONTEXT.search(text[clause_start + 1 : start]))
