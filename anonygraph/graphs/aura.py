@@ -39,8 +39,8 @@ from anonygraph.state.aura import (
     State,
     candidate_task,
 )
-from anonygraph.tools.leaks import still_leaking
-from anonygraph.tools.scope import probe_searches
+from anonygraph.tools.aura.leaks import still_leaking
+from anonygraph.tools.aura.scope import probe_searches
 from anonygraph.tools.search_tool import uses_tools
 
 

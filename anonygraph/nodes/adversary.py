@@ -23,7 +23,7 @@ from anonygraph.state.iterative import AdversaryState, IterativeState
 from anonygraph.state.record import original_text, outcome_of
 from anonygraph.state.review import STOPPED
 from anonygraph.state.rlaa import State
-from anonygraph.tools.policy import select_policy, surviving_cues
+from anonygraph.tools.rlaa.policy import select_policy, surviving_cues
 
 
 async def attack(

@@ -50,11 +50,11 @@ from anonygraph.state.domain import PolicyItem
 from anonygraph.state.record import original_text
 from anonygraph.state.review import STOPPED
 from anonygraph.tools.acceptance import rejections, thresholds_from
-from anonygraph.tools.leaks import blacklisted_left, inferable, still_leaking
-from anonygraph.tools.mask_template import build_template as diff_template
-from anonygraph.tools.mask_template import fill_template
-from anonygraph.tools.scope import adaptive_scope, base_item, checked_match
-from anonygraph.tools.selection import (
+from anonygraph.tools.aura.leaks import blacklisted_left, inferable, still_leaking
+from anonygraph.tools.aura.mask_template import build_template as diff_template
+from anonygraph.tools.aura.mask_template import fill_template
+from anonygraph.tools.aura.scope import adaptive_scope, base_item, checked_match
+from anonygraph.tools.aura.selection import (
     candidate_problems,
     explain_choice,
     select_candidate,

@@ -12,7 +12,12 @@ from langgraph.runtime import Runtime
 
 from anonygraph.inputs import split_comments
 from anonygraph.state.dp_embed import DpEmbedContext, State
-from anonygraph.tools import dp_accountant, embedding_inversion, pii, segmentation
+from anonygraph.tools.dp_embed import (
+    dp_accountant,
+    embedding_inversion,
+    pii,
+    segmentation,
+)
 
 
 def split(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:

@@ -38,8 +38,13 @@ from anonygraph.state.intentanony import (
 )
 from anonygraph.state.record import original_text, outcome_of
 from anonygraph.state.review import STOPPED
-from anonygraph.tools.evidence import check_quotes, span_outcome, span_plan, violations
-from anonygraph.tools.exposure import (
+from anonygraph.tools.intentanony.evidence import (
+    check_quotes,
+    span_outcome,
+    span_plan,
+    violations,
+)
+from anonygraph.tools.intentanony.exposure import (
     budget_notes,
     budgets_for,
     check_level,

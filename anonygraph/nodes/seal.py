@@ -21,7 +21,7 @@ from anonygraph.state.seal import (
     TrajectoryContextT,
     TrajectoryStep,
 )
-from anonygraph.tools.seal_feedback import anonymize_request, judge_request
+from anonygraph.tools.seal.feedback import anonymize_request, judge_request
 
 
 async def assess(state: State, runtime: Runtime[TrajectoryContextT]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from anonygraph.prompts.aura import (
     VARIATIONS,
 )
 from anonygraph.state.context import (
+    SEARCH_BACKENDS,
     AcceptanceOptions,
     ModelContext,
     ReviewOptions,
@@ -192,7 +193,8 @@ class AuraContext(ModelContext, AcceptanceOptions, SearchOptions, ReviewOptions)
         metadata={
             "description": "Probe search: offline (searches only when "
             "search_index or search_corpus is set), ddgs or tavily (need "
-            "allow_web); empty: the probe reads the text alone."
+            "allow_web); empty: the probe reads the text alone.",
+            "choices": SEARCH_BACKENDS,
         },
     )
     search_goal: str = field(

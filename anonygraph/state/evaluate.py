@@ -34,6 +34,13 @@ class EvalContext(ModelContext, SearchOptions):
         default=False,
         metadata={"description": "Also compute embedding similarity (MiniLM)."},
     )
+    search_index: str = field(
+        default="",
+        metadata={
+            "description": "Offline backend: the index file; `anonygraph eval` "
+            "keeps it beside the run store (STORE.search-index) when empty."
+        },
+    )
     search_goal: str = field(
         default=ADVERSARY_GOAL,
         metadata={"description": "What the web-search adversary is after."},

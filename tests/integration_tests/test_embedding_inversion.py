@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from devices import TEST_DEVICE
 
-from anonygraph.tools import embedding_inversion as ei
 from anonygraph.tools import torch_device
-from anonygraph.tools.dp_accountant import privacy_receipt
+from anonygraph.tools.dp_embed import embedding_inversion as ei
+from anonygraph.tools.dp_embed.dp_accountant import privacy_receipt
 
 D_MODEL = 32
 SENTENCES = [

@@ -23,9 +23,9 @@ from anonygraph.state.answers import scope_answer_model
 from anonygraph.state.aura import AuraContext, Candidate
 from anonygraph.state.evaluate import EvalContext
 from anonygraph.store import RunStore
-from anonygraph.tools.scope import scope_name
+from anonygraph.tools.aura.scope import scope_name
+from anonygraph.tools.aura.selection import select_candidate
 from anonygraph.tools.search import WebSearchDisabledError
-from anonygraph.tools.selection import select_candidate
 
 TEXT = (
     "I run the Blue Heron glass studio on Vashon Island and teach lampworking on "

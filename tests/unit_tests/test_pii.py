@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from anonygraph.tools.pii import (
+from anonygraph.tools.dp_embed.pii import (
     CATEGORIES,
     PLACEHOLDERS,
     RULES,

@@ -14,8 +14,8 @@ from scripted import Script, attack_json, tool_call
 from servers import FakeOpenAI
 
 from anonygraph import models
-from anonygraph.evaluation import EvalOptions, evaluate_run
 from anonygraph.graphs import aura, evaluate
+from anonygraph.reporting.evaluation import EvalOptions, evaluate_run
 from anonygraph.runner import RunOptions, run_batch
 from anonygraph.state.aura import AuraContext
 from anonygraph.state.evaluate import EvalContext
