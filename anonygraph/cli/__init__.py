@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         help="send LangSmith traces (off otherwise, whatever the environment says)",
     )
     args = parser.parse_args(argv)
-    from anonygraph.tracing import tracing_scope
+    from anonygraph.runs.tracing import tracing_scope
 
     try:
         with tracing_scope(args.trace, process_wide=True):

@@ -14,8 +14,8 @@ from langgraph.runtime import Runtime
 
 from anonygraph import models
 from anonygraph.attributes import ATTRIBUTES, describe_attributes
-from anonygraph.inference import infer_attributes
 from anonygraph.inputs import split_comments
+from anonygraph.model_requests.inference import infer_attributes
 from anonygraph.prompts.aura import (
     NO_SEARCHES,
     SCOPE_PRIOR_BASE,

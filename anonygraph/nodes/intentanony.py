@@ -11,8 +11,9 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from anonygraph import models
-from anonygraph.inference import infer_attributes
 from anonygraph.inputs import split_comments
+from anonygraph.model_requests.inference import infer_attributes
+from anonygraph.model_requests.rewriting import checked_rewrite
 from anonygraph.prompts.adversary import render_reasoning
 from anonygraph.prompts.common import fence, fill
 from anonygraph.prompts.intentanony import (
@@ -21,7 +22,6 @@ from anonygraph.prompts.intentanony import (
     render_overruns,
     render_spans,
 )
-from anonygraph.rewriting import checked_rewrite
 from anonygraph.state.answers import (
     ConstrainedRewrite,
     chains_from_answer,

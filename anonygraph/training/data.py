@@ -17,7 +17,7 @@ from typing import Any
 
 from anonygraph import sql, store
 from anonygraph.attributes import resolve_attributes
-from anonygraph.inference import attack_request
+from anonygraph.model_requests.inference import attack_request
 from anonygraph.prompts.common import JSON_HINT
 from anonygraph.prompts.seal import (
     EDIT_PLAN,

@@ -14,7 +14,7 @@ import pytest
 from anonygraph.cli import build_parser, flags
 from anonygraph.cli.commands.eval import eval_fields
 from anonygraph.cli.commands.run import run_exit_code
-from anonygraph.datasets import Format
+from anonygraph.runs.datasets import Format
 from anonygraph.state.context import ModelContext
 from anonygraph.state.evaluate import EvalContext
 from anonygraph.state.intentanony import LEVELS, Level

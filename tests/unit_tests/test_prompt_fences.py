@@ -27,7 +27,7 @@ from scripted import Script, attack_json, fenced, rewrite_json, verdicts_json
 import anonygraph.prompts
 from anonygraph import models
 from anonygraph.graphs import rlaa
-from anonygraph.inference import infer_attributes
+from anonygraph.model_requests.inference import infer_attributes
 from anonygraph.models import ModelOutputError, ask_structured, parse_json_answer
 from anonygraph.nodes import adversary, aura, evaluate, intentanony, seal, search_agent
 from anonygraph.prompts.common import (

@@ -14,7 +14,7 @@ from anonygraph.cli.flags import (
     check_backends,
     context_fields,
 )
-from anonygraph.datasets import Format
+from anonygraph.runs.datasets import Format
 
 if TYPE_CHECKING:
     from anonygraph.runner import RunSummary
