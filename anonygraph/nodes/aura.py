@@ -1,8 +1,8 @@
 """AURA steps: phase 0 probe and profile, phase 1 masking, phase 2 reconstruction.
 
-The search loop is the shared search_agent steps and the masking rewrite the
-shared `anonymize` (nodes/adversary.py); the rules these steps apply are in
-tools/scope.py, tools/leaks.py and tools/selection.py.
+The probe's search loop is the shared search agent (graphs/search_agent.py)
+and the masking rewrite the shared `anonymize` (nodes/adversary.py); the rules
+these steps apply are in tools/aura/ (scope, leaks, mask_template, selection).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """IntentAnony steps: intents, evidence chains, budgets, one rewrite, verify, finish.
 
 The attack step is the shared `attack` (nodes/adversary.py); the rules these
-steps apply are in tools/exposure.py and tools/evidence.py.
+steps apply are in tools/intentanony/ (exposure, evidence).
 """
 
 from __future__ import annotations
