@@ -15,6 +15,7 @@ from anonygraph.state.dp_embed import DpEmbedContext, State
 from anonygraph.tools.dp_embed import (
     dp_accountant,
     embedding_inversion,
+    inversion_models,
     pii,
     segmentation,
 )
@@ -59,7 +60,7 @@ def perturb(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
             "(ANONYGRAPH_ENCODER_PATH, ANONYGRAPH_INVERTER_PATH)"
         )
     start = time.perf_counter()
-    loaded = embedding_inversion.load_inversion_models(
+    loaded = inversion_models.load_inversion_models(
         ctx.encoder_path,
         ctx.inverter_path,
         ctx.corrector_path or None,
