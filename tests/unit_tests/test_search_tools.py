@@ -239,6 +239,56 @@ def test_when_structured_mode_is_chosen_then_the_step_loop_runs_instead(
     assert all(r["tools"] == [] for r in script.models["attacker"].requests)
 
 
+def test_when_a_search_fails_midway_then_resuming_keeps_the_searches_done(
+    script: Script, search: dict[str, Any], tmp_path: Path
+) -> None:
+    # The loop checkpoints inside its parent's thread: a step that fails after
+    # one search resumes there, without asking or searching again.
+    down = {"now": True}
+
+    def reply(prompt: str) -> str:
+        if '"identified_profile"' in prompt:
+            return identify(prompt)
+        if "Query 1" in prompt and down["now"]:
+            raise RuntimeError("server went away")
+        query = "" if "Query 2" in prompt else (
+            "Blue Heron" if "Query 1" in prompt else "Vashon lampworking"
+        )  # fmt: skip
+        action = "search" if query else "answer"
+        return json.dumps({"thought": "t", "action": action, "query": query})
+
+    script.set("attacker", reply)
+    ctx = EvalContext(
+        judge=False, attributes=["occupation"], cache_mode="off",
+        **{**search, "search_mode": "structured"},
+    )  # fmt: skip
+    config: Any = {"configurable": {"thread_id": "t"}}
+
+    async def go() -> tuple[str, dict[str, Any]]:
+        path = str(tmp_path / "checkpoints.sqlite")
+        async with AsyncSqliteSaver.from_conn_string(path) as saver:
+            app = evaluate.build_graph().compile(checkpointer=saver)
+            failed = ""
+            try:
+                await app.ainvoke({"text": CLUES}, config, context=ctx)
+            except RuntimeError as exc:
+                failed = str(exc)
+            down["now"] = False
+            out = await app.ainvoke(None, config, context=ctx, durability="sync")
+            return failed, out
+
+    failed, out = asyncio.run(go())
+
+    assert "server went away" in failed
+    assert [e["query"] for e in out["search_log"]] == [
+        "Vashon lampworking",
+        "Blue Heron",
+    ]
+    asked = [p for p in script.prompts("attacker") if "identified_profile" not in p]
+    assert sum("Query 1" not in p for p in asked) == 1  # the first step, once
+    assert out["identified_profile"] == "Marta Okonkwo - glassblower"
+
+
 def test_when_evaluate_wiring_changes_then_this_snapshot_must_change_too() -> None:
     # The search loop is one node here; its own wiring is the snapshot below.
     mermaid = evaluate.graph.get_graph().draw_mermaid(with_styles=False)
