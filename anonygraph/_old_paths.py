@@ -40,6 +40,9 @@ MOVED: dict[str, str] = {
     "anonygraph.tools.embedding_inversion": (
         "anonygraph.tools.dp_embed.embedding_inversion"
     ),
+    "anonygraph.tools.vec2text_checkpoint": (
+        "anonygraph.tools.dp_embed.vec2text_checkpoint"
+    ),
     "anonygraph.tools.seal_feedback": "anonygraph.tools.seal.feedback",
     "anonygraph.tools.policy": "anonygraph.tools.rlaa.policy",
 }

@@ -304,11 +304,19 @@ def _conditioning(
     sep = word_embeddings(
         torch.full((len(targets), 1), eos_id, dtype=torch.long, device=model.device)
     )
-    seq = torch.cat([*parts, sep, word_embeddings(tokens["input_ids"])], dim=1)
+    hypothesis_tokens = word_embeddings(tokens["input_ids"])
+    if spec.layout == "vec2text":
+        # The published corrector: a separator before each part, the parts in
+        # the order target, hypothesis, difference, then a LayerNorm.
+        target, hypothesis, difference = parts
+        pieces = [sep, target, sep, hypothesis, sep, difference, sep]
+        seq = model.projections["layernorm"](torch.cat([*pieces, hypothesis_tokens], 1))
+        prefix_length = 3 * spec.num_repeat_tokens + 4
+    else:
+        seq = torch.cat([*parts, sep, hypothesis_tokens], dim=1)
+        prefix_length = 3 * spec.num_repeat_tokens + 1
     prefix = torch.ones(
-        (len(targets), 3 * spec.num_repeat_tokens + 1),
-        dtype=torch.long,
-        device=model.device,
+        (len(targets), prefix_length), dtype=torch.long, device=model.device
     )
     return seq, torch.cat([prefix, tokens["attention_mask"]], dim=1)
 

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
 
 Role = Literal["inverter", "corrector"]
+Layout = Literal["anonygraph", "vec2text"]
+"""How a corrector lays out its encoder input (see `ConditioningSpec.layout`)."""
 
 CONDITIONING_CONFIG = "conditioning.json"
 """File in an inverter/corrector directory that describes its conditioning."""
@@ -51,6 +53,12 @@ class ConditioningSpec:
     """Length of the pseudo-sequence each embedding is projected to."""
     hidden_dim: int
     """Width of the projection's hidden layer."""
+    layout: Layout = "anonygraph"
+    """A corrector's input sequence: ``anonygraph`` is [e, h, e - h, eos,
+    tokens]; ``vec2text`` is the published corrector's [eos, e, eos, h, eos,
+    e - h, eos, tokens] under a LayerNorm (`anonygraph.tools.dp_embed.
+    vec2text_checkpoint` converts such checkpoints). Inverters read the same
+    either way."""
 
 
 @dataclass(frozen=True)
@@ -109,8 +117,13 @@ def resolve_hardware(device: str = "auto", precision: str = "auto") -> tuple[str
     )
 
 
-def _local_dir(path: str | Path) -> Path:
-    # A missing path would otherwise be read by transformers as a hub model id.
+def local_dir(path: str | Path) -> Path:
+    """Resolve a model directory, refusing one that does not exist.
+
+    Raises:
+        FileNotFoundError: naming the path (transformers would read a missing
+            path as a hub model id).
+    """
     resolved = Path(path).expanduser().resolve()
     if not resolved.is_dir():
         raise FileNotFoundError(f"model directory not found: {resolved}")
@@ -134,7 +147,7 @@ def load_encoder(path: str, device: str = "auto", precision: str = "auto") -> En
     """
     from transformers import AutoTokenizer, T5EncoderModel
 
-    local = _local_dir(path)
+    local = local_dir(path)
     dev, prec = resolve_hardware(device, precision)
     dtype = torch_device.torch_dtype(prec)
     model: Any = T5EncoderModel.from_pretrained(local, local_files_only=True)
@@ -161,16 +174,28 @@ def load_conditioned_t5(
     from safetensors.torch import load_file
     from transformers import AutoTokenizer, T5ForConditionalGeneration
 
-    local = _local_dir(path)
-    dev, prec = resolve_hardware(device, precision)
-    dtype = torch_device.torch_dtype(prec)
+    local = local_dir(path)
     spec = ConditioningSpec(**json.loads((local / CONDITIONING_CONFIG).read_text()))
     t5: Any = T5ForConditionalGeneration.from_pretrained(
         local / T5_SUBDIR, local_files_only=True
     )
     tokenizer = AutoTokenizer.from_pretrained(local / T5_SUBDIR, local_files_only=True)
-    projections = _new_projections(spec, int(t5.config.d_model))
+    projections = new_projections(spec, int(t5.config.d_model))
     projections.load_state_dict(load_file(str(local / CONDITIONING_WEIGHTS)))
+    return place_conditioned_t5(t5, tokenizer, projections, spec, device, precision)
+
+
+def place_conditioned_t5(
+    t5: Any,
+    tokenizer: PreTrainedTokenizerBase,
+    projections: torch.nn.ModuleDict,
+    spec: ConditioningSpec,
+    device: str = "auto",
+    precision: str = "auto",
+) -> ConditionedT5:
+    """Put a loaded T5 and its projections on the device, in eval mode."""
+    dev, prec = resolve_hardware(device, precision)
+    dtype = torch_device.torch_dtype(prec)
     return ConditionedT5(
         t5=t5.to(device=dev, dtype=dtype).eval(),
         tokenizer=tokenizer,
@@ -300,7 +325,7 @@ def new_conditioned_t5(
     # is_encoder_decoder); a copy keeps the caller's config reusable.
     t5: Any = T5ForConditionalGeneration(copy.deepcopy(t5_config))
     t5.eval()
-    projections = _new_projections(spec, int(t5_config.d_model)).eval()
+    projections = new_projections(spec, int(t5_config.d_model)).eval()
     return ConditionedT5(
         t5=t5, tokenizer=tokenizer, projections=projections, spec=spec, device="cpu"
     )
@@ -321,17 +346,19 @@ def save_conditioned_t5(model: ConditionedT5, path: str | Path) -> None:
     model.tokenizer.save_pretrained(target / T5_SUBDIR)
 
 
-def _new_projections(spec: ConditioningSpec, d_model: int) -> torch.nn.ModuleDict:
+def new_projections(spec: ConditioningSpec, d_model: int) -> torch.nn.ModuleDict:
+    """Build the untrained embedding -> pseudo-sequence MLPs a spec needs."""
     from torch import nn
 
     names = ("embedding",) if spec.role == "inverter" else _CORRECTOR_INPUTS
-    return nn.ModuleDict(
-        {
-            name: nn.Sequential(
-                nn.Linear(spec.embedding_dim, spec.hidden_dim),
-                nn.GELU(),
-                nn.Linear(spec.hidden_dim, spec.num_repeat_tokens * d_model),
-            )
-            for name in names
-        }
-    )
+    modules: dict[str, nn.Module] = {
+        name: nn.Sequential(
+            nn.Linear(spec.embedding_dim, spec.hidden_dim),
+            nn.GELU(),
+            nn.Linear(spec.hidden_dim, spec.num_repeat_tokens * d_model),
+        )
+        for name in names
+    }
+    if spec.role == "corrector" and spec.layout == "vec2text":
+        modules["layernorm"] = nn.LayerNorm(d_model)
+    return nn.ModuleDict(modules)

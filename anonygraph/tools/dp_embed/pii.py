@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 from anonygraph.tools.dp_embed.pii_rules import (
     CATEGORIES,
@@ -24,6 +25,7 @@ __all__ = [
     "RULES",
     "Category",
     "PiiSpan",
+    "Placed",
     "Rule",
     "list_rules",
     "parse_categories",
@@ -143,12 +145,29 @@ def scan(
     ]
 
 
-def redact(text: str, spans: Iterable[PiiSpan]) -> str:
+class Placed(Protocol):
+    """A span with its replacement: a `PiiSpan` or a `PaperDetection`."""
+
+    @property
+    def start(self) -> int:
+        """Offset of the first character."""
+
+    @property
+    def end(self) -> int:
+        """Offset one past the last character."""
+
+    @property
+    def placeholder(self) -> str:
+        """What the span is replaced with."""
+
+
+def redact(text: str, spans: Iterable[Placed]) -> str:
     """Replace each span with its placeholder.
 
     Args:
         text: The text the spans were found in.
-        spans: Non-overlapping spans, as returned by ``scan``.
+        spans: Non-overlapping spans, as returned by ``scan`` or
+            ``pii_paper.scan_paper``.
 
     Returns:
         The text with every span replaced by its placeholder.

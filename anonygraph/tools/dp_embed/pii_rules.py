@@ -101,7 +101,8 @@ def iban_valid(iban: str) -> bool:
     return int(number) % 97 == 1
 
 
-def _digits(s: str) -> str:
+def digits_only(s: str) -> str:
+    """Drop every character but the digits (separators in card numbers, IBANs)."""
     return re.sub(r"\D", "", s)
 
 
@@ -140,7 +141,7 @@ def _check_ipv6(text: str, m: re.Match[str]) -> tuple[int, int] | None:
 
 
 def _check_card(text: str, m: re.Match[str]) -> tuple[int, int] | None:
-    digits = _digits(m.group(0))
+    digits = digits_only(m.group(0))
     if len(set(digits)) == 1 or not luhn_valid(digits):
         return None
     return match_span(m)
@@ -162,7 +163,7 @@ def _check_iban(text: str, m: re.Match[str]) -> tuple[int, int] | None:
 
 def _check_phone(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     raw = m.group(0)
-    digits = _digits(raw)
+    digits = digits_only(raw)
     if not 7 <= len(digits) <= 15:
         return None
     structured = raw.startswith("+") or "(" in raw or re.search(r"\d[ .-]\d", raw)
@@ -214,7 +215,7 @@ def _check_id_with_digit(text: str, m: re.Match[str]) -> tuple[int, int] | None:
 
 
 def _check_sin(text: str, m: re.Match[str]) -> tuple[int, int] | None:
-    return match_span(m) if luhn_valid(_digits(m.group(0))) else None
+    return match_span(m) if luhn_valid(digits_only(m.group(0))) else None
 
 
 _NOT_NAMES = frozenset(
