@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from anonygraph.tools.embedding_inversion import (
+from anonygraph.tools.dp_embed.inversion_models import (
     ConditionedT5,
     ConditioningSpec,
-    _local_dir,
-    _new_projections,
+    local_dir,
+    new_projections,
     place_conditioned_t5,
     save_conditioned_t5,
 )
@@ -87,7 +87,7 @@ def read_published(path: str | Path) -> PublishedCheckpoint:
         CheckpointLayoutError: when the weights are neither layout.
 
     """
-    local = _local_dir(path)
+    local = local_dir(path)
     found = [local / name for name in WEIGHT_FILES if (local / name).is_file()]
     if not found:
         raise FileNotFoundError(
@@ -279,10 +279,10 @@ def load_published(
             f"{checkpoint.source}: the T5 weights do not fit the shapes read off "
             f"them (missing {missing[:3]}, unexpected {loaded.unexpected_keys[:3]})"
         )
-    projections = _new_projections(spec, d_model)
+    projections = new_projections(spec, d_model)
     projections.load_state_dict(weights)
     tokenizer = AutoTokenizer.from_pretrained(
-        _local_dir(tokenizer_path), local_files_only=True
+        local_dir(tokenizer_path), local_files_only=True
     )
     return place_conditioned_t5(t5, tokenizer, projections, spec, device, precision)
 
@@ -315,7 +315,7 @@ def extract_embedder(
 ) -> Path:
     """Save the GTR encoder a published inverter carries as a T5 encoder directory.
 
-    The result is what `embedding_inversion.load_encoder` reads: the T5
+    The result is what `inversion_models.load_encoder` reads: the T5
     encoder alone, mean-pooled and not normalized, as vec2text embeds.
 
     Raises:
@@ -345,7 +345,7 @@ def extract_embedder(
     target = Path(out)
     model.save_pretrained(target)
     tokenizer = AutoTokenizer.from_pretrained(
-        _local_dir(tokenizer_path), local_files_only=True
+        local_dir(tokenizer_path), local_files_only=True
     )
     tokenizer.save_pretrained(target)
     return target

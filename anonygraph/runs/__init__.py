@@ -1,0 +1,1 @@
+"""Running graphs over records: input formats, tracing (the run layer moves here)."""
