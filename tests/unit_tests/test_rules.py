@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from anonygraph import models
-from anonygraph.cues.places import gazetteer
+from anonygraph.cues import warm_up
 from anonygraph.state.answers import (
     Rewrite,
     attack_answer_model,
@@ -50,7 +50,7 @@ def ask(role: str, schema: Any, facts: dict[str, Any] | None, **roles: str) -> A
 
 
 def test_when_the_attacker_is_rules_then_explicit_cues_become_guesses() -> None:
-    gazetteer()  # loaded once per process (about 2 s); not part of a call's time
+    warm_up()  # gazetteer and spaCy, once per process; not part of a call's time
     answer, calls = ask(
         "attacker", attack_answer_model(ATTRIBUTES), {"text": TEXT}, attacker="rules"
     )
