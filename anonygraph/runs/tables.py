@@ -1,0 +1,725 @@
+"""Tables in and out: CSV, Parquet and Hugging Face datasets, streamed in batches.
+
+A table holds one record per row: a text column (or a column of comment
+lists), an optional id column (the row number, from 0, when there is none)
+and any other columns, which the output keeps. The output is the same kind of
+table with every input row and column, plus ``anonymized``, ``outcome``,
+``leaks_left`` and ``problem`` (names configurable, `OutputColumns`).
+
+Nothing holds a whole table: Parquet is read a record batch at a time
+(``ParquetFile.iter_batches``), CSV a chunk of rows at a time, a saved dataset
+through its memory map, data files through ``datasets``' streaming mode. A
+row that cannot become a record is a `BadRow` with one line saying why; a
+table that cannot be read at all (a missing column, a column of numbers or of
+lists where text is expected, a row group too large to hold) raises
+`InputError` with one line.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import shutil
+import tempfile
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TypedDict
+
+from anonygraph import store
+from anonygraph.inputs import MAX_CHARS, BadLine, InputError, check_text
+from anonygraph.state.domain import Record
+
+TableFormat = Literal["csv", "parquet", "dataset"]
+
+BATCH_ROWS = 1_000
+"""Rows read, checked and written at a time."""
+
+MAX_BATCH_BYTES = 1 << 30
+"""Most bytes a read may hold at once. A Parquet reader holds a whole row group's
+pages whatever its batch size (measured: 12 MB held for one 10 MB uncompressed
+row group read 100 rows at a time), so a row group whose pages take more is
+refused."""
+
+
+@dataclass(frozen=True)
+class TableColumns:
+    """Which input columns hold the record: its text (or comments) and its id."""
+
+    text: str = "text"
+    """The column of texts, one per record."""
+
+    id: str | None = None
+    """The column of ids; None: the row number (from 0) is the id."""
+
+    comments: str | None = None
+    """A column of lists of comments by one author, used instead of ``text``."""
+
+    @property
+    def source(self) -> str:
+        """The column the record's text comes from."""
+        return self.comments or self.text
+
+
+@dataclass(frozen=True)
+class OutputColumns:
+    """Names of the columns the output adds to the input's."""
+
+    anonymized: str = "anonymized"
+    """The anonymized text (a list of comments for a comments column); empty when
+    the row has no result (failed, bad input, waiting for review, not run)."""
+
+    outcome: str = "outcome"
+    """anonymized, partly anonymized, unchanged, not checked, failed, bad input,
+    waiting for review or not run."""
+
+    leaks_left: str = "leaks_left"
+    """Attributes the last check still found inferable (a list)."""
+
+    problem: str = "problem"
+    """Why a row has no result; empty otherwise."""
+
+    def names(self) -> list[str]:
+        """Return the four names in output order."""
+        return [self.anonymized, self.outcome, self.leaks_left, self.problem]
+
+
+@dataclass(frozen=True)
+class BadRow(BadLine):
+    """A row of a table that could not become a record (``line`` is its row)."""
+
+    def __str__(self) -> str:
+        who = f"record {self.record_id!r}" if self.record_id else "a record"
+        return f"row {self.line} ({who}): {self.reason}"
+
+
+class TableResult(TypedDict):
+    """What the output adds to one row."""
+
+    anonymized: str | list[str] | None
+    outcome: str
+    leaks_left: list[str]
+    problem: str
+
+
+NOT_RUN = TableResult(anonymized=None, outcome="not run", leaks_left=[], problem="")
+"""A row whose record has no result yet."""
+
+
+def graph_result(result: Mapping[str, Any], *, comments: bool = False) -> TableResult:
+    """Turn a finished graph's output into the columns the output adds.
+
+    Args:
+        result: the graph's output state (``anonymized``, ``outcome``, ``leaks``).
+        comments: the record came from a comments column: give back a list.
+    """
+    text = str(result.get("anonymized", ""))
+    anonymized: str | list[str] = text
+    if comments:
+        anonymized = list(result.get("anonymized_comments") or [text])
+    return TableResult(
+        anonymized=anonymized,
+        outcome=str(result.get("outcome") or "not checked"),
+        leaks_left=[str(a) for a in result.get("leaks", []) or []],
+        problem="",
+    )
+
+
+def no_result(outcome: str, problem: str) -> TableResult:
+    """Return the columns of a row without a result: failed, bad input, waiting."""
+    return TableResult(anonymized=None, outcome=outcome, leaks_left=[], problem=problem)
+
+
+def table_format(path: str | Path) -> TableFormat | None:
+    """Tell which table format ``path`` is by its name; None for anything else."""
+    target = Path(path)
+    if target.is_dir():
+        return "dataset"
+    return {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}.get(  # type: ignore[return-value]
+        target.suffix.lower()
+    )
+
+
+# --- Reading ------------------------------------------------------------------
+
+
+def read_table(
+    path: str | Path,
+    columns: TableColumns = TableColumns(),
+    *,
+    split: str | None = None,
+    max_chars: int = MAX_CHARS,
+    batch_rows: int = BATCH_ROWS,
+    max_batch_bytes: int = MAX_BATCH_BYTES,
+) -> Iterator[Record | BadRow]:
+    """Yield each row of a table as a `Record`, or a `BadRow` saying why not.
+
+    Args:
+        path: a .csv or .parquet file, or a folder: a dataset saved with
+            ``save_to_disk`` or data files ``datasets`` reads.
+        columns: the text (or comments) and id columns.
+        split: the split of a dataset with several.
+        max_chars: the longest text accepted.
+        batch_rows: rows read at a time.
+        max_batch_bytes: the most one batch may take in memory.
+
+    Raises:
+        InputError: one line naming what makes the whole table unreadable.
+    """
+    seen: set[str] = set()
+    row = 0
+    for batch in table_batches(
+        path, split=split, batch_rows=batch_rows, max_batch_bytes=max_batch_bytes
+    ):
+        check_columns(path, batch.schema, columns)
+        yield from batch_records(batch, row, columns, max_chars, seen)
+        row += batch.num_rows
+
+
+def batch_records(
+    batch: Any,
+    first_row: int,
+    columns: TableColumns,
+    max_chars: int,
+    seen: set[str],
+) -> list[Record | BadRow]:
+    """Turn one Arrow batch into records and bad rows (``seen``: ids so far)."""
+    return rows_records(
+        batch.column(columns.source).to_pylist(),
+        batch.column(columns.id).to_pylist() if columns.id else None,
+        first_row,
+        columns,
+        max_chars,
+        seen,
+    )
+
+
+def rows_records(
+    cells: list[Any],
+    ids: list[Any] | None,
+    first_row: int,
+    columns: TableColumns,
+    max_chars: int,
+    seen: set[str],
+) -> list[Record | BadRow]:
+    """Turn rows' text (or comments) cells and id cells into records and bad rows.
+
+    Args:
+        cells: the text or comments cell of each row.
+        ids: the id cell of each row; None: the row numbers are the ids.
+        first_row: the number of the first row (rows count from 0).
+        columns: the columns the cells come from (for messages).
+        max_chars: the longest text accepted.
+        seen: the ids met so far (updated), to refuse duplicates.
+    """
+    return [
+        _row_record(
+            first_row + i,
+            ids[i] if ids is not None else first_row + i,
+            cell,
+            columns,
+            max_chars,
+            seen,
+        )
+        for i, cell in enumerate(cells)
+    ]
+
+
+def _row_record(
+    row: int,
+    raw_id: Any,
+    cell: Any,
+    columns: TableColumns,
+    max_chars: int,
+    seen: set[str],
+) -> Record | BadRow:
+    record_id, problem = row_id(raw_id, columns.id)
+    if problem:
+        return BadRow(row, None, problem)
+    try:
+        if columns.comments:
+            record = Record(id=record_id, comments=comment_list(cell, columns.comments))
+        else:
+            record = Record(id=record_id, text=cell_text(cell, columns.text))
+        check_text(record.text, max_chars)
+    except InputError as exc:
+        return BadRow(row, record_id, str(exc))
+    if record_id in seen:
+        return BadRow(row, record_id, "duplicate id; ids must be unique")
+    seen.add(record_id)
+    return record
+
+
+def row_id(value: Any, column: str | None) -> tuple[str, str]:
+    """Read an id cell as text; return it and '' or '' and what is wrong."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # an integer column with gaps reads back as floats
+    if _is_empty(value) or str(value).strip() == "":
+        return "", f"the {column!r} cell is empty; give every row a unique id"
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        return "", (
+            f"the {column!r} cell is a {type(value).__name__} ({str(value)[:40]}); "
+            "an id must be text or an integer"
+        )
+    return str(value), ""
+
+
+def cell_text(value: Any, column: str) -> str:
+    """Read a text cell, refusing an empty cell, a list or a number by name.
+
+    Raises:
+        InputError: saying what the cell holds instead of text.
+    """
+    if _is_empty(value) or value == "":
+        raise InputError(f"the {column!r} cell is empty; there is nothing to anonymize")
+    if isinstance(value, str):
+        return value
+    if _is_list(value):
+        raise InputError(
+            f"the {column!r} cell holds a list, where text is expected; name a "
+            "column of comment lists with --comments-column"
+        )
+    raise InputError(
+        f"the {column!r} cell is a {type(value).__name__} ({str(value)[:40]}), not text"
+    )
+
+
+def comment_list(value: Any, column: str) -> list[str]:
+    """Read a cell of comments: a list of strings, or such a list as JSON text.
+
+    Raises:
+        InputError: for an empty cell, text that is no JSON list, or a list
+            holding anything but strings.
+    """
+    if isinstance(value, str) and value.lstrip().startswith("["):
+        try:
+            value = json.loads(value)  # a CSV cell holds the list as JSON text
+        except ValueError as exc:
+            raise InputError(
+                f"the {column!r} cell is not a JSON list of strings ({exc})"
+            ) from exc
+    if _is_empty(value) or (_is_list(value) and len(value) == 0):
+        raise InputError(f"the {column!r} cell is empty; there is nothing to anonymize")
+    if not _is_list(value):
+        raise InputError(
+            f"the {column!r} cell is a {type(value).__name__}, not a list of "
+            "comments; name a text column with --text-column instead"
+        )
+    comments = list(value)
+    if not all(isinstance(c, str) for c in comments):
+        raise InputError(f"the {column!r} cell holds a list with non-text items")
+    return comments
+
+
+def _is_empty(value: Any) -> bool:
+    # pandas marks a missing cell with NaN, pd.NA or pd.NaT
+    return (
+        value is None
+        or (isinstance(value, float) and math.isnan(value))
+        or type(value).__name__ in ("NAType", "NaTType")
+    )
+
+
+def _is_list(value: Any) -> bool:
+    # numpy arrays come out of pandas' list columns
+    return isinstance(value, list | tuple) or type(value).__name__ == "ndarray"
+
+
+def check_columns(path: str | Path, schema: Any, columns: TableColumns) -> None:
+    """Refuse a table whose named columns are missing or of the wrong type.
+
+    Raises:
+        InputError: one line naming the column and what to do.
+    """
+    import pyarrow as pa
+
+    check_names(f"--input {path}", list(schema.names), columns)
+    kind = schema.field(columns.source).type
+    if pa.types.is_null(kind):
+        return  # every cell empty: each row says so
+    if columns.comments:
+        if not (_is_list_type(kind) and _is_text_type(kind.value_type)) and not (
+            _is_text_type(kind)
+        ):
+            raise InputError(
+                f"--input {path}: column {columns.comments!r} holds {kind}, not "
+                "lists of text"
+            )
+        return
+    if _is_list_type(kind):
+        raise InputError(
+            f"--input {path}: column {columns.text!r} holds lists, where text is "
+            "expected; name it with --comments-column instead"
+        )
+    if not _is_text_type(kind):
+        raise InputError(
+            f"--input {path}: column {columns.text!r} holds {kind} values, not "
+            "text; name the text column with --text-column"
+        )
+
+
+def check_names(table: str, names: list[str], columns: TableColumns) -> None:
+    """Refuse a table that lacks a named column, listing the columns it has.
+
+    Raises:
+        InputError: ``table`` (e.g. "--input data.csv"), the column, the flag.
+    """
+    wanted = [
+        (columns.source, "--comments-column" if columns.comments else "--text-column")
+    ]
+    if columns.id:
+        wanted.append((columns.id, "--id-column"))
+    for name, flag in wanted:
+        if name not in names:
+            raise InputError(
+                f"{table}: no column {name!r} (columns: {', '.join(map(str, names))}); "
+                f"name the column with {flag}"
+            )
+
+
+def check_free(table: str, names: list[str], out: OutputColumns) -> None:
+    """Refuse a table that already has a column the output adds.
+
+    Raises:
+        InputError: naming the columns.
+    """
+    taken = sorted(set(out.names()) & set(names))
+    if taken:
+        raise InputError(
+            f"{table}: already has the column(s) {', '.join(taken)} the output "
+            "adds; name the output columns otherwise"
+        )
+
+
+def _is_text_type(kind: Any) -> bool:
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    return bool(
+        pa.types.is_string(kind)
+        or pa.types.is_large_string(kind)
+        or pa.types.is_string_view(kind)
+    )
+
+
+def _is_list_type(kind: Any) -> bool:
+    import pyarrow as pa
+
+    return bool(
+        pa.types.is_list(kind)
+        or pa.types.is_large_list(kind)
+        or pa.types.is_fixed_size_list(kind)
+        or pa.types.is_list_view(kind)
+    )
+
+
+def table_batches(
+    path: str | Path,
+    *,
+    split: str | None = None,
+    batch_rows: int = BATCH_ROWS,
+    max_batch_bytes: int = MAX_BATCH_BYTES,
+) -> Iterator[Any]:
+    """Yield the table at ``path`` as Arrow tables of at most ``batch_rows`` rows.
+
+    Raises:
+        InputError: for a missing path, an unknown format, a file its reader
+            refuses or a Parquet row group over ``max_batch_bytes``.
+    """
+    target = Path(path)
+    if not target.exists():
+        raise InputError(f"--input {path}: no such file or folder; check the path")
+    kind = table_format(target)
+    if kind == "csv":
+        yield from _csv_batches(target, batch_rows)
+    elif kind == "parquet":
+        yield from _parquet_batches(target, batch_rows, max_batch_bytes)
+    elif kind == "dataset":
+        yield from _dataset_batches(target, split, batch_rows)
+    else:
+        raise InputError(
+            f"--input {path}: not a table (.csv, .parquet, or a dataset folder)"
+        )
+
+
+def _csv_batches(path: Path, batch_rows: int) -> Iterator[Any]:
+    import pandas as pd
+    import pyarrow as pa
+
+    # Every cell is read as text, exactly as written: no number or "NA" guessing,
+    # so the output gives back the input's cells unchanged.
+    try:
+        chunks = pd.read_csv(
+            path,
+            dtype=str,
+            keep_default_na=False,
+            na_values=[],
+            chunksize=batch_rows,
+            encoding="utf-8",
+        )
+        for chunk in chunks:
+            yield pa.Table.from_pandas(chunk, preserve_index=False)
+    except (UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        raise InputError(
+            f"--input {path}: not a readable UTF-8 CSV file ({exc})"
+        ) from exc
+
+
+def _parquet_batches(
+    path: Path, batch_rows: int, max_batch_bytes: int
+) -> Iterator[Any]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        parquet = pq.ParquetFile(path)
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(
+            f"--input {path}: not a readable Parquet file ({exc})"
+        ) from exc
+    with parquet:
+        meta = parquet.metadata
+        for index in range(meta.num_row_groups):
+            size = meta.row_group(index).total_byte_size
+            if size > max_batch_bytes:
+                raise InputError(
+                    f"--input {path}: row group {index} holds {size / 2**20:,.1f} MiB "
+                    "of uncompressed pages, over the "
+                    f"{max_batch_bytes / 2**20:,.1f} MiB a read may hold at once; "
+                    "write the file again with smaller row groups, e.g. "
+                    "pyarrow.parquet.write_table(table, PATH, row_group_size=10_000)"
+                )
+        for batch in parquet.iter_batches(batch_size=batch_rows):
+            yield pa.Table.from_batches([batch])
+
+
+def _dataset_batches(path: Path, split: str | None, batch_rows: int) -> Iterator[Any]:
+    with ExitStack() as stack:
+        dataset = _open_dataset(path, split, stack)
+        yield from dataset.with_format("arrow").iter(batch_size=batch_rows)
+
+
+def _open_dataset(path: Path, split: str | None, stack: ExitStack) -> Any:
+    """Open a saved dataset (memory-mapped) or a folder of data files (streamed)."""
+    import datasets
+
+    saved = (path / "state.json").is_file() or (path / "dataset_dict.json").is_file()
+    try:
+        if saved:
+            loaded = datasets.load_from_disk(str(path))
+        else:
+            # Streaming reads the files as they are, with no copy in a cache;
+            # the lock file it takes goes to a folder of ours, not the user's cache.
+            cache = stack.enter_context(tempfile.TemporaryDirectory())
+            loaded = datasets.load_dataset(str(path), streaming=True, cache_dir=cache)
+    except (
+        ValueError,
+        FileNotFoundError,
+        datasets.exceptions.DatasetNotFoundError,
+    ) as exc:
+        raise InputError(
+            f"--input {path}: a folder that is neither a dataset saved with "
+            f"save_to_disk nor data files datasets can read ({exc})"
+        ) from exc
+    if not isinstance(loaded, datasets.DatasetDict | datasets.IterableDatasetDict):
+        return loaded
+    splits = list(loaded)
+    if split is None and len(splits) == 1:
+        split = splits[0]
+    if split not in loaded:
+        raise InputError(
+            f"--input {path}: the dataset has the splits {', '.join(splits)}; "
+            "name one with --split"
+        )
+    return loaded[split]
+
+
+# --- Writing ------------------------------------------------------------------
+
+
+def write_table(
+    input: str | Path,
+    output: str | Path,
+    results: Callable[[list[str]], Mapping[str, TableResult]],
+    columns: TableColumns = TableColumns(),
+    out: OutputColumns = OutputColumns(),
+    *,
+    split: str | None = None,
+    max_chars: int = MAX_CHARS,
+    batch_rows: int = BATCH_ROWS,
+    max_batch_bytes: int = MAX_BATCH_BYTES,
+) -> dict[str, int]:
+    """Write the input table again with the result columns added, row by row.
+
+    The input is read a batch at a time, as `read_table` reads it; for each
+    batch ``results`` is asked for the records it holds (a store lookup), so
+    neither the table nor the results are ever held whole. Every input row is
+    written once, in input order; a row without a result says why
+    (`NOT_RUN`, `no_result`). The output has the input's format unless its
+    name says another (.csv, .parquet; a folder is a saved dataset).
+
+    Returns:
+        Rows written per outcome.
+
+    Raises:
+        InputError: for an unreadable input, a result column name the input
+            already has, or an output folder that is not empty.
+    """
+    kind = table_format(output) or table_format(input) or "csv"
+    counts: dict[str, int] = {}
+    batches = _result_batches(
+        input, results, columns, out, split, max_chars, batch_rows, max_batch_bytes,
+        counts,
+    )  # fmt: skip
+    writer = {"csv": _write_csv, "parquet": _write_parquet, "dataset": _write_dataset}
+    writer[kind](Path(output), batches, columns, out)
+    return counts
+
+
+def _result_batches(
+    input: str | Path,
+    results: Callable[[list[str]], Mapping[str, TableResult]],
+    columns: TableColumns,
+    out: OutputColumns,
+    split: str | None,
+    max_chars: int,
+    batch_rows: int,
+    max_batch_bytes: int,
+    counts: dict[str, int],
+) -> Iterator[tuple[Any, list[TableResult]]]:
+    """Yield each input batch with the result of each of its rows."""
+    seen: set[str] = set()
+    row = 0
+    for batch in table_batches(
+        input, split=split, batch_rows=batch_rows, max_batch_bytes=max_batch_bytes
+    ):
+        check_columns(input, batch.schema, columns)
+        check_free(f"--input {input}", list(batch.schema.names), out)
+        items = batch_records(batch, row, columns, max_chars, seen)
+        found = results([i.id for i in items if isinstance(i, Record)])
+        rows = [
+            no_result("bad input", i.reason)
+            if isinstance(i, BadRow)
+            else found.get(i.id, NOT_RUN)
+            for i in items
+        ]
+        for result in rows:
+            counts[result["outcome"]] = counts.get(result["outcome"], 0) + 1
+        yield batch, rows
+        row += batch.num_rows
+
+
+def _with_results(
+    batch: Any, rows: list[TableResult], columns: TableColumns, out: OutputColumns
+) -> Any:
+    """Append the result columns to one Arrow batch."""
+    import pyarrow as pa
+
+    text_type = pa.list_(pa.string()) if columns.comments else pa.string()
+    added = [
+        pa.array([r["anonymized"] for r in rows], type=text_type),
+        pa.array([r["outcome"] for r in rows], type=pa.string()),
+        pa.array([r["leaks_left"] for r in rows], type=pa.list_(pa.string())),
+        pa.array([r["problem"] for r in rows], type=pa.string()),
+    ]
+    for name, column in zip(out.names(), added, strict=True):
+        batch = batch.append_column(name, column)
+    return batch
+
+
+def _write_csv(
+    path: Path,
+    batches: Iterator[tuple[Any, list[TableResult]]],
+    columns: TableColumns,
+    out: OutputColumns,
+) -> None:
+    store.secure_file(path)
+    first = True
+    for batch, rows in batches:
+        frame = batch.to_pandas()
+        # A CSV cell holds a list as JSON text, as the comments column is read.
+        anonymized = [r["anonymized"] for r in rows]
+        frame[out.anonymized] = (
+            [
+                None if a is None else json.dumps(a, ensure_ascii=False)
+                for a in anonymized
+            ]
+            if columns.comments
+            else anonymized
+        )
+        frame[out.outcome] = [r["outcome"] for r in rows]
+        frame[out.leaks_left] = [json.dumps(r["leaks_left"]) for r in rows]
+        frame[out.problem] = [r["problem"] for r in rows]
+        frame.to_csv(path, mode="w" if first else "a", header=first, index=False)
+        first = False
+    if first:
+        path.write_text("")
+
+
+def _write_parquet(
+    path: Path,
+    batches: Iterator[tuple[Any, list[TableResult]]],
+    columns: TableColumns,
+    out: OutputColumns,
+) -> None:
+    import pyarrow.parquet as pq
+
+    store.secure_file(path)
+    writer = None
+    try:
+        for batch, rows in batches:
+            table = _with_results(batch, rows, columns, out)
+            if writer is None:
+                writer = pq.ParquetWriter(path, table.schema)
+            writer.write_table(table.cast(writer.schema))
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def _write_dataset(
+    path: Path,
+    batches: Iterator[tuple[Any, list[TableResult]]],
+    columns: TableColumns,
+    out: OutputColumns,
+) -> None:
+    import datasets
+
+    if path.exists() and any(path.iterdir()):
+        raise InputError(f"--output {path}: a folder that is not empty; name a new one")
+
+    tables = (_with_results(b, r, columns, out) for b, r in batches)
+    first = next(tables, None)
+    if first is None:
+        raise InputError(f"--output {path}: the input has no rows to write")
+    # Types from the first batch's schema, not guessed from its first values (a
+    # batch whose rows all lack a result has only empty anonymized cells).
+    features = datasets.Features.from_arrow_schema(first.schema)
+
+    def rows() -> Iterator[dict[str, Any]]:
+        for table in itertools.chain([first], tables):
+            yield from table.to_pylist()
+
+    quiet = not datasets.utils.are_progress_bars_disabled()
+    if quiet:
+        datasets.utils.disable_progress_bars()
+    # The generator's Arrow file is written in a folder next to the output (the
+    # text stays on the disk the user chose) and removed once it is copied.
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cache = Path(tempfile.mkdtemp(prefix=".anonygraph-", dir=path.parent))
+    try:
+        dataset = datasets.Dataset.from_generator(
+            rows, features=features, cache_dir=str(cache), fingerprint=uuid.uuid4().hex
+        )
+        dataset.save_to_disk(str(path))
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+        if quiet:
+            datasets.utils.enable_progress_bars()
+    path.chmod(0o700)
+    for file in path.iterdir():
+        file.chmod(0o600)
