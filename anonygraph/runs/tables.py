@@ -303,10 +303,15 @@ def comment_list(value: Any, column: str) -> list[str]:
             ) from exc
     if _is_empty(value) or (_is_list(value) and len(value) == 0):
         raise InputError(f"the {column!r} cell is empty; there is nothing to anonymize")
+    if isinstance(value, str):
+        raise InputError(
+            f"the {column!r} cell is text, not a list of comments (a CSV cell "
+            'holds one as JSON: ["first", "second"]); name a text column with '
+            "--text-column instead"
+        )
     if not _is_list(value):
         raise InputError(
-            f"the {column!r} cell is a {type(value).__name__}, not a list of "
-            "comments; name a text column with --text-column instead"
+            f"the {column!r} cell is a {type(value).__name__}, not a list of comments"
         )
     comments = list(value)
     if not all(isinstance(c, str) for c in comments):

@@ -194,8 +194,9 @@ def test_when_a_comments_column_is_read_then_each_list_is_one_author(
     )
     assert from_csv[0].comments == ["a", "b"]
     assert str(from_csv[1]) == (
-        "row 1 (record 'u2'): the 'posts' cell is a str, not a list of comments; "
-        "name a text column with --text-column instead"
+        "row 1 (record 'u2'): the 'posts' cell is text, not a list of comments (a "
+        'CSV cell holds one as JSON: ["first", "second"]); name a text column with '
+        "--text-column instead"
     )
     assert str(from_csv[2]) == (
         "row 2 (record 'u3'): the 'posts' cell holds a list with non-text items"
