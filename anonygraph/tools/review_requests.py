@@ -50,12 +50,14 @@ def describe(details: ReviewDetails) -> str:
         "Attacker's guesses:",
         "",
     ]
-    for inference in details["inferences"]:
-        guesses = ", ".join(inference.get("guesses", [])) or "(no guess)"
+    guessed = [i for i in details["inferences"] if i.get("guesses")]
+    for inference in guessed:
         lines.append(
-            f"- {inference['attribute']}: {guesses} "
+            f"- {inference['attribute']}: {', '.join(inference['guesses'])} "
             f"(certainty {inference.get('certainty', '?')})"
         )
+    if not guessed:
+        lines.append("- (no guess)")
     proposal = proposal_lines(details["step"], details["proposal"])
     lines += ["", "Proposal:", "", "```", *proposal, "```"]
     lines += ["", ANSWER_HELP[details["step"]]]
