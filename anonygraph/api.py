@@ -8,17 +8,14 @@ from typing import Any
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import MAX_CHARS
 from anonygraph.runner import build_context, graph_input
-from anonygraph.runs.tables import (
-    BadRow,
+from anonygraph.runs.table_output import (
     OutputColumns,
-    TableColumns,
     TableResult,
     check_free,
-    check_names,
     graph_result,
     no_result,
-    rows_records,
 )
+from anonygraph.runs.tables import BadRow, TableColumns, check_names, rows_records
 from anonygraph.state.domain import Record
 from anonygraph.tracing import tracing_scope
 

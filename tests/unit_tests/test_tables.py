@@ -15,17 +15,14 @@ import pytest
 
 import anonygraph
 from anonygraph.inputs import InputError
-from anonygraph.runs.tables import (
-    BadRow,
+from anonygraph.runs.table_output import (
     OutputColumns,
-    TableColumns,
     TableResult,
     graph_result,
     no_result,
-    read_table,
-    table_batches,
     write_table,
 )
+from anonygraph.runs.tables import BadRow, TableColumns, read_table, table_batches
 from anonygraph.state.domain import Record
 
 BODY = TableColumns(text="body", id="id")
