@@ -28,6 +28,7 @@ from anonygraph.runs.tables import (
     TableColumns,
     batch_records,
     check_columns,
+    is_list_type,
     table_batches,
     table_format,
 )
@@ -143,7 +144,7 @@ def write_table(
         counts,
     )  # fmt: skip
     writer = {"csv": _write_csv, "parquet": _write_parquet, "dataset": _write_dataset}
-    writer[kind](Path(output), batches, columns, out)
+    writer[kind](Path(output), batches)
     return counts
 
 
@@ -157,8 +158,8 @@ def _result_batches(
     batch_rows: int,
     max_batch_bytes: int,
     counts: dict[str, int],
-) -> Iterator[tuple[Any, list[TableResult]]]:
-    """Yield each input batch with the result of each of its rows."""
+) -> Iterator[Any]:
+    """Yield each input batch as an Arrow table with its rows' results added."""
     seen: set[str] = set()
     row = 0
     for batch in table_batches(
@@ -176,7 +177,7 @@ def _result_batches(
         ]
         for result in rows:
             counts[result["outcome"]] = counts.get(result["outcome"], 0) + 1
-        yield batch, rows
+        yield _with_results(batch, rows, columns, out)
         row += batch.num_rows
 
 
@@ -198,48 +199,31 @@ def _with_results(
     return batch
 
 
-def _write_csv(
-    path: Path,
-    batches: Iterator[tuple[Any, list[TableResult]]],
-    columns: TableColumns,
-    out: OutputColumns,
-) -> None:
+def _write_csv(path: Path, tables: Iterator[Any]) -> None:
     store.secure_file(path)
     first = True
-    for batch, rows in batches:
-        frame = batch.to_pandas()
-        # A CSV cell holds a list as JSON text, as the comments column is read.
-        anonymized = [r["anonymized"] for r in rows]
-        frame[out.anonymized] = (
-            [
-                None if a is None else json.dumps(a, ensure_ascii=False)
-                for a in anonymized
-            ]
-            if columns.comments
-            else anonymized
-        )
-        frame[out.outcome] = [r["outcome"] for r in rows]
-        frame[out.leaks_left] = [json.dumps(r["leaks_left"]) for r in rows]
-        frame[out.problem] = [r["problem"] for r in rows]
+    for table in tables:
+        frame = table.to_pandas()
+        # A CSV cell holds a list as JSON text, as a comments column is read.
+        for field in table.schema:
+            if is_list_type(field.type):
+                frame[field.name] = [
+                    None if v is None else json.dumps(list(v), ensure_ascii=False)
+                    for v in table.column(field.name).to_pylist()
+                ]
         frame.to_csv(path, mode="w" if first else "a", header=first, index=False)
         first = False
     if first:
         path.write_text("")
 
 
-def _write_parquet(
-    path: Path,
-    batches: Iterator[tuple[Any, list[TableResult]]],
-    columns: TableColumns,
-    out: OutputColumns,
-) -> None:
+def _write_parquet(path: Path, tables: Iterator[Any]) -> None:
     import pyarrow.parquet as pq
 
     store.secure_file(path)
     writer = None
     try:
-        for batch, rows in batches:
-            table = _with_results(batch, rows, columns, out)
+        for table in tables:
             if writer is None:
                 writer = pq.ParquetWriter(path, table.schema)
             writer.write_table(table.cast(writer.schema))
@@ -248,18 +232,12 @@ def _write_parquet(
             writer.close()
 
 
-def _write_dataset(
-    path: Path,
-    batches: Iterator[tuple[Any, list[TableResult]]],
-    columns: TableColumns,
-    out: OutputColumns,
-) -> None:
+def _write_dataset(path: Path, tables: Iterator[Any]) -> None:
     import datasets
 
     if path.exists() and any(path.iterdir()):
         raise InputError(f"--output {path}: a folder that is not empty; name a new one")
 
-    tables = (_with_results(b, r, columns, out) for b, r in batches)
     first = next(tables, None)
     if first is None:
         raise InputError(f"--output {path}: the input has no rows to write")

@@ -280,7 +280,7 @@ def check_columns(path: str | Path, schema: Any, columns: TableColumns) -> None:
     if pa.types.is_null(kind):
         return  # every cell empty: each row says so
     if columns.comments:
-        if not (_is_list_type(kind) and _is_text_type(kind.value_type)) and not (
+        if not (is_list_type(kind) and _is_text_type(kind.value_type)) and not (
             _is_text_type(kind)
         ):
             raise InputError(
@@ -288,7 +288,7 @@ def check_columns(path: str | Path, schema: Any, columns: TableColumns) -> None:
                 "lists of text"
             )
         return
-    if _is_list_type(kind):
+    if is_list_type(kind):
         raise InputError(
             f"--input {path}: column {columns.text!r} holds lists, where text is "
             "expected; name it with --comments-column instead"
@@ -331,7 +331,8 @@ def _is_text_type(kind: Any) -> bool:
     )
 
 
-def _is_list_type(kind: Any) -> bool:
+def is_list_type(kind: Any) -> bool:
+    """Tell whether an Arrow type is a list of any kind."""
     import pyarrow as pa
 
     return bool(
