@@ -20,8 +20,8 @@ from dataclasses import replace
 from anonygraph.cues.ages import detect_ages
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.engine import Engine, default_engine
-from anonygraph.cues.entities import detect_entities
 from anonygraph.cues.money import band_range, detect_money
+from anonygraph.cues.named_entities import detect_entities
 from anonygraph.cues.phrases import detect_phrases
 from anonygraph.cues.places import CONTINENT_ADJECTIVES, detect_places, fold, gazetteer
 

@@ -1,1 +1,1 @@
-"""Running graphs over records: input formats, tracing (the run layer moves here)."""
+"""Batch runs: inputs, the run store, checkpoints, engines, tables in and out."""
