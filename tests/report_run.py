@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from scripted import Script, attack_json, fenced, rewrite_json
 
-from anonygraph.evaluation import EvalOptions, evaluate_run
 from anonygraph.llm import loading
-from anonygraph.report import write_report
+from anonygraph.reporting.evaluation import EvalOptions, evaluate_run
+from anonygraph.reporting.report import write_report
 from anonygraph.runs.batch import run_batch
 from anonygraph.runs.options import RunOptions
 

@@ -1,4 +1,4 @@
-"""The run layer: batch runs over a store, resumable and shareable.
+"""Batch runs: inputs, the run store, checkpoints, engines, tables in and out.
 
 `batch.run_batch` is the one entry: a SQLite store is worked by this process
 (`local`), a Postgres store by any number of workers (`shared`). Below it:
@@ -6,7 +6,8 @@ the store (`store`, split by table group into `call_tables`, `eval_tables`,
 `queue`; `schema`, `sql`), checkpoints (`checkpointers`), locks, one record's
 thread (`records`), the output file, the call recorder the model layer
 writes through (`recorder`) and the answering of paused reviews
-(`pending_reviews`).
+(`pending_reviews`). Beside them: the shared data formats (`datasets`),
+tables in and out (`tables`, `table_output`) and tracing.
 
 Importing this package imports none of them, so that a module anywhere can
 import one of its parts without pulling in the graphs.

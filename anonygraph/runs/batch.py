@@ -14,7 +14,7 @@ from anonygraph.runs.locks import run_lock
 from anonygraph.runs.options import RunOptions, derive_run_id
 from anonygraph.runs.shared import run_shared
 from anonygraph.runs.summary import RunSummary
-from anonygraph.tracing import tracing_scope
+from anonygraph.runs.tracing import tracing_scope
 
 
 async def run_batch(options: RunOptions) -> RunSummary:

@@ -15,18 +15,25 @@ from anonygraph.state.domain import Record
 
 
 def output_line(record: Record, result: dict[str, Any], run_id: str) -> dict[str, Any]:
-    """Shape one line of the output JSONL."""
-    line: dict[str, Any] = {
-        "id": record.id,
-        "text": result.get("anonymized", ""),
+    """Shape one line of the output JSONL, in the input's shape.
+
+    A record given as ``comments`` comes back as ``comments`` (as many, in the
+    same order), without a joined ``text``; a record given as ``text`` as text.
+    """
+    line: dict[str, Any] = {"id": record.id}
+    if record.comments:
+        line["comments"] = list(result.get("anonymized_comments") or [])
+    else:
+        line["text"] = result.get("anonymized", "")
+    line |= {
         "status": result.get("status", ""),
         "outcome": record_outcome(result),
         "run_id": run_id,
     }
+    if result.get("checked_by"):
+        line["checked_by"] = result["checked_by"]
     if result.get("leaks"):
         line["leaks_left"] = list(result["leaks"])
-    if result.get("anonymized_comments"):
-        line["comments"] = result["anonymized_comments"]
     return line
 
 

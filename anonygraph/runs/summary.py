@@ -35,14 +35,21 @@ class RunSummary:
     refusals: dict[str, int] = field(default_factory=dict)
     """Refused rewrites per acceptance check, over the run's records."""
 
+    checked_by: dict[str, int] = field(default_factory=dict)
+    """Records per checker spec (the attacker that checked the final text)."""
+
     def all_anonymized(self) -> bool:
-        """Tell whether every record of the run reached ``anonymized``."""
+        """Tell whether every record ended as clean as its checker can tell.
+
+        ``anonymized`` (a model attacker found nothing) or ``no explicit cue
+        found`` (the rules detectors found nothing: all they can check).
+        """
         records = sum(self.outcomes.values())
+        clean = self.outcomes.get("anonymized", 0) + self.outcomes.get(
+            "no explicit cue found", 0
+        )
         return (
-            not self.failed
-            and not self.bad_lines
-            and records > 0
-            and self.outcomes.get("anonymized", 0) == records
+            not self.failed and not self.bad_lines and records > 0 and clean == records
         )
 
     def report(self) -> str:
@@ -58,6 +65,16 @@ class RunSummary:
                 "  outcomes: "
                 + ", ".join(f"{n} {name}" for name, n in self.outcomes.items())
             )
+        if self.checked_by:
+            lines.append(
+                "  checked by: "
+                + ", ".join(
+                    f"{spec} ({n})"
+                    + (" (explicit cues only: style and topics unchecked)"
+                       if _cues_only(spec) else "")
+                    for spec, n in self.checked_by.items()
+                )
+            )  # fmt: skip
         if self.refusals:
             lines.append(
                 "  refused rewrites by check: "
@@ -103,16 +120,44 @@ def fill_totals(summary: RunSummary, db: RunStore) -> None:
     summary.structured = llm.structured_modes(used, recorder)
     stepped = db.models_used(summary.run_id, step="search_step")
     summary.search = llm.search_fallbacks(stepped, recorder)
-    summary.outcomes, summary.refusals = tally_outcomes(db.records(summary.run_id))
+    rows = db.records(summary.run_id)
+    summary.outcomes, summary.refusals = tally_outcomes(rows)
+    summary.checked_by = tally_checkers(rows)
 
 
-OUTCOMES: tuple[str, ...] = ("anonymized", "partly anonymized", "unchanged", "failed")
+OUTCOMES: tuple[str, ...] = (
+    "anonymized",
+    "no explicit cue found",
+    "partly anonymized",
+    "unchanged",
+    "failed",
+)
 """What can happen to a record, in the order the summary lists them."""
 
 
 def record_outcome(result: dict[str, Any]) -> str:
     """The outcome of a finished record; ``not checked`` when its method set none."""
     return str(result.get("outcome") or "not checked")
+
+
+def tally_checkers(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """Count a run's finished records per checker spec (``checked_by``)."""
+    checkers: dict[str, int] = {}
+    for row in rows:
+        result = json.loads(row.get("result") or "{}") if row.get("result") else {}
+        if result.get("checked_by"):
+            spec = str(result["checked_by"])
+            checkers[spec] = checkers.get(spec, 0) + 1
+    return checkers
+
+
+def _cues_only(spec: str) -> bool:
+    # A checker that reads explicit cues alone (the rules): style and topics
+    # went unchecked.
+    try:
+        return llm.backend_of(llm.parse_spec(spec)).answers_from_cues
+    except llm.ModelSpecError:
+        return False
 
 
 def tally_outcomes(rows: list[dict[str, Any]]) -> tuple[dict[str, int], dict[str, int]]:

@@ -12,11 +12,11 @@ import pytest
 from conftest import EXAMPLES
 from trl.data_utils import is_conversational
 
+from anonygraph.cli.commands.seal import seal_data_command
 from anonygraph.graphs import GRAPHS, seal
 from anonygraph.runs.batch import run_batch
 from anonygraph.runs.options import RunOptions
 from anonygraph.runs.store import RunStore
-from anonygraph.training.cli import seal_data_command
 from anonygraph.training.data import FILES, load_trajectories
 from anonygraph.training.trl_format import check_row, read_jsonl
 

@@ -1,5 +1,5 @@
-"""The package's layers: no import circle, the model layer apart from the store,
-one place naming backends, small modules."""
+"""The model and run layers: the model layer apart from the store, one place
+naming backends, small modules (import circles: test_layout)."""
 
 from __future__ import annotations
 
@@ -56,45 +56,6 @@ def imports(name: str) -> set[str]:
 
 
 GRAPH = {name: imports(name) for name in MODULES}
-
-
-def circles() -> list[list[str]]:
-    """Strongly connected groups of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for nxt in GRAPH[node]:
-            if nxt not in index:
-                visit(nxt)
-                low[node] = min(low[node], low[nxt])
-            elif nxt in stack:
-                low[node] = min(low[node], index[nxt])
-        if low[node] == index[node]:
-            group = []
-            while True:
-                member = stack.pop()
-                group.append(member)
-                if member == node:
-                    break
-            if len(group) > 1:
-                found.append(sorted(group))
-
-    for name in sorted(GRAPH):
-        if name not in index:
-            visit(name)
-    return found
-
-
-def test_when_imports_are_followed_then_no_circle_touches_the_model_or_run_layer() -> (
-    None
-):
-    touching = [c for c in circles() if any(m.startswith(LAYERS) for m in c)]
-    assert touching == []
 
 
 def test_when_the_model_layer_is_read_then_it_never_imports_the_run_layer() -> None:
