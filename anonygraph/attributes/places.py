@@ -7,155 +7,54 @@ from difflib import SequenceMatcher
 
 from pydantic import BaseModel, Field
 
+from anonygraph.attributes import gazetteer
 from anonygraph.attributes.base import AttributeSpec, Decision, normalize, strip_asides
 
-_COUNTRIES = (
-    "afghanistan|albania|algeria|andorra|angola|argentina|armenia|australia|"
-    "austria|azerbaijan|bahamas|bahrain|bangladesh|barbados|belarus|belgium|belize|"
-    "benin|bhutan|bolivia|bosnia and herzegovina|botswana|brazil|brunei|bulgaria|"
-    "burkina faso|burundi|cambodia|cameroon|canada|cape verde|"
-    "central african republic|chad|chile|china|colombia|comoros|congo|costa rica|"
-    "croatia|cuba|cyprus|czech republic|denmark|djibouti|dominica|"
-    "dominican republic|ecuador|egypt|el salvador|equatorial guinea|eritrea|"
-    "estonia|eswatini|ethiopia|fiji|finland|france|gabon|gambia|georgia|germany|"
-    "ghana|greece|grenada|guatemala|guinea|guyana|haiti|honduras|hungary|iceland|"
-    "india|indonesia|iran|iraq|ireland|israel|italy|ivory coast|jamaica|japan|"
-    "jordan|kazakhstan|kenya|kiribati|kosovo|kuwait|kyrgyzstan|laos|latvia|lebanon|"
-    "lesotho|liberia|libya|liechtenstein|lithuania|luxembourg|madagascar|malawi|"
-    "malaysia|maldives|mali|malta|mauritania|mauritius|mexico|moldova|monaco|"
-    "mongolia|montenegro|morocco|mozambique|myanmar|namibia|nepal|netherlands|"
-    "new zealand|nicaragua|niger|nigeria|north korea|north macedonia|norway|oman|"
-    "pakistan|palestine|panama|papua new guinea|paraguay|peru|philippines|poland|"
-    "portugal|qatar|romania|russia|rwanda|samoa|san marino|saudi arabia|senegal|"
-    "serbia|seychelles|sierra leone|singapore|slovakia|slovenia|somalia|"
-    "south africa|south korea|south sudan|spain|sri lanka|sudan|suriname|sweden|"
-    "switzerland|syria|taiwan|tajikistan|tanzania|thailand|togo|tonga|"
-    "trinidad and tobago|tunisia|turkey|turkmenistan|uganda|ukraine|"
-    "united arab emirates|united kingdom|united states|uruguay|uzbekistan|vanuatu|"
-    "vatican city|venezuela|vietnam|yemen|zambia|zimbabwe|hong kong|puerto rico"
-)
 
-COUNTRY_ALIASES: dict[str, str] = {name: name for name in _COUNTRIES.split("|")}
-"""Normalized country name or alias -> canonical country."""
-COUNTRY_ALIASES.update(
-    {
-        "usa": "united states",
-        "us": "united states",
-        "u s": "united states",
-        "u s a": "united states",
-        "united states of america": "united states",
-        "america": "united states",
-        "the united states": "united states",
-        "uk": "united kingdom",
-        "u k": "united kingdom",
-        "great britain": "united kingdom",
-        "britain": "united kingdom",
-        "england": "united kingdom",
-        "scotland": "united kingdom",
-        "wales": "united kingdom",
-        "northern ireland": "united kingdom",
-        "the netherlands": "netherlands",
-        "holland": "netherlands",
-        "czechia": "czech republic",
-        "korea": "south korea",
-        "republic of korea": "south korea",
-        "uae": "united arab emirates",
-        "russian federation": "russia",
-        "cote d ivoire": "ivory coast",
-        "viet nam": "vietnam",
-        "burma": "myanmar",
-        "turkiye": "turkey",
-        "prc": "china",
-        "the philippines": "philippines",
-        "vatican": "vatican city",
-        "holy see": "vatican city",
-    }
-)
+def _key(name: str) -> str:
+    """Normalize a place name for look-ups: 'The Netherlands' -> 'netherlands'."""
+    return normalize(name).removeprefix("the ")
 
-# First-level divisions of countries whose guesses name them often; they
-# also tell the country when a label reads "Cleveland, Ohio".
-_DIVISIONS = {
-    "united states": (
-        "alabama al|alaska ak|arizona az|arkansas ar|california ca|colorado co|"
-        "connecticut ct|delaware de|florida fl|georgia ga|hawaii hi|idaho id|"
-        "illinois il|indiana in|iowa ia|kansas ks|kentucky ky|louisiana la|"
-        "maine me|maryland md|massachusetts ma|michigan mi|minnesota mn|"
-        "mississippi ms|missouri mo|montana mt|nebraska ne|nevada nv|"
-        "new hampshire nh|new jersey nj|new mexico nm|new york ny|"
-        "north carolina nc|north dakota nd|ohio oh|oklahoma ok|oregon or|"
-        "pennsylvania pa|rhode island ri|south carolina sc|south dakota sd|"
-        "tennessee tn|texas tx|utah ut|vermont vt|virginia va|washington wa|"
-        "west virginia wv|wisconsin wi|wyoming wy|district of columbia dc"
-    ),
-    "canada": (
-        "alberta ab|british columbia bc|manitoba mb|new brunswick nb|"
-        "newfoundland and labrador nl|nova scotia ns|ontario on|"
-        "prince edward island pe|quebec qc|saskatchewan sk"
-    ),
-    "australia": (
-        "new south wales nsw|victoria vic|queensland qld|western australia wa|"
-        "south australia sa|tasmania tas|australian capital territory act|"
-        "northern territory nt"
-    ),
-}
-DIVISIONS: dict[str, tuple[str, str]] = {}
+
+def _country_aliases() -> dict[str, str]:
+    names = {code: _key(c.name) for code, c in gazetteer.countries().items()}
+    aliases = {name: name for name in names.values()}
+    for alias, code in gazetteer.country_aliases().items():
+        aliases.setdefault(_key(alias), names[code])
+    return aliases
+
+
+COUNTRY_ALIASES: dict[str, str] = _country_aliases()
+"""Normalized country name or alias -> canonical country (its GeoNames name)."""
+
+
+def _divisions() -> dict[str, tuple[str, str]]:
+    table: dict[str, tuple[str, str]] = {}
+    for division in gazetteer.divisions():
+        name = _key(division.name)
+        country = COUNTRY_ALIASES[_key(gazetteer.countries()[division.country].name)]
+        table.setdefault(name, (name, country))
+        table.setdefault(_key(division.postal), (name, country))
+    # Georgia the country is the likelier reading when it stands alone.
+    table.pop("georgia")
+    return table
+
+
+DIVISIONS: dict[str, tuple[str, str]] = _divisions()
 """Normalized division name or postal code -> (canonical division, country)."""
-for _country, _table in _DIVISIONS.items():
-    for _entry in _table.split("|"):
-        *_name, _code = _entry.split()
-        _full = " ".join(_name)
-        DIVISIONS.setdefault(_full, (_full, _country))
-        DIVISIONS.setdefault(_code, (_full, _country))
-# Georgia the country is the likelier reading when it stands alone.
-DIVISIONS.pop("georgia")
-DIVISIONS["ga"] = ("georgia", "united states")
 
-_MACRO_REGIONS = {
-    "scandinavia": "sweden|norway|denmark",
-    "nordic countries": "sweden|norway|denmark|finland|iceland",
-    "nordics": "sweden|norway|denmark|finland|iceland",
-    "benelux": "belgium|netherlands|luxembourg",
-    "british isles": "united kingdom|ireland",
-    "iberia": "spain|portugal",
-    "balkans": "serbia|croatia|bosnia and herzegovina|montenegro|albania|"
-    "north macedonia|kosovo|slovenia|bulgaria|greece",
-    "south america": "argentina|bolivia|brazil|chile|colombia|ecuador|guyana|"
-    "paraguay|peru|suriname|uruguay|venezuela",
-    "north america": "united states|canada|mexico",
-    "south asia": "india|pakistan|bangladesh|sri lanka|nepal|bhutan|maldives",
-    "southeast asia": "thailand|vietnam|malaysia|singapore|indonesia|philippines|"
-    "cambodia|laos|myanmar|brunei",
-    "east asia": "china|japan|south korea|north korea|taiwan|mongolia|hong kong",
-    "oceania": "australia|new zealand|fiji|papua new guinea",
-}
 MACRO_REGIONS: dict[str, frozenset[str]] = {
-    name: frozenset(members.split("|")) for name, members in _MACRO_REGIONS.items()
+    _key(name): frozenset(
+        _key(gazetteer.countries()[code].name) for code in region.members
+    )
+    for region in gazetteer.regions()
+    if not region.country
+    for name in region.names
 }
 """Regions above the country level, for guesses like 'Scandinavia'."""
 
 CITY_ALIASES: dict[str, str] = {
-    "bombay": "mumbai",
-    "calcutta": "kolkata",
-    "madras": "chennai",
-    "peking": "beijing",
-    "goteborg": "gothenburg",
-    "koln": "cologne",
-    "munchen": "munich",
-    "roma": "rome",
-    "napoli": "naples",
-    "milano": "milan",
-    "torino": "turin",
-    "firenze": "florence",
-    "lisboa": "lisbon",
-    "wien": "vienna",
-    "praha": "prague",
-    "warszawa": "warsaw",
-    "kiev": "kyiv",
-    "saigon": "ho chi minh city",
-    "nyc": "new york",
-    "sf": "san francisco",
-    "washington dc": "washington",
-    "delhi": "new delhi",
+    _key(other): _key(name) for other, name in gazetteer.city_aliases().items()
 }
 """Exonyms and short forms of cities, normalized."""
 
