@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from anonygraph.attributes.base import normalize
+
 CONTINENTS: dict[str, str] = {
     "AF": "Africa",
     "AS": "Asia",
@@ -177,3 +179,19 @@ def cities() -> tuple[City, ...]:
         )
         for row in table.values()
     )
+
+
+@cache
+def largest_cities() -> dict[str, City]:
+    """Return the most populous city of each name, keyed as ``key`` folds it."""
+    found: dict[str, City] = {}
+    for city in cities():
+        name = key(city.name)
+        if name not in found or city.population > found[name].population:
+            found[name] = city
+    return found
+
+
+def key(name: str) -> str:
+    """Fold a place name for look-ups: 'The Netherlands' -> 'netherlands'."""
+    return normalize(name).removeprefix("the ")
