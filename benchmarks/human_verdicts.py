@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -223,6 +223,29 @@ def disagreements(scored: list[Scored]) -> dict[str, list[str]]:
     return dict(sorted(groups.items(), key=lambda kv: -len(kv[1])))
 
 
+def splits(scored: list[Scored], least: int = 5) -> list[tuple[str, Counter[float]]]:
+    """Return the rules whose guesses people judged in more than one way.
+
+    For each rule (attribute and reason template, as ``cause`` cuts it) that
+    decided at least ``least`` guesses: people's verdicts on them, when no
+    verdict has them all. A rule with a mixed response marks where people
+    disagree among themselves, not only with the rule.
+    """
+    groups: dict[str, Counter[float]] = defaultdict(Counter)
+    for item in scored:
+        for people, match in zip(item.judged.verdicts, item.matches, strict=True):
+            reason = match.reason.removeprefix("undecided: ")
+            template = " ".join(_SPECIFICS.sub("…", reason.split(":")[0]).split())
+            groups[f"{item.judged.attribute}: {match.outcome} ({template})"][
+                people
+            ] += 1
+    return [
+        (name, spread)
+        for name, spread in sorted(groups.items(), key=lambda kv: -kv[1].total())
+        if spread.total() >= least and len(spread) > 1
+    ]
+
+
 def contradictions(judged: list[Judged]) -> list[tuple[str, str, str, list[float]]]:
     """Return (attribute, label, guess, verdicts) judged differently by people.
 
@@ -290,35 +313,11 @@ def fit_family_threshold(
 
 
 def local_validator(spec: str) -> Validator:
-    """Return a validator that asks the model ``spec`` with the evaluator's prompt.
-
-    The same prompt and answer schema as ``anonygraph eval --validator``.
-    """
-    import asyncio
-
-    from anonygraph import models
-    from anonygraph.prompts.common import fence, fill
-    from anonygraph.prompts.evaluate import VALIDATE_PROMPT
-    from anonygraph.state.answers import ValidatorAnswer
+    """Return the evaluator's validator hook (its prompt and schema) on ``spec``."""
+    from anonygraph.nodes.evaluate import validator_for
     from anonygraph.state.evaluate import EvalContext
 
-    context = EvalContext(models={"validator": spec})
-
-    def validate(attribute: str, truth: str, guess: str) -> str:
-        prompt = fill(
-            VALIDATE_PROMPT,
-            attribute=attribute,
-            truth=fence("truth", truth),
-            guess=fence("guess", guess),
-        )
-        answer, _ = asyncio.run(
-            models.ask_structured(
-                "validator", prompt, ValidatorAnswer, context, step="validate"
-            )
-        )
-        return answer.verdict
-
-    return validate
+    return validator_for(EvalContext(models={"validator": spec}), [])
 
 
 def judge_everything(held: list[Judged], validator: Validator) -> Figures:
@@ -393,6 +392,11 @@ def main() -> None:
         print(f"  {part}: {len(found)} pairs {dict(sorted(by_attribute.items()))}")
     for attribute, label, guess, verdicts in contradictions(fit_part + held):
         print(f"    {attribute}: label {label!r}, guess {guess!r}: {verdicts}")
+    print("\nrules whose guesses people judged in more than one way (1 / 0.5 / 0):")
+    for part, judged in (("fit", score(fit_part)), ("held-out", scored)):
+        for name, spread in splits(judged):
+            counts = " / ".join(str(spread[v]) for v in (1.0, 0.5, 0.0))
+            print(f"  {part}: {name}: {counts}")
     if args.validator:
         print_validator(held, scored, local_validator(args.validator), args.judge_all)
 

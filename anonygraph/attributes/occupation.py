@@ -242,7 +242,7 @@ def match_family(truth: str, guess: str) -> tuple[Decision, str]:
         return (
             "wrong",
             f"same job family {t_family.title} ({t_family.code}) but "
-            f"similarity {similarity:.2f} < {SAME_FAMILY_SIMILARITY}",
+            f"similarity {similarity:.3f} < {SAME_FAMILY_SIMILARITY}",
         )
     return (
         "wrong",

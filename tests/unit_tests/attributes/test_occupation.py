@@ -114,3 +114,28 @@ def test_when_match_command_runs_then_verdict_and_reason_are_printed(
     assert code == 0
     assert out.startswith("correct (rule): same job family: Media and Communication")
     assert "similarity 0." in out
+
+
+@pytest.mark.parametrize(
+    ("truth", "guess", "expected", "reason"),
+    [
+        # A guess naming alternatives is judged by its best one.
+        ("baker", "Pastry chef/Baker", "correct", "same occupation"),
+        ("baker", "Cashier or shop assistant", "wrong", ""),
+        # Retirement is the status people judge; the former job is extra.
+        ("retired", "Retired schoolteacher", "correct", "both are retired"),
+        ("retired", "Schoolteacher", "wrong", ""),
+        # A bare work arrangement is matched by the arrangement alone.
+        ("part-time job", "Part-time cashier", "correct", "part-time work"),
+        ("freelance photographer", "Freelancer", "correct", "freelance work"),
+        ("photographer", "Freelancer", "wrong", ""),
+        # Both name a job beyond the arrangement: the titles decide.
+        ("part-time cashier", "part-time nurse", "wrong", ""),
+    ],
+)
+def test_when_guess_has_alternatives_or_a_status_then_it_is_judged_by_them(
+    truth: str, guess: str, expected: str, reason: str
+) -> None:
+    match = match_guess("occupation", truth, guess)
+    assert match.outcome == expected
+    assert reason in match.reason
