@@ -190,3 +190,24 @@ def render_dimensions(dimensions: dict[str, str]) -> str:
         PROFILE_LINE.format(dimension=name, insight=meaning)
         for name, meaning in dimensions.items()
     )
+
+
+# --- paper profile ---------------------------------------------------------------
+#
+# The AURA page prints no prompt (tests/data/papers/aura.json). It fixes the
+# roles and what each one reads and answers, which the prompts above already
+# follow: the probe returns the scope A, evidence quotes (the blacklist B) and
+# the utility profile P over the eight dimensions; the masking attacker infers
+# A; the reconstructor answers one replacement per [MASK_i]; the candidate
+# attacker rates severity S and lists the specific details counted as C; the
+# keeper rates the utility loss L. The paper profile uses them as they are,
+# without the checks the product adds around them.
+
+PAPER_AURA_PROMPTS: dict[str, str] = {
+    "probe": SCOPE_PROMPT,
+    "profile": PROFILE_PROMPT,
+    "reconstruct": RECONSTRUCT_PROMPT,
+    "candidate_attacker": PRIVACY_PROMPT,
+    "keeper": UTILITY_PROMPT,
+}
+"""Role -> template of the paper profile (the page gives the structure only)."""

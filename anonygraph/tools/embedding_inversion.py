@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
 
 Role = Literal["inverter", "corrector"]
+Layout = Literal["anonygraph", "vec2text"]
+"""How a corrector lays out its encoder input (see `ConditioningSpec.layout`)."""
 
 CONDITIONING_CONFIG = "conditioning.json"
 """File in an inverter/corrector directory that describes its conditioning."""
@@ -55,6 +57,11 @@ class ConditioningSpec:
     """Length of the pseudo-sequence each embedding is projected to."""
     hidden_dim: int
     """Width of the projection's hidden layer."""
+    layout: Layout = "anonygraph"
+    """A corrector's input sequence: ``anonygraph`` is [e, h, e - h, eos,
+    tokens]; ``vec2text`` is the published corrector's [eos, e, eos, h, eos,
+    e - h, eos, tokens] under a LayerNorm (`anonygraph.tools.vec2text_checkpoint`
+    converts such checkpoints). Inverters read the same either way."""
 
 
 @dataclass(frozen=True)
@@ -178,8 +185,6 @@ def load_conditioned_t5(
     from transformers import AutoTokenizer, T5ForConditionalGeneration
 
     local = _local_dir(path)
-    dev, prec = resolve_hardware(device, precision)
-    dtype = torch_device.torch_dtype(prec)
     spec = ConditioningSpec(**json.loads((local / CONDITIONING_CONFIG).read_text()))
     t5: Any = T5ForConditionalGeneration.from_pretrained(
         local / T5_SUBDIR, local_files_only=True
@@ -187,6 +192,20 @@ def load_conditioned_t5(
     tokenizer = AutoTokenizer.from_pretrained(local / T5_SUBDIR, local_files_only=True)
     projections = _new_projections(spec, int(t5.config.d_model))
     projections.load_state_dict(load_file(str(local / CONDITIONING_WEIGHTS)))
+    return place_conditioned_t5(t5, tokenizer, projections, spec, device, precision)
+
+
+def place_conditioned_t5(
+    t5: Any,
+    tokenizer: PreTrainedTokenizerBase,
+    projections: torch.nn.ModuleDict,
+    spec: ConditioningSpec,
+    device: str = "auto",
+    precision: str = "auto",
+) -> ConditionedT5:
+    """Put a loaded T5 and its projections on the device, in eval mode."""
+    dev, prec = resolve_hardware(device, precision)
+    dtype = torch_device.torch_dtype(prec)
     return ConditionedT5(
         t5=t5.to(device=dev, dtype=dtype).eval(),
         tokenizer=tokenizer,
@@ -341,16 +360,17 @@ def _new_projections(spec: ConditioningSpec, d_model: int) -> torch.nn.ModuleDic
     from torch import nn
 
     names = ("embedding",) if spec.role == "inverter" else _CORRECTOR_INPUTS
-    return nn.ModuleDict(
-        {
-            name: nn.Sequential(
-                nn.Linear(spec.embedding_dim, spec.hidden_dim),
-                nn.GELU(),
-                nn.Linear(spec.hidden_dim, spec.num_repeat_tokens * d_model),
-            )
-            for name in names
-        }
-    )
+    modules: dict[str, nn.Module] = {
+        name: nn.Sequential(
+            nn.Linear(spec.embedding_dim, spec.hidden_dim),
+            nn.GELU(),
+            nn.Linear(spec.hidden_dim, spec.num_repeat_tokens * d_model),
+        )
+        for name in names
+    }
+    if spec.role == "corrector" and spec.layout == "vec2text":
+        modules["layernorm"] = nn.LayerNorm(d_model)
+    return nn.ModuleDict(modules)
 
 
 # --- embedding, clipping, noise ----------------------------------------------
@@ -620,11 +640,19 @@ def _conditioning(
     sep = word_embeddings(
         torch.full((len(targets), 1), eos_id, dtype=torch.long, device=model.device)
     )
-    seq = torch.cat([*parts, sep, word_embeddings(tokens["input_ids"])], dim=1)
+    hypothesis_tokens = word_embeddings(tokens["input_ids"])
+    if spec.layout == "vec2text":
+        # The published corrector: a separator before each part, the parts in
+        # the order target, hypothesis, difference, then a LayerNorm.
+        target, hypothesis, difference = parts
+        pieces = [sep, target, sep, hypothesis, sep, difference, sep]
+        seq = model.projections["layernorm"](torch.cat([*pieces, hypothesis_tokens], 1))
+        prefix_length = 3 * spec.num_repeat_tokens + 4
+    else:
+        seq = torch.cat([*parts, sep, hypothesis_tokens], dim=1)
+        prefix_length = 3 * spec.num_repeat_tokens + 1
     prefix = torch.ones(
-        (len(targets), 3 * spec.num_repeat_tokens + 1),
-        dtype=torch.long,
-        device=model.device,
+        (len(targets), prefix_length), dtype=torch.long, device=model.device
     )
     return seq, torch.cat([prefix, tokens["attention_mask"]], dim=1)
 

@@ -506,6 +506,9 @@ def test_when_a_prompt_module_has_a_template_then_a_fence_case_renders_it() -> N
             importlib.import_module(f"anonygraph.prompts.{info.name}")
         ).items()
         if name.isupper() and isinstance(value, str) and re.search(r"{\w+}", value)
+        # Paper-profile templates: test_paper_prompts.py renders them until the
+        # steps of the paper profile send them.
+        and not name.startswith("PAPER_")
     }
 
     assert templates - INSIDE_FENCES - ELSEWHERE == covered
