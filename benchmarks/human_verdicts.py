@@ -9,9 +9,17 @@ precise, 0 wrong).
 
 The split is by profile and fixed before any rule was fitted: a profile is
 held out when the SHA-256 of its username, read as a number, is divisible by
-3. That holds out 53 of the 150 profiles (367 of the 1,043 judged guesses);
-rules are fitted on the other 97 (676 guesses), and the figures that count
-are the held-out ones.
+3. That holds out 53 of the 150 profiles (50 of them with verdicts: 367 of
+the 1,043 judged guesses); rules are fitted on the other 97 (88 with
+verdicts: 676 guesses), and the figures that count are the held-out ones.
+
+Agreement is counted per guess: binary (correct vs not) and three-way
+(correct / less precise / wrong); a guess the rules skip (a placeholder such
+as "prefer not to say") counts as not correct. Top-1 accuracy is the share of
+judged attributes whose first guess is correct, to the rules and to people.
+
+Run: ``python benchmarks/human_verdicts.py [--data DIR] [--fit]
+[--validator SPEC [--judge-all]]``.
 """
 
 from __future__ import annotations
