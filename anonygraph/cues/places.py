@@ -44,6 +44,17 @@ SELF_PLACE = re.compile(
     r"settled|relocated|based|stay|staying)\b|\bhere in\b",
     re.IGNORECASE,
 )
+NEARBY = frozenset("outside near around nearby".split())
+"""Words after which a city is a landmark of distance, not a container."""
+CONTINENT_ADJECTIVES: dict[str, tuple[str, str]] = {
+    "Europe": ("European", "Europeans"),
+    "Asia": ("Asian", "Asians"),
+    "Africa": ("African", "Africans"),
+    "North America": ("North American", "North Americans"),
+    "South America": ("South American", "South Americans"),
+    "Oceania": ("Pacific", "Pacific Islanders"),
+}
+"""A nationality's coarser form: the adjective of its continent."""
 WORD = re.compile(r"[^\W\d_](?:[\w'’.&-]*\w)?\.?", re.UNICODE)
 
 
@@ -159,6 +170,19 @@ def country_of(name: str) -> Place | None:
     return place if place is not None and place.kind == "country" else None
 
 
+DETERMINERS = frozenset("a an the our my his her their your this that".split())
+
+
+def _modifies_noun(text: str, start: int, end: int) -> bool:
+    """Tell whether a place name stands as an adjective: "a Zurich insurer"."""
+    following = re.match(r"\s+([a-z]+)\b", text[end:])
+    return (
+        _previous_word(text, start) in DETERMINERS
+        and following is not None
+        and following.group(1) not in ("and", "or", "is", "was", "are", "in", "on")
+    )
+
+
 def _sentence_start(text: str, start: int) -> bool:
     before = text[:start].rstrip(" \t\"'(“")
     return not before or before[-1] in ".!?\n:"
@@ -191,6 +215,11 @@ def _accept(text: str, start: int, end: int, place: Place, quote: str) -> bool:
     return place.population >= 250_000
 
 
+def place_attribute(text: str, start: int) -> str:
+    """Return the attribute a place at ``start`` speaks of: birthplace or home."""
+    return _attribute(text, start)
+
+
 def _attribute(text: str, start: int) -> str:
     clause_start = max(text.rfind(mark, 0, start) for mark in ".!?\n;")
     clause = text[clause_start + 1 : start]
@@ -216,12 +245,29 @@ def display_country(name: str) -> str:
         r"(?:United|Republic|Netherlands|Philippines)", name
     ):
         return f"the {name}"
+    if name.startswith("The "):
+        return "the " + name[4:]  # GeoNames' "The Netherlands", mid-sentence
     return name
 
 
 @lru_cache(maxsize=1)
 def _country_codes() -> dict[str, str]:
     return {code: country.name for code, country in countries().items()}
+
+
+@lru_cache(maxsize=1)
+def _city_names() -> frozenset[tuple[str, str]]:
+    names = _country_codes()
+    return frozenset(
+        (fold(city.name), names.get(city.country, ""))
+        for city in cities()
+        if city.population >= 300_000
+    )
+
+
+def is_city_state(place: Place) -> bool:
+    """Tell whether a country is also its own big city (Singapore, Monaco)."""
+    return place.kind == "country" and (fold(place.name), place.name) in _city_names()
 
 
 def replacement_for(place: Place) -> str:
@@ -268,6 +314,14 @@ def detect_places(text: str) -> list[Cue]:
             else:
                 start_at = start
             attribute = _attribute(text, start_at)
+            replacement = replacement_for(place)
+            if place.kind == "city" and _previous_word(text, start_at) in NEARBY:
+                # "a village outside Cork": the country would say "abroad".
+                replacement = "a city"
+            elif place.kind == "city" and _modifies_noun(
+                text, start_at, start + len(quote)
+            ):
+                replacement = "local"  # "a Zurich insurer" -> "a local insurer"
             cues.append(
                 Cue(
                     start_at,
@@ -276,9 +330,12 @@ def detect_places(text: str) -> list[Cue]:
                     attribute,
                     place.kind,
                     place.value,
-                    replacement_for(place),
+                    replacement,
                     _certainty(text, start_at, place),
-                    exact=place.kind == "city",
+                    # A country is where generalizing a place stops, unless
+                    # it is a city too (Singapore, Monaco).
+                    exact=place.kind in ("city", "state", "region")
+                    or is_city_state(place),
                 )
             )
             taken = start + len(quote)
@@ -287,30 +344,53 @@ def detect_places(text: str) -> list[Cue]:
     return cues
 
 
+SELF_DEMONYM = re.compile(
+    r"(?:\bi'm|\bi am|\bas an?|\bfellow|\bbeing|\bother|\bwe|\bus|\bwe're|\bwe are)"
+    r"\s+(?:an?\s+)?(?:proud\s+|young\s+|half\s+)?$",
+    re.IGNORECASE,
+)
+LANGUAGE_BEFORE = re.compile(
+    r"\b(?:speak|speaks|spoke|speaking|learn|learning|learned|learnt|study|studying|"
+    r"teach|teaches|teaching|taught|fluent in|in|translate|my|our|his|her|native)\s+$",
+    re.IGNORECASE,
+)
+
+
 def _detect_demonyms(text: str) -> list[Cue]:
     table_ = demonyms()
     pattern = re.compile(
-        r"\b("
+        r"(?<!North )(?<!South )(?<!Latin )\b("
         + "|".join(sorted(map(re.escape, table_), key=len, reverse=True))
-        + r")\b"
+        + r")(s?)\b"
     )
     cues = []
     for match in pattern.finditer(text):
-        before = text[max(0, match.start() - 20) : match.start()].lower()
-        self_ref = bool(
-            re.search(r"(?:i'm|i am|as an?|fellow|being)\s+(?:an?\s+)?$", before)
+        before = text[max(0, match.start() - 20) : match.start()]
+        after = text[match.end() : match.end() + 20]
+        language = bool(LANGUAGE_BEFORE.search(before)) and not match.group(2)
+        if language or re.match(
+            r"\s*(?:lessons?|class|teacher|course|speakers?)\b", after
+        ):
+            continue  # a language, not a nationality
+        self_ref = bool(SELF_DEMONYM.search(before)) or re.match(r"\s+here\b", after)
+        country = table_[match.group(1)]
+        place = gazetteer().get(fold(country)) or gazetteer().get(
+            fold(f"the {country}")
         )
+        continent = place.continent if place is not None else ""
+        forms = CONTINENT_ADJECTIVES.get(continent, ("foreign", "foreigners"))
+        replacement = forms[1] if match.group(2) else forms[0]
         cues.append(
             Cue(
                 match.start(),
                 match.end(),
-                match.group(1),
+                match.group(0),
                 "birth_city_country" if self_ref else "city_country",
                 "demonym",
-                table_[match.group(1)],
-                "local",
-                4 if self_ref else 3,
-                exact=False,
+                country,
+                replacement if self_ref else match.group(0),
+                4 if self_ref else 2,
+                exact=bool(self_ref),
             )
         )
     return cues

@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 
 from anonygraph import models
 from anonygraph.inputs import split_comments
-from anonygraph.rewriting import checked_rewrite
+from anonygraph.model_requests.rewriting import checked_rewrite
 from anonygraph.state.answers import Rewrite, UtilityAnswer
 from anonygraph.state.domain import AttributeInference
 from anonygraph.state.record import original_text, outcome_of
@@ -21,7 +21,7 @@ from anonygraph.state.seal import (
     TrajectoryContextT,
     TrajectoryStep,
 )
-from anonygraph.tools.seal_feedback import anonymize_request, judge_request
+from anonygraph.tools.seal.feedback import anonymize_request, judge_request
 
 
 async def assess(state: State, runtime: Runtime[TrajectoryContextT]) -> dict[str, Any]:
@@ -109,7 +109,9 @@ def revert(state: State, runtime: Runtime[SealContext]) -> dict[str, Any]:
     }
 
 
-def finish_refinement(state: State) -> dict[str, Any]:
+def finish_refinement(
+    state: State, runtime: Runtime[TrajectoryContextT]
+) -> dict[str, Any]:
     """Publish the final text and why refinement stopped."""
     status = state.status
     if status == "running":
@@ -124,11 +126,13 @@ def finish_refinement(state: State) -> dict[str, Any]:
             if i.is_leak
         }
     )
+    checker = models.settings_for(runtime.context, "attacker").spec
     return {
         "anonymized": state.current,
         "anonymized_comments": split_comments(state.current, len(state.comments)),
         "status": status,
-        "outcome": outcome_of(original_text(state), state.current, left),
+        "outcome": outcome_of(original_text(state), state.current, left, checker),
+        "checked_by": checker,
         "leaks": left,
         "iterations": [state.snapshot(rewritten=None)],
     }

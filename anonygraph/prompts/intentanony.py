@@ -2,13 +2,40 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from anonygraph.prompts.common import Prompt, fence, fill, one_line
+from anonygraph.state.domain import AttributeInference
 
-if TYPE_CHECKING:
-    from anonygraph.state.domain import AttributeInference
-    from anonygraph.state.intentanony import ExposureBudget, Intent
+
+class IntentLine(Protocol):
+    """An intent as prompts list it (`anonygraph.state.intentanony.Intent`)."""
+
+    @property
+    def code(self) -> str:
+        """I1 ... I5."""
+
+    @property
+    def name(self) -> str:
+        """Readable name, e.g. 'self-expression'."""
+
+    @property
+    def weight(self) -> float:
+        """Prominence in [0, 1]."""
+
+
+class BudgetLine(Protocol):
+    """An attribute's budget (`anonygraph.state.intentanony.ExposureBudget`)."""
+
+    @property
+    def attribute(self) -> str:
+        """Attribute the budget is for."""
+
+    @property
+    def level(self) -> str:
+        """Effective level, L0 ... BAN."""
+
 
 INTENT_PROMPT = """You recognize pragmatic intent: what an author is trying to do \
 by writing a text, not what the text is about. You only label intents; you do \
@@ -141,7 +168,7 @@ FEEDBACK_LINE = (
 """One over-budget attribute in the verify loop's feedback."""
 
 
-def render_intents(intents: list[Intent]) -> str:
+def render_intents(intents: Sequence[IntentLine]) -> str:
     """Render intents for a prompt, e.g. ``I1 self-expression (0.6)``."""
     if not intents:
         return "none recognized"
@@ -163,7 +190,7 @@ def render_spans(plan: list[dict[str, Any]], *, edit: bool) -> str:
 
 
 def render_budgets(
-    inferences: list[AttributeInference], budgets: list[ExposureBudget]
+    inferences: list[AttributeInference], budgets: Sequence[BudgetLine]
 ) -> str:
     """List the budgets of the attributes an attacker committed to."""
     leaks = {i.attribute: i for i in inferences if i.is_leak}

@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from anonygraph.tools import embedding_inversion as ei
-from anonygraph.tools import vec2text_checkpoint as v2t
+from anonygraph.tools.dp_embed import embedding_inversion as ei
+from anonygraph.tools.dp_embed import inversion_models as im
+from anonygraph.tools.dp_embed import vec2text_checkpoint as v2t
 from integration_tests.test_embedding_inversion import (
     D_MODEL,
     SENTENCES,
@@ -223,12 +224,12 @@ def test_when_a_checkpoint_is_converted_then_anonygraph_loads_it_unchanged(
         spec = v2t.convert_published(
             published[role]["dir"], tmp_path / role, published["tokenizer"]
         )
-        saved = json.loads((tmp_path / role / ei.CONDITIONING_CONFIG).read_text())
+        saved = json.loads((tmp_path / role / im.CONDITIONING_CONFIG).read_text())
         assert saved["layout"] == spec.layout == "vec2text"
         direct = v2t.load_published(
             published[role]["dir"], published["tokenizer"], "cpu", "fp32"
         )
-        again = ei.load_conditioned_t5(str(tmp_path / role), "cpu", "fp32")
+        again = im.load_conditioned_t5(str(tmp_path / role), "cpu", "fp32")
         rng = np.random.default_rng(2)
         args: tuple[Any, ...] = (rng.normal(size=(1, D_MODEL)), None, None)
         if role == "corrector":
@@ -259,7 +260,7 @@ def test_when_the_embedder_is_extracted_then_it_embeds_as_the_published_one(
     folder = v2t.extract_embedder(
         published["inverter"]["dir"], tmp_path / "encoder", published["tokenizer"]
     )
-    encoder = ei.load_encoder(str(folder), "cpu", "fp32")
+    encoder = im.load_encoder(str(folder), "cpu", "fp32")
     ours = ei.embed(SENTENCES[:2], encoder)
     batch = encoder.tokenizer(SENTENCES[:2], padding=True, return_tensors="pt")
     with torch.inference_mode():
@@ -283,7 +284,7 @@ def test_when_converted_models_run_the_mechanism_then_chunks_come_back_as_text(
     v2t.extract_embedder(
         published["inverter"]["dir"], tmp_path / "encoder", published["tokenizer"]
     )
-    models = ei.load_inversion_models(
+    models = im.load_inversion_models(
         str(tmp_path / "encoder"),
         str(tmp_path / "inverter"),
         str(tmp_path / "corrector"),

@@ -154,7 +154,7 @@ def test_when_aura_counts_are_read_then_they_are_out_of_27() -> None:
 
 
 def test_when_dp_embed_sigma_table_is_read_then_the_accountant_agrees() -> None:
-    from anonygraph.tools.dp_accountant import privacy_receipt
+    from anonygraph.tools.dp_embed.dp_accountant import privacy_receipt
 
     for row in _rows("dp-embed", "dp-embed-sigma"):
         s = row.setting

@@ -12,13 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from anonygraph.tools import dp_accountant, segmentation
-from anonygraph.tools.pii import (
+from anonygraph.tools.dp_embed import dp_accountant, segmentation
+from anonygraph.tools.dp_embed.pii import PiiSpan, redact, scan
+from anonygraph.tools.dp_embed.pii_paper import (
     PAPER_CATEGORIES,
     PAPER_RULES,
-    PiiSpan,
-    redact,
-    scan,
     scan_paper,
 )
 

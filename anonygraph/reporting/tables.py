@@ -1,0 +1,220 @@
+"""Report tables: a row per evaluated run (RLAA's columns), per-round curves, leaks."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from statistics import mean
+from typing import Any
+
+from anonygraph import store
+from anonygraph.cues.leaks import LeakRate
+from anonygraph.reporting.evaluation import overall_leak_rate, run_leak_rates
+from anonygraph.tools.matching import ABSTAINED
+
+COLUMNS = (
+    "method",
+    "run",
+    "records",
+    "UTIL",
+    "PRIV",
+    "PRIV@3",
+    "LEAK",
+    "ROUGE",
+    "BLEU",
+    "MEAN",
+    "READ",
+    "HALL",
+    "calls/rec",
+    "tokens/rec",
+    "attacker",
+    "judge",
+)
+"""Every row names the attacker and judge model specs its numbers come from."""
+
+
+def _avg(values: Iterable[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return mean(present) if present else None
+
+
+def privacy(rows: list[dict[str, Any]], k: int = 1) -> float | None:
+    """Share of labelled attributes the attacker got right (top-1 or top-k).
+
+    Only "correct" counts; "less precise" does not, as in the RLAA paper. The
+    share is over every labelled attribute (the papers' attack success rate):
+    an attacker that guessed nothing missed; only a missing or unreadable
+    label leaves an attribute out.
+    """
+    hits = total = 0
+    for row in rows:
+        for match in json.loads(row["matches"] or "[]"):
+            skipped = match.get("skipped_reason", "")
+            if skipped and skipped not in ABSTAINED:
+                continue
+            total += 1
+            guesses = match.get("guesses", [])[:k]
+            hits += any(g.get("outcome") == "correct" for g in guesses)
+    return hits / total if total else None
+
+
+def utility_parts(rows: list[dict[str, Any]]) -> dict[str, float | None]:
+    """Average the judge's and the n-gram scores of some evaluated texts."""
+    utils, reads, means, halls = [], [], [], []
+    for row in rows:
+        utility = json.loads(row["utility"] or "{}")
+        if utility:
+            utils.append(utility["util"])
+            reads.append(utility["readability"])
+            means.append(utility["meaning"])
+            halls.append(utility["hallucination"])
+    metrics = [json.loads(r["metrics"] or "{}") for r in rows]
+    return {
+        "UTIL": _avg(utils),
+        "READ": _avg(reads),
+        "MEAN": _avg(means),
+        "HALL": _avg(halls),
+        "ROUGE": _avg(m.get("rouge_l") for m in metrics),
+        "BLEU": _avg(m.get("bleu") for m in metrics),
+    }
+
+
+def eval_models(db: store.RunStore, eval_id: str) -> dict[str, str]:
+    """Return the attacker and judge model specs an evaluation used."""
+    rows = db.db.query("select params from evals where id = ?", [eval_id])
+    params = json.loads(rows[0]["params"] or "{}") if rows else {}
+    chosen = params.get("models") or {}
+    default = params.get("default_model", "local")
+    judge = chosen.get("judge", default) if params.get("judge", True) else "none"
+    return {"attacker": chosen.get("attacker", default), "judge": judge}
+
+
+def run_row(db: store.RunStore, run: dict[str, Any], eval_id: str) -> dict[str, Any]:
+    """Summarize one evaluated run as a table row."""
+    rows = [r for r in db.evaluations(eval_id) if r["status"] == "done"]
+    final = [r for r in rows if r["row"] == "final"]
+    totals = db.run_totals(run["id"])
+    per = totals.get("per_record", {})
+    params = json.loads(run.get("params") or "{}")
+    return {
+        "method": run["method"],
+        "profile": params.get("profile", ""),
+        "run": run["id"],
+        "records": len(final),
+        "PRIV": privacy(final),
+        "PRIV@3": privacy(final, k=3),
+        "LEAK": overall_leak_rate(run_leak_rates(db, run["id"])["final"]),
+        **utility_parts(final),
+        "calls/rec": per.get("calls"),
+        "tokens/rec": (per.get("tokens_in", 0) + per.get("tokens_out", 0))
+        if per
+        else None,
+        **eval_models(db, eval_id),
+    }
+
+
+def original_row(db: store.RunStore, eval_id: str, run_id: str = "") -> dict[str, Any]:
+    """The reference row: the original texts, attacked and scored the same way."""
+    rows = [r for r in db.evaluations(eval_id) if r["row"] == "original"]
+    leaks = run_leak_rates(db, run_id)["original"] if run_id else {}
+    return {
+        "method": "original text",
+        "run": "-",
+        "records": len(rows),
+        "PRIV": privacy(rows),
+        "PRIV@3": privacy(rows, k=3),
+        "LEAK": overall_leak_rate(leaks),
+        **utility_parts(rows),
+        "calls/rec": 0,
+        "tokens/rec": 0,
+        **eval_models(db, eval_id),
+    }
+
+
+def iteration_curve(db: store.RunStore, eval_id: str) -> list[dict[str, Any]]:
+    """Privacy and utility after each round, with the marginal rate of substitution.
+
+    MRS_t = utility lost / privacy gained between rounds t-1 and t (RLAA eq. 6);
+    undefined (None) when privacy did not change. Every record counts in every
+    round: one that stopped early (converged) keeps its last text.
+    """
+    per_record: dict[str, dict[int, dict[str, Any]]] = defaultdict(dict)
+    for row in db.evaluations(eval_id):
+        if row["status"] == "done" and row["row"] != "final":
+            per_record[row["record_id"]][row["round"]] = row
+    last = max((max(rounds) for rounds in per_record.values()), default=-1)
+    by_round: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for rounds in per_record.values():
+        for number in range(last + 1):
+            # A record that stopped early keeps its last text in later rounds.
+            done = [r for r in rounds if r <= number]
+            if done:
+                by_round[number].append(rounds[max(done)])
+    curve: list[dict[str, Any]] = []
+    for number in sorted(by_round):
+        rows = by_round[number]
+        point = {"round": number, "PRIV": privacy(rows), **utility_parts(rows)}
+        if curve:
+            point["MRS"] = _mrs(curve[-1], point, "UTIL")
+            point["MRS_ROUGE"] = _mrs(curve[-1], point, "ROUGE")
+            point["MRS_BLEU"] = _mrs(curve[-1], point, "BLEU")
+        curve.append(point)
+    return curve
+
+
+def _mrs(before: dict[str, Any], after: dict[str, Any], key: str) -> float | None:
+    if None in (before["PRIV"], after["PRIV"], before[key], after[key]):
+        return None
+    gained = before["PRIV"] - after["PRIV"]
+    lost = before[key] - after[key]
+    return lost / gained + 0.0 if gained else None
+
+
+def format_value(value: Any) -> str:
+    """Write a table value: - for none, 4 decimals for a share, 2 above 1."""
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.4f}" if value <= 1 else f"{value:.2f}"
+    return str(value)
+
+
+def markdown_table(rows: list[dict[str, Any]]) -> str:
+    """Render rows as a Markdown table in COLUMNS order."""
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    lines += [
+        "| " + " | ".join(format_value(r.get(c)) for c in COLUMNS) + " |" for r in rows
+    ]
+    return "\n".join(lines)
+
+
+def models_note(db: store.RunStore, eval_id: str) -> str:
+    """Name the attacker and judge of an evaluation, for a curve's title."""
+    chosen = eval_models(db, eval_id)
+    return f"attacker {chosen['attacker']}, judge {chosen['judge']}"
+
+
+def leak_table(leaks: dict[str, dict[str, LeakRate]]) -> str:
+    """Render texts x attributes explicit-cue leak rates as a Markdown table."""
+    names = sorted({name for rates in leaks.values() for name in rates})
+    lines = ["| texts | " + " | ".join(names) + " |", "|" + "---|" * (len(names) + 1)]
+    for label, rates in leaks.items():
+        cells = [
+            f"{rates[n].rate:.2f} ({rates[n].leaked}/{rates[n].labelled})"
+            if n in rates
+            else "-"
+            for n in names
+        ]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def curve_table(curve: list[dict[str, Any]]) -> str:
+    """Render one run's per-round points as a Markdown table."""
+    keys = ("round", "PRIV", "UTIL", "ROUGE", "BLEU", "MRS", "MRS_ROUGE", "MRS_BLEU")
+    lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+    lines += [
+        "| " + " | ".join(format_value(p.get(k)) for k in keys) + " |" for p in curve
+    ]
+    return "\n".join(lines)

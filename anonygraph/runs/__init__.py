@@ -1,0 +1,1 @@
+"""Batch runs: inputs, the run store, checkpoints, engines, tables in and out."""
