@@ -142,7 +142,7 @@ def connect(ray: Any, engine: RayOptions) -> Iterator[str]:
         where = f"the Ray cluster at {address}"
         _wait_for_answer(engine.address, address, engine.connect_timeout)
         try:
-            ray.init(address=address, **quiet)
+            ray.init(address=engine.address, **quiet)
         except Exception as exc:  # noqa: BLE001 - Ray's errors have no common base
             raise RayEngineError(_refusal(engine.address, exc)) from exc
     try:
@@ -201,6 +201,7 @@ def _wait_for_answer(given: str, address: str, timeout: float) -> None:
                     "it printed"
                 ) from exc
         time.sleep(min(0.5, max(0.0, deadline - time.monotonic())))
+    _check_token(given)
     answer = _ask_control_store(f"{host}:{port}", deadline - time.monotonic())
     if answer == "silent":
         raise RayEngineError(
@@ -210,6 +211,21 @@ def _wait_for_answer(given: str, address: str, timeout: float) -> None:
         )
     if isinstance(answer, BaseException):
         raise RayEngineError(_refusal(given, answer)) from answer
+
+
+def _check_token(given: str) -> None:
+    """Refuse a driver in token mode without a token (Ray's client aborts on it).
+
+    The same checks ``ray.init`` makes before it joins a cluster.
+    """
+    from ray._private.authentication import authentication_token_setup as auth
+
+    if given == "auto":  # a token found on this machine turns token mode on
+        auth.maybe_enable_token_auth_if_token_available(warn_if_disabled=False)
+    try:
+        auth.ensure_token_if_auth_enabled(None, create_token_if_missing=False)
+    except Exception as exc:  # noqa: BLE001 - reported as a refusal
+        raise RayEngineError(_refusal(given, exc)) from exc
 
 
 def _ask_control_store(address: str, seconds: float) -> BaseException | str | None:
