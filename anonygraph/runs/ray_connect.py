@@ -46,8 +46,9 @@ class RayOptions:
     max_attempts: int = 3
     """Worker deaths one record may see before it is failed."""
     runtime_env: dict[str, Any] | None = None
-    """Ray's runtime environment for the workers (``env_vars``,
-    ``py_modules``, ``worker_process_setup_hook``, ...)."""
+    """Ray's runtime environment for the workers (``env_vars`` such as an API
+    key the nodes lack, ``py_modules``, ``worker_process_setup_hook``, ...);
+    set when this run connects (a driver already connected keeps its own)."""
 
 
 def check_engine_options(engine: RayOptions) -> None:

@@ -57,6 +57,9 @@ PROBE_SECONDS = 1.0
 """How often the pool asks a worker that failed whether it is up again, and
 checks whether Ray declared the node of an unreachable worker dead."""
 
+CLOSE_SECONDS = 10.0
+"""How long the pool waits for its workers to close at the end of a run."""
+
 Settle = Callable[[Record, str, str], None]
 """Told each record's end: the record, its error ('' when done), its node."""
 
@@ -91,6 +94,9 @@ class RecordWorker:
                 )
                 db = store.RunStore(job["db"])
                 self.stack.callback(db.close)
+                # The actor owns its process: no tracing from threads that
+                # do not inherit the records' context either.
+                self.stack.enter_context(tracing_scope(job["trace"], process_wide=True))
                 warm_up_in_background()
                 self.opened = (app, context, db)
             return self.opened
@@ -123,10 +129,21 @@ class RecordWorker:
         error = await asyncio.shield(task)
         return {"id": record.id, "error": error, **self.where}
 
+    async def close(self) -> None:
+        """Stop the records still running, then close the store and checkpointer.
+
+        Closing commits what the checkpointer holds back (a kill would not).
+        """
+        for task in list(self.running.values()):
+            task.cancel()
+        await asyncio.gather(*self.running.values(), return_exceptions=True)
+        async with self.lock:
+            await self.stack.aclose()
+            self.opened = None
+
     async def _run(self, record: Record) -> str:
         app, context, db = await self._open()
-        # The actor owns its process: tracing stays off in its threads too.
-        with tracing_scope(self.job["trace"], process_wide=True):
+        with tracing_scope(self.job["trace"]):
             return await run_record(
                 app, context, record, self.job["run_id"], db, _NoOutput()
             )
@@ -210,7 +227,15 @@ class WorkerPool:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        """Kill the actors (they would die with the driver anyway)."""
+        """Close the workers that are up, then kill every actor.
+
+        The actors would die with the driver anyway; closing first commits
+        what their checkpointers hold back.
+        """
+        closing = [w.handle.close.remote() for w in self.workers if w.up]
+        with contextlib.suppress(Exception):
+            if closing:
+                self.ray.wait(closing, num_returns=len(closing), timeout=CLOSE_SECONDS)
         for worker in self.workers:
             with contextlib.suppress(Exception):
                 self.ray.kill(worker.handle, no_restart=True)
