@@ -1,7 +1,7 @@
 """A model with a fixed compute time, one call at a time per process: a GPU's stand-in.
 
-`install` replaces the model layer's loader with scripted RLAA roles (as
-`fixed_model` answers them) whose every call holds a process-wide lock for
+`install` replaces the model layer's loader with the scripted RLAA roles of
+`scripted.calgary_script`, each call of which holds a process-wide lock for
 ``GPU_SECONDS``: a worker process then makes at most 1 / GPU_SECONDS calls a
 second, however many records it runs at once, as a model on one GPU would.
 Ray workers run it as a `worker_process_setup_hook`; a local run calls it.
@@ -10,44 +10,29 @@ Ray workers run it as a `worker_process_setup_hook`; a local run calls it.
 from __future__ import annotations
 
 import os
-import re
 import threading
 import time
-from collections.abc import Callable
+from typing import Any
 
-from scripted import Script, attack_json, rewrite_json, verdicts_json
+from scripted import calgary_script
 
 from anonygraph import models
 
 DEVICE = threading.Lock()
 
 
-def _computed(answer: Callable[[str], str]) -> Callable[[str], str]:
-    seconds = float(os.environ.get("GPU_SECONDS", "0.05"))
-
-    def reply(prompt: str) -> str:
+def _computed(answer: Any, seconds: float) -> Any:
+    def reply(prompt: str) -> Any:
         with DEVICE:
             time.sleep(seconds)
-        return answer(prompt)
+        return answer(prompt) if callable(answer) else answer
 
     return reply
 
 
-def _rewrite(prompt: str) -> str:
-    found = re.search(r"record (r\d+)", prompt)
-    return rewrite_json(f"record {found.group(1) if found else '?'} lives in a city")
-
-
 def install() -> None:
-    script = Script()
-    script.set(
-        "attacker",
-        _computed(
-            lambda p: attack_json(
-                city_country=("Calgary, Canada", 5) if "Calgary" in p else None
-            )
-        ),
-    )
-    script.set("arbitrator", _computed(lambda p: verdicts_json(city_country="high")))
-    script.set("anonymizer", _computed(_rewrite))
+    seconds = float(os.environ.get("GPU_SECONDS", "0.05"))
+    script = calgary_script()
+    for model in script.models.values():
+        model.answers = [_computed(a, seconds) for a in model.answers]
     models.load_chat_model = script.load  # type: ignore[assignment]
