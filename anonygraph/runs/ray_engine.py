@@ -126,10 +126,11 @@ def run_on_ray(options: RunOptions, engine: RayOptions) -> RaySummary:
         check_store(ray, options.db, where)
         with (
             _run_lock(options.db, run_id),
+            _open_store(options.db) as db,
             OutputFile(options.output, identity, force=options.force) as output,
             WorkerPool(ray, engine, job) as pool,
         ):
-            return _run(options, context, items, pool, output)
+            return _run(options, context, items, pool, output, db)
 
 
 @contextlib.contextmanager
@@ -160,37 +161,47 @@ def _run_lock(location: str, run_id: str) -> Iterator[None]:
         conn.close()  # ends the session, which releases the lock
 
 
+@contextlib.contextmanager
+def _open_store(location: str) -> Iterator[store.RunStore]:
+    """Open the store, creating its tables, before any worker opens it.
+
+    Workers that find a Postgres database without tables create them; two
+    doing it at once can deadlock (LangGraph's CREATE INDEX CONCURRENTLY
+    waits for the other's lock request): the driver creates them first.
+    """
+    db = store.RunStore(location)
+    try:
+        yield db
+    finally:
+        # Closing moves SQLite's WAL pages into the store file.
+        db.close()
+
+
 def _run(
     options: RunOptions,
     context: Any,
     items: list[Record | BadLine],
     pool: WorkerPool,
     output: OutputFile,
+    db: store.RunStore,
 ) -> RaySummary:
     run_id = pool.job["run_id"]
     summary = RaySummary(run_id=run_id, method=options.method)
     summary.workers = len(pool.workers)
     summary.bad_lines = [str(i) for i in items if isinstance(i, BadLine)]
     records = [i for i in items if isinstance(i, Record)]
-    db = store.RunStore(options.db)
+    db.start_run(run_id, options.method, asdict(context), options.input, options.output)
     try:
-        db.start_run(
-            run_id, options.method, asdict(context), options.input, options.output
-        )
-        try:
-            _work(options, pool, db, records, summary)
-        except BaseException:
-            # Stopped by an exception (not SIGKILL): the run must not stay
-            # "running".
-            db.finish_run(run_id, "interrupted", asdict(summary))
-            raise
-        write_output(output, db, run_id, records)
-        fill_totals(summary, db, context.cache_db)
-        status = "partial" if summary.failed else "done"
-        status = WAITING if summary.waiting and not summary.failed else status
-        db.finish_run(run_id, status, asdict(summary))
-    finally:
-        db.close()
+        _work(options, pool, db, records, summary)
+    except BaseException:
+        # Stopped by an exception (not SIGKILL): the run must not stay "running".
+        db.finish_run(run_id, "interrupted", asdict(summary))
+        raise
+    write_output(output, db, run_id, records)
+    fill_totals(summary, db, context.cache_db)
+    status = "partial" if summary.failed else "done"
+    status = WAITING if summary.waiting and not summary.failed else status
+    db.finish_run(run_id, status, asdict(summary))
     return summary
 
 

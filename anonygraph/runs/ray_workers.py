@@ -11,9 +11,11 @@ to free ones, and recovers from a worker's death:
 
 - A call that fails because the actor died (``ActorDiedError``: its process
   or node is gone) hands the record to the next free worker, where it
-  continues from its last committed step. Ray restarts the actor
-  (``max_restarts=-1``) wherever resources allow; the pool asks it whether
-  it is up again (``ready``) and uses it once it answers.
+  continues from its last committed step. Ray restarts the actor (up to
+  `RESTARTS` times) wherever resources allow; the pool asks it whether it is
+  up again (``ready``) and uses it once it answers. A worker that never
+  comes up (its set-up fails on every start) is given up; when none can
+  start, the run is refused before any record moved.
 - A call that fails because the actor is unreachable
   (``ActorUnavailableError``) may still be running there: the record waits
   with that worker until the pool knows. The same process answering again
@@ -57,6 +59,15 @@ PROBE_SECONDS = 1.0
 """How often the pool asks a worker that failed whether it is up again, and
 checks whether Ray declared the node of an unreachable worker dead."""
 
+RESTARTS = 4
+"""Times Ray restarts a worker whose process or node died. Finite: a worker
+that dies on every start (its node lacks a package, its set-up hook fails)
+must end up dead, which is how the pool learns it cannot start (calls to an
+actor Ray keeps restarting just wait)."""
+
+SETUP_ATTEMPTS = 3
+"""Times a worker's set-up may raise before the pool gives the worker up."""
+
 CLOSE_SECONDS = 10.0
 """How long the pool waits for its workers to close at the end of a run."""
 
@@ -84,22 +95,26 @@ class RecordWorker:
     async def _open(self) -> tuple[Any, Any, store.RunStore]:
         async with self.lock:
             if self.opened is None:
-                job = self.job
-                context = build_context(job["method"], job["context"])
-                saver = await self.stack.enter_async_context(
-                    store.open_checkpointer(job["db"])
-                )
-                app = GRAPHS[job["method"]]().compile(
-                    checkpointer=saver, name=job["method"]
-                )
-                db = store.RunStore(job["db"])
-                self.stack.callback(db.close)
-                # The actor owns its process: no tracing from threads that
-                # do not inherit the records' context either.
-                self.stack.enter_context(tracing_scope(job["trace"], process_wide=True))
-                warm_up_in_background()
-                self.opened = (app, context, db)
+                try:
+                    self.opened = await self._open_all()
+                except BaseException:
+                    # Nothing half-open is kept: the next call tries afresh.
+                    await self.stack.aclose()
+                    raise
             return self.opened
+
+    async def _open_all(self) -> tuple[Any, Any, store.RunStore]:
+        job = self.job
+        context = build_context(job["method"], job["context"])
+        saver = await self.stack.enter_async_context(store.open_checkpointer(job["db"]))
+        app = GRAPHS[job["method"]]().compile(checkpointer=saver, name=job["method"])
+        db = store.RunStore(job["db"])
+        self.stack.callback(db.close)
+        # The actor owns its process: no tracing from threads that do not
+        # inherit the records' context either.
+        self.stack.enter_context(tracing_scope(job["trace"], process_wide=True))
+        warm_up_in_background()
+        return app, context, db
 
     async def ready(self) -> dict[str, Any]:
         """Open the run's store and graph; say where this worker runs."""
@@ -168,6 +183,8 @@ class Worker:
     probe: Any = None
     """The pending ``ready`` call, while the pool waits for the worker."""
     probe_after: float = 0.0
+    failures: int = 0
+    """Times in a row its set-up (``ready``) failed."""
     calls: int = 0
     """Calls in flight on it."""
     parked: list[Record] = field(default_factory=list)
@@ -216,7 +233,7 @@ class WorkerPool:
                     namespace=NAMESPACE,
                     num_cpus=self.engine.cpus_per_worker,
                     num_gpus=self.engine.gpus_per_worker,
-                    max_restarts=-1,
+                    max_restarts=RESTARTS,
                     max_task_retries=0,
                 ).remote(self.job)
                 self.workers.append(Worker(name, handle))
@@ -328,14 +345,16 @@ class WorkerPool:
             where = self.ray.get(ref)
         except errors.ActorUnavailableError:
             return  # not known yet: ask again
-        except errors.RayActorError as exc:
-            if exc.actor_init_failed:
+        except errors.RayError as exc:
+            # Its set-up failed: its constructor raised (never retried), or
+            # its process died or its ``ready`` raised before it came up (the
+            # node lacks a package, the store is out of reach): asked again a
+            # few times in a row, in case the cause passes.
+            worker.failures += 1
+            dead = isinstance(exc, errors.RayActorError)
+            if (dead and exc.actor_init_failed) or (worker.failures >= SETUP_ATTEMPTS):
                 self._broken(worker, exc)
             self._release(worker, "its worker died")
-            return
-        except errors.RayError as exc:
-            self._broken(worker, exc)
-            self._release(worker, "its worker could not start again")
             return
         same = worker.where and (where["node"], where["pid"]) == (
             worker.where["node"],
@@ -343,13 +362,13 @@ class WorkerPool:
         )
         if not same:
             self._release(worker, "its worker restarted")
-        worker.where, worker.up = where, True
+        worker.where, worker.up, worker.failures = where, True, 0
         for record in worker.parked:
             self._submit(worker, record)  # joins the call still running there
         worker.parked = []
 
     def _broken(self, worker: Worker, exc: Exception) -> None:
-        worker.broken = first_line(exc)
+        worker.broken = _cause(exc)
         if any(w.up for w in self.workers):  # else the run stops, saying why
             print(  # noqa: T201 - the run goes on with fewer workers
                 f"anonygraph: Ray worker {worker.name} could not start: "
@@ -415,6 +434,15 @@ class WorkerPool:
         for worker in parked:
             if worker.where.get("node") in dead:
                 self._release(worker, "its node died")
+
+
+def _cause(exc: Exception) -> str:
+    """Say in one line why a worker failed: Ray's exit detail when it has one."""
+    text = str(exc)
+    marker = "Worker exit detail: "
+    if marker in text:
+        return text.split(marker, 1)[1].splitlines()[0][:300]
+    return first_line(exc)
 
 
 def _wait_for_names_to_go(ray: Any, run_id: str) -> None:

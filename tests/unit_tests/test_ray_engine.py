@@ -345,3 +345,19 @@ def test_when_the_driver_lacks_the_cluster_token_then_it_is_refused_in_one_line(
     assert "the cluster asks for its token: set RAY_AUTH_MODE=token and " in last
     assert RunStore(pg_url).get_run("no-token") is None
     assert model.calls == {}
+
+
+def test_when_no_worker_can_start_then_the_run_is_refused_before_it_starts(
+    cluster: RayCluster, pg_url: str, model: CityModel, tmp_path: Path
+) -> None:
+    write_records(tmp_path / "in.jsonl", 3)
+    run = options(tmp_path, pg_url, model, run_id="no-worker")
+    # Every worker process of the job fails its set-up.
+    broken = {"worker_process_setup_hook": "load_counter.no_such_hook"}
+    engine = RayOptions(address=cluster.address, workers=2, runtime_env=broken)
+    with pytest.raises(RayEngineError) as refused:
+        run_on_ray(run, engine)
+    message = str(refused.value)
+    assert message.startswith("no Ray worker could start: ") and "\n" not in message
+    assert RunStore(pg_url).get_run("no-worker") is None
+    assert not (tmp_path / "out.jsonl").read_text() and model.calls == {}
