@@ -25,6 +25,7 @@ configuration runs ``repeats`` times, alternating, and the best run counts:
 the machine is shared with other work.
 
 Run: PYTHONPATH=. python benchmarks/ray_scaling.py [RECORDS] [LATENCY_S] [GPU_S]
+[REPEATS] [PARTS] (PARTS: ``server,device``, the default, or one of them)
 """
 
 from __future__ import annotations
@@ -167,6 +168,7 @@ def main() -> None:
     latency = float(sys.argv[2]) if len(sys.argv) > 2 else 0.2
     gpu = float(sys.argv[3]) if len(sys.argv) > 3 else 0.08
     repeats = int(sys.argv[4]) if len(sys.argv) > 4 else 2
+    parts = sys.argv[5].split(",") if len(sys.argv) > 5 else ["server", "device"]
     figures: dict[str, Any] = {
         "cpu_cores": os.cpu_count(),
         "load_average_at_start": os.getloadavg()[0],
@@ -185,12 +187,14 @@ def main() -> None:
             cluster = RayCluster(workers=1).start()
             figures["cluster_start_seconds"] = round(cluster.start_seconds, 1)
             try:
-                figures["server_model"] = server_model(
-                    server, cluster, folder, records, latency, repeats
-                )
-                figures["device_model"] = device_model(
-                    server, cluster, folder, records, gpu, repeats
-                )
+                if "server" in parts:
+                    figures["server_model"] = server_model(
+                        server, cluster, folder, records, latency, repeats
+                    )
+                if "device" in parts:
+                    figures["device_model"] = device_model(
+                        server, cluster, folder, records, gpu, repeats
+                    )
             finally:
                 cluster.stop()
             figures["cluster_stop_seconds"] = round(cluster.stop_seconds, 1)

@@ -89,6 +89,7 @@ def assert_each_finished_once(
     assert db.record_statuses(run_id) == dict.fromkeys(ids, "done")
     kept, cut_off = calls_kept(db, run_id)
     assert sum(kept.values()) == 4 * len(ids)  # two rounds: 4 calls a record
+    assert set(kept) == set(model.calls)
     for key, answered in model.calls.items():
         # Asked again only where a death cut the call off mid-way.
         assert kept[key] <= answered <= kept[key] + cut_off[key], key
