@@ -33,6 +33,9 @@ TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 LOOPBACK = "127.0.0.1"
 
+TOKEN = secrets.token_hex(32)
+"""The test clusters' auth token: one per process (Ray reads it once)."""
+
 HEALTH_CHECKS = {
     "health_check_period_ms": 500,
     "health_check_timeout_ms": 500,
@@ -59,7 +62,7 @@ def ray_environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
         "RAY_USAGE_STATS_ENABLED": "0",
         "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
         "RAY_AUTH_MODE": "token",
-        "RAY_AUTH_TOKEN": secrets.token_hex(32),
+        "RAY_AUTH_TOKEN": TOKEN,
         "RAY_DEDUP_LOGS": "0",
         "PYTHONPATH": path,
     }
