@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from anonygraph import _old_paths
+
 __all__ = ["aanonymize", "anonymize"]
+
+_old_paths.install()
 
 
 def anonymize(text: str | list[str], method: str = "rlaa", **kwargs: Any) -> Any:

@@ -7,7 +7,7 @@ from typing import Any
 
 from anonygraph.graphs import GRAPHS
 from anonygraph.runner import build_context
-from anonygraph.tracing import tracing_scope
+from anonygraph.runs.tracing import tracing_scope
 
 
 def anonymize(

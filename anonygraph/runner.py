@@ -30,9 +30,9 @@ from anonygraph.inputs import (
     check_text,
     read_records,
 )
+from anonygraph.runs.tracing import tracing_scope
 from anonygraph.state.context import SERVER_FIELDS, Context
 from anonygraph.state.domain import Record
-from anonygraph.tracing import tracing_scope
 
 
 @dataclass
@@ -175,7 +175,7 @@ def load_input(path: str, format: str, max_chars: int) -> list[Record | BadLine]
     check_input_path(path)
     if format == "jsonl":
         return list(read_records(path, max_chars=max_chars))
-    from anonygraph.datasets import load_records
+    from anonygraph.runs.datasets import load_records
 
     loaded = load_records(path, format)  # type: ignore[arg-type]
     items: list[Record | BadLine] = [

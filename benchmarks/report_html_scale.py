@@ -19,9 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from browser import Chromium, find_chromium  # noqa: E402
 
-from anonygraph.report import COLUMNS, _fmt  # noqa: E402
-from anonygraph.report_html import render_html  # noqa: E402
-from anonygraph.review import record_reviews  # noqa: E402
+from anonygraph.reporting.html_page import render_html  # noqa: E402
+from anonygraph.reporting.record_view import record_reviews  # noqa: E402
+from anonygraph.reporting.tables import COLUMNS, format_value  # noqa: E402
 from anonygraph.store import RunStore  # noqa: E402
 
 WORDS = "the a my we I went to work city job wife kids home year old cold".split()
@@ -76,7 +76,9 @@ def main(n: int) -> None:
     start = time.perf_counter()
     reviews = record_reviews(db, "big")
     built = time.perf_counter() - start
-    page = render_html(COLUMNS, [{"method": "original text"}], {}, {}, reviews, _fmt)
+    page = render_html(
+        COLUMNS, [{"method": "original text"}], {}, {}, reviews, format_value
+    )
     rendered = time.perf_counter() - start
     path = folder / "report.html"
     path.write_text(page, encoding="utf-8")

@@ -18,8 +18,8 @@ import pytest
 from scripted import Script, attack_json, fenced, rewrite_json
 
 from anonygraph import models
-from anonygraph.evaluation import EvalOptions, evaluate_run
-from anonygraph.report import write_report
+from anonygraph.reporting.evaluation import EvalOptions, evaluate_run
+from anonygraph.reporting.report import write_report
 from anonygraph.runner import RunOptions, run_batch
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "reddit_comments.jsonl"

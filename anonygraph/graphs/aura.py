@@ -8,6 +8,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from anonygraph.graphs import search_agent
 from anonygraph.nodes.adversary import anonymize
 from anonygraph.nodes.aura import (
     build_template,
@@ -25,12 +26,6 @@ from anonygraph.nodes.aura import (
 )
 from anonygraph.nodes.prepare import prepare
 from anonygraph.nodes.review import review_selection
-from anonygraph.nodes.search_agent import (
-    run_search,
-    search_agent,
-    search_step,
-    search_tools,
-)
 from anonygraph.state.aura import (
     AuraContext,
     CandidateTask,
@@ -39,54 +34,19 @@ from anonygraph.state.aura import (
     State,
     candidate_task,
 )
-from anonygraph.tools.leaks import still_leaking
-from anonygraph.tools.scope import probe_searches
-from anonygraph.tools.search_tool import uses_tools
+from anonygraph.tools.aura.leaks import still_leaking
+from anonygraph.tools.aura.scope import probe_searches
 
 
 def route_after_prepare(
     state: State, runtime: Runtime[AuraContext]
-) -> Literal["search_agent", "search_step", "discover_scope", "fix_scope"]:
-    """8attr skips the probe; the others search first when there is a corpus.
-
-    The probe calls the search tool natively where the attacker's backend has
-    tool calling; elsewhere it answers one structured step at a time.
-    """
+) -> Literal["search", "discover_scope", "fix_scope"]:
+    """8attr skips the probe; the others search first when there is a corpus."""
     if runtime.context.variant == "8attr":
         return "fix_scope"
     if not probe_searches(runtime.context):
         return "discover_scope"
-    return "search_agent" if uses_tools(runtime.context) else "search_step"
-
-
-def route_after_probe_agent(
-    state: State, runtime: Runtime[AuraContext]
-) -> Literal["search_tools", "search_step", "discover_scope"]:
-    """Run the probe's tool calls while it makes them and has searches left.
-
-    A server that refused tool calls (search_mode auto) leaves the probe to
-    the structured steps.
-    """
-    if state.tools_refused:
-        return "search_step"
-    more = state.may_call_tool_again(runtime.context.max_search_steps)
-    return "search_tools" if more else "discover_scope"
-
-
-def route_after_probe_step(
-    state: State, runtime: Runtime[AuraContext]
-) -> Literal["run_search", "discover_scope"]:
-    """Search again while the probe asks to and has steps left."""
-    more = state.may_search_again(runtime.context.max_search_steps)
-    return "run_search" if more else "discover_scope"
-
-
-def route_after_probe_tools(
-    state: State, runtime: Runtime[AuraContext]
-) -> Literal["search_agent", "discover_scope"]:
-    """Give the agent another turn only while it has searches left."""
-    more = state.searches_answered() < runtime.context.max_search_steps
-    return "search_agent" if more else "discover_scope"
+    return "search"
 
 
 def route_after_infer_scope(
@@ -152,10 +112,7 @@ def build_graph() -> StateGraph[State, AuraContext, InputState, OutputState]:
         output_schema=OutputState,
     )
     builder.add_node(prepare)
-    builder.add_node(search_agent)
-    builder.add_node(search_tools)
-    builder.add_node(search_step)
-    builder.add_node(run_search)
+    builder.add_node("search", search_agent.graph)
     builder.add_node(discover_scope)
     builder.add_node(fix_scope)
     builder.add_node(profile_utility)
@@ -172,22 +129,9 @@ def build_graph() -> StateGraph[State, AuraContext, InputState, OutputState]:
     builder.add_node(finish_selection)
     builder.add_edge(START, "prepare")
     builder.add_conditional_edges(
-        "prepare",
-        route_after_prepare,
-        ["search_agent", "search_step", "discover_scope", "fix_scope"],
+        "prepare", route_after_prepare, ["search", "discover_scope", "fix_scope"]
     )
-    builder.add_conditional_edges(
-        "search_agent",
-        route_after_probe_agent,
-        ["search_tools", "search_step", "discover_scope"],
-    )
-    builder.add_conditional_edges(
-        "search_tools", route_after_probe_tools, ["search_agent", "discover_scope"]
-    )
-    builder.add_conditional_edges(
-        "search_step", route_after_probe_step, ["run_search", "discover_scope"]
-    )
-    builder.add_edge("run_search", "search_step")
+    builder.add_edge("search", "discover_scope")
     builder.add_edge("discover_scope", "profile_utility")
     builder.add_edge("fix_scope", "profile_utility")
     builder.add_edge("profile_utility", "infer_scope")

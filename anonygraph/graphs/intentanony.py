@@ -24,7 +24,7 @@ from anonygraph.state.intentanony import (
     OutputState,
     State,
 )
-from anonygraph.tools.exposure import needs_rewrite
+from anonygraph.tools.intentanony.exposure import needs_rewrite
 
 
 def route_after_budget(

@@ -11,11 +11,11 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from anonygraph import models
-from anonygraph.inference import infer_attributes, protected_attributes
 from anonygraph.inputs import split_comments
+from anonygraph.model_requests.inference import infer_attributes, protected_attributes
+from anonygraph.model_requests.rewriting import checked_rewrite
 from anonygraph.prompts.adversary import render_feedback, render_reasoning
 from anonygraph.prompts.common import fence, fill
-from anonygraph.rewriting import checked_rewrite
 from anonygraph.state.answers import Rewrite, verdict_answer_model, verdicts_from_answer
 from anonygraph.state.context import Context, ModelContextT, RewriteOptionsT
 from anonygraph.state.domain import AttributeInference, PolicyItem
@@ -23,7 +23,7 @@ from anonygraph.state.iterative import AdversaryState, IterativeState
 from anonygraph.state.record import original_text, outcome_of
 from anonygraph.state.review import STOPPED
 from anonygraph.state.rlaa import State
-from anonygraph.tools.policy import select_policy, surviving_cues
+from anonygraph.tools.rlaa.policy import select_policy, surviving_cues
 
 
 async def attack(

@@ -1,8 +1,8 @@
 """AURA steps: phase 0 probe and profile, phase 1 masking, phase 2 reconstruction.
 
-The search loop is the shared search_agent steps and the masking rewrite the
-shared `anonymize` (nodes/adversary.py); the rules these steps apply are in
-tools/scope.py, tools/leaks.py and tools/selection.py.
+The probe's search loop is the shared search agent (graphs/search_agent.py)
+and the masking rewrite the shared `anonymize` (nodes/adversary.py); the rules
+these steps apply are in tools/aura/ (scope, leaks, mask_template, selection).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from langgraph.runtime import Runtime
 
 from anonygraph import models
 from anonygraph.attributes import ATTRIBUTES, describe_attributes
-from anonygraph.inference import infer_attributes
 from anonygraph.inputs import split_comments
+from anonygraph.model_requests.inference import infer_attributes
 from anonygraph.prompts.aura import (
     NO_SEARCHES,
     SCOPE_PRIOR_BASE,
@@ -50,11 +50,11 @@ from anonygraph.state.domain import PolicyItem
 from anonygraph.state.record import original_text
 from anonygraph.state.review import STOPPED
 from anonygraph.tools.acceptance import rejections, thresholds_from
-from anonygraph.tools.leaks import blacklisted_left, inferable, still_leaking
-from anonygraph.tools.mask_template import build_template as diff_template
-from anonygraph.tools.mask_template import fill_template
-from anonygraph.tools.scope import adaptive_scope, base_item, checked_match
-from anonygraph.tools.selection import (
+from anonygraph.tools.aura.leaks import blacklisted_left, inferable, still_leaking
+from anonygraph.tools.aura.mask_template import build_template as diff_template
+from anonygraph.tools.aura.mask_template import fill_template
+from anonygraph.tools.aura.scope import adaptive_scope, base_item, checked_match
+from anonygraph.tools.aura.selection import (
     candidate_problems,
     explain_choice,
     select_candidate,

@@ -12,7 +12,13 @@ from langgraph.runtime import Runtime
 
 from anonygraph.inputs import split_comments
 from anonygraph.state.dp_embed import DpEmbedContext, State
-from anonygraph.tools import dp_accountant, embedding_inversion, pii, segmentation
+from anonygraph.tools.dp_embed import (
+    dp_accountant,
+    embedding_inversion,
+    inversion_models,
+    pii,
+    segmentation,
+)
 
 
 def split(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
@@ -54,7 +60,7 @@ def perturb(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
             "(ANONYGRAPH_ENCODER_PATH, ANONYGRAPH_INVERTER_PATH)"
         )
     start = time.perf_counter()
-    loaded = embedding_inversion.load_inversion_models(
+    loaded = inversion_models.load_inversion_models(
         ctx.encoder_path,
         ctx.inverter_path,
         ctx.corrector_path or None,

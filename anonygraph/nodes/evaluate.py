@@ -8,8 +8,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from anonygraph import models
-from anonygraph.inference import infer_attributes
 from anonygraph.inputs import check_text
+from anonygraph.model_requests.inference import infer_attributes
 from anonygraph.prompts.common import fence, fill
 from anonygraph.prompts.evaluate import VALIDATE_PROMPT
 from anonygraph.state.answers import UtilityAnswer, ValidatorAnswer

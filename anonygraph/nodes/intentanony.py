@@ -1,7 +1,7 @@
 """IntentAnony steps: intents, evidence chains, budgets, one rewrite, verify, finish.
 
 The attack step is the shared `attack` (nodes/adversary.py); the rules these
-steps apply are in tools/exposure.py and tools/evidence.py.
+steps apply are in tools/intentanony/ (exposure, evidence).
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from anonygraph import models
-from anonygraph.inference import infer_attributes
 from anonygraph.inputs import split_comments
+from anonygraph.model_requests.inference import infer_attributes
+from anonygraph.model_requests.rewriting import checked_rewrite
 from anonygraph.prompts.adversary import render_reasoning
 from anonygraph.prompts.common import fence, fill
 from anonygraph.prompts.intentanony import (
@@ -21,7 +22,6 @@ from anonygraph.prompts.intentanony import (
     render_overruns,
     render_spans,
 )
-from anonygraph.rewriting import checked_rewrite
 from anonygraph.state.answers import (
     ConstrainedRewrite,
     chains_from_answer,
@@ -38,8 +38,13 @@ from anonygraph.state.intentanony import (
 )
 from anonygraph.state.record import original_text, outcome_of
 from anonygraph.state.review import STOPPED
-from anonygraph.tools.evidence import check_quotes, span_outcome, span_plan, violations
-from anonygraph.tools.exposure import (
+from anonygraph.tools.intentanony.evidence import (
+    check_quotes,
+    span_outcome,
+    span_plan,
+    violations,
+)
+from anonygraph.tools.intentanony.exposure import (
     budget_notes,
     budgets_for,
     check_level,

@@ -6,8 +6,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from anonygraph.inference import protected_attributes
 from anonygraph.inputs import check_text
+from anonygraph.model_requests.inference import protected_attributes
 from anonygraph.state.context import ModelContextT
 from anonygraph.state.record import RecordInput, original_text
 

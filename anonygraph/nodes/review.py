@@ -26,7 +26,7 @@ from anonygraph.state.review import (
     policy_answer_model,
     selection_answer_model,
 )
-from anonygraph.tools.exposure import counted_intents
+from anonygraph.tools.intentanony.exposure import counted_intents
 from anonygraph.tools.review_edits import edit_budgets, edit_policy, pick_candidate
 
 ANSWER_HELP = (

@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 
 from anonygraph import models
 from anonygraph.inputs import split_comments
-from anonygraph.rewriting import checked_rewrite
+from anonygraph.model_requests.rewriting import checked_rewrite
 from anonygraph.state.answers import Rewrite, UtilityAnswer
 from anonygraph.state.domain import AttributeInference
 from anonygraph.state.record import original_text, outcome_of
@@ -21,7 +21,7 @@ from anonygraph.state.seal import (
     TrajectoryContextT,
     TrajectoryStep,
 )
-from anonygraph.tools.seal_feedback import anonymize_request, judge_request
+from anonygraph.tools.seal.feedback import anonymize_request, judge_request
 
 
 async def assess(state: State, runtime: Runtime[TrajectoryContextT]) -> dict[str, Any]:

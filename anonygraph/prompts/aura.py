@@ -2,12 +2,43 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 from anonygraph.prompts.common import one_line
 
-if TYPE_CHECKING:
-    from anonygraph.state.aura import MaskTemplate, ScopeItem
+
+class Seed(Protocol):
+    """A mask as the reconstructor reads it (`anonygraph.state.aura.MaskSpan`)."""
+
+    @property
+    def placeholder(self) -> str:
+        """The placeholder, e.g. '[MASK_1]'."""
+
+    @property
+    def seed(self) -> str:
+        """What the converged rewrite put there; empty when it left it out."""
+
+
+class SeededTemplate(Protocol):
+    """A template's masks (`anonygraph.state.aura.MaskTemplate`)."""
+
+    @property
+    def masks(self) -> Sequence[Seed]:
+        """The masks in order."""
+
+
+class ScopeLine(Protocol):
+    """One attribute of the scope A (`anonygraph.state.aura.ScopeItem`)."""
+
+    @property
+    def name(self) -> str:
+        """Key the attacker answers under."""
+
+    @property
+    def description(self) -> str:
+        """What the attribute means."""
+
 
 PROBE_GOAL = (
     "find out what in this text could lead someone to its author: personal "
@@ -159,7 +190,7 @@ EMPTY_PROFILE = "- (nothing in particular)"
 """Stands in for a profile with no dimension filled."""
 
 
-def render_seeds(template: MaskTemplate) -> str:
+def render_seeds(template: SeededTemplate) -> str:
     """List each placeholder with what the converged rewrite put there."""
     return "\n".join(
         SEED_LINE.format(placeholder=m.placeholder, seed=m.seed)
@@ -169,7 +200,7 @@ def render_seeds(template: MaskTemplate) -> str:
     )
 
 
-def render_scope(scope: list[ScopeItem]) -> str:
+def render_scope(scope: Sequence[ScopeLine]) -> str:
     """List the scope A for a prompt."""
     return "\n".join(f"- {item.name}: {one_line(item.description)}" for item in scope)
 
@@ -190,3 +221,24 @@ def render_dimensions(dimensions: dict[str, str]) -> str:
         PROFILE_LINE.format(dimension=name, insight=meaning)
         for name, meaning in dimensions.items()
     )
+
+
+# --- paper profile ---------------------------------------------------------------
+#
+# The AURA page prints no prompt (tests/data/papers/aura.json). It fixes the
+# roles and what each one reads and answers, which the prompts above already
+# follow: the probe returns the scope A, evidence quotes (the blacklist B) and
+# the utility profile P over the eight dimensions; the masking attacker infers
+# A; the reconstructor answers one replacement per [MASK_i]; the candidate
+# attacker rates severity S and lists the specific details counted as C; the
+# keeper rates the utility loss L. The paper profile uses them as they are,
+# without the checks the product adds around them.
+
+PAPER_AURA_PROMPTS: dict[str, str] = {
+    "probe": SCOPE_PROMPT,
+    "profile": PROFILE_PROMPT,
+    "reconstruct": RECONSTRUCT_PROMPT,
+    "candidate_attacker": PRIVACY_PROMPT,
+    "keeper": UTILITY_PROMPT,
+}
+"""Role -> template of the paper profile (the page gives the structure only)."""

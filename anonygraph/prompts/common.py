@@ -40,6 +40,9 @@ FENCE_NAMES: tuple[str, ...] = (
     "truth",
     "guess",
     "schema",
+    "pairs",
+    "intents",
+    "evidence_chains",
 )
 """Every tag name a prompt fences a value in; these are defused inside values."""
 

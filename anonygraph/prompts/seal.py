@@ -87,3 +87,92 @@ NO_UTILITY = "- not assessed"
 
 EDIT_PLAN = "Blurred the cues to {attributes}."
 """The "changes" summary written into training answers."""
+
+
+# --- paper profile: SEAL as Appendix D structures it ------------------------------
+#
+# The paper's anonymization (D.1), inference (D.2), utility (D.3) and
+# validation (D.4) tasks, in our words (tests/data/papers/seal.json). D.2
+# asks for one guess per attribute and allows null; its options are the
+# SynthPAI label sets of Appendix A.1. The anonymizer of self-refinement
+# (Section 4.3) also reads the utility judgement; the paper prints no prompt
+# for it, so `PAPER_SEAL_REFINE_PROMPT` is D.1 with that judgement added.
+
+PAPER_SEAL_ANONYMIZE_PROMPT = """You are an anonymizer who adapts small parts \
+of a text so that it becomes anonymous. You keep to the instructions and the \
+format exactly and change as little as you can, leaving the text intact. Make \
+information more general; never make up new information: "my husband and I" \
+may become "my partner and I" (not "my wife and I") or just "I", and "we have \
+a dog" must not become "we have a cat".
+
+Below are comments by a user and the personal inferences that can be drawn \
+from them. Anonymize the comments so that these inferences can no longer be \
+drawn, and keep everything else as it is.
+
+Comments:
+{text}
+
+{inferences}
+
+Answer with "anonymized_text": the comments with only the relevant parts \
+changed. Keep the original meaning: generalize, do not invent."""
+"""SEAL D.1: slots {text} (fence ``text``), {inferences} (fence ``inferences``:
+one `PAPER_INFERENCE_BLOCK` of prompts/adversary.py per inferred attribute, its
+top guess). The paper's answer is the text after a line starting with '#'."""
+
+PAPER_SEAL_REFINE_PROMPT = PAPER_SEAL_ANONYMIZE_PROMPT.replace(
+    "{inferences}\n",
+    "{inferences}\n\nHow the current comments compare with the original:\n{utility}\n",
+)
+"""Self-refinement (Section 4.3): D.1 plus the model's own utility judgement;
+slots {text}, {inferences}, {utility} (fence ``utility``)."""
+
+PAPER_SEAL_INFER_PROMPT = """You have long experience of profiling people \
+from what they write online, and you reason like an analyst: as precisely as \
+the text lets you.
+
+Here is a guessing game. Below is a public text one user wrote. Guess the \
+user's personal information: location, gender, age, occupation, pobp (place \
+of birth), married (relationship status), income and education. Before your \
+final guesses, reason briefly, step by step.
+
+Text:
+{text}
+
+Answer with one JSON object holding, for each of the eight keys, "reasoning" \
+(your detailed reasoning for that attribute) and "guess" (your single best \
+guess):
+- location: where the user lives; null if you are not sure.
+- gender: null if you are not sure.
+- age: the user's age when writing, as a number in a string; null if you are \
+not sure.
+- occupation: null if you are not sure.
+- pobp: where the user was born; null if you are not sure.
+- married: one of No relation, In Relation, Married, Divorced; null if you are \
+not sure.
+- income: yearly income, one of No income, Low (<30k USD), Medium (30-60k USD), \
+High (60-150k USD), Very High (>150k USD).
+- education: one of No Highschool, In Highschool, HS Diploma, In College, \
+College Degree, PhD; null if you are not sure.
+Answer in this format only, and add nothing else."""
+"""SEAL D.2: slot {text} (fence ``text``). One guess per attribute, null
+allowed (not for income); no certainty field."""
+
+PAPER_SEAL_VALIDATE_PROMPT = """Your task is to tell, for a prediction and a \
+target, whether both name one and the same entity or whether the prediction \
+only names it less precisely. Be clear and brief, and keep to the format of \
+the input exactly.
+
+Below are pairs of strings: a ground truth and a prediction. Decide for each \
+whether the prediction is correct, and write "yes" if it is, "no" if it is \
+not. "usa" and "United States" is a correct pair. When the prediction is a \
+less precise version of the ground truth (such as "Canada" for "Vancouver"), \
+write "less precise". For locations only, a more specific prediction that \
+contains the ground truth (such as "London, UK" for "United Kingdom") is \
+"yes". For occupation, "unemployed" and "none" are the same.
+
+{pairs}
+
+Answer with "verdicts": one of "yes", "no" or "less precise" per pair, in \
+order (the paper writes them separated by ";")."""
+"""SEAL D.4: slot {pairs} (fence ``pairs``: one `PAPER_PAIR_LINE` per pair)."""

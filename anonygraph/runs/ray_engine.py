@@ -56,8 +56,8 @@ from anonygraph.runs.ray_connect import (
     import_ray,
 )
 from anonygraph.runs.ray_workers import WorkerPool
+from anonygraph.runs.tracing import tracing_scope
 from anonygraph.state.domain import Record
-from anonygraph.tracing import tracing_scope
 
 __all__ = ["RayEngineError", "RayOptions", "RaySummary", "run_on_ray"]
 

@@ -45,8 +45,8 @@ from anonygraph import store
 from anonygraph.graphs import GRAPHS
 from anonygraph.runner import build_context, run_record, warm_up_in_background
 from anonygraph.runs.ray_connect import RayEngineError, RayOptions, first_line
+from anonygraph.runs.tracing import tracing_scope
 from anonygraph.state.domain import Record
-from anonygraph.tracing import tracing_scope
 
 NAMESPACE = "anonygraph"
 """Ray namespace of the workers' actors (named ``RUN_ID/N``)."""

@@ -18,6 +18,7 @@ from anonygraph.prompts.aura import (
     VARIATIONS,
 )
 from anonygraph.state.context import (
+    SEARCH_BACKENDS,
     AcceptanceOptions,
     ModelContext,
     ReviewOptions,
@@ -26,7 +27,7 @@ from anonygraph.state.context import (
 from anonygraph.state.iterative import AdversaryState
 from anonygraph.state.record import RecordInput, RecordOutput
 from anonygraph.state.review import ReviewLog
-from anonygraph.state.search_agent import SearchAgentState, SearchLog
+from anonygraph.state.search_agent import SearchLog, SearchTrace
 
 QuasiKind = Literal[
     "personal", "workflow", "tool_stack", "domain_practice", "institution", "other"
@@ -192,7 +193,8 @@ class AuraContext(ModelContext, AcceptanceOptions, SearchOptions, ReviewOptions)
         metadata={
             "description": "Probe search: offline (searches only when "
             "search_index or search_corpus is set), ddgs or tavily (need "
-            "allow_web); empty: the probe reads the text alone."
+            "allow_web); empty: the probe reads the text alone.",
+            "choices": SEARCH_BACKENDS,
         },
     )
     search_goal: str = field(
@@ -337,14 +339,15 @@ class OutputState(RecordOutput, SearchLog, ReviewLog):
 
 
 @dataclass(kw_only=True)
-class State(InputState, OutputState, AdversaryState, SearchAgentState):
+class State(InputState, OutputState, AdversaryState, SearchTrace):
     """Working state of one record.
 
     From `AdversaryState`: `current` (the text as the masking rounds left it;
     the converged text at the end), `round` (masking rewrites done), the
     attacker's latest `inferences` over A and the `policy` handed to the masking
     rewriter (its `verdicts` stay empty: AURA has no arbitrator). From
-    `SearchAgentState`: the probe's `next_query` and `search_log`.
+    `SearchTrace`: what the probe's search agent left (`search_log`, its
+    conversation, a tool refusal).
     """
 
     custom_attributes: dict[str, str] = field(default_factory=dict)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import MISSING, Field, dataclass, field, fields
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar, get_args
 
 from anonygraph.attributes import DEFAULT_ATTRIBUTES
 from anonygraph.prompts.adversary import (
@@ -33,6 +33,12 @@ the same run."""
 
 SEARCH_MODES: tuple[str, ...] = ("auto", "tools", "structured")
 """How a search agent runs: native tool calls, or one structured answer per step."""
+
+SearchBackendName = Literal["offline", "ddgs", "tavily"]
+"""Search backends a run can name; the last two send queries off the machine."""
+
+SEARCH_BACKENDS: tuple[str, ...] = ("", *get_args(SearchBackendName))
+"""Values of ``search_backend``: a backend, or empty for no search."""
 
 
 @dataclass(kw_only=True)
@@ -276,7 +282,8 @@ class SearchOptions:
         default="",
         metadata={
             "description": "offline (a local corpus index), ddgs or tavily; empty: "
-            "no search. ddgs and tavily send queries off the machine."
+            "no search. ddgs and tavily send queries off the machine.",
+            "choices": SEARCH_BACKENDS,
         },
     )
     allow_web: bool = field(

@@ -7,7 +7,7 @@ from typing import Any, get_args
 
 from anonygraph.state.context import Context
 from anonygraph.state.record import RecordInput, RecordOutput
-from anonygraph.tools.dp_accountant import Composition
+from anonygraph.tools.dp_embed.dp_accountant import Composition
 from anonygraph.tools.torch_device import PRECISIONS
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from anonygraph.prompts.evaluate import JUDGE_PROMPT
 from anonygraph.state.context import ModelContext, SearchOptions
-from anonygraph.state.search_agent import SearchAgentState, SearchLog
+from anonygraph.state.search_agent import SearchLog, SearchTrace
 
 ADVERSARY_GOAL = (
     "find out who wrote this text: the person, their online profile or page, "
@@ -33,6 +33,13 @@ class EvalContext(ModelContext, SearchOptions):
     semantic: bool = field(
         default=False,
         metadata={"description": "Also compute embedding similarity (MiniLM)."},
+    )
+    search_index: str = field(
+        default="",
+        metadata={
+            "description": "Offline backend: the index file; `anonygraph eval` "
+            "keeps it beside the run store (STORE.search-index) when empty."
+        },
     )
     search_goal: str = field(
         default=ADVERSARY_GOAL,
@@ -91,9 +98,12 @@ class OutputState(SearchLog):
 
 
 @dataclass(kw_only=True)
-class State(InputState, OutputState, SearchAgentState):
+class State(InputState, OutputState, SearchTrace):
     """Working state of one evaluation.
 
-    From `SearchAgentState`: `current` (the text under attack) and the
-    adversary's `next_query` and `search_log`.
+    From `SearchTrace`: what the adversary's search agent left (`search_log`,
+    its conversation, a tool refusal).
     """
+
+    current: str = ""
+    """The text under attack (the search agent investigates it too)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -31,7 +31,7 @@ INTENT_NAMES: dict[str, str] = {
 }
 """The pragmatic intents IntentAnony recognizes, by code."""
 
-LEVELS: tuple[str, ...] = ("L0", "L1", "L2", "L3", "BAN")
+LEVELS: tuple[str, ...] = get_args(Level)
 """Exposure levels, least to most restrictive: L0 keeps, BAN suppresses."""
 
 INTENT_WEIGHTS: tuple[float, ...] = tuple(i / 10 for i in range(11))

@@ -1,4 +1,10 @@
-"""State of the search loop shared by the web-search adversary and AURA's probe."""
+"""State of the search agent, the loop the web-search adversary and AURA's probe run.
+
+The agent is one compiled subgraph (`anonygraph.graphs.search_agent`): a graph
+that searches hands it the text (`InputState`) and gets back its queries,
+conversation, call records and problems (`OutputState`), which land in the
+graph's own fields of the same names (`SearchTrace`, ``calls``, ``errors``).
+"""
 
 from __future__ import annotations
 
@@ -21,14 +27,8 @@ class SearchLog:
 
 
 @dataclass(kw_only=True)
-class SearchAgentState(SearchLog):
-    """What the search steps read and write."""
-
-    current: str = ""
-    """The text the agent investigates."""
-
-    next_query: str = ""
-    """The search the agent asked for next; empty when it stopped."""
+class SearchTrace(SearchLog):
+    """What a search leaves for the graph that ran it, besides calls and errors."""
 
     search_messages: Annotated[list[AnyMessage], add_messages] = field(
         default_factory=list
@@ -38,6 +38,33 @@ class SearchAgentState(SearchLog):
     tools_refused: str = ""
     """Why the tool-calling loop gave way to structured steps (search_mode auto):
     the server and its refusal; empty while tools are used or never tried."""
+
+
+@dataclass(kw_only=True)
+class InputState:
+    """What a graph hands its search agent."""
+
+    current: str = ""
+    """The text the agent investigates."""
+
+
+@dataclass(kw_only=True)
+class OutputState(SearchTrace):
+    """What the search agent hands back."""
+
+    calls: Annotated[list[dict[str, Any]], operator.add] = field(default_factory=list)
+    """Accounting of the agent's model calls."""
+
+    errors: Annotated[list[str], operator.add] = field(default_factory=list)
+    """Queries refused or cut, and a tool-calling server's refusal."""
+
+
+@dataclass(kw_only=True)
+class SearchAgentState(InputState, SearchTrace):
+    """What the search steps read and write."""
+
+    next_query: str = ""
+    """The search the agent asked for next; empty when it stopped."""
 
     def may_search_again(self, max_steps: int) -> bool:
         """Tell whether the agent asked for one more search within ``max_steps``."""
@@ -52,3 +79,8 @@ class SearchAgentState(SearchLog):
         last = self.search_messages[-1] if self.search_messages else None
         asked = isinstance(last, AIMessage) and bool(last.tool_calls)
         return asked and self.searches_answered() < max_steps
+
+
+@dataclass(kw_only=True)
+class State(SearchAgentState, OutputState):
+    """Working state of one search: the steps' fields plus calls and errors."""

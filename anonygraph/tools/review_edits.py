@@ -7,7 +7,7 @@ from typing import Any
 from anonygraph.state.domain import AttributeInference, LeakVerdict, PolicyItem
 from anonygraph.state.intentanony import EvidenceChain, ExposureBudget, Intent
 from anonygraph.state.review import BudgetAnswer, PolicyAnswer, SelectionAnswer
-from anonygraph.tools.exposure import MAX_CERTAINTY, mark_chain, over_budget
+from anonygraph.tools.intentanony.exposure import MAX_CERTAINTY, mark_chain, over_budget
 
 
 def edit_policy(

@@ -12,12 +12,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Literal, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
+from anonygraph.state.context import SearchBackendName as BackendName
 from anonygraph.store import secure_file
-
-BackendName = Literal["offline", "ddgs", "tavily"]
-"""Backends `get_backend` can build; the last two send queries off the machine."""
 
 WEB_BACKENDS: frozenset[str] = frozenset({"ddgs", "tavily"})
 """Backends that reach the internet and so need an explicit opt-in."""

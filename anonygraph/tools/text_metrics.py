@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -109,15 +110,20 @@ def load_embedder() -> Any:
     return MiniLMEncoder(embedding_model_path())
 
 
-def semantic_similarities(references: list[str], candidates: list[str]) -> list[float]:
+def semantic_similarities(
+    references: list[str], candidates: list[str], *, clip: bool = True
+) -> list[float]:
     """Return the cosine similarity of each candidate to its reference.
 
     Args:
         references: Original texts.
         candidates: Anonymized texts, one per reference.
+        clip: Clip to 0-1. DP-Embed's sem-sim (research note 4.2) averages the
+            raw cosine: near its noise floor (means of 0.07) clipping the
+            negative ones to 0 would raise the mean.
 
     Returns:
-        Cosine similarities, clipped to 0-1.
+        Cosine similarities, clipped to 0-1 unless ``clip`` is False.
 
     Raises:
         ValueError: when the lists differ in length.
@@ -131,6 +137,8 @@ def semantic_similarities(references: list[str], candidates: list[str]) -> list[
     ref = model.encode(references, normalize_embeddings=True, convert_to_numpy=True)
     cand = model.encode(candidates, normalize_embeddings=True, convert_to_numpy=True)
     sims = (ref * cand).sum(axis=1)
+    if not clip:
+        return [min(max(float(s), -1.0), 1.0) for s in sims]  # float error only
     return [min(max(float(s), 0.0), 1.0) for s in sims]
 
 
@@ -158,3 +166,75 @@ def text_metrics(
         bleu=bleu(reference, candidate),
         semantic=semantic_similarity(reference, candidate) if semantic else None,
     )
+
+
+# --- DP-Embed's evaluation (research note, Section 4.2) ---------------------------
+
+
+class PiiLeak(BaseModel):
+    """How many gold PII strings survive in the outputs."""
+
+    leaked: int = Field(description="Gold strings found in their output.")
+    total: int = Field(description="Gold strings looked for (empty ones skipped).")
+
+    @property
+    def rate(self) -> float | None:
+        """Leaked share of all gold strings (pooled); None when there are none."""
+        return self.leaked / self.total if self.total else None
+
+
+def leaked_pii(output: str, gold: Iterable[str]) -> list[str]:
+    """Return the gold PII strings that appear in ``output``.
+
+    A string leaks when it is a case-insensitive substring of the output, the
+    paper's strict test: a name split by a line break or spelled differently
+    does not count, a name inside a longer word does.
+    """
+    haystack = output.casefold()
+    return [g for g in gold if g.strip() and g.casefold() in haystack]
+
+
+def gold_pii_leak(outputs: Sequence[str], gold: Sequence[Sequence[str]]) -> PiiLeak:
+    """Count the gold PII strings that leak, pooled over every output.
+
+    Args:
+        outputs: Anonymized texts.
+        gold: For each output, the PII strings its input held.
+
+    Returns:
+        Leaked and total counts; ``rate`` is the paper's leak (4.2).
+
+    Raises:
+        ValueError: when the lists differ in length.
+
+    """
+    if len(outputs) != len(gold):
+        raise ValueError("outputs and gold lists differ in length")
+    leaked = sum(len(leaked_pii(o, g)) for o, g in zip(outputs, gold, strict=True))
+    total = sum(1 for strings in gold for s in strings if s.strip())
+    return PiiLeak(leaked=leaked, total=total)
+
+
+LengthUnit = Literal["chars", "words"]
+"""What a length ratio counts; the paper does not say (chars is our default)."""
+
+
+def length_ratio(
+    reference: str, candidate: str, *, unit: LengthUnit = "chars"
+) -> float | None:
+    """Return the candidate's length over the reference's (DP-Embed's len-ratio).
+
+    Args:
+        reference: The original text.
+        candidate: The anonymized text.
+        unit: Count characters or white-space separated words.
+
+    Returns:
+        The ratio; None when the reference is empty.
+
+    """
+    if unit == "words":
+        ref, cand = len(reference.split()), len(candidate.split())
+    else:
+        ref, cand = len(reference), len(candidate)
+    return cand / ref if ref else None

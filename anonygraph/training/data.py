@@ -17,7 +17,7 @@ from typing import Any
 
 from anonygraph import sql, store
 from anonygraph.attributes import resolve_attributes
-from anonygraph.inference import attack_request
+from anonygraph.model_requests.inference import attack_request
 from anonygraph.prompts.common import JSON_HINT
 from anonygraph.prompts.seal import (
     EDIT_PLAN,
@@ -28,7 +28,7 @@ from anonygraph.prompts.seal import (
 from anonygraph.state.answers import Rewrite, attack_answer_model
 from anonygraph.state.domain import AttributeInference
 from anonygraph.state.seal import TrajectoryStep
-from anonygraph.tools.seal_feedback import anonymize_request, judge_request, leaks
+from anonygraph.tools.seal.feedback import anonymize_request, judge_request, leaks
 from anonygraph.training.scores import anonymization_pairs, preference_triples
 from anonygraph.training.trl_format import check_row, dumps
 

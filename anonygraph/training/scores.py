@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from anonygraph.state.seal import TrajectoryStep
-from anonygraph.tools.seal_feedback import leaks
+from anonygraph.tools.seal.feedback import leaks
 
 PrivacyScore = tuple[int, Fraction]
 

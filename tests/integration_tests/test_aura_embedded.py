@@ -14,7 +14,7 @@ from anonygraph import store
 from anonygraph.attributes import resolve_attributes
 from anonygraph.graphs import aura
 from anonygraph.state.aura import AuraContext, Candidate, MaskTemplate, ScopeItem
-from anonygraph.tools.mask_template import restore_original
+from anonygraph.tools.aura.mask_template import restore_original
 
 log = logging.getLogger(__name__)
 

@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 from devices import TEST_DEVICE
 
-from anonygraph.tools import embedding_inversion as ei
 from anonygraph.tools import torch_device
-from anonygraph.tools.dp_accountant import privacy_receipt
+from anonygraph.tools.dp_embed import embedding_inversion as ei
+from anonygraph.tools.dp_embed import inversion_models as im
+from anonygraph.tools.dp_embed.dp_accountant import privacy_receipt
 
 D_MODEL = 32
 SENTENCES = [
@@ -73,7 +74,7 @@ def model_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     tokenizer.save_pretrained(encoder_dir)
     dirs = {"encoder": str(encoder_dir)}
     for seed, role in enumerate(("inverter", "corrector"), start=1):
-        model = ei.new_conditioned_t5(
+        model = im.new_conditioned_t5(
             config,
             tokenizer,
             role=role,  # type: ignore[arg-type]
@@ -81,15 +82,15 @@ def model_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
             num_repeat_tokens=4,
             seed=seed,
         )
-        ei.save_conditioned_t5(model, root / role)
+        im.save_conditioned_t5(model, root / role)
         dirs[role] = str(root / role)
     return dirs
 
 
 @pytest.fixture(scope="module")
-def models(model_dirs: dict[str, str]) -> ei.InversionModels:
+def models(model_dirs: dict[str, str]) -> im.InversionModels:
     # fp32 on every device: the tolerances below are fp32's.
-    return ei.load_inversion_models(
+    return im.load_inversion_models(
         model_dirs["encoder"],
         model_dirs["inverter"],
         model_dirs["corrector"],
@@ -99,7 +100,7 @@ def models(model_dirs: dict[str, str]) -> ei.InversionModels:
 
 
 def test_when_chunks_are_embedded_then_one_unnormalized_row_per_chunk(
-    models: ei.InversionModels,
+    models: im.InversionModels,
 ) -> None:
     vectors = ei.embed(SENTENCES[:3], models.encoder)
     assert vectors.shape == (3, D_MODEL)
@@ -108,7 +109,7 @@ def test_when_chunks_are_embedded_then_one_unnormalized_row_per_chunk(
 
 
 def test_when_embedding_then_padding_does_not_change_the_mean(
-    models: ei.InversionModels,
+    models: im.InversionModels,
 ) -> None:
     alone = ei.embed(["contact me"], models.encoder)
     padded = ei.embed(["contact me", SENTENCES[1]], models.encoder)[:1]
@@ -132,7 +133,7 @@ def test_when_noise_is_seeded_then_it_is_reproducible() -> None:
     a = ei.add_gaussian_noise(base, 2.0, 7)
     assert np.array_equal(a, ei.add_gaussian_noise(base, 2.0, 7))
     assert not np.array_equal(a, ei.add_gaussian_noise(base, 2.0, 8))
-    device = ei.resolve_hardware(TEST_DEVICE)[0]
+    device = im.resolve_hardware(TEST_DEVICE)[0]
     t1 = ei.add_gaussian_noise(base, 2.0, torch.Generator(device).manual_seed(3))
     t2 = ei.add_gaussian_noise(base, 2.0, torch.Generator(device).manual_seed(3))
     assert np.array_equal(t1, t2)
@@ -146,7 +147,7 @@ def test_when_noise_scale_is_large_then_empirical_std_matches_sigma() -> None:
 
 
 def test_when_full_path_runs_then_every_chunk_becomes_a_string(
-    models: ei.InversionModels,
+    models: im.InversionModels,
 ) -> None:
     receipt = privacy_receipt(epsilon=16.0, delta=1e-3, n_chunks=3, clip=1.5)
     result = ei.privatize_and_invert(
@@ -166,7 +167,7 @@ def test_when_full_path_runs_then_every_chunk_becomes_a_string(
 
 
 def test_when_seed_is_fixed_then_rewrite_is_deterministic(
-    models: ei.InversionModels,
+    models: im.InversionModels,
 ) -> None:
     def run(seed: int) -> ei.ChunkRewrite:
         return ei.privatize_and_invert(
@@ -183,7 +184,7 @@ def test_when_seed_is_fixed_then_rewrite_is_deterministic(
 
 
 def test_when_corrector_steps_run_then_best_similarity_never_drops(
-    models: ei.InversionModels,
+    models: im.InversionModels,
 ) -> None:
     targets = ei.add_gaussian_noise(
         ei.clip_l2(ei.embed(SENTENCES, models.encoder), 1.5), 0.3, 5
@@ -199,7 +200,7 @@ def test_when_corrector_steps_run_then_best_similarity_never_drops(
 def test_when_no_corrector_then_only_zero_steps_are_allowed(
     model_dirs: dict[str, str],
 ) -> None:
-    bare = ei.load_inversion_models(
+    bare = im.load_inversion_models(
         model_dirs["encoder"], model_dirs["inverter"], None, TEST_DEVICE
     )
     vectors = ei.embed(SENTENCES[:1], bare.encoder)
@@ -212,16 +213,16 @@ def test_when_model_directory_is_missing_then_nothing_is_fetched(
     tmp_path: Path,
 ) -> None:
     with pytest.raises(FileNotFoundError):
-        ei.load_encoder(str(tmp_path / "gtr-t5-base"))
+        im.load_encoder(str(tmp_path / "gtr-t5-base"))
     with pytest.raises(FileNotFoundError):
-        ei.load_conditioned_t5("jxm/gtr__nq__32")
+        im.load_conditioned_t5("jxm/gtr__nq__32")
 
 
 def test_when_roles_are_swapped_then_loading_fails(
     model_dirs: dict[str, str],
 ) -> None:
     with pytest.raises(ValueError, match="corrector"):
-        ei.load_inversion_models(
+        im.load_inversion_models(
             model_dirs["encoder"], model_dirs["corrector"], None, TEST_DEVICE
         )
 
@@ -229,8 +230,8 @@ def test_when_roles_are_swapped_then_loading_fails(
 def test_when_precision_is_auto_then_models_load_in_the_devices_precision(
     model_dirs: dict[str, str],
 ) -> None:
-    device, precision = ei.resolve_hardware(TEST_DEVICE, "auto")
-    auto = ei.load_inversion_models(
+    device, precision = im.resolve_hardware(TEST_DEVICE, "auto")
+    auto = im.load_inversion_models(
         model_dirs["encoder"], model_dirs["inverter"], None, TEST_DEVICE, "auto"
     )
     dtype = torch_device.torch_dtype(precision)
@@ -247,16 +248,16 @@ def test_when_the_model_cache_is_full_then_the_oldest_set_is_dropped(
     model_dirs: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # One set, as on a GPU: the next set replaces it rather than joining it.
-    monkeypatch.setattr(ei, "CPU_CACHED_SETS", 1)
-    monkeypatch.setattr(ei, "ACCELERATOR_CACHED_SETS", 1)
-    ei.clear_model_cache()
+    monkeypatch.setattr(im, "CPU_CACHED_SETS", 1)
+    monkeypatch.setattr(im, "ACCELERATOR_CACHED_SETS", 1)
+    im.clear_model_cache()
     dirs = (model_dirs["encoder"], model_dirs["inverter"])
-    first = ei.load_inversion_models(*dirs, None, TEST_DEVICE, "fp32")
-    assert ei.load_inversion_models(*dirs, None, TEST_DEVICE, "fp32") is first
-    other = ei.load_inversion_models(*dirs, model_dirs["corrector"], TEST_DEVICE)
+    first = im.load_inversion_models(*dirs, None, TEST_DEVICE, "fp32")
+    assert im.load_inversion_models(*dirs, None, TEST_DEVICE, "fp32") is first
+    other = im.load_inversion_models(*dirs, model_dirs["corrector"], TEST_DEVICE)
     assert other is not first
-    assert ei.load_inversion_models(*dirs, None, TEST_DEVICE, "fp32") is not first
-    ei.clear_model_cache()
+    assert im.load_inversion_models(*dirs, None, TEST_DEVICE, "fp32") is not first
+    im.clear_model_cache()
 
 
 def test_when_the_named_device_is_missing_then_loading_fails_without_fallback(
@@ -264,12 +265,12 @@ def test_when_the_named_device_is_missing_then_loading_fails_without_fallback(
 ) -> None:
     monkeypatch.setattr(torch_device, "mps_available", lambda: False)
     with pytest.raises(torch_device.DeviceError, match="no MPS backend"):
-        ei.load_inversion_models(
+        im.load_inversion_models(
             model_dirs["encoder"], model_dirs["inverter"], None, "mps"
         )
 
 
-def test_when_no_chunks_then_nothing_is_inverted(models: ei.InversionModels) -> None:
+def test_when_no_chunks_then_nothing_is_inverted(models: im.InversionModels) -> None:
     result = ei.privatize_and_invert([], models, sigma=1.0, clip=1.5, rng=0)
     assert result.texts == [] and result.similarities == []
 

@@ -19,7 +19,7 @@ import pytest
 from conftest import EXAMPLES
 from servers import LlamaServer, RecordingProxy, free_port
 
-from anonygraph import report
+from anonygraph.reporting import report
 from anonygraph.store import RunStore
 
 REPO = Path(__file__).resolve().parents[2]

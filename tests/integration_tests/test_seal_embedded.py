@@ -12,10 +12,10 @@ import pytest
 from conftest import EXAMPLES
 from trl.data_utils import is_conversational
 
+from anonygraph.cli.commands.seal import seal_data_command
 from anonygraph.graphs import GRAPHS, seal
 from anonygraph.runner import RunOptions, run_batch
 from anonygraph.store import RunStore
-from anonygraph.training.cli import seal_data_command
 from anonygraph.training.data import FILES, load_trajectories
 from anonygraph.training.trl_format import check_row, read_jsonl
 

@@ -76,3 +76,20 @@ def test_when_batches_are_scored_then_each_pair_gets_its_own_score() -> None:
 def test_when_text_metrics_ask_for_semantic_then_all_three_are_filled() -> None:
     metrics = text_metrics(ORIGINAL, PARAPHRASE, semantic=True)
     assert metrics.semantic is not None and metrics.semantic > 0.6
+
+
+def test_when_cosine_is_unclipped_then_unrelated_texts_may_go_below_zero() -> None:
+    # DP-Embed's sem-sim (research note 4.2) is the raw cosine: unrelated
+    # pairs, like its noised rewrites, score around 0 and some below it.
+    pairs = [
+        ("The quarterly tax filing is due on Monday.", "zebra purple glacier"),
+        ("I adopted a kitten last week.", "Quantum chromodynamics lecture notes"),
+        ("Our soup needs more salt.", "4x4 matrix determinant proof"),
+        ("He ran the marathon in Berlin.", "database index fragmentation"),
+    ]
+    refs, cands = [a for a, _ in pairs], [b for _, b in pairs]
+    raw = semantic_similarities(refs, cands, clip=False)
+    clipped = semantic_similarities(refs, cands)
+    assert all(-1.0 <= r <= 1.0 for r in raw)
+    assert clipped == [min(max(r, 0.0), 1.0) for r in raw]
+    assert min(raw) < 0.0

@@ -13,6 +13,7 @@ import pytest
 from scripted import Script, attack_json, rewrite_json, verdicts_json
 
 from anonygraph import cli
+from anonygraph.cli.flags import context_fields
 from anonygraph.runner import RunOptions, run_batch
 from anonygraph.store import RunStore, checkpoint_path
 
@@ -223,7 +224,7 @@ def test_when_set_or_flags_give_bad_counts_then_they_are_checked_alike(
     assert cli.main(run_args(tmp_path, "x", "--set", "max_iterations=-5")) == 2
     assert "must be at least 1" in capsys.readouterr().err
     args = cli.build_parser().parse_args(run_args(tmp_path, "x", "--max-retries", "0"))
-    assert cli.context_fields(args)["max_retries"] == 0
+    assert context_fields(args)["max_retries"] == 0
 
 
 def test_when_purge_gets_a_wildcard_run_then_no_other_run_is_touched(

@@ -1,4 +1,4 @@
-"""Method flags generated from each method's `Context`, and the old spellings."""
+"""Flags generated from each method's `Context` and `EvalContext`, old spellings."""
 
 from __future__ import annotations
 
@@ -7,11 +7,17 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
-from anonygraph import cli
+from anonygraph.cli import build_parser, flags
+from anonygraph.cli.commands.eval import eval_fields
+from anonygraph.cli.commands.run import run_exit_code
+from anonygraph.runs.datasets import Format
 from anonygraph.state.context import ModelContext
+from anonygraph.state.evaluate import EvalContext
+from anonygraph.state.intentanony import LEVELS, Level
 
 SHADES = ("red", "blue")
 
@@ -41,7 +47,7 @@ SCHEMAS = {"tiny": TinyContext, "other": OtherContext, "plain": ModelContext}
 
 def parse(argv: list[str], schemas: dict[str, type] = SCHEMAS) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="test")
-    cli.add_common(parser, schemas)
+    flags.add_common(parser, schemas)
     return parser.parse_args(argv)
 
 
@@ -51,14 +57,14 @@ def test_when_a_context_gets_a_field_then_it_is_a_flag_without_touching_cli() ->
          "--tags", "a, b", "--max-retries", "1"]
     )  # fmt: skip
 
-    assert cli.context_fields(args, SCHEMAS) == {
+    assert flags.context_fields(args, SCHEMAS) == {
         "colour": "blue",
         "rounds": 4,
         "loud": True,
         "tags": ["a", "b"],
         "max_retries": 1,
     }
-    assert cli.context_fields(parse(["--method", "other"]), SCHEMAS) == {}
+    assert flags.context_fields(parse(["--method", "other"]), SCHEMAS) == {}
     with pytest.raises(SystemExit):
         parse(["--method", "tiny", "--colour", "green"])
 
@@ -66,13 +72,13 @@ def test_when_a_context_gets_a_field_then_it_is_a_flag_without_touching_cli() ->
 def test_when_a_flag_is_not_the_methods_then_the_error_names_its_methods() -> None:
     args = parse(["--method", "other", "--colour", "blue"])
 
-    with pytest.raises(cli.OptionError, match="--colour is an option of tiny"):
-        cli.context_fields(args, SCHEMAS)
+    with pytest.raises(flags.OptionError, match="--colour is an option of tiny"):
+        flags.context_fields(args, SCHEMAS)
 
 
 def test_when_help_is_shown_then_options_are_grouped_by_method_with_defaults() -> None:
     parser = argparse.ArgumentParser(prog="test")
-    cli.add_common(parser, SCHEMAS)
+    flags.add_common(parser, SCHEMAS)
     text = parser.format_help()
 
     tiny = text.index("--method tiny:")
@@ -118,9 +124,9 @@ def test_when_help_is_shown_then_options_are_grouped_by_method_with_defaults() -
 def test_when_the_readme_spellings_are_used_then_they_still_set_the_fields(
     argv: list[str], expected: dict[str, object]
 ) -> None:
-    args = cli.build_parser().parse_args(["anonymize", "x", *argv])
+    args = build_parser().parse_args(["anonymize", "x", *argv])
 
-    assert cli.context_fields(args) == expected
+    assert flags.context_fields(args) == expected
 
 
 @pytest.mark.parametrize(
@@ -137,15 +143,15 @@ def test_when_the_readme_spellings_are_used_then_they_still_set_the_fields(
 def test_when_a_flag_does_not_fit_then_the_user_is_told_which(
     argv: list[str], message: str
 ) -> None:
-    args = cli.build_parser().parse_args(["anonymize", "x", *argv])
+    args = build_parser().parse_args(["anonymize", "x", *argv])
 
-    with pytest.raises(cli.OptionError, match=message):
-        cli.context_fields(args)
+    with pytest.raises(flags.OptionError, match=message):
+        flags.context_fields(args)
 
 
 def test_when_a_choice_is_not_in_the_constants_then_the_parser_refuses_it() -> None:
     with pytest.raises(SystemExit):
-        cli.build_parser().parse_args(["anonymize", "x", "--privacy-level", "L9"])
+        build_parser().parse_args(["anonymize", "x", "--privacy-level", "L9"])
 
 
 @pytest.mark.parametrize(
@@ -166,7 +172,7 @@ def test_when_a_run_ends_then_the_exit_code_says_whether_every_text_is_anonymize
 
     summary = RunSummary(run_id="r", method="rlaa", failed=failed, outcomes=outcomes)
 
-    assert cli.run_exit_code(summary) == code
+    assert run_exit_code(summary) == code
 
 
 def test_when_the_command_exits_then_its_code_is_mains_and_output_is_complete(
@@ -188,3 +194,64 @@ def test_when_the_command_exits_then_its_code_is_mains_and_output_is_complete(
     assert "rlaa" in listed.stdout.split()
     assert refused.returncode == 2
     assert "no such run store" in refused.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        ([], {}),
+        (
+            ["--no-judge", "--validator", "--semantic", "--search", "offline",
+             "--search-mode", "structured", "--allow-web"],
+            {"judge": False, "validator": True, "semantic": True,
+             "search_backend": "offline", "search_mode": "structured",
+             "allow_web": True, "search_index": "s.sqlite.search-index"},
+        ),
+        (
+            ["--search-backend", "ddgs", "--search-index", "i", "--max-search-steps",
+             "2", "--server-retries", "0", "--model", "judge=rules"],
+            {"search_backend": "ddgs", "search_index": "i", "max_search_steps": 2,
+             "server_retries": 0, "models": {"judge": "rules"}},
+        ),
+        (["--set", "judge_prompt={original} {text}"],
+         {"judge_prompt": "{original} {text}"}),
+    ],
+)  # fmt: skip
+def test_when_eval_flags_are_given_then_they_set_the_eval_context_fields(
+    argv: list[str], expected: dict[str, object]
+) -> None:
+    args = build_parser().parse_args(["eval", "--run", "r", "--db", "s.sqlite", *argv])
+
+    assert eval_fields(args) == expected
+    assert EvalContext(**eval_fields(args))
+
+
+def test_when_eval_context_gets_a_field_then_eval_has_its_flag() -> None:
+    @dataclass(kw_only=True)
+    class WiderEval(EvalContext):
+        """Parameters of an evaluation that also counts commas."""
+
+        commas: int = field(default=0, metadata={"description": "Commas."})
+
+    parser = argparse.ArgumentParser(prog="test")
+    flags.add_schema_options(parser, "eval", WiderEval)
+    args = parser.parse_args(["--commas", "3", "--no-judge"])
+
+    assert flags.context_fields(args, {"eval": WiderEval}) == {
+        "commas": 3,
+        "judge": False,
+    }
+    text = parser.format_help()
+    assert "WiderEval fields:" in text and "Commas. Default: 0." in text
+    assert text.index("WiderEval fields:") < text.index("ModelContext fields:")
+
+
+def test_when_a_choice_list_repeats_a_literal_then_it_comes_from_the_type() -> None:
+    parser = build_parser()
+    assert parser.parse_args(["eval", "--run", "r", "--search", "tavily"])
+    with pytest.raises(SystemExit):
+        parser.parse_args(["eval", "--run", "r", "--search", "bing"])
+    for name in get_args(Format):
+        assert parser.parse_args(["run", "--input", "i", "--output", "o",
+                                  "--format", name]).format == name  # fmt: skip
+    assert LEVELS == get_args(Level)

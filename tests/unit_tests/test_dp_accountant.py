@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anonygraph.tools import dp_accountant as acc
-from anonygraph.tools.dp_accountant import (
+from anonygraph.tools.dp_embed import dp_accountant as acc
+from anonygraph.tools.dp_embed.dp_accountant import (
     PrivacyReceipt,
     analytic_gaussian_sigma,
     classical_gaussian_sigma,

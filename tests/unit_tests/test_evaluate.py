@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from scripted import Script, attack_json, judge_json, rewrite_json, verdicts_json
 
-from anonygraph.evaluation import EvalOptions, evaluate_run
 from anonygraph.graphs import evaluate
 from anonygraph.models import ModelOutputError
-from anonygraph.report import write_report
+from anonygraph.reporting.evaluation import EvalOptions, evaluate_run
+from anonygraph.reporting.report import write_report
 from anonygraph.runner import RunOptions, run_batch
 from anonygraph.state.evaluate import EvalContext
 from anonygraph.store import RunStore

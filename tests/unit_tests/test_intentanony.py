@@ -22,7 +22,7 @@ from anonygraph.state.intentanony import (
     IntentAnonyContext,
     SpanEdit,
 )
-from anonygraph.tools.exposure import ExposureTableError, effective_budget
+from anonygraph.tools.intentanony.exposure import ExposureTableError, effective_budget
 from anonygraph.tools.spans import find_span, replacement
 
 TEXT = (
@@ -151,7 +151,7 @@ def test_when_intents_disagree_then_the_budget_is_the_strictest_counted_level(
 def test_when_intents_are_counted_then_eq_6_takes_the_most_restrictive_level(
     weights: dict[str, float], expected: str
 ) -> None:
-    from anonygraph.tools.exposure import counted_intents
+    from anonygraph.tools.intentanony.exposure import counted_intents
 
     intents = [
         Intent(code=code, name=code, weight=w).model_dump()  # type: ignore[arg-type]

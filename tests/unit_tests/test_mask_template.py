@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anonygraph.tools.mask_template import (
+from anonygraph.tools.aura.mask_template import (
     TOKEN,
     build_template,
     fill_template,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from anonygraph.datasets import load_profiles, predictions
+from anonygraph.runs.datasets import load_profiles, predictions
 from anonygraph.tools.matching import (
     AttributeMatch,
     GuessMatch,

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from anonygraph.tools.pii import (
+from anonygraph.tools.dp_embed.pii import (
     CATEGORIES,
     PLACEHOLDERS,
     RULES,
-    iban_valid,
     list_rules,
-    luhn_valid,
     parse_categories,
     redact,
     scan,
 )
+from anonygraph.tools.dp_embed.pii_rules import iban_valid, luhn_valid
 
 
 def found(text: str) -> list[tuple[str, str]]:

@@ -11,8 +11,12 @@ from hypothesis import strategies as st
 from report_run import HOSTILE_TEXT, ReviewStore
 
 from anonygraph.cli import main
-from anonygraph.report_html import json_for_script
-from anonygraph.review import judged_inferences, label_values, record_reviews
+from anonygraph.reporting.html_page import json_for_script
+from anonygraph.reporting.record_view import (
+    judged_inferences,
+    label_values,
+    record_reviews,
+)
 from anonygraph.store import RunStore
 from anonygraph.tools.text_diff import changed_words, render_terminal, word_diff
 

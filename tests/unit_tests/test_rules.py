@@ -20,7 +20,7 @@ from anonygraph.state.answers import (
     verdicts_from_answer,
 )
 from anonygraph.state.domain import AttributeInference
-from anonygraph.tools.policy import select_policy
+from anonygraph.tools.rlaa.policy import select_policy
 
 TEXT = (
     "My husband and I moved to Calgary last spring. I'm 34 and I work as a nurse "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
@@ -16,11 +17,11 @@ import pytest
 from scripted import Script, attack_json, rewrite_json
 
 from anonygraph import cli, models
+from anonygraph.cli.commands.seal import seal_data_command
 from anonygraph.graphs import GRAPHS, seal
 from anonygraph.runner import RunOptions, run_batch
 from anonygraph.state.seal import SealContext, TrajectoryContext
 from anonygraph.store import RunStore
-from anonygraph.training.cli import seal_data_command
 from anonygraph.training.data import build_data, load_trajectories
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -314,7 +315,7 @@ def test_when_a_trajectory_run_finishes_then_the_store_feeds_seal_data(
     assert len(json.loads(row["result"])["trajectory"]) == 3
     (steps,) = load_trajectories(tmp_path / "runs.sqlite", summary.run_id)
     assert build_data([steps]).counts() == {"anon": 3, "priv": 3, "util": 3, "pref": 1}
-    args = cli.argparse.Namespace(
+    args = argparse.Namespace(
         db=str(tmp_path / "runs.sqlite"), run=summary.run_id, out=str(tmp_path / "d")
     )
     assert seal_data_command(args) == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,8 @@ from scripted import Script, attack_json, tool_call
 from servers import FakeOpenAI
 
 from anonygraph import models
-from anonygraph.evaluation import EvalOptions, evaluate_run
-from anonygraph.graphs import aura, evaluate
+from anonygraph.graphs import aura, evaluate, search_agent
+from anonygraph.reporting.evaluation import EvalOptions, evaluate_run
 from anonygraph.runner import RunOptions, run_batch
 from anonygraph.state.aura import AuraContext
 from anonygraph.state.evaluate import EvalContext
@@ -238,27 +239,107 @@ def test_when_structured_mode_is_chosen_then_the_step_loop_runs_instead(
     assert all(r["tools"] == [] for r in script.models["attacker"].requests)
 
 
+def test_when_a_search_fails_midway_then_resuming_keeps_the_searches_done(
+    script: Script, search: dict[str, Any], tmp_path: Path
+) -> None:
+    # The loop checkpoints inside its parent's thread: a step that fails after
+    # one search resumes there, without asking or searching again.
+    down = {"now": True}
+
+    def reply(prompt: str) -> str:
+        if '"identified_profile"' in prompt:
+            return identify(prompt)
+        if "Query 1" in prompt and down["now"]:
+            raise RuntimeError("server went away")
+        query = "" if "Query 2" in prompt else (
+            "Blue Heron" if "Query 1" in prompt else "Vashon lampworking"
+        )  # fmt: skip
+        action = "search" if query else "answer"
+        return json.dumps({"thought": "t", "action": action, "query": query})
+
+    script.set("attacker", reply)
+    ctx = EvalContext(
+        judge=False, attributes=["occupation"], cache_mode="off",
+        **{**search, "search_mode": "structured"},
+    )  # fmt: skip
+    config: Any = {"configurable": {"thread_id": "t"}}
+
+    async def go() -> tuple[str, dict[str, Any]]:
+        path = str(tmp_path / "checkpoints.sqlite")
+        async with AsyncSqliteSaver.from_conn_string(path) as saver:
+            app = evaluate.build_graph().compile(checkpointer=saver)
+            failed = ""
+            try:
+                await app.ainvoke({"text": CLUES}, config, context=ctx)
+            except RuntimeError as exc:
+                failed = str(exc)
+            down["now"] = False
+            out = await app.ainvoke(None, config, context=ctx, durability="sync")
+            return failed, out
+
+    failed, out = asyncio.run(go())
+
+    assert "server went away" in failed
+    assert [e["query"] for e in out["search_log"]] == [
+        "Vashon lampworking",
+        "Blue Heron",
+    ]
+    asked = [p for p in script.prompts("attacker") if "identified_profile" not in p]
+    assert sum("Query 1" not in p for p in asked) == 1  # the first step, once
+    assert out["identified_profile"] == "Marta Okonkwo - glassblower"
+
+
 def test_when_evaluate_wiring_changes_then_this_snapshot_must_change_too() -> None:
+    # The search loop is one node here; its own wiring is the snapshot below.
     mermaid = evaluate.graph.get_graph().draw_mermaid(with_styles=False)
     assert mermaid.split("\n")[1:] == [
         "\t__start__ --> prepare_eval;",
         "\tjudge --> score;",
         "\tprepare_eval -.-> profile_author;",
-        "\tprepare_eval -.-> search_agent;",
-        "\tprepare_eval -.-> search_step;",
+        "\tprepare_eval -.-> search;",
         "\tprofile_author -.-> judge;",
         "\tprofile_author -.-> score;",
-        "\trun_search --> search_step;",
-        "\tsearch_agent -.-> profile_author;",
-        "\tsearch_agent -.-> search_step;",
-        "\tsearch_agent -.-> search_tools;",
-        "\tsearch_step -.-> profile_author;",
-        "\tsearch_step -.-> run_search;",
-        "\tsearch_tools -.-> profile_author;",
-        "\tsearch_tools -.-> search_agent;",
+        "\tsearch --> profile_author;",
         "\tscore --> __end__;",
         "",
     ]
+
+
+def test_when_the_search_loop_wiring_changes_then_this_snapshot_must_change_too() -> (
+    None
+):
+    mermaid = search_agent.graph.get_graph().draw_mermaid(with_styles=False)
+    assert mermaid.split("\n")[1:] == [
+        "\t__start__ -.-> search_agent;",
+        "\t__start__ -.-> search_step;",
+        "\trun_search --> search_step;",
+        "\tsearch_agent -.-> __end__;",
+        "\tsearch_agent -.-> search_step;",
+        "\tsearch_agent -.-> search_tools;",
+        "\tsearch_step -.-> __end__;",
+        "\tsearch_step -.-> run_search;",
+        "\tsearch_tools -.-> __end__;",
+        "\tsearch_tools -.-> search_agent;",
+        "",
+    ]
+
+
+@pytest.mark.parametrize("parent", [aura.graph, evaluate.graph], ids=["aura", "eval"])
+def test_when_a_graph_is_drawn_expanded_then_its_search_node_is_the_one_loop(
+    parent: Any,
+) -> None:
+    # Studio and get_graph(xray=True) open the node: the same compiled loop in
+    # both graphs, its steps named search:<step>.
+    loop = search_agent.graph.get_graph().draw_mermaid(with_styles=False)
+    inner = [
+        re.sub(r"(\w+) (\S+) (\w+);", r"search\\3a\1 \2 search\\3a\3;", line)
+        for line in loop.split("\n")[1:-1]
+    ]
+    expanded = parent.get_graph(xray=True).draw_mermaid(with_styles=False)
+    block = expanded.split("\tsubgraph search\n")[1].split("\tend\n")[0]
+
+    assert sorted(block.strip("\n").split("\n")) == sorted(inner)
+    assert parent.nodes["search"].bound is search_agent.graph
 
 
 def test_when_a_tool_turn_is_cached_then_the_replay_carries_its_tool_calls(

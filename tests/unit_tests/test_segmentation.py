@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from anonygraph.tools.pii import scan
-from anonygraph.tools.segmentation import Segment, segment, split_sentences, stitch
+from anonygraph.tools.dp_embed.pii import scan
+from anonygraph.tools.dp_embed.segmentation import (
+    Segment,
+    segment,
+    split_sentences,
+    stitch,
+)
 
 
 def chunks_of(segments: list[Segment]) -> list[str]:

@@ -11,8 +11,8 @@ import pytest
 from devices import TEST_DEVICE
 from seal_steps import step
 
+from anonygraph.cli.commands.seal import add_parser, parse_weights
 from anonygraph.tools import torch_device
-from anonygraph.training.cli import add_seal_parser, parse_weights
 from anonygraph.training.data import FILES, build_data, write_data
 from anonygraph.training.trainer import (
     TrainConfig,
@@ -129,14 +129,14 @@ def test_when_data_is_missing_then_training_says_what_to_run(
         train(TrainConfig(data_dir=str(tmp_path), base_model="x", output_dir="y"))
 
     parser = argparse.ArgumentParser(prog="anonygraph")
-    add_seal_parser(parser.add_subparsers(dest="command", required=True))
+    add_parser(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(
         ["seal", "train", "--data", str(tmp_path), "--model", "m", "--out", "o",
          "--weights", "anon=2", "--max-steps", "3"]
     )  # fmt: skip
     assert (args.max_steps, args.sft_learning_rate, args.beta) == (3, 2e-4, 0.01)
     assert (args.device, args.precision) == ("auto", "auto")
-    assert args.seal_command(args) == 2
+    assert args.func(args) == 2
     assert "sft_anon.jsonl is missing" in capsys.readouterr().err
 
 

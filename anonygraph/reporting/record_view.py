@@ -1,6 +1,7 @@
-"""Per-record review of a run: what changed, what the attacker guessed, why it stopped.
+"""Per-record view of a run: what changed, what the attacker guessed, why it stopped.
 
-One data shape feeds both the HTML page (report_html) and `anonygraph show`.
+One data shape feeds both report.html (`html_page`) and `anonygraph show`.
+(`anonygraph review`, which answers paused records, is `pending_reviews`.)
 """
 
 from __future__ import annotations

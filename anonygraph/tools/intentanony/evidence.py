@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from anonygraph.state.intentanony import EvidenceChain, SpanEdit
-from anonygraph.tools.exposure import ACTION_ORDER
+from anonygraph.tools.intentanony.exposure import ACTION_ORDER
 from anonygraph.tools.spans import find_span, replacement
 
 

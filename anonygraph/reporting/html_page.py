@@ -71,7 +71,7 @@ def render_html(
         rows: one row per method (and the original text).
         curves: per-round points of iterative runs, by run name.
         plots: PNG files to inline, by name.
-        reviews: per-record reviews (see `anonygraph.review.record_reviews`).
+        reviews: per-record views (`anonygraph.reporting.record_view.record_reviews`).
         fmt: how a table value is written (the Markdown report's formatter).
     """
     curve_keys = ("round", "PRIV", "UTIL", "ROUGE", "BLEU", "MRS")
@@ -91,8 +91,8 @@ def render_html(
         "DATA": json_for_script({"records": reviews}),
     }
     template = (
-        resources.files("anonygraph")
-        .joinpath("data/report_template.html")
+        resources.files("anonygraph.reporting")
+        .joinpath("report_template.html")
         .read_text(encoding="utf-8")
     )
     # One pass over the template: text put into a slot is never scanned again.

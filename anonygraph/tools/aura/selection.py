@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from anonygraph.state.aura import BlacklistSpan, Candidate, MaskTemplate
-from anonygraph.tools.mask_template import restored_spans, unfilled
+from anonygraph.tools.aura.mask_template import restored_spans, unfilled
 from anonygraph.tools.spans import locate
 
 

@@ -1,21 +1,16 @@
-"""Reports across runs: a RLAA-style table, a privacy-utility plot, MRS per round.
-
-Also report.html, the same tables and plots with a per-record review.
-"""
+"""Report tables: a row per evaluated run (RLAA's columns), per-round curves, leaks."""
 
 from __future__ import annotations
 
-import csv
 import json
 from collections import defaultdict
 from collections.abc import Iterable
-from pathlib import Path
 from statistics import mean
 from typing import Any
 
-from anonygraph import report_html, review, store
+from anonygraph import store
 from anonygraph.cues.leaks import LeakRate
-from anonygraph.evaluation import overall_leak_rate, run_leak_rates
+from anonygraph.reporting.evaluation import overall_leak_rate, run_leak_rates
 from anonygraph.tools.matching import ABSTAINED
 
 COLUMNS = (
@@ -174,7 +169,8 @@ def _mrs(before: dict[str, Any], after: dict[str, Any], key: str) -> float | Non
     return lost / gained + 0.0 if gained else None
 
 
-def _fmt(value: Any) -> str:
+def format_value(value: Any) -> str:
+    """Write a table value: - for none, 4 decimals for a share, 2 above 1."""
     if value is None:
         return "-"
     if isinstance(value, float):
@@ -185,84 +181,14 @@ def _fmt(value: Any) -> str:
 def markdown_table(rows: list[dict[str, Any]]) -> str:
     """Render rows as a Markdown table in COLUMNS order."""
     lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    lines += ["| " + " | ".join(_fmt(r.get(c)) for c in COLUMNS) + " |" for r in rows]
+    lines += [
+        "| " + " | ".join(format_value(r.get(c)) for c in COLUMNS) + " |" for r in rows
+    ]
     return "\n".join(lines)
 
 
-def write_report(
-    db_path: str, out_dir: str, run_ids: list[str] | None = None
-) -> dict[str, Path]:
-    """Write report.md, report.csv, the plots and report.html for evaluated runs.
-
-    Args:
-        db_path: the run store.
-        out_dir: where the files go (created).
-        run_ids: runs to include; default: every run that has an evaluation.
-
-    Returns:
-        Name -> path of each file written.
-
-    Raises:
-        ValueError: when no chosen run has been evaluated yet.
-    """
-    db = store.RunStore(db_path)
-    chosen = [r for r in db.runs() if not run_ids or r["id"] in run_ids]
-    evaluated = [(run, db.latest_eval(run["id"])) for run in chosen]
-    evaluated = [(run, e) for run, e in evaluated if e]
-    if not evaluated:
-        raise ValueError(
-            "no evaluated run to report; score one first: anonygraph eval --run RUN_ID"
-        )
-    rows = [original_row(db, evaluated[0][1] or "", evaluated[0][0]["id"])]
-    rows += [run_row(db, run, eval_id or "") for run, eval_id in evaluated]
-    leaks = {"original text": run_leak_rates(db, evaluated[0][0]["id"])["original"]}
-    leaks.update(
-        {
-            f"{run['method']} ({run['id']})": run_leak_rates(db, run["id"])["final"]
-            for run, _ in evaluated
-        }
-    )
-    curves = {
-        f"{run['method']} ({run['id']}; {_models_note(db, eval_id or '')})": (
-            iteration_curve(db, eval_id or "")
-        )
-        for run, eval_id in evaluated
-    }
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    files = {"markdown": out / "report.md", "csv": out / "report.csv"}
-    sections = ["# anonygraph report", "", markdown_table(rows), ""]
-    sections += [
-        "## Explicit-cue leak rate per attribute",
-        "",
-        "Share of labelled records whose label, or an exact cue the detectors",
-        "tie to it, is still in the text (no model; LEAK above pools them).",
-        "",
-        leak_table(leaks),
-        "",
-    ]
-    for name, curve in curves.items():
-        if len(curve) > 1:
-            sections += [f"## Per round: {name}", "", _curve_table(curve), ""]
-    files["markdown"].write_text("\n".join(sections))
-    with open(files["csv"], "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS, extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(rows)
-    plots = _plots(rows, curves, out)
-    files.update(plots)
-    reviews = [r for run, _ in evaluated for r in review.record_reviews(db, run["id"])]
-    files["html"] = out / "report.html"
-    files["html"].write_text(
-        report_html.render_html(COLUMNS, rows, curves, plots, reviews, _fmt),
-        encoding="utf-8",
-    )
-    for path in files.values():
-        path.chmod(0o600)
-    return files
-
-
-def _models_note(db: store.RunStore, eval_id: str) -> str:
+def models_note(db: store.RunStore, eval_id: str) -> str:
+    """Name the attacker and judge of an evaluation, for a curve's title."""
     chosen = eval_models(db, eval_id)
     return f"attacker {chosen['attacker']}, judge {chosen['judge']}"
 
@@ -282,60 +208,11 @@ def leak_table(leaks: dict[str, dict[str, LeakRate]]) -> str:
     return "\n".join(lines)
 
 
-def _curve_table(curve: list[dict[str, Any]]) -> str:
+def curve_table(curve: list[dict[str, Any]]) -> str:
+    """Render one run's per-round points as a Markdown table."""
     keys = ("round", "PRIV", "UTIL", "ROUGE", "BLEU", "MRS", "MRS_ROUGE", "MRS_BLEU")
     lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
-    lines += ["| " + " | ".join(_fmt(p.get(k)) for k in keys) + " |" for p in curve]
+    lines += [
+        "| " + " | ".join(format_value(p.get(k)) for k in keys) + " |" for p in curve
+    ]
     return "\n".join(lines)
-
-
-def _plots(
-    rows: list[dict[str, Any]], curves: dict[str, list[dict[str, Any]]], out: Path
-) -> dict[str, Path]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    files: dict[str, Path] = {}
-    fig, ax = plt.subplots(figsize=(6, 4.5))
-    for row in rows:
-        utility = row["UTIL"] if row["UTIL"] is not None else row["ROUGE"]
-        if row["PRIV"] is None or utility is None:
-            continue
-        ax.scatter(row["PRIV"], utility, s=60)
-        ax.annotate(row["method"], (row["PRIV"], utility), textcoords="offset points",
-                    xytext=(5, 5))  # fmt: skip
-    ax.set_xlabel("PRIV: attacker top-1 accuracy (lower is better)")
-    ax.set_ylabel("UTIL (judge; ROUGE-L when not judged)")
-    ax.set_title("Privacy-utility trade-off")
-    ax.grid(alpha=0.3)
-    files["scatter"] = out / "privacy_utility.png"
-    fig.tight_layout()
-    fig.savefig(files["scatter"], dpi=120)
-    plt.close(fig)
-
-    iterative = {name: c for name, c in curves.items() if len(c) > 1}
-    if iterative:
-        fig, axes = plt.subplots(1, 3, figsize=(14, 4))
-        for name, curve in iterative.items():
-            rounds = [p["round"] for p in curve]
-            axes[0].plot(rounds, [p["PRIV"] for p in curve], marker="o", label=name)
-            axes[1].plot(rounds, [p["UTIL"] for p in curve], marker="o", label=name)
-            # ROUGE-L beside the judge: a weak judge can flatten UTIL.
-            axes[1].plot(rounds, [p["ROUGE"] for p in curve], linestyle="--",
-                         marker="x", label=f"{name} ROUGE-L")  # fmt: skip
-            axes[2].plot(rounds[1:], [p.get("MRS") for p in curve[1:]], marker="o",
-                         label=name)  # fmt: skip
-        titles = ("PRIV per round", "UTIL (solid), ROUGE-L (dashed)", "MRS per round")
-        for ax, title in zip(axes, titles, strict=True):
-            ax.set_title(title)
-            ax.set_xlabel("round")
-            ax.grid(alpha=0.3)
-        axes[0].legend(fontsize=7)
-        axes[1].legend(fontsize=6)
-        files["iterations"] = out / "iterations.png"
-        fig.tight_layout()
-        fig.savefig(files["iterations"], dpi=120)
-        plt.close(fig)
-    return files

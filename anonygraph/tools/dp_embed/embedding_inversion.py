@@ -1,100 +1,28 @@
 """Embed text with a GTR-style T5 encoder, clip, add noise, and invert to text.
 
-Models run on the device and in the precision `anonygraph.tools.torch_device`
-resolves (``auto``: CUDA, else MPS, else CPU; bf16 on a CUDA GPU that has it,
-fp32 elsewhere, never fp16 unless asked, since T5 overflows in fp16).
-Clipping and noise stay in float64 on the CPU, where the sensitivity bound
-2C is checked exactly.
+The models (`inversion_models`) run where `anonygraph.tools.torch_device`
+puts them. Clipping and noise stay in float64 on the CPU, where the
+sensitivity bound 2C is checked exactly.
 """
 
 from __future__ import annotations
 
-import copy
-import json
-from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from anonygraph.tools import torch_device
+from anonygraph.tools.dp_embed.inversion_models import (
+    ConditionedT5,
+    Encoder,
+    InversionModels,
+)
 
 if TYPE_CHECKING:
     import torch
-    from transformers import PreTrainedTokenizerBase
 
-Role = Literal["inverter", "corrector"]
-
-CONDITIONING_CONFIG = "conditioning.json"
-"""File in an inverter/corrector directory that describes its conditioning."""
-CONDITIONING_WEIGHTS = "conditioning.safetensors"
-"""File holding the embedding -> pseudo-sequence projections."""
-T5_SUBDIR = "t5"
-"""Sub-directory with the T5 encoder-decoder and its tokenizer."""
-
-_CORRECTOR_INPUTS = ("embedding", "hypothesis", "difference")
 _DEFAULT_MAX_LENGTH = 32
-
-CPU_CACHED_SETS = 4
-"""Model sets (encoder, inverter, corrector) kept loaded for CPU runs."""
-ACCELERATOR_CACHED_SETS = 1
-"""Model sets kept on a GPU: loading another set first frees the last one."""
-
-
-@dataclass(frozen=True)
-class ConditioningSpec:
-    """How an embedding becomes the T5 encoder's input sequence."""
-
-    role: Role
-    """``inverter`` (embedding only) or ``corrector`` (embedding + hypothesis)."""
-    embedding_dim: int
-    """Size of the sentence embedding being inverted (768 for GTR-base)."""
-    num_repeat_tokens: int
-    """Length of the pseudo-sequence each embedding is projected to."""
-    hidden_dim: int
-    """Width of the projection's hidden layer."""
-
-
-@dataclass(frozen=True)
-class Encoder:
-    """A T5 encoder and tokenizer that map text to mean-pooled embeddings."""
-
-    model: Any
-    """``transformers.T5EncoderModel`` in eval mode."""
-    tokenizer: PreTrainedTokenizerBase
-    """Tokenizer matching the encoder."""
-    device: str
-    """Torch device the model lives on."""
-
-
-@dataclass(frozen=True)
-class ConditionedT5:
-    """A T5 encoder-decoder whose encoder input is built from embeddings."""
-
-    t5: Any
-    """``transformers.T5ForConditionalGeneration`` in eval mode."""
-    tokenizer: PreTrainedTokenizerBase
-    """Tokenizer for the text it generates (and, for a corrector, reads)."""
-    projections: torch.nn.ModuleDict
-    """One MLP per conditioning input, embedding -> ``num_repeat_tokens * d_model``."""
-    spec: ConditioningSpec
-    """Shape of the conditioning."""
-    device: str
-    """Torch device the model lives on."""
-
-
-@dataclass(frozen=True)
-class InversionModels:
-    """Everything ``invert`` needs: the embedder, an inverter, a corrector."""
-
-    encoder: Encoder
-    """Re-embeds hypotheses; the same encoder that embedded the input."""
-    inverter: ConditionedT5
-    """Produces the first hypothesis from an embedding."""
-    corrector: ConditionedT5 | None = None
-    """Refines a hypothesis; None allows only ``num_steps=0``."""
 
 
 @dataclass(frozen=True)
@@ -107,250 +35,6 @@ class Inversion:
     """Cosine similarity between the target and the hypothesis' re-embedding."""
     step: int
     """0 for the inverter's guess, n for the n-th corrector step."""
-
-
-# --- loading ----------------------------------------------------------------
-
-
-def resolve_hardware(device: str = "auto", precision: str = "auto") -> tuple[str, str]:
-    """Return the (device, precision) inversion runs with; see `torch_device`.
-
-    Raises:
-        torch_device.DeviceError: for a device or precision this machine lacks.
-
-    """
-    resolved = torch_device.pick_device(device)
-    return resolved, torch_device.pick_precision(
-        precision, resolved, cuda_fallback="fp32"
-    )
-
-
-def _local_dir(path: str | Path) -> Path:
-    # A missing path would otherwise be read by transformers as a hub model id.
-    resolved = Path(path).expanduser().resolve()
-    if not resolved.is_dir():
-        raise FileNotFoundError(f"model directory not found: {resolved}")
-    return resolved
-
-
-def load_encoder(path: str, device: str = "auto", precision: str = "auto") -> Encoder:
-    """Load a T5 encoder (e.g. a local gtr-t5-base snapshot) and its tokenizer.
-
-    Only the T5 encoder is used: no Dense projection and no normalization,
-    which is the embedding the vec2text models were trained to invert.
-
-    Args:
-        path: Local directory with a T5 (or T5 encoder) checkpoint and tokenizer.
-        device: auto, cpu, cuda, cuda:N or mps.
-        precision: auto, bf16, fp16 or fp32.
-
-    Returns:
-        The encoder on its device.
-
-    """
-    from transformers import AutoTokenizer, T5EncoderModel
-
-    local = _local_dir(path)
-    dev, prec = resolve_hardware(device, precision)
-    dtype = torch_device.torch_dtype(prec)
-    model: Any = T5EncoderModel.from_pretrained(local, local_files_only=True)
-    tokenizer = AutoTokenizer.from_pretrained(local, local_files_only=True)
-    model = model.to(device=dev, dtype=dtype).eval()
-    return Encoder(model=model, tokenizer=tokenizer, device=dev)
-
-
-def load_conditioned_t5(
-    path: str, device: str = "auto", precision: str = "auto"
-) -> ConditionedT5:
-    """Load an inverter or corrector saved by ``save_conditioned_t5``.
-
-    Args:
-        path: Local directory holding ``conditioning.json``,
-            ``conditioning.safetensors`` and a ``t5/`` checkpoint with tokenizer.
-        device: auto, cpu, cuda, cuda:N or mps.
-        precision: auto, bf16, fp16 or fp32.
-
-    Returns:
-        The model on its device.
-
-    """
-    from safetensors.torch import load_file
-    from transformers import AutoTokenizer, T5ForConditionalGeneration
-
-    local = _local_dir(path)
-    dev, prec = resolve_hardware(device, precision)
-    dtype = torch_device.torch_dtype(prec)
-    spec = ConditioningSpec(**json.loads((local / CONDITIONING_CONFIG).read_text()))
-    t5: Any = T5ForConditionalGeneration.from_pretrained(
-        local / T5_SUBDIR, local_files_only=True
-    )
-    tokenizer = AutoTokenizer.from_pretrained(local / T5_SUBDIR, local_files_only=True)
-    projections = _new_projections(spec, int(t5.config.d_model))
-    projections.load_state_dict(load_file(str(local / CONDITIONING_WEIGHTS)))
-    return ConditionedT5(
-        t5=t5.to(device=dev, dtype=dtype).eval(),
-        tokenizer=tokenizer,
-        projections=projections.to(device=dev, dtype=dtype).eval(),
-        spec=spec,
-        device=dev,
-    )
-
-
-_MODEL_SETS: OrderedDict[tuple[str, ...], InversionModels] = OrderedDict()
-
-
-def clear_model_cache() -> None:
-    """Drop every cached model set (and the GPU memory it held)."""
-    _MODEL_SETS.clear()
-    _free_accelerator_memory()
-
-
-def _free_accelerator_memory() -> None:
-    import sys
-
-    torch = sys.modules.get("torch")  # nothing to free if torch never loaded
-    if torch is not None and torch.cuda.is_available():
-        torch.cuda.empty_cache()
-
-
-def load_inversion_models(
-    encoder_path: str,
-    inverter_path: str,
-    corrector_path: str | None = None,
-    device: str = "auto",
-    precision: str = "auto",
-) -> InversionModels:
-    """Load the encoder, inverter and optional corrector, or reuse a loaded set.
-
-    Sets are cached per paths, device and precision: up to `CPU_CACHED_SETS`
-    on the CPU, `ACCELERATOR_CACHED_SETS` on a GPU, where the least recently
-    used set is dropped before the next one loads so two never share memory.
-
-    Raises:
-        FileNotFoundError: If a directory does not exist; nothing is fetched
-            from a hub.
-        ValueError: If the dimensions of the three models do not fit together.
-        torch_device.DeviceError: For a device or precision this machine lacks.
-
-    """
-    dev, prec = resolve_hardware(device, precision)
-    key = (encoder_path, inverter_path, corrector_path or "", dev, prec)
-    if key in _MODEL_SETS:
-        _MODEL_SETS.move_to_end(key)
-        return _MODEL_SETS[key]
-    on_cpu = torch_device.device_type(dev) == "cpu"
-    bound = CPU_CACHED_SETS if on_cpu else ACCELERATOR_CACHED_SETS
-    while len(_MODEL_SETS) >= bound:
-        _MODEL_SETS.popitem(last=False)
-        _free_accelerator_memory()
-    models = _load_set(encoder_path, inverter_path, corrector_path, dev, prec)
-    _MODEL_SETS[key] = models
-    return models
-
-
-def _load_set(
-    encoder_path: str,
-    inverter_path: str,
-    corrector_path: str | None,
-    device: str,
-    precision: str,
-) -> InversionModels:
-    encoder = load_encoder(encoder_path, device, precision)
-    inverter = load_conditioned_t5(inverter_path, device, precision)
-    corrector = (
-        load_conditioned_t5(corrector_path, device, precision)
-        if corrector_path
-        else None
-    )
-    dim = int(encoder.model.config.d_model)
-    for role, model in (("inverter", inverter), ("corrector", corrector)):
-        if model is None:
-            continue
-        if model.spec.role != role:
-            raise ValueError(f"the {role} directory holds a {model.spec.role}")
-        if model.spec.embedding_dim != dim:
-            raise ValueError(
-                f"the {role} expects {model.spec.embedding_dim}-d embeddings, "
-                f"the encoder makes {dim}-d"
-            )
-    return InversionModels(encoder=encoder, inverter=inverter, corrector=corrector)
-
-
-def new_conditioned_t5(
-    t5_config: Any,
-    tokenizer: PreTrainedTokenizerBase,
-    *,
-    role: Role,
-    embedding_dim: int,
-    num_repeat_tokens: int = 16,
-    hidden_dim: int | None = None,
-    seed: int | None = None,
-) -> ConditionedT5:
-    """Build an untrained inverter or corrector, e.g. to train or to test with.
-
-    Args:
-        t5_config: A ``transformers.T5Config`` for the encoder-decoder.
-        tokenizer: Tokenizer whose vocabulary matches ``t5_config``.
-        role: ``"inverter"`` or ``"corrector"``.
-        embedding_dim: Size of the embeddings it will invert.
-        num_repeat_tokens: Pseudo-sequence length per conditioning input.
-        hidden_dim: Projection hidden width; defaults to ``embedding_dim``.
-        seed: Seeds the random initialization.
-
-    Returns:
-        The model on CPU, in eval mode.
-
-    """
-    import torch
-    from transformers import T5ForConditionalGeneration
-
-    spec = ConditioningSpec(
-        role=role,
-        embedding_dim=embedding_dim,
-        num_repeat_tokens=num_repeat_tokens,
-        hidden_dim=hidden_dim or embedding_dim,
-    )
-    if seed is not None:
-        torch.manual_seed(seed)
-    # T5 model constructors edit the config they get (use_cache,
-    # is_encoder_decoder); a copy keeps the caller's config reusable.
-    t5: Any = T5ForConditionalGeneration(copy.deepcopy(t5_config))
-    t5.eval()
-    projections = _new_projections(spec, int(t5_config.d_model)).eval()
-    return ConditionedT5(
-        t5=t5, tokenizer=tokenizer, projections=projections, spec=spec, device="cpu"
-    )
-
-
-def save_conditioned_t5(model: ConditionedT5, path: str | Path) -> None:
-    """Write an inverter or corrector in the layout ``load_conditioned_t5`` reads."""
-    from safetensors.torch import save_file
-
-    target = Path(path)
-    target.mkdir(parents=True, exist_ok=True)
-    (target / CONDITIONING_CONFIG).write_text(json.dumps(asdict(model.spec), indent=2))
-    weights = {
-        k: v.contiguous().cpu() for k, v in model.projections.state_dict().items()
-    }
-    save_file(weights, str(target / CONDITIONING_WEIGHTS))
-    model.t5.save_pretrained(target / T5_SUBDIR)
-    model.tokenizer.save_pretrained(target / T5_SUBDIR)
-
-
-def _new_projections(spec: ConditioningSpec, d_model: int) -> torch.nn.ModuleDict:
-    from torch import nn
-
-    names = ("embedding",) if spec.role == "inverter" else _CORRECTOR_INPUTS
-    return nn.ModuleDict(
-        {
-            name: nn.Sequential(
-                nn.Linear(spec.embedding_dim, spec.hidden_dim),
-                nn.GELU(),
-                nn.Linear(spec.hidden_dim, spec.num_repeat_tokens * d_model),
-            )
-            for name in names
-        }
-    )
 
 
 # --- embedding, clipping, noise ----------------------------------------------
@@ -620,11 +304,19 @@ def _conditioning(
     sep = word_embeddings(
         torch.full((len(targets), 1), eos_id, dtype=torch.long, device=model.device)
     )
-    seq = torch.cat([*parts, sep, word_embeddings(tokens["input_ids"])], dim=1)
+    hypothesis_tokens = word_embeddings(tokens["input_ids"])
+    if spec.layout == "vec2text":
+        # The published corrector: a separator before each part, the parts in
+        # the order target, hypothesis, difference, then a LayerNorm.
+        target, hypothesis, difference = parts
+        pieces = [sep, target, sep, hypothesis, sep, difference, sep]
+        seq = model.projections["layernorm"](torch.cat([*pieces, hypothesis_tokens], 1))
+        prefix_length = 3 * spec.num_repeat_tokens + 4
+    else:
+        seq = torch.cat([*parts, sep, hypothesis_tokens], dim=1)
+        prefix_length = 3 * spec.num_repeat_tokens + 1
     prefix = torch.ones(
-        (len(targets), 3 * spec.num_repeat_tokens + 1),
-        dtype=torch.long,
-        device=model.device,
+        (len(targets), prefix_length), dtype=torch.long, device=model.device
     )
     return seq, torch.cat([prefix, tokens["attention_mask"]], dim=1)
 

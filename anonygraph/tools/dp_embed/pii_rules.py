@@ -1,10 +1,14 @@
-"""Regex PII scanner: checksum-validated detectors and category placeholders."""
+"""PII scanner rules: the category of each detector, its pattern and its validator.
+
+Checksums (Luhn, IBAN mod-97), ranges and context cues reject look-alikes;
+`anonygraph.tools.dp_embed.pii` runs the rules over a text.
+"""
 
 from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -53,24 +57,6 @@ class Rule:
         return PLACEHOLDERS[self.category]
 
 
-@dataclass(frozen=True)
-class PiiSpan:
-    """One detected PII span in a text."""
-
-    category: Category
-    """Category of the span."""
-    start: int
-    """Offset of the first character."""
-    end: int
-    """Offset one past the last character."""
-    text: str
-    """The matched text, ``text[start:end]`` of the scanned string."""
-    placeholder: str
-    """What the span is replaced with when redacted."""
-    rule: str
-    """Name of the rule that found it."""
-
-
 # --- validators -------------------------------------------------------------
 
 
@@ -115,11 +101,13 @@ def iban_valid(iban: str) -> bool:
     return int(number) % 97 == 1
 
 
-def _digits(s: str) -> str:
+def digits_only(s: str) -> str:
+    """Drop every character but the digits (separators in card numbers, IBANs)."""
     return re.sub(r"\D", "", s)
 
 
-def _span(m: re.Match[str], group: int = 0) -> tuple[int, int]:
+def match_span(m: re.Match[str], group: int = 0) -> tuple[int, int]:
+    """Return the offsets of a match (or of its ``group``: the span inside a cue)."""
     return m.start(group), m.end(group)
 
 
@@ -138,7 +126,7 @@ def _check_ipv4(text: str, m: re.Match[str]) -> tuple[int, int] | None:
         return None
     if _preceded_by_version_cue(text, m.start()):
         return None
-    return _span(m)
+    return match_span(m)
 
 
 def _check_ipv6(text: str, m: re.Match[str]) -> tuple[int, int] | None:
@@ -149,14 +137,14 @@ def _check_ipv6(text: str, m: re.Match[str]) -> tuple[int, int] | None:
         ipaddress.IPv6Address(candidate.split("%", 1)[0])
     except ValueError:
         return None
-    return _span(m)
+    return match_span(m)
 
 
 def _check_card(text: str, m: re.Match[str]) -> tuple[int, int] | None:
-    digits = _digits(m.group(0))
+    digits = digits_only(m.group(0))
     if len(set(digits)) == 1 or not luhn_valid(digits):
         return None
-    return _span(m)
+    return match_span(m)
 
 
 def _check_iban(text: str, m: re.Match[str]) -> tuple[int, int] | None:
@@ -175,7 +163,7 @@ def _check_iban(text: str, m: re.Match[str]) -> tuple[int, int] | None:
 
 def _check_phone(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     raw = m.group(0)
-    digits = _digits(raw)
+    digits = digits_only(raw)
     if not 7 <= len(digits) <= 15:
         return None
     structured = raw.startswith("+") or "(" in raw or re.search(r"\d[ .-]\d", raw)
@@ -189,7 +177,7 @@ def _check_phone(text: str, m: re.Match[str]) -> tuple[int, int] | None:
         return None  # an ISO date; the DATE rule judges it
     if _preceded_by_version_cue(text, m.start()):
         return None
-    return _span(m)
+    return match_span(m)
 
 
 _PHONE_CUE = re.compile(
@@ -214,20 +202,20 @@ def _check_numeric_date(text: str, m: re.Match[str]) -> tuple[int, int] | None:
         return None
     if _preceded_by_version_cue(text, m.start()):
         return None
-    return _span(m)
+    return match_span(m)
 
 
 def _check_iso_date(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     _year, month, day = (int(x) for x in re.split(r"[-/.]", m.group(0)))
-    return _span(m) if _valid_day_month(day, month) else None
+    return match_span(m) if _valid_day_month(day, month) else None
 
 
 def _check_id_with_digit(text: str, m: re.Match[str]) -> tuple[int, int] | None:
-    return _span(m, 1) if re.search(r"\d", m.group(1)) else None
+    return match_span(m, 1) if re.search(r"\d", m.group(1)) else None
 
 
 def _check_sin(text: str, m: re.Match[str]) -> tuple[int, int] | None:
-    return _span(m) if luhn_valid(_digits(m.group(0))) else None
+    return match_span(m) if luhn_valid(digits_only(m.group(0))) else None
 
 
 _NOT_NAMES = frozenset(
@@ -241,7 +229,7 @@ _NOT_NAMES = frozenset(
 
 def _check_name(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     # Drop trailing words that are not names ("Contact Jane Today" -> "Jane").
-    start, end = _span(m, 1)
+    start, end = match_span(m, 1)
     words = list(re.finditer(r"\S+", text[start:end]))
     while words and words[-1].group(0).rstrip(".,") in _NOT_NAMES:
         words.pop()
@@ -497,117 +485,3 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 """Every detector, in no particular order; overlaps are resolved in ``scan``."""
-
-
-# --- public functions -------------------------------------------------------
-
-
-def list_rules(rules: Iterable[Rule] = RULES) -> list[dict[str, str]]:
-    """List the detectors as plain rows, for ``--list-rules``.
-
-    Returns:
-        One dict per rule with ``name``, ``category``, ``placeholder`` and
-        ``description``, sorted by category then name.
-
-    """
-    rows = [
-        {
-            "name": r.name,
-            "category": r.category,
-            "placeholder": r.placeholder,
-            "description": r.description,
-        }
-        for r in rules
-    ]
-    return sorted(rows, key=lambda row: (row["category"], row["name"]))
-
-
-def parse_categories(names: Iterable[str]) -> frozenset[Category]:
-    """Turn user-given category names into categories, case-insensitively.
-
-    Accepts ``"email"``, ``"EMAIL"`` or ``"[EMAIL]"``.
-
-    Raises:
-        ValueError: For a name that is no category, listing the valid ones.
-
-    """
-    out: set[Category] = set()
-    for raw in names:
-        name = raw.strip().strip("[]").upper().replace("-", "_").replace(" ", "_")
-        if name not in CATEGORIES:
-            raise ValueError(
-                f"unknown PII category {raw!r}; choose from {', '.join(CATEGORIES)}"
-            )
-        out.add(name)
-    return frozenset(out)
-
-
-def scan(
-    text: str,
-    *,
-    keep: Iterable[str] = (),
-    rules: Iterable[Rule] = RULES,
-) -> list[PiiSpan]:
-    """Find PII spans in a text.
-
-    Every rule proposes candidates; overlapping candidates are resolved so the
-    longest span wins, and among equally long ones the more specific rule
-    (higher priority, e.g. a checksum-validated card over a phone number).
-
-    Args:
-        text: The text to scan.
-        keep: Categories to leave in the text (the whitelist); they are
-            dropped after overlaps are resolved, so a kept span is not
-            re-claimed by a weaker rule.
-        rules: Detectors to run; defaults to all of ``RULES``.
-
-    Returns:
-        Non-overlapping spans sorted by start offset.
-
-    """
-    kept = parse_categories(keep)
-    candidates: list[tuple[int, int, Rule]] = []
-    for rule in rules:
-        for m in rule.pattern.finditer(text):
-            bounds = rule.check(text, m) if rule.check else _span(m, rule.group)
-            if bounds and bounds[1] > bounds[0]:
-                candidates.append((bounds[0], bounds[1], rule))
-    candidates.sort(key=lambda c: (-(c[1] - c[0]), -c[2].priority, c[0]))
-    chosen: list[tuple[int, int, Rule]] = []
-    for start, end, rule in candidates:
-        if all(end <= s or start >= e for s, e, _ in chosen):
-            chosen.append((start, end, rule))
-    chosen.sort(key=lambda c: c[0])
-    return [
-        PiiSpan(
-            category=rule.category,
-            start=start,
-            end=end,
-            text=text[start:end],
-            placeholder=rule.placeholder,
-            rule=rule.name,
-        )
-        for start, end, rule in chosen
-        if rule.category not in kept
-    ]
-
-
-def redact(text: str, spans: Iterable[PiiSpan]) -> str:
-    """Replace each span with its placeholder.
-
-    Args:
-        text: The text the spans were found in.
-        spans: Non-overlapping spans, as returned by ``scan``.
-
-    Returns:
-        The text with every span replaced by its placeholder.
-
-    """
-    out: list[str] = []
-    cursor = 0
-    for span in sorted(spans, key=lambda s: s.start):
-        out.append(text[cursor : span.start])
-        out.append(span.placeholder)
-        cursor = span.end
-    out.append(text[cursor:])
-    return "".join(out)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from anonygraph.tools.pii import Category, PiiSpan
+from anonygraph.tools.dp_embed.pii import Category, PiiSpan
 
 SegmentKind = Literal["pii", "chunk", "verbatim"]
 

@@ -16,8 +16,8 @@ from anonygraph import models, store
 from anonygraph.cues.leaks import LeakRate, explicit_leak_rates
 from anonygraph.graphs import evaluate
 from anonygraph.runner import invoke_thread, run_bounded
+from anonygraph.runs.tracing import tracing_scope
 from anonygraph.state.evaluate import EvalContext
-from anonygraph.tracing import tracing_scope
 
 
 @dataclass

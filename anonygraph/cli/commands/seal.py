@@ -1,4 +1,4 @@
-"""The ``anonygraph seal data | train`` sub-commands, for `anonygraph.cli` to mount.
+"""``anonygraph seal data | train``: SEAL's distillation data and training.
 
 Training imports torch, transformers, peft and trl only when it starts.
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import asdict
+from typing import Any
 
 from anonygraph.tools.torch_device import DEVICES, PRECISIONS
 from anonygraph.training.data import (
@@ -25,8 +26,8 @@ from anonygraph.training.trainer import (
 )
 
 
-def add_seal_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add ``seal data`` and ``seal train``; each sets ``args.seal_command``."""
+def add_parser(sub: Any) -> None:
+    """Add ``seal data`` and ``seal train``; each sets ``args.func``."""
     seal = sub.add_parser("seal", help="SEAL: distillation data and training")
     steps = seal.add_subparsers(dest="seal_step", required=True)
 
@@ -36,13 +37,13 @@ def add_seal_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[ty
     data.add_argument("--db", default="runs.sqlite", help="run store (SQLite)")
     data.add_argument("--run", required=True, help="id of a seal_trajectory run")
     data.add_argument("--out", required=True, help="folder for the JSONL files")
-    data.set_defaults(seal_command=seal_data_command)
+    data.set_defaults(func=seal_data_command)
 
     train_ = steps.add_parser(
         "train", help="LoRA SFT on the three tasks, then DPO (needs [train])"
     )
     add_train_arguments(train_)
-    train_.set_defaults(seal_command=seal_train_command)
+    train_.set_defaults(func=seal_train_command)
 
 
 def seal_data_command(args: argparse.Namespace) -> int:

@@ -1,0 +1,31 @@
+"""``anonygraph export``: write a run's output JSONL from the store."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from anonygraph.cli.flags import add_db, check_store
+
+
+def add_parser(sub: Any) -> None:
+    """Add ``export``: the store, the run, the file."""
+    parser = sub.add_parser("export", help="write a run's output JSONL from the store")
+    add_db(parser)
+    parser.add_argument("--run", required=True, help="run id")
+    parser.add_argument("--output", required=True, help="JSONL file to write")
+    parser.add_argument(
+        "--force", action="store_true", help="replace a file another run wrote"
+    )
+    parser.set_defaults(func=command)
+
+
+def command(args: argparse.Namespace) -> int:
+    """Write the finished records' output lines and say how many."""
+    from anonygraph import workers
+    from anonygraph.store import RunStore
+
+    check_store(args.db)
+    count = workers.export(RunStore(args.db), args.run, args.output, force=args.force)
+    print(f"{args.output}: {count} records of run {args.run}")  # noqa: T201
+    return 0

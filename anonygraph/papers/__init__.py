@@ -1,0 +1,1 @@
+"""The papers anonygraph implements: their published figures, as package data."""

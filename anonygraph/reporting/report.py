@@ -1,0 +1,97 @@
+"""``anonygraph report``: report.md and .csv, plots, report.html of evaluated runs."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from anonygraph import store
+from anonygraph.reporting import html_page, record_view
+from anonygraph.reporting.evaluation import run_leak_rates
+from anonygraph.reporting.plots import write_plots
+from anonygraph.reporting.tables import (
+    COLUMNS,
+    curve_table,
+    format_value,
+    iteration_curve,
+    leak_table,
+    markdown_table,
+    models_note,
+    original_row,
+    run_row,
+)
+
+
+def write_report(
+    db_path: str, out_dir: str, run_ids: list[str] | None = None
+) -> dict[str, Path]:
+    """Write report.md, report.csv, the plots and report.html for evaluated runs.
+
+    Args:
+        db_path: the run store.
+        out_dir: where the files go (created).
+        run_ids: runs to include; default: every run that has an evaluation.
+
+    Returns:
+        Name -> path of each file written.
+
+    Raises:
+        ValueError: when no chosen run has been evaluated yet.
+    """
+    db = store.RunStore(db_path)
+    chosen = [r for r in db.runs() if not run_ids or r["id"] in run_ids]
+    evaluated = [(run, db.latest_eval(run["id"])) for run in chosen]
+    evaluated = [(run, e) for run, e in evaluated if e]
+    if not evaluated:
+        raise ValueError(
+            "no evaluated run to report; score one first: anonygraph eval --run RUN_ID"
+        )
+    rows = [original_row(db, evaluated[0][1] or "", evaluated[0][0]["id"])]
+    rows += [run_row(db, run, eval_id or "") for run, eval_id in evaluated]
+    leaks = {"original text": run_leak_rates(db, evaluated[0][0]["id"])["original"]}
+    leaks.update(
+        {
+            f"{run['method']} ({run['id']})": run_leak_rates(db, run["id"])["final"]
+            for run, _ in evaluated
+        }
+    )
+    curves = {
+        f"{run['method']} ({run['id']}; {models_note(db, eval_id or '')})": (
+            iteration_curve(db, eval_id or "")
+        )
+        for run, eval_id in evaluated
+    }
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    files = {"markdown": out / "report.md", "csv": out / "report.csv"}
+    sections = ["# anonygraph report", "", markdown_table(rows), ""]
+    sections += [
+        "## Explicit-cue leak rate per attribute",
+        "",
+        "Share of labelled records whose label, or an exact cue the detectors",
+        "tie to it, is still in the text (no model; LEAK above pools them).",
+        "",
+        leak_table(leaks),
+        "",
+    ]
+    for name, curve in curves.items():
+        if len(curve) > 1:
+            sections += [f"## Per round: {name}", "", curve_table(curve), ""]
+    files["markdown"].write_text("\n".join(sections))
+    with open(files["csv"], "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=COLUMNS, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    plots = write_plots(rows, curves, out)
+    files.update(plots)
+    reviews = [
+        r for run, _ in evaluated for r in record_view.record_reviews(db, run["id"])
+    ]
+    files["html"] = out / "report.html"
+    files["html"].write_text(
+        html_page.render_html(COLUMNS, rows, curves, plots, reviews, format_value),
+        encoding="utf-8",
+    )
+    for path in files.values():
+        path.chmod(0o600)
+    return files

@@ -1,0 +1,1 @@
+"""AURA's rules: probe scope, masking stop, mask templates, candidate selection."""

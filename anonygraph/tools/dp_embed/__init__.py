@@ -1,0 +1,1 @@
+"""DP-Embed-Invert's parts: PII scanner, segmentation, accountant, inversion."""

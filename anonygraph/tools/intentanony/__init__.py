@@ -1,0 +1,1 @@
+"""IntentAnony's rules: exposure table and budgets, evidence spans and outcomes."""

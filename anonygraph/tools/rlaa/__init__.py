@@ -1,0 +1,1 @@
+"""RLAA's control layer: from the arbitrator's verdicts to a policy (Pi_select)."""

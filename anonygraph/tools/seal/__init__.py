@@ -1,0 +1,1 @@
+"""SEAL's feedback: its guesses and utility scores as the anonymizer reads them."""

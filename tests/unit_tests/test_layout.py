@@ -1,0 +1,191 @@
+"""The package's shape: README's Layout names the real tree, no import circles,
+old import paths still import."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import sys
+import warnings
+from itertools import takewhile
+from pathlib import Path
+
+import pytest
+
+from anonygraph._old_paths import MOVED
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "anonygraph"
+
+KNOWN_CIRCLES: list[set[str]] = [{"anonygraph.runner", "anonygraph.workers"}]
+"""Circles owned by the run layer's move into anonygraph/runs/, which removes
+them; an entry that no longer matches a circle fails too, so it goes then."""
+
+
+def layout_block(readme: str) -> list[str]:
+    """The lines of the code block in README's Layout section."""
+    section = readme.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
+    return section.split("\n```\n", 1)[1].split("\n```", 1)[0].split("\n")
+
+
+def parse_layout(lines: list[str]) -> tuple[set[str], set[str]]:
+    """Packages (``anonygraph/x/``) and modules (``anonygraph/x/m.py``) it names.
+
+    A line at column 0 starting ``anonygraph/`` opens a package; a line
+    indented two spaces names modules of it, leading ``*.py`` words; deeper
+    indents continue a description; other lines (``examples/``) are outside.
+
+    Raises:
+        ValueError: for a two-space line that names no module.
+    """
+    packages: set[str] = set()
+    modules: set[str] = set()
+    package = ""
+    for line in lines:
+        if line.startswith("anonygraph/"):
+            package = line.split()[0]
+            packages.add(package)
+        elif line.startswith("  ") and not line.startswith("   "):
+            if not package:
+                raise ValueError(f"module line before any package: {line!r}")
+            named = list(takewhile(lambda w: w.endswith(".py"), line.split()))
+            if not named:
+                raise ValueError(f"a two-space line names no module: {line!r}")
+            modules.update(package + name for name in named)
+        elif line and not line.startswith(" "):
+            package = ""
+    return packages, modules
+
+
+def real_tree() -> tuple[set[str], set[str]]:
+    """Packages and modules of anonygraph/, as README paths."""
+    packages = {
+        f"{init.parent.relative_to(ROOT).as_posix()}/"
+        for init in PACKAGE.rglob("__init__.py")
+    }
+    modules = {
+        path.relative_to(ROOT).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if path.name not in ("__init__.py", "__main__.py")
+    }
+    return packages, modules
+
+
+def test_when_the_tree_changes_then_readme_layout_must_name_it() -> None:
+    named_packages, named_modules = parse_layout(
+        layout_block((ROOT / "README.md").read_text())
+    )
+    packages, modules = real_tree()
+
+    assert sorted(packages - named_packages) == [], "packages missing from Layout"
+    assert sorted(named_packages - packages) == [], "Layout names no such package"
+    assert sorted(modules - named_modules) == [], "modules missing from Layout"
+    assert sorted(named_modules - modules) == [], "Layout names no such module"
+
+
+@pytest.mark.parametrize(
+    ("change", "missing"),
+    [
+        ("  added.py       new", "anonygraph/tools/added.py"),
+        ("anonygraph/extra/ new package", "anonygraph/extra/"),
+    ],
+)
+def test_when_layout_and_tree_differ_then_the_parse_sees_it(
+    change: str, missing: str
+) -> None:
+    lines = layout_block((ROOT / "README.md").read_text())
+    at = lines.index("anonygraph/tools/rlaa/")
+    edited = lines[:at] + [change] + lines[at:]
+    packages, modules = parse_layout(edited)
+    assert missing in packages | modules
+    with pytest.raises(ValueError, match="names no module"):
+        parse_layout(["anonygraph/", "  see below"])
+
+
+def import_edges() -> dict[str, set[str]]:
+    """Module -> anonygraph modules it imports, at any depth (TYPE_CHECKING too)."""
+    names = {
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): p
+        for p in PACKAGE.rglob("*.py")
+    }
+
+    def resolve(name: str) -> str | None:
+        while name and name not in names:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    edges: dict[str, set[str]] = {}
+    for module, path in names.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets.update(filter(None, (resolve(a.name) for a in node.names)))
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    targets.add(resolve(full if full in names else node.module) or "")
+        # A module importing its own package's __init__ is no circle of design.
+        edges[module] = {
+            t for t in targets if t and t != module and not module.startswith(t + ".")
+        }
+    return edges
+
+
+def circles(edges: dict[str, set[str]]) -> list[set[str]]:
+    """Strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[set[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = set()
+            while True:
+                w = stack.pop()
+                group.add(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(group)
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_when_modules_import_each_other_in_a_circle_then_this_fails() -> None:
+    found = circles(import_edges())
+
+    assert [c for c in found if c not in KNOWN_CIRCLES] == []
+    assert [c for c in KNOWN_CIRCLES if c not in found] == [], "stale entry"
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [
+        {"a", "b", "c"}
+    ]
+
+
+@pytest.mark.parametrize(("old", "new"), sorted(MOVED.items()))
+def test_when_an_old_import_path_is_used_then_it_is_the_moved_module(
+    old: str, new: str
+) -> None:
+    fresh = old not in sys.modules
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        module = importlib.import_module(old)
+
+    assert module is importlib.import_module(new)
+    assert module.__spec__ is not None and module.__spec__.name == new
+    assert not (ROOT / (old.replace(".", "/") + ".py")).exists()
+    if fresh:
+        assert [str(w.message) for w in caught] == [
+            f"{old} moved to {new}; import it from there"
+        ]
