@@ -210,7 +210,7 @@ def test_when_an_in_process_model_runs_on_ray_then_each_worker_loads_it_once(
 ) -> None:
     if importlib.util.find_spec("llama_cpp") is None:
         fail_or_skip("the embedded model needs llama-cpp-python: make install")
-    write_records(tmp_path / "in.jsonl", 4)
+    write_records(tmp_path / "in.jsonl", 3)
     loads = tmp_path / "loads.txt"
     run = RunOptions(
         method="rlaa",
@@ -232,13 +232,13 @@ def test_when_an_in_process_model_runs_on_ray_then_each_worker_loads_it_once(
 
     summary = run_on_ray(run, engine)
 
-    assert (summary.done, summary.failed) == (4, 0), summary.report()
+    assert (summary.done, summary.failed) == (3, 0), summary.report()
     calls = RunStore(pg_url).db.query(
         "select distinct record_id from model_calls where backend = 'local'"
     )
-    assert len(calls) == 4  # every record asked the embedded model
+    assert len(calls) == 3  # every record asked the embedded model
     # One load in each worker that ran records (one worker a node), whatever
-    # the number of records it ran.
+    # the number of records it ran: 3 records on at most 2 workers.
     pids = loads.read_text().split()
     assert len(pids) == len(set(pids)) == len(summary.nodes)
 
