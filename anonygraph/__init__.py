@@ -6,7 +6,7 @@ from typing import Any
 
 from anonygraph import _old_paths
 
-__all__ = ["aanonymize", "anonymize"]
+__all__ = ["aanonymize", "aanonymize_dataframe", "anonymize", "anonymize_dataframe"]
 
 _old_paths.install()
 
@@ -23,3 +23,17 @@ async def aanonymize(text: str | list[str], method: str = "rlaa", **kwargs: Any)
     from anonygraph.api import aanonymize as _aanonymize
 
     return await _aanonymize(text, method, **kwargs)
+
+
+def anonymize_dataframe(frame: Any, method: str = "rlaa", **kwargs: Any) -> Any:
+    """Anonymize a DataFrame's rows; see `anonygraph.api.aanonymize_dataframe`."""
+    from anonygraph.api import anonymize_dataframe as _anonymize_dataframe
+
+    return _anonymize_dataframe(frame, method, **kwargs)
+
+
+async def aanonymize_dataframe(frame: Any, method: str = "rlaa", **kwargs: Any) -> Any:
+    """Async form of `anonymize_dataframe`."""
+    from anonygraph.api import aanonymize_dataframe as _aanonymize_dataframe
+
+    return await _aanonymize_dataframe(frame, method, **kwargs)

@@ -1,4 +1,4 @@
-"""Python API: anonymize one text with any method, no files involved."""
+"""Python API: anonymize one text, or a pandas DataFrame's rows, with any method."""
 
 from __future__ import annotations
 
@@ -6,8 +6,18 @@ import asyncio
 from typing import Any
 
 from anonygraph.graphs import GRAPHS
-from anonygraph.runner import build_context
+from anonygraph.inputs import MAX_CHARS
+from anonygraph.runner import build_context, graph_input
+from anonygraph.runs.table_output import (
+    OutputColumns,
+    TableResult,
+    check_free,
+    graph_result,
+    no_result,
+)
+from anonygraph.runs.tables import BadRow, TableColumns, check_names, rows_records
 from anonygraph.runs.tracing import tracing_scope
+from anonygraph.state.domain import Record
 
 
 def anonymize(
@@ -45,8 +55,24 @@ async def aanonymize(
     **options: Any,
 ) -> dict[str, Any]:
     """Async form of `anonymize`, for callers already inside an event loop."""
+    graph, context = _compile(method, models, options)
+    payload = {"comments": text} if isinstance(text, list) else {"text": text}
+    with tracing_scope(trace):
+        result: dict[str, Any] = await graph.ainvoke(payload, context=context)
+    return result
+
+
+def _compile(
+    method: str, models: dict[str, str] | None, options: dict[str, Any]
+) -> tuple[Any, Any]:
+    """Compile the method's graph (no checkpointer) and build its `Context`.
+
+    Raises:
+        ValueError: for an unknown method or option, or ``review=True``.
+    """
     if method not in GRAPHS:
         raise ValueError(f"unknown method {method!r}; choose from {', '.join(GRAPHS)}")
+    options = dict(options)
     roles = dict(models or {})
     if "default" in roles:
         options.setdefault("default_model", roles.pop("default"))
@@ -60,8 +86,92 @@ async def aanonymize(
             "thread_id and resume it with Command(resume=ANSWER) (shapes in "
             "anonygraph.state.review; example in the README, 'Human review')"
         )
-    payload = {"comments": text} if isinstance(text, list) else {"text": text}
-    graph = GRAPHS[method]().compile(name=method)
+    return GRAPHS[method]().compile(name=method), context
+
+
+def anonymize_dataframe(
+    frame: Any,
+    method: str = "rlaa",
+    models: dict[str, str] | None = None,
+    **kwargs: Any,
+) -> Any:
+    """Anonymize every row of a pandas DataFrame; return a copy with the results.
+
+    See `aanonymize_dataframe` for the arguments.
+    """
+    return asyncio.run(aanonymize_dataframe(frame, method, models, **kwargs))
+
+
+async def aanonymize_dataframe(
+    frame: Any,
+    method: str = "rlaa",
+    models: dict[str, str] | None = None,
+    *,
+    text_column: str = "text",
+    id_column: str | None = None,
+    comments_column: str | None = None,
+    output_columns: OutputColumns = OutputColumns(),
+    concurrency: int = 4,
+    trace: bool = False,
+    **options: Any,
+) -> Any:
+    """Anonymize every row of a pandas DataFrame, ``concurrency`` rows at a time.
+
+    Args:
+        frame: the table; its other columns and its index are kept.
+        method: a key of `anonygraph.graphs.GRAPHS`.
+        models: role -> model spec; the key ``default`` sets every other role.
+        text_column: the column of texts.
+        id_column: the column of ids (the row number when None); ids must be
+            unique.
+        comments_column: a column of lists of comments by one author, read
+            instead of ``text_column``; the anonymized cell is then a list.
+        output_columns: names of the added columns (anonymized, outcome,
+            leaks_left, problem).
+        concurrency: rows anonymized at once.
+        trace: send LangSmith traces; off otherwise.
+        **options: fields of the method's `Context`, e.g. ``max_iterations=3``.
+
+    Returns:
+        A copy of ``frame`` with the added columns. A row that is no usable
+        record (an empty or non-text cell, a duplicate id) has outcome ``bad
+        input``, one whose method raised has ``failed``; both say why in
+        ``problem`` and have no anonymized text.
+
+    Raises:
+        InputError: when a named column is missing or an added one exists.
+        ValueError: for an unknown method or option.
+    """
+    columns = TableColumns(text=text_column, id=id_column, comments=comments_column)
+    names = [str(c) for c in frame.columns]
+    check_names("the DataFrame", names, columns)
+    check_free("the DataFrame", names, output_columns)
+    graph, context = _compile(method, models, options)
+    items = rows_records(
+        frame[columns.source].tolist(),
+        frame[id_column].tolist() if id_column else None,
+        0,
+        columns,
+        getattr(context, "max_chars", MAX_CHARS),
+        set(),
+    )
+    gate = asyncio.Semaphore(max(1, concurrency))
+
+    async def one(item: Record | BadRow) -> TableResult:
+        if isinstance(item, BadRow):
+            return no_result("bad input", item.reason)
+        async with gate:
+            try:
+                result = await graph.ainvoke(graph_input(item), context=context)
+            except Exception as exc:  # noqa: BLE001 - the row says why, others go on
+                return no_result("failed", f"{type(exc).__name__}: {exc}")
+        return graph_result(result, comments=bool(comments_column))
+
     with tracing_scope(trace):
-        result: dict[str, Any] = await graph.ainvoke(payload, context=context)
-    return result
+        results = await asyncio.gather(*(one(item) for item in items))
+    out = frame.copy()
+    out[output_columns.anonymized] = [r["anonymized"] for r in results]
+    out[output_columns.outcome] = [r["outcome"] for r in results]
+    out[output_columns.leaks_left] = [r["leaks_left"] for r in results]
+    out[output_columns.problem] = [r["problem"] for r in results]
+    return out

@@ -2,8 +2,9 @@
 
 `anonygraph review --run RUN` walks the records a ``--review`` batch left
 waiting: it shows the diff so far and the proposal, reads one key per review
-(approve, edit, stop, skip, quit) and, for an edit, one line of changes, then
-resumes the record's thread with ``Command(resume=ANSWER)``. Finished records
+(approve, edit, reject, skip, quit) and, for an edit, one line of changes, then
+resumes the record's thread with ``Command(resume=ANSWER)``, ANSWER being
+LangChain's HITL response (`anonygraph.state.review`). Finished records
 go to the run's output file as the batch runner writes them. Questions and
 answers are plain lines on stdout and stdin, so a script can drive it.
 """
@@ -28,9 +29,10 @@ from anonygraph.runner import (
     run_record,
 )
 from anonygraph.state.domain import Record
+from anonygraph.tools.review_requests import proposal_lines
 from anonygraph.tools.text_diff import render_terminal, word_diff
 
-KEYS = "[a]pprove, [e]dit, [s]top, s[k]ip, [q]uit"
+KEYS = "[a]pprove, [e]dit, [r]eject (keep the current text), s[k]ip, [q]uit"
 """The keys a review takes."""
 
 EDIT_HELP: dict[str, str] = {
@@ -99,55 +101,47 @@ def parse_edit(step: str, line: str) -> dict[str, Any]:
     return changes
 
 
+def edited_args(action: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """Apply an edit line's changes to the action's arguments (the proposal).
+
+    Raises:
+        EditLineError: when the line drops an attribute the proposal lacks.
+    """
+    args = action["args"]
+    if "pick" in changes:
+        return {"pick": changes["pick"]}
+    if "levels" in changes:
+        return {"levels": {**args["levels"], **changes["levels"]}}
+    policy = dict(args["policy"])
+    for name in changes.get("drop", []):
+        if name not in policy:
+            raise EditLineError(
+                f"-{name}: {name} is not in the policy ({', '.join(policy)})"
+            )
+        del policy[name]
+    for name in changes.get("add", []):
+        policy.setdefault(name, "generalize")
+    return {"policy": {**policy, **changes.get("actions", {})}}
+
+
 def render_request(record_id: str, request: dict[str, Any]) -> str:
     """Show one pending review: the diff so far, the inferences and the proposal."""
+    details = request["details"]
     lines = [
-        f"== record {record_id}: {request['step']} (after {request['round']} "
+        f"== record {record_id}: {details['step']} (after {details['round']} "
         "rewrite(s))",
-        render_terminal(word_diff(request["original"], request["text"])),
+        render_terminal(word_diff(details["original"], details["text"])),
         "-- attacker:",
     ]
-    for inference in request["inferences"]:
+    for inference in details["inferences"]:
         guesses = ", ".join(inference.get("guesses", [])) or "(no guess)"
         lines.append(
             f"  {inference['attribute']}: {guesses} "
             f"(certainty {inference.get('certainty', '?')})"
         )
     lines.append("-- proposal:")
-    lines += _proposal_lines(request["step"], request["proposal"])
+    lines += proposal_lines(details["step"], details["proposal"])
     return "\n".join(lines)
-
-
-def _proposal_lines(step: str, proposal: dict[str, Any]) -> list[str]:
-    if step == "review_policy":
-        return [
-            f"  {p['attribute']}: {p['action']} ({p.get('concept', '')})"
-            for p in proposal["policy"]
-        ]
-    if step == "review_budgets":
-        lines = [
-            f"  {b['attribute']}: {b['level']} (attacker certainty at most "
-            f"{b['max_certainty']})"
-            for b in proposal["budgets"]
-        ]
-        for chain in proposal["chains"]:
-            lines += [
-                f"    {s['action']} {s['quote']!r} ({chain['attribute']})"
-                for s in chain["steps"]
-            ]
-        return lines
-    chosen = proposal["choice"].get("index")
-    lines = []
-    for c in proposal["candidates"]:
-        mark = "*" if c["index"] == chosen else " "
-        state = (
-            f"rejected: {'; '.join(c['rejected'])}"
-            if c.get("rejected")
-            else f"S={c.get('severity')} C={c.get('specific')} L={c.get('loss')}"
-        )
-        lines.append(f" {mark}{c['index']}: [{state}] {c.get('text', '')}")
-    lines.append(f"  rule: {proposal['choice'].get('reason', '')}")
-    return lines
 
 
 async def review_run(
@@ -273,22 +267,26 @@ def _read_answer(
             return "quit"
         key = key.strip().lower()
         if key in ("a", "approve"):
-            return {"decision": "approve"}
-        if key in ("s", "stop"):
-            return {"decision": "stop"}
+            return {"decisions": [{"type": "approve"}]}
+        if key in ("r", "reject"):
+            return {"decisions": [{"type": "reject"}]}
         if key in ("k", "skip"):
             return "skip"
         if key in ("q", "quit"):
             return "quit"
         if key in ("e", "edit"):
-            line = ask(f"edit ({EDIT_HELP[request['step']]})? ")
+            step = request["details"]["step"]
+            line = ask(f"edit ({EDIT_HELP[step]})? ")
             if line is None:
                 return "quit"
+            (action,) = request["action_requests"]
             try:
-                return {"decision": "edit", **parse_edit(request["step"], line)}
+                args = edited_args(action, parse_edit(step, line))
             except EditLineError as exc:
                 say(f"not applied: {exc}")
                 continue
+            edit = {"name": action["name"], "args": args}
+            return {"decisions": [{"type": "edit", "edited_action": edit}]}
         say(f"unknown key {key!r}; keys: {KEYS}")
 
 

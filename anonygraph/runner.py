@@ -408,8 +408,9 @@ class WaitingReview(UnfinishedError):
 
     def __init__(self, thread_id: str, requests: list[Any]) -> None:
         """Keep the pending review requests (the interrupt values)."""
+        step = requests[0].get("details", {}).get("step", "?")
         super().__init__(
-            f"the record waits for a review at {requests[0].get('step', '?')}; "
+            f"the record waits for a review at {step}; "
             f"answer it with `anonygraph review`, or resume thread {thread_id!r} "
             "with Command(resume=...)"
         )

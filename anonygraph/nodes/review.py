@@ -3,7 +3,8 @@
 Each step is a node of its own, so resuming re-runs only the pause (an
 interrupted node starts over when resumed) and the graph shows where a run
 may wait. The routers in graphs/ skip these steps unless ``review`` is on.
-The request and answer shapes are in `anonygraph.state.review`.
+The request and answer follow LangChain's human-in-the-loop convention; their
+shapes are in `anonygraph.state.review`.
 """
 
 from __future__ import annotations
@@ -20,30 +21,29 @@ from anonygraph.state.intentanony import EvidenceChain, ExposureBudget
 from anonygraph.state.iterative import IterativeState
 from anonygraph.state.record import original_text
 from anonygraph.state.review import (
+    BudgetAnswer,
+    PolicyAnswer,
     ReviewAnswer,
+    ReviewDetails,
     ReviewRequest,
-    budget_answer_model,
-    policy_answer_model,
-    selection_answer_model,
+    SelectionAnswer,
+    budget_response_model,
+    policy_response_model,
+    selection_response_model,
 )
 from anonygraph.tools.intentanony.exposure import counted_intents
 from anonygraph.tools.review_edits import edit_budgets, edit_policy, pick_candidate
-
-ANSWER_HELP = (
-    'resume with {"decision": "approve"}, {"decision": "stop"} or '
-    '{"decision": "edit", %s}'
-)
+from anonygraph.tools.review_requests import build_request
 
 
 def review_policy(state: rlaa.State, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Pause RLAA or FgAA before the anonymizer rewrites: approve, edit or stop."""
-    proposed = [p["attribute"] for p in state.policy]
+    """Pause RLAA or FgAA before the anonymizer rewrites: approve, edit or reject."""
+    proposed = {p["attribute"]: p["action"] for p in state.policy}
     addable = [a for a in state.attributes if a not in proposed]
-    request = _request(
-        state, "review_policy", {"policy": state.policy},
-        '"drop": [...], "add": [...], "actions": {"ATTRIBUTE": "generalize"}',
-    )  # fmt: skip
-    answer = interrupt(request, response_schema=policy_answer_model(proposed, addable))
+    schema = policy_response_model(proposed, addable)
+    details = _details(state, "review_policy", {"policy": state.policy})
+    request = build_request(details, {"policy": proposed}, schema)
+    answer = PolicyAnswer(**interrupt(request, response_schema=schema).answer_fields())
     update: dict[str, Any] = {"reviews": [_entry(request, answer)]}
     if answer.decision == "edit":
         policy = edit_policy(
@@ -59,15 +59,15 @@ def review_policy(state: rlaa.State, runtime: Runtime[Context]) -> dict[str, Any
 def review_budgets(
     state: intentanony.State, runtime: Runtime[intentanony.IntentAnonyContext]
 ) -> dict[str, Any]:
-    """Pause IntentAnony before its rewrite: approve, change budgets or stop."""
+    """Pause IntentAnony before its rewrite: approve, change budgets or reject."""
     proposal = {"budgets": state.budgets, "chains": state.chains}
     if state.exceeded:
         proposal["exceeded"] = state.exceeded
-    request = _request(
-        state, "review_budgets", proposal, '"levels": {"ATTRIBUTE": "L0..BAN"}'
-    )
-    attributes = [b["attribute"] for b in state.budgets]
-    answer = interrupt(request, response_schema=budget_answer_model(attributes))
+    levels = {b["attribute"]: b["level"] for b in state.budgets}
+    schema = budget_response_model(levels)
+    details = _details(state, "review_budgets", proposal)
+    request = build_request(details, {"levels": levels}, schema)
+    answer = BudgetAnswer(**interrupt(request, response_schema=schema).answer_fields())
     update: dict[str, Any] = {"reviews": [_entry(request, answer)]}
     if answer.decision == "edit":
         budgets, chains, exceeded = edit_budgets(
@@ -86,37 +86,41 @@ def review_budgets(
 def review_selection(
     state: aura.State, runtime: Runtime[aura.AuraContext]
 ) -> dict[str, Any]:
-    """Pause AURA before the chosen candidate is used: approve, pick another or stop."""
+    """Pause AURA before its chosen candidate is used: approve, pick another, reject."""
     proposal = {"candidates": state.candidates, "choice": state.choice}
-    request = _request(state, "review_selection", proposal, '"pick": INDEX')
     valid = [c["index"] for c in state.candidates if c.get("rejected") == []]
-    answer = interrupt(request, response_schema=selection_answer_model(valid))
+    chosen = state.choice.get("index")
+    schema = selection_response_model(valid, chosen)
+    details = _details(state, "review_selection", proposal)
+    request = build_request(details, {"pick": chosen}, schema)
+    response = interrupt(request, response_schema=schema)
+    answer = SelectionAnswer(**response.answer_fields())
     update: dict[str, Any] = {"reviews": [_entry(request, answer)]}
     if answer.decision == "edit":
         update["choice"] = pick_candidate(state.choice, answer)
     return update
 
 
-def _request(
-    state: IterativeState, step: str, proposal: dict[str, Any], edit: str
-) -> ReviewRequest:
-    return ReviewRequest(
+def _details(
+    state: IterativeState, step: str, proposal: dict[str, Any]
+) -> ReviewDetails:
+    return ReviewDetails(
         step=step,
         round=state.round,
         original=original_text(state),
         text=state.current,
         inferences=state.inferences,
         proposal=proposal,
-        answer=ANSWER_HELP % edit,
     )
 
 
 def _entry(request: ReviewRequest, answer: ReviewAnswer) -> dict[str, Any]:
     """Log one review: what was proposed and what the reviewer answered."""
+    details = request["details"]
     return {
-        "step": request["step"],
-        "round": request["round"],
-        "proposal": request["proposal"],
+        "step": details["step"],
+        "round": details["round"],
+        "proposal": details["proposal"],
         **answer.model_dump(exclude_defaults=True),
         "decision": answer.decision,
     }

@@ -2,8 +2,60 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
+
+MARKERS = ("o", "s", "D", "^", "v", "P", "X", "p", "h", "<", ">", "d")
+"""One marker per method and profile (the star is the original text's)."""
+
+
+def privacy_utility_figure(rows: list[dict[str, Any]]) -> Any:
+    """Plot PRIV against UTIL on fixed [0, 1] axes, so two reports compare by eye.
+
+    The original text (the first row) is the reference point: a black star with
+    dotted lines through it. Each method and profile has its own marker; its
+    runs share it.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.5, 5))
+    groups: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for row in rows:
+        utility = row["UTIL"] if row["UTIL"] is not None else row["ROUGE"]
+        if row["PRIV"] is not None and utility is not None:
+            groups[_plot_label(row)].append((row["PRIV"], utility))
+    reference = groups.pop("original text", [])
+    for x, y in reference:
+        ax.axvline(x, color="grey", linestyle=":", linewidth=1)
+        ax.axhline(y, color="grey", linestyle=":", linewidth=1)
+    if reference:
+        ax.scatter([x for x, _ in reference], [y for _, y in reference], marker="*",
+                   s=220, color="black", label="original text", zorder=3,
+                   clip_on=False)  # fmt: skip
+    for index, (label, points) in enumerate(groups.items()):
+        ax.scatter([x for x, _ in points], [y for _, y in points], s=70, label=label,
+                   marker=MARKERS[index % len(MARKERS)], zorder=3,
+                   clip_on=False)  # fmt: skip
+    # Points on an edge (the original text's UTIL is 1) are drawn whole.
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("PRIV: attacker top-1 accuracy (lower is better)")
+    ax.set_ylabel("UTIL (judge; ROUGE-L when not judged)")
+    ax.set_title("Privacy-utility trade-off")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def _plot_label(row: dict[str, Any]) -> str:
+    """Name a row's point: its method, with its profile when the run has one."""
+    profile = row.get("profile")
+    return f"{row['method']} ({profile})" if profile else str(row["method"])
 
 
 def write_plots(
@@ -20,20 +72,8 @@ def write_plots(
     import matplotlib.pyplot as plt
 
     files: dict[str, Path] = {}
-    fig, ax = plt.subplots(figsize=(6, 4.5))
-    for row in rows:
-        utility = row["UTIL"] if row["UTIL"] is not None else row["ROUGE"]
-        if row["PRIV"] is None or utility is None:
-            continue
-        ax.scatter(row["PRIV"], utility, s=60)
-        ax.annotate(row["method"], (row["PRIV"], utility), textcoords="offset points",
-                    xytext=(5, 5))  # fmt: skip
-    ax.set_xlabel("PRIV: attacker top-1 accuracy (lower is better)")
-    ax.set_ylabel("UTIL (judge; ROUGE-L when not judged)")
-    ax.set_title("Privacy-utility trade-off")
-    ax.grid(alpha=0.3)
+    fig = privacy_utility_figure(rows)
     files["scatter"] = out / "privacy_utility.png"
-    fig.tight_layout()
     fig.savefig(files["scatter"], dpi=120)
     plt.close(fig)
 

@@ -96,8 +96,10 @@ def run_row(db: store.RunStore, run: dict[str, Any], eval_id: str) -> dict[str, 
     final = [r for r in rows if r["row"] == "final"]
     totals = db.run_totals(run["id"])
     per = totals.get("per_record", {})
+    params = json.loads(run.get("params") or "{}")
     return {
         "method": run["method"],
+        "profile": params.get("profile", ""),
         "run": run["id"],
         "records": len(final),
         "PRIV": privacy(final),

@@ -1,45 +1,95 @@
-"""Human review of a proposal before it is applied: the request and the answer.
+"""Human review of a proposal before it is applied, in LangChain's HITL convention.
 
 A method run with ``review=True`` pauses (LangGraph's ``interrupt()``) in a
 review step: RLAA and FgAA after the policy is chosen, IntentAnony before a
 rewrite (the budgets), AURA once the selection rule has picked a candidate.
-The pause carries a `ReviewRequest`; the run goes on when it is resumed with
-``Command(resume=ANSWER)``, where ANSWER is a plain dict of this shape::
 
-    {"decision": "approve"}                      # apply the proposal as it is
-    {"decision": "stop"}                         # finish with the current text
-    {"decision": "edit", "drop": ["age"], "add": ["sex"],
-     "actions": {"city_country": "rephrase"}}    # RLAA, FgAA: the policy
-    {"decision": "edit", "levels": {"age": "L3"}}  # IntentAnony: the budgets
-    {"decision": "edit", "pick": 2}              # AURA: another candidate
+The pause carries a `ReviewRequest`: LangChain's human-in-the-loop request
+(``HITLRequest`` of ``langchain.agents.middleware.human_in_the_loop``, what
+``HumanInTheLoopMiddleware`` raises and Agent Chat UI shows) with one action
+request (``name``, ``args``: the proposal as it can be edited,
+``description``), its review config (``allowed_decisions``: approve, edit,
+reject; ``args_schema``: what an edit may hold), plus ``details`` for our own
+tools (step, round, original and current text, inferences, full proposal).
+The run goes on when it is resumed with ``Command(resume=ANSWER)``, where
+ANSWER is LangChain's ``HITLResponse`` with one decision::
 
-Each step validates the answer against its proposal (`policy_answer_model`,
-`budget_answer_model`, `selection_answer_model`); a bad answer raises a
+    {"decisions": [{"type": "approve"}]}          # apply the proposal as it is
+    {"decisions": [{"type": "reject", "message": "why"}]}  # keep the current text
+    {"decisions": [{"type": "edit", "edited_action": {"name": "apply_policy",
+        "args": {"policy": {"city_country": "rephrase", "sex": "generalize"}}}}]}
+    # IntentAnony: {"name": "apply_budgets", "args": {"levels": {"age": "L3"}}}
+    # AURA:        {"name": "use_candidate", "args": {"pick": 2}}
+
+An edit gives the action's ``args`` as they should be: the policy (attribute
+-> action; an attribute left out is dropped, a new one added), the budget
+levels (attributes left out keep theirs) or the candidate to use. An argument
+may also come as JSON text, as UIs that edit arguments in text boxes send it.
+Each step validates the answer against its proposal (`policy_response_model`,
+`budget_response_model`, `selection_response_model`); a bad answer raises a
 pydantic ``ValidationError`` to the caller and leaves the record paused, so
 it can be answered again.
 """
 
 from __future__ import annotations
 
+import json
 import operator
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 # pydantic builds Studio's JSON schemas; on Python < 3.12 it needs this TypedDict.
 from typing_extensions import TypedDict
 
-Decision = Literal["approve", "edit", "stop"]
+DecisionType = Literal["approve", "edit", "reject"]
+ALLOWED_DECISIONS: list[DecisionType] = ["approve", "edit", "reject"]
+"""What a reviewer may answer: LangChain's decision types, less ``respond``."""
+
 ACTION = Literal["generalize", "rephrase", "address"]
 LEVEL = Literal["L0", "L1", "L2", "L3", "BAN"]
 
 STOPPED = "stopped_by_reviewer"
-"""The status of a record a reviewer stopped: it ends with its current text."""
+"""The status of a record a reviewer rejected: it ends with its current text."""
 
 
-class ReviewRequest(TypedDict):
-    """What a paused review step shows (the ``interrupt()`` value)."""
+class ActionRequest(TypedDict):
+    """The action a review approves: LangChain's ``ActionRequest``."""
+
+    name: str
+    """apply_policy (RLAA, FgAA), apply_budgets (IntentAnony), use_candidate (AURA)."""
+
+    args: dict[str, Any]
+    """The proposal as an edit gives it back: ``policy``, ``levels`` or ``pick``."""
+
+    description: str
+    """The text, the attacker's guesses and the proposal, in Markdown."""
+
+
+class ReviewConfig(TypedDict):
+    """What a reviewer may answer: LangChain's ``ReviewConfig``."""
+
+    action_name: str
+    """The ``name`` of the action request it is for."""
+
+    allowed_decisions: list[DecisionType]
+    """approve, edit and reject."""
+
+    args_schema: dict[str, Any]
+    """JSON schema of the ``args`` an edit may give (names, actions, levels)."""
+
+
+class ReviewDetails(TypedDict):
+    """What our own tools (``anonygraph review``, Studio, Python) show of a pause."""
 
     step: str
     """The review step: review_policy, review_budgets or review_selection."""
@@ -60,41 +110,28 @@ class ReviewRequest(TypedDict):
     """What will be applied: ``policy`` (`PolicyItem`s), ``budgets`` and
     ``chains`` (IntentAnony), or ``candidates`` and ``choice`` (AURA)."""
 
-    answer: str
-    """How to answer, in one line."""
+
+class ReviewRequest(TypedDict):
+    """The ``interrupt()`` value: a LangChain ``HITLRequest`` plus our details."""
+
+    action_requests: list[ActionRequest]
+    """One action: the proposal to approve, edit or reject."""
+
+    review_configs: list[ReviewConfig]
+    """One config, for that action."""
+
+    details: ReviewDetails
+    """Everything the step knows, for tools that show more than the action."""
 
 
 class ReviewAnswer(BaseModel):
-    """A reviewer's answer: approve, edit (with the changes) or stop."""
+    """A reviewer's answer as the edit tools apply it: the decision and changes."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    decision: Decision = Field(
+    decision: DecisionType = Field(
         description="approve: apply the proposal; edit: apply it with the "
-        "changes given; stop: finish the record with its current text."
+        "changes given; reject: finish the record with its current text."
     )
-
-    edit_fields: ClassVar[tuple[str, ...]] = ()
-
-    @model_validator(mode="after")
-    def _edits_match_decision(self) -> ReviewAnswer:
-        # ``pick: 0`` is a change although 0 is falsy.
-        changed = [
-            name
-            for name in self.edit_fields
-            if getattr(self, name) not in (None, [], {})
-        ]
-        if self.decision != "edit" and changed:
-            raise ValueError(
-                f"{', '.join(changed)} given with decision {self.decision!r}; "
-                "changes need decision 'edit'"
-            )
-        if self.decision == "edit" and not changed:
-            raise ValueError(
-                f"decision 'edit' names no change; give {' or '.join(self.edit_fields)}"
-                ", or answer approve"
-            )
-        return self
+    message: str = Field(default="", description="The reviewer's reason, if any.")
 
 
 class PolicyAnswer(ReviewAnswer):
@@ -112,27 +149,6 @@ class PolicyAnswer(ReviewAnswer):
         description="Attribute -> what the anonymizer does about it.",
     )
 
-    edit_fields: ClassVar[tuple[str, ...]] = ("drop", "add", "actions")
-    proposed: ClassVar[tuple[str, ...]] = ()
-
-    @model_validator(mode="after")
-    def _keeps_something(self) -> PolicyAnswer:
-        twice = sorted(set(self.drop) & (set(self.add) | set(self.actions)))
-        if twice:
-            raise ValueError(f"{', '.join(twice)} both dropped and changed")
-        unknown = sorted(set(self.actions) - set(self.proposed) - set(self.add))
-        if unknown:
-            raise ValueError(
-                f"actions for {', '.join(unknown)}, which the policy does not hold; "
-                "add it first"
-            )
-        left = (set(self.proposed) - set(self.drop)) | set(self.add)
-        if self.decision == "edit" and not left:
-            raise ValueError(
-                "the edit drops every attribute; to rewrite nothing, answer stop"
-            )
-        return self
-
 
 class BudgetAnswer(ReviewAnswer):
     """An answer to IntentAnony's budget review."""
@@ -143,8 +159,6 @@ class BudgetAnswer(ReviewAnswer):
         "suppresses it).",
     )
 
-    edit_fields: ClassVar[tuple[str, ...]] = ("levels",)
-
 
 class SelectionAnswer(ReviewAnswer):
     """An answer to AURA's candidate review."""
@@ -153,58 +167,229 @@ class SelectionAnswer(ReviewAnswer):
         default=None, description="Index of the valid candidate to use instead."
     )
 
-    edit_fields: ClassVar[tuple[str, ...]] = ("pick",)
+
+class EditArgs(BaseModel):
+    """The ``args`` of an edit; a subclass per review step, built per pause."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _json_text(cls, value: Any) -> Any:
+        # Agent Chat UI edits each argument in a text box and sends the text.
+        if isinstance(value, str) and value.strip()[:1] in ("{", "[", *"0123456789"):
+            try:
+                return json.loads(value)
+            except ValueError:
+                return value
+        return value
+
+    def changes(self) -> dict[str, Any]:
+        """Return what the edit changes, as the step's answer fields."""
+        raise NotImplementedError
 
 
-def _one_of(values: list[str] | list[int]) -> Any:
-    """Return a Literal over ``values``; None when there are none."""
-    return Literal[tuple(values)] if values else None
+class PolicyArgs(EditArgs):
+    """An edited policy: attribute -> action."""
 
-
-def _names_field(values: list[str], value_type: Any = None) -> tuple[Any, Any]:
-    """Return a list (or, with ``value_type``, a dict) field keyed by ``values``."""
-    key: Any = _one_of(values) or str
-    # No name to give: only the empty list (or dict) fits.
-    most = None if values else 0
-    if value_type is None:
-        return list[key], Field(default_factory=list, max_length=most)
-    return dict[key, value_type], Field(default_factory=dict, max_length=most)
-
-
-def policy_answer_model(proposed: list[str], addable: list[str]) -> type[PolicyAnswer]:
-    """Build the answer schema of one policy review: names limited to the proposal.
-
-    Args:
-        proposed: attributes the policy holds (may be dropped or re-actioned).
-        addable: protected attributes it does not hold (may be added).
-    """
-    model = create_model(
-        "PolicyReviewAnswer",
-        __base__=PolicyAnswer,
-        drop=_names_field(proposed),
-        add=_names_field(addable),
-        actions=_names_field([*proposed, *addable], ACTION),
+    policy: dict[str, ACTION] = Field(
+        description="Attribute -> action (generalize, rephrase, address); leave "
+        "an attribute out to drop it, name a new one to add it."
     )
-    model.proposed = tuple(proposed)
+
+    proposed: ClassVar[dict[str, str]] = {}
+
+    @model_validator(mode="after")
+    def _changes_something(self) -> PolicyArgs:
+        if not self.policy:
+            raise ValueError(
+                "the edit drops every attribute; to rewrite nothing, reject"
+            )
+        if self.policy == self.proposed:
+            raise ValueError("the edit changes nothing; approve instead")
+        return self
+
+    def changes(self) -> dict[str, Any]:
+        """Return the dropped, added and re-actioned attributes."""
+        return {
+            "drop": [a for a in self.proposed if a not in self.policy],
+            "add": [a for a in self.policy if a not in self.proposed],
+            "actions": {
+                a: act for a, act in self.policy.items() if self.proposed.get(a) != act
+            },
+        }
+
+
+class BudgetArgs(EditArgs):
+    """Edited exposure levels: attribute -> level."""
+
+    levels: dict[str, LEVEL] = Field(
+        description="Attribute -> exposure level (L0 keeps it ... BAN suppresses "
+        "it); attributes left out keep their level."
+    )
+
+    current: ClassVar[dict[str, str]] = {}
+
+    @model_validator(mode="after")
+    def _changes_something(self) -> BudgetArgs:
+        if not self.changes()["levels"]:
+            raise ValueError("the edit changes no level; approve instead")
+        return self
+
+    def changes(self) -> dict[str, Any]:
+        """Return the levels that differ from the proposal."""
+        return {
+            "levels": {
+                a: level
+                for a, level in self.levels.items()
+                if self.current.get(a) != level
+            }
+        }
+
+
+class SelectionArgs(EditArgs):
+    """Another candidate to use."""
+
+    pick: int = Field(description="Index of the valid candidate to use.")
+
+    valid: ClassVar[tuple[int, ...]] = ()
+    chosen: ClassVar[int | None] = None
+
+    @model_validator(mode="after")
+    def _changes_something(self) -> SelectionArgs:
+        if self.pick not in self.valid:
+            raise ValueError(
+                f"candidate {self.pick} did not pass the checks; pick one of "
+                f"{', '.join(map(str, self.valid)) or '(none: approve or reject)'}"
+            )
+        if self.pick == self.chosen:
+            raise ValueError("the edit picks the rule's own candidate; approve instead")
+        return self
+
+    def changes(self) -> dict[str, Any]:
+        """Return the pick."""
+        return {"pick": self.pick}
+
+
+class ApproveDecision(BaseModel):
+    """Apply the proposal as it is: LangChain's ``ApproveDecision``."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["approve"]
+
+
+class RejectDecision(BaseModel):
+    """Apply nothing and finish with the current text: ``RejectDecision``."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["reject"]
+    message: str = Field(default="", description="Why, for the record's log.")
+
+
+class ReviewResponse(BaseModel):
+    """LangChain's ``HITLResponse`` to one review: exactly one decision."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    decisions: list[Any]
+    action_name: ClassVar[str] = ""
+    args_type: ClassVar[type[EditArgs]] = EditArgs
+
+    def answer_fields(self) -> dict[str, Any]:
+        """Return the decision as the fields of the step's `ReviewAnswer`."""
+        (decision,) = self.decisions
+        if decision.type == "edit":
+            return {"decision": "edit", **decision.edited_action.args.changes()}
+        return {"decision": decision.type, "message": getattr(decision, "message", "")}
+
+
+def _response_model(action: str, args_type: type[EditArgs]) -> type[ReviewResponse]:
+    """Build the HITL response schema of one pause: its action, its edit args."""
+    name: Any = Literal[action]
+    edited_action: Any = create_model(
+        "EditedAction",
+        __config__=ConfigDict(extra="forbid"),
+        name=(name, Field(description="The action's name, unchanged.")),
+        args=(args_type, ...),
+    )
+    edit: Any = create_model(
+        "EditDecision",
+        __config__=ConfigDict(extra="forbid"),
+        type=_field(Literal["edit"]),
+        edited_action=(edited_action, ...),
+    )
+    decision: Any = Annotated[
+        ApproveDecision | edit | RejectDecision, Discriminator("type")
+    ]
+    model = create_model(
+        "ReviewResponse",
+        __base__=ReviewResponse,
+        decisions=(list[decision], Field(min_length=1, max_length=1)),
+    )
+    model.action_name, model.args_type = action, args_type
     return model
 
 
-def budget_answer_model(attributes: list[str]) -> type[BudgetAnswer]:
+def _field(annotation: Any) -> tuple[Any, Any]:
+    """Return a required field of type ``annotation`` for `create_model`."""
+    return annotation, Field(...)
+
+
+def _mapping(key: Any, value: Any) -> Any:
+    """Return ``dict[key, value]`` for keys and values known only at run time."""
+    return dict[key, value]
+
+
+def _one_of(values: list[str] | list[int]) -> Any:
+    """Return a Literal over ``values`` (``str`` when there are none)."""
+    return Literal[tuple(values)] if values else str
+
+
+def policy_response_model(
+    proposed: dict[str, str], addable: list[str]
+) -> type[ReviewResponse]:
+    """Build the answer schema of one policy review: names limited to the proposal.
+
+    Args:
+        proposed: attribute -> action of the policy (may be dropped or changed).
+        addable: protected attributes it does not hold (may be added).
+    """
+    args = create_model(
+        "PolicyArgs",
+        __base__=PolicyArgs,
+        policy=_field(_mapping(_one_of([*proposed, *addable]), ACTION)),
+    )
+    args.proposed = dict(proposed)
+    return _response_model(POLICY_ACTION, args)
+
+
+def budget_response_model(current: dict[str, str]) -> type[ReviewResponse]:
     """Build the answer schema of one budget review: levels of these attributes."""
-    return create_model(
-        "BudgetReviewAnswer",
-        __base__=BudgetAnswer,
-        levels=_names_field(attributes, LEVEL),
+    args = create_model(
+        "BudgetArgs",
+        __base__=BudgetArgs,
+        levels=_field(_mapping(_one_of(list(current)), LEVEL)),
     )
+    args.current = dict(current)
+    return _response_model(BUDGET_ACTION, args)
 
 
-def selection_answer_model(valid: list[int]) -> type[SelectionAnswer]:
+def selection_response_model(
+    valid: list[int], chosen: int | None
+) -> type[ReviewResponse]:
     """Build the answer schema of one selection review: a pick among ``valid``."""
-    return create_model(
-        "SelectionReviewAnswer",
-        __base__=SelectionAnswer,
-        pick=(_one_of(valid) | None, Field(default=None)),
+    args = create_model(
+        "SelectionArgs",
+        __base__=SelectionArgs,
+        pick=_field(_one_of(valid) if valid else int),
     )
+    args.valid, args.chosen = tuple(valid), chosen
+    return _response_model(SELECTION_ACTION, args)
+
+
+POLICY_ACTION = "apply_policy"
+BUDGET_ACTION = "apply_budgets"
+SELECTION_ACTION = "use_candidate"
 
 
 @dataclass(kw_only=True)
@@ -215,5 +400,5 @@ class ReviewLog:
     """One entry per review: step, round, proposal, decision and changes."""
 
     def stopped_in_review(self) -> bool:
-        """Tell whether the last review told the record to stop."""
-        return bool(self.reviews) and self.reviews[-1].get("decision") == "stop"
+        """Tell whether the last review rejected the proposal (the record stops)."""
+        return bool(self.reviews) and self.reviews[-1].get("decision") == "reject"

@@ -171,7 +171,7 @@ def test_when_a_studio_run_reviews_then_it_pauses_and_resumes_with_an_answer(
             await client.runs.wait(
                 thread["thread_id"],
                 "fgaa",
-                command={"resume": {"decision": "maybe"}},
+                command={"resume": {"decisions": [{"type": "maybe"}]}},
                 context=context,
             )
             bad = "accepted"
@@ -180,7 +180,7 @@ def test_when_a_studio_run_reviews_then_it_pauses_and_resumes_with_an_answer(
         final = await client.runs.wait(
             thread["thread_id"],
             "fgaa",
-            command={"resume": {"decision": "stop"}},
+            command={"resume": {"decisions": [{"type": "reject"}]}},
             context=context,
         )
         return paused, bad, final
@@ -192,7 +192,9 @@ def test_when_a_studio_run_reviews_then_it_pauses_and_resumes_with_an_answer(
         server.wait(timeout=30)
     assert paused["next"] == ["review_policy"], paused
     (request,) = [i["value"] for i in paused["interrupts"]]
-    assert request["step"] == "review_policy" and request["text"] == text
+    details = request["details"]
+    assert details["step"] == "review_policy" and details["text"] == text
+    assert request["action_requests"][0]["name"] == "apply_policy"
     # A bad answer is refused with the reason, and the thread stays paused.
-    assert "Input should be 'approve', 'edit' or 'stop'" in bad, bad
+    assert "'maybe' found using 'type' does not match" in bad, bad
     assert final["status"] == "stopped_by_reviewer" and final["anonymized"] == text

@@ -772,6 +772,12 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
     ]
 
 
+def pick_answer(index: int) -> dict[str, Any]:
+    """LangChain's HITL response that picks candidate ``index``."""
+    edited = {"name": "use_candidate", "args": {"pick": index}}
+    return {"decisions": [{"type": "edit", "edited_action": edited}]}
+
+
 def test_when_a_reviewer_picks_another_candidate_then_it_is_the_output(
     script: Script,
 ) -> None:
@@ -784,17 +790,19 @@ def test_when_a_reviewer_picks_another_candidate_then_it_is_the_output(
     paused = asyncio.run(app.ainvoke({"text": TEXT}, config, context=context))
 
     (pause,) = paused["__interrupt__"]
-    assert pause.value["step"] == "review_selection"
-    assert pause.value["proposal"]["choice"]["index"] == 0
-    assert [c["index"] for c in pause.value["proposal"]["candidates"]] == [0, 1]
-    with pytest.raises(ValidationError, match="pick"):
-        asyncio.run(
-            app.ainvoke(
-                Command(resume={"decision": "edit", "pick": 5}), config, context=context
+    details = pause.value["details"]
+    assert details["step"] == "review_selection"
+    assert details["proposal"]["choice"]["index"] == 0
+    assert [c["index"] for c in details["proposal"]["candidates"]] == [0, 1]
+    assert pause.value["action_requests"][0]["args"] == {"pick": 0}
+    for bad in (5, 0):  # not a candidate; the rule's own choice
+        with pytest.raises(ValidationError, match="pick"):
+            asyncio.run(
+                app.ainvoke(Command(resume=pick_answer(bad)), config, context=context)
             )
-        )
-    answer = {"decision": "edit", "pick": 1}
-    out = asyncio.run(app.ainvoke(Command(resume=answer), config, context=context))
+    out = asyncio.run(
+        app.ainvoke(Command(resume=pick_answer(1)), config, context=context)
+    )
 
     assert out["choice"]["index"] == 1 and out["choice"]["rule"] == "review"
     assert out["anonymized"] == out["candidates"][1]["text"] != CONVERGED
@@ -809,12 +817,11 @@ def test_when_a_reviewer_stops_aura_then_the_converged_text_is_kept(
     config = {"configurable": {"thread_id": "t"}}
     context = AuraContext(attributes=ATTRS, num_candidates=1, review=True)
     paused = asyncio.run(app.ainvoke({"text": TEXT}, config, context=context))
-    (candidate,) = paused["__interrupt__"][0].value["proposal"]["candidates"]
+    (candidate,) = paused["__interrupt__"][0].value["details"]["proposal"]["candidates"]
     assert candidate["text"] != CONVERGED
 
-    out = asyncio.run(
-        app.ainvoke(Command(resume={"decision": "stop"}), config, context=context)
-    )
+    reject = {"decisions": [{"type": "reject"}]}
+    out = asyncio.run(app.ainvoke(Command(resume=reject), config, context=context))
 
     assert (out["status"], out["anonymized"]) == ("stopped_by_reviewer", CONVERGED)
 

@@ -77,6 +77,16 @@ def review(tmp_path: Path, run_id: str, *lines: str) -> tuple[Any, list[str]]:
     return summary, shown
 
 
+REJECT = {"decisions": [{"type": "reject", "message": "keep it as it is"}]}
+"""LangChain's HITL response that rejects a proposal."""
+
+
+def edit(action: str, **args: Any) -> dict[str, Any]:
+    """LangChain's HITL response that edits the action's arguments."""
+    edited = {"name": action, "args": args}
+    return {"decisions": [{"type": "edit", "edited_action": edited}]}
+
+
 def output_lines(tmp_path: Path) -> list[dict[str, Any]]:
     path = tmp_path / "out.jsonl"
     return (
@@ -168,7 +178,7 @@ def test_when_a_reviewer_stops_then_the_record_ends_with_its_current_text(
     script_two_leaks(script)
     run_id = asyncio.run(run_batch(options(tmp_path, count=1, review=True))).run_id
 
-    summary, _ = review(tmp_path, run_id, "s")
+    summary, _ = review(tmp_path, run_id, "r")
 
     assert script.prompts("anonymizer") == []
     (line,) = output_lines(tmp_path)
@@ -182,10 +192,16 @@ def test_when_an_edit_is_invalid_then_it_is_refused_and_the_record_still_waits(
     script_two_leaks(script)
     run_id = asyncio.run(run_batch(options(tmp_path, count=1, review=True))).run_id
 
-    summary, shown = review(tmp_path, run_id, "e", "-sex", "x", "q")
+    summary, shown = review(
+        tmp_path, run_id, "e", "-sex", "e", "city_country=shout", "x", "q"
+    )
 
+    assert "not applied: -sex: sex is not in the policy (age, city_country)" in (
+        "\n".join(shown)
+    )
     assert (
-        "not applied: drop.0: Input should be 'age' or 'city_country'; the record "
+        "not applied: decisions.0.edit.edited_action.args.policy.city_country: "
+        "Input should be 'generalize', 'rephrase' or 'address'; the record "
         "still waits" in "\n".join(shown)
     )
     assert "unknown key 'x'" in "\n".join(shown)
@@ -219,18 +235,24 @@ def test_when_an_answer_adds_an_attribute_then_the_anonymizer_addresses_it_too(
 
     paused = asyncio.run(app.ainvoke({"text": TEXT}, config, context=context))
     (pause,) = paused["__interrupt__"]
-    assert [p["attribute"] for p in pause.value["proposal"]["policy"]] == [
+    assert [p["attribute"] for p in pause.value["details"]["proposal"]["policy"]] == [
         "city_country"
     ]
-    with pytest.raises(ValidationError, match="changes need decision 'edit'"):
+    (action,) = pause.value["action_requests"]
+    assert action["args"] == {"policy": {"city_country": "generalize"}}
+    with pytest.raises(
+        ValidationError, match="decisions.0.approve.add\n  Extra inputs"
+    ):
+        approve_with_changes = {"type": "approve", "add": ["age"]}
         asyncio.run(
             app.ainvoke(
-                Command(resume={"decision": "approve", "add": ["age"]}),
+                Command(resume={"decisions": [approve_with_changes]}),
                 config,
                 context=context,
             )
         )
-    answer = {"decision": "edit", "add": ["age"], "actions": {"age": "rephrase"}}
+    policy = {"city_country": "generalize", "age": "rephrase"}
+    answer = edit("apply_policy", policy=policy)
     out = asyncio.run(app.ainvoke(Command(resume=answer), config, context=context))
 
     (prompt,) = script.prompts("anonymizer")
@@ -253,12 +275,10 @@ def test_when_fgaa_reviews_then_it_pauses_after_forwarding_the_inferences(
     paused = asyncio.run(app.ainvoke({"text": TEXT}, config, context=context))
 
     (pause,) = paused["__interrupt__"]
-    assert pause.value["step"] == "review_policy"
-    assert pause.value["proposal"]["policy"][0]["action"] == "address"
+    assert pause.value["details"]["step"] == "review_policy"
+    assert pause.value["details"]["proposal"]["policy"][0]["action"] == "address"
     assert script.prompts("anonymizer") == []
-    stopped = asyncio.run(
-        app.ainvoke(Command(resume={"decision": "stop"}), config, context=context)
-    )
+    stopped = asyncio.run(app.ainvoke(Command(resume=REJECT), config, context=context))
     assert (stopped["status"], stopped["anonymized"]) == ("stopped_by_reviewer", TEXT)
 
 
@@ -385,3 +405,131 @@ def test_when_dp_embed_is_asked_to_review_then_its_context_refuses() -> None:
 
     with pytest.raises(ValueError, match="dp-embed has no review step"):
         DpEmbedContext(review=True)
+
+
+# --- LangChain's human-in-the-loop convention -------------------------------
+
+
+def paused_rlaa(script: Script) -> tuple[Any, dict[str, Any], Context, Any]:
+    """An RLAA thread paused at its policy review, with two attributes proposed."""
+    script_two_leaks(script)
+    app = rlaa.build_graph().compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    context = Context(
+        default_model="local",
+        attributes=["age", "city_country", "sex"],
+        max_iterations=1,
+        review=True,
+    )
+    paused = asyncio.run(app.ainvoke({"text": TEXT}, config, context=context))
+    (pause,) = paused["__interrupt__"]
+    return app, config, context, pause
+
+
+def test_when_a_record_pauses_then_its_request_is_a_langchain_hitl_request(
+    script: Script,
+) -> None:
+    from langchain.agents.middleware.human_in_the_loop import HITLRequest
+    from pydantic import TypeAdapter
+
+    _, _, _, pause = paused_rlaa(script)
+
+    request = pause.value
+    hitl = TypeAdapter(HITLRequest).validate_python(request)
+    assert hitl == {k: v for k, v in request.items() if k != "details"}
+    (action,) = hitl["action_requests"]
+    (config,) = hitl["review_configs"]
+    assert action["name"] == config["action_name"] == "apply_policy"
+    assert action["args"] == {
+        "policy": {"age": "generalize", "city_country": "generalize"}
+    }
+    assert "I am 34 and live in Calgary." in action["description"]
+    assert "age: 34 (certainty 5)" in action["description"]
+    assert config["allowed_decisions"] == ["approve", "edit", "reject"]
+    names = config["args_schema"]["properties"]["policy"]["propertyNames"]["enum"]
+    assert names == ["age", "city_country", "sex"]
+    # Studio and other clients get the answer's schema with the pause.
+    assert "decisions" in pause.response_schema["properties"]
+
+
+def test_when_answered_with_langchain_decisions_then_the_record_goes_on(
+    script: Script,
+) -> None:
+    from langchain.agents.middleware.human_in_the_loop import (
+        Action,
+        EditDecision,
+        HITLResponse,
+    )
+
+    app, config, context, pause = paused_rlaa(script)
+    # Agent Chat UI edits each argument in a text box and sends back its text.
+    policy = json.dumps({"city_country": "rephrase", "sex": "generalize"})
+    answer = HITLResponse(
+        decisions=[
+            EditDecision(
+                type="edit",
+                edited_action=Action(name="apply_policy", args={"policy": policy}),
+            )
+        ]
+    )
+
+    out = asyncio.run(app.ainvoke(Command(resume=answer), config, context=context))
+
+    (prompt,) = script.prompts("anonymizer")
+    assert "[rephrase] city_country:" in prompt and "[generalize] sex:" in prompt
+    assert "] age:" not in prompt
+    (entry,) = out["reviews"]
+    assert (entry["decision"], entry["drop"], entry["add"]) == (
+        "edit",
+        ["age"],
+        ["sex"],
+    )
+    assert entry["actions"] == {"city_country": "rephrase", "sex": "generalize"}
+
+
+@pytest.mark.parametrize(
+    ("decision", "problem"),
+    [
+        ({"type": "respond", "message": "hi"}, "does not match any of the expected"),
+        (
+            {"type": "edit", "edited_action": {"name": "send_email", "args": {}}},
+            "Input should be 'apply_policy'",
+        ),
+        (
+            {
+                "type": "edit",
+                "edited_action": {
+                    "name": "apply_policy",
+                    "args": {
+                        "policy": {"age": "generalize", "city_country": "generalize"}
+                    },
+                },
+            },
+            "the edit changes nothing; approve instead",
+        ),
+        (
+            {
+                "type": "edit",
+                "edited_action": {"name": "apply_policy", "args": {"policy": {}}},
+            },
+            "the edit drops every attribute; to rewrite nothing, reject",
+        ),
+    ],
+)
+def test_when_a_decision_does_not_fit_then_it_is_refused_and_the_record_stays_paused(
+    script: Script, decision: dict[str, Any], problem: str
+) -> None:
+    app, config, context, _ = paused_rlaa(script)
+
+    with pytest.raises(ValidationError, match=problem):
+        asyncio.run(
+            app.ainvoke(
+                Command(resume={"decisions": [decision]}), config, context=context
+            )
+        )
+
+    state = asyncio.run(app.aget_state(config))
+    assert state.next == ("review_policy",) and script.prompts("anonymizer") == []
+    out = asyncio.run(app.ainvoke(Command(resume=REJECT), config, context=context))
+    assert out["status"] == "stopped_by_reviewer" and out["anonymized"] == TEXT
+    assert out["reviews"][-1]["message"] == "keep it as it is"

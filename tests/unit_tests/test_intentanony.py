@@ -541,6 +541,12 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
     ]
 
 
+def levels_answer(levels: dict[str, str]) -> dict[str, Any]:
+    """LangChain's HITL response that sets these exposure levels."""
+    edited = {"name": "apply_budgets", "args": {"levels": levels}}
+    return {"decisions": [{"type": "edit", "edited_action": edited}]}
+
+
 def test_when_a_reviewer_bans_an_attribute_then_the_rewrite_edits_its_intent_span(
     script: Script,
 ) -> None:
@@ -552,11 +558,11 @@ def test_when_a_reviewer_bans_an_attribute_then_the_rewrite_edits_its_intent_spa
     paused = asyncio.run(app.ainvoke({"text": TEXT}, config, context=ctx))
 
     (pause,) = paused["__interrupt__"]
-    assert pause.value["step"] == "review_budgets"
-    levels = {b["attribute"]: b["level"] for b in pause.value["proposal"]["budgets"]}
+    assert pause.value["details"]["step"] == "review_budgets"
+    levels = pause.value["action_requests"][0]["args"]["levels"]
     assert levels["occupation"] == "L2" and levels["city_country"] == "BAN"
     assert script.prompts("rewriter") == []
-    answer = {"decision": "edit", "levels": {"occupation": "BAN"}}
+    answer = levels_answer({**levels, "occupation": "BAN"})
     out = asyncio.run(app.ainvoke(Command(resume=answer), config, context=ctx))
 
     (prompt,) = script.prompts("rewriter")
@@ -575,7 +581,7 @@ def test_when_a_reviewer_keeps_every_edited_attribute_then_no_rewrite_is_asked(
     ctx = IntentAnonyContext(attributes=ATTRS, exposure_table_inline=TABLE, review=True)
     asyncio.run(app.ainvoke({"text": TEXT}, config, context=ctx))
 
-    answer = {"decision": "edit", "levels": {"city_country": "L0"}}
+    answer = levels_answer({"city_country": "L0"})
     out = asyncio.run(app.ainvoke(Command(resume=answer), config, context=ctx))
 
     assert script.prompts("rewriter") == []
@@ -594,20 +600,19 @@ def test_when_verify_finds_an_overrun_under_review_then_the_next_rewrite_waits_t
     )
     asyncio.run(app.ainvoke({"text": TEXT}, config, context=ctx))
 
-    again = asyncio.run(
-        app.ainvoke(Command(resume={"decision": "approve"}), config, context=ctx)
-    )
+    approve = {"decisions": [{"type": "approve"}]}
+    again = asyncio.run(app.ainvoke(Command(resume=approve), config, context=ctx))
 
     (pause,) = again["__interrupt__"]
-    assert (pause.value["round"], pause.value["text"]) == (1, first)
-    over = {e["attribute"] for e in pause.value["proposal"]["exceeded"]}
+    details = pause.value["details"]
+    assert (details["round"], details["text"]) == (1, first)
+    over = {e["attribute"] for e in details["proposal"]["exceeded"]}
     assert "city_country" in over
-    out = asyncio.run(
-        app.ainvoke(Command(resume={"decision": "stop"}), config, context=ctx)
-    )
+    reject = {"decisions": [{"type": "reject"}]}
+    out = asyncio.run(app.ainvoke(Command(resume=reject), config, context=ctx))
     assert (out["status"], out["anonymized"]) == ("stopped_by_reviewer", first)
     assert len(script.prompts("rewriter")) == 1
-    assert [r["decision"] for r in out["reviews"]] == ["approve", "stop"]
+    assert [r["decision"] for r in out["reviews"]] == ["approve", "reject"]
 
 
 def test_when_the_rewrite_is_meta_text_then_it_is_refused_retried_and_the_text_stays(

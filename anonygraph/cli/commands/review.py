@@ -18,7 +18,7 @@ def add_parser(sub: Any) -> None:
         "review",
         help="answer a --review run's pending reviews and resume its records",
         description="Walk the records a --review run left waiting: show the diff "
-        "so far and the proposal, read a key (a: approve, e: edit, s: stop, k: "
+        "so far and the proposal, read a key (a: approve, e: edit, r: reject, k: "
         "skip, q: quit) and, to edit, one line of changes from standard input.",
     )
     parser.add_argument("--run", required=True, help="run id (printed by `run`)")
