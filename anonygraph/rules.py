@@ -132,7 +132,9 @@ def _arbitrate(
     by_attribute = {str(i.get("attribute")): i for i in inferences}
     data: dict[str, Any] = {}
     for name in schema.model_fields:
-        cues = _ranked(detect_cues(text, [name]))
+        # Coarse cues (a country, "in my thirties") are what generalizing
+        # leaves on purpose: they support a guess, not a leak to edit.
+        cues = _ranked([c for c in detect_cues(text, [name]) if c.exact])
         inference = by_attribute.get(name, {})
         if cues:
             top = cues[0].certainty
@@ -143,7 +145,7 @@ def _arbitrate(
                 if top >= MEDIUM_CERTAINTY
                 else "low"
             )
-            quotes = list(dict.fromkeys(c.quote for c in cues if c.certainty >= 3))
+            quotes = list(dict.fromkeys(c.quote for c in cues))
             data[name] = {
                 "validity": validity,
                 "evidence": quotes[:3],
@@ -154,7 +156,12 @@ def _arbitrate(
         # No explicit cue: the inference stands only on phrases it quotes that
         # really are in the text, and then only as a style or topic cue.
         reasoning = str(inference.get("reasoning", ""))
-        found = [q for q in QUOTED.findall(reasoning) if q.lower() in text.lower()]
+        coarse = {c.quote.lower() for c in detect_cues(text, [name])}
+        found = [
+            q
+            for q in QUOTED.findall(reasoning)
+            if q.lower() in text.lower() and q.lower() not in coarse
+        ]
         certainty = int(inference.get("certainty", 1) or 1)
         if found and certainty >= MEDIUM_CERTAINTY:
             data[name] = {
@@ -184,11 +191,20 @@ def _anonymize(
     evidence = {
         str(e).lower() for item in policy for e in item.get("evidence", []) or []
     }
+    cues = detect_cues(text)
     chosen = [
         cue
-        for cue in detect_cues(text)
-        if (cue.attribute in attributes and cue.certainty >= MEDIUM_CERTAINTY)
-        or cue.quote.lower() in evidence
+        for cue in cues
+        if cue.exact and (cue.attribute in attributes or cue.quote.lower() in evidence)
+    ]
+    # A name inside a longer one ("Lincoln" in "Lincoln High") goes with it:
+    # replaced alone it would leave "the US High".
+    chosen += [
+        cue
+        for cue in cues
+        if cue.exact
+        and cue not in chosen
+        and any(cue.start <= c.start and c.end <= cue.end for c in chosen)
     ]
     chosen = [c for c in chosen if generalize(c) != c.quote]
     rewritten = generalize_text(text, chosen)

@@ -80,14 +80,21 @@ class RunSummary:
     refusals: dict[str, int] = field(default_factory=dict)
     """Refused rewrites per acceptance check, over the run's records."""
 
+    checked_by: dict[str, int] = field(default_factory=dict)
+    """Records per checker spec (the attacker that checked the final text)."""
+
     def all_anonymized(self) -> bool:
-        """Tell whether every record of the run reached ``anonymized``."""
+        """Tell whether every record ended as clean as its checker can tell.
+
+        ``anonymized`` (a model attacker found nothing) or ``no explicit cue
+        found`` (the rules detectors found nothing: all they can check).
+        """
         records = sum(self.outcomes.values())
+        clean = self.outcomes.get("anonymized", 0) + self.outcomes.get(
+            "no explicit cue found", 0
+        )
         return (
-            not self.failed
-            and not self.bad_lines
-            and records > 0
-            and self.outcomes.get("anonymized", 0) == records
+            not self.failed and not self.bad_lines and records > 0 and clean == records
         )
 
     def report(self) -> str:
@@ -103,6 +110,16 @@ class RunSummary:
                 "  outcomes: "
                 + ", ".join(f"{n} {name}" for name, n in self.outcomes.items())
             )
+        if self.checked_by:
+            lines.append(
+                "  checked by: "
+                + ", ".join(
+                    f"{spec} ({n})"
+                    + (" (explicit cues only: style and topics unchecked)"
+                       if spec.split(":", 1)[0] == "rules" else "")
+                    for spec, n in self.checked_by.items()
+                )
+            )  # fmt: skip
         if self.refusals:
             lines.append(
                 "  refused rewrites by check: "
@@ -302,7 +319,9 @@ def fill_totals(summary: RunSummary, db: store.RunStore, cache_db: str) -> None:
     summary.structured = models.structured_modes(used, cache_db)
     stepped = db.models_used(summary.run_id, step="search_step")
     summary.search = models.search_fallbacks(stepped, cache_db)
-    summary.outcomes, summary.refusals = tally_outcomes(db.records(summary.run_id))
+    rows = db.records(summary.run_id)
+    summary.outcomes, summary.refusals = tally_outcomes(rows)
+    summary.checked_by = tally_checkers(rows)
 
 
 WARM_UP_WAIT_SECONDS = 5.0
@@ -333,13 +352,30 @@ def _warm_up() -> None:
         return
 
 
-OUTCOMES: tuple[str, ...] = ("anonymized", "partly anonymized", "unchanged", "failed")
+OUTCOMES: tuple[str, ...] = (
+    "anonymized",
+    "no explicit cue found",
+    "partly anonymized",
+    "unchanged",
+    "failed",
+)
 """What can happen to a record, in the order the summary lists them."""
 
 
 def record_outcome(result: dict[str, Any]) -> str:
     """The outcome of a finished record; ``not checked`` when its method set none."""
     return str(result.get("outcome") or "not checked")
+
+
+def tally_checkers(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """Count a run's finished records per checker spec (``checked_by``)."""
+    checkers: dict[str, int] = {}
+    for row in rows:
+        result = json.loads(row.get("result") or "{}") if row.get("result") else {}
+        if result.get("checked_by"):
+            spec = str(result["checked_by"])
+            checkers[spec] = checkers.get(spec, 0) + 1
+    return checkers
 
 
 def tally_outcomes(rows: list[dict[str, Any]]) -> tuple[dict[str, int], dict[str, int]]:
@@ -573,18 +609,25 @@ def _save_record(
 
 
 def output_line(record: Record, result: dict[str, Any], run_id: str) -> dict[str, Any]:
-    """Shape one line of the output JSONL."""
-    line: dict[str, Any] = {
-        "id": record.id,
-        "text": result.get("anonymized", ""),
+    """Shape one line of the output JSONL, in the input's shape.
+
+    A record given as ``comments`` comes back as ``comments`` (as many, in the
+    same order), without a joined ``text``; a record given as ``text`` as text.
+    """
+    line: dict[str, Any] = {"id": record.id}
+    if record.comments:
+        line["comments"] = list(result.get("anonymized_comments") or [])
+    else:
+        line["text"] = result.get("anonymized", "")
+    line |= {
         "status": result.get("status", ""),
         "outcome": record_outcome(result),
         "run_id": run_id,
     }
+    if result.get("checked_by"):
+        line["checked_by"] = result["checked_by"]
     if result.get("leaks"):
         line["leaks_left"] = list(result["leaks"])
-    if result.get("anonymized_comments"):
-        line["comments"] = result["anonymized_comments"]
     return line
 
 

@@ -52,7 +52,11 @@ MINIMUM = {
 
 MODEL_HELP = (
     "model per role (attacker, arbitrator, anonymizer, ...) or default=SPEC; "
-    "SPEC: local, llamacpp:PATH.gguf, ollama:NAME[@URL], openai:NAME[@URL], hf:ID"
+    "SPEC: rules, local, llamacpp:PATH.gguf, ollama:NAME[@URL], openai:NAME[@URL], "
+    "hf:ID. local is the embedded 135M model, for trying the pipeline: minutes "
+    "per text on 2 cores, most of its rewrites refused by the acceptance checks; "
+    "intentanony, aura and seal need a capable model named "
+    "(e.g. default=ollama:qwen2.5:7b)"
 )
 
 DB_HELP = (
@@ -248,9 +252,45 @@ def context_fields(
             raise OptionError(f"--set {pair}: expected FIELD=VALUE")
         fields[name.strip()] = coerce_option(method, name.strip(), value, schemas)
     check_minimum(fields)
+    check_capable_model(method, fields)
     if method == "fgaa" and getattr(args, "fixed_rounds", False):
         fields["stop_when_nothing_inferred"] = False
     return fields
+
+
+NEEDS_A_MODEL: dict[str, str] = {
+    "intentanony": "its intents, evidence chains and rewrite",
+    "aura": "its probe, masks and refills",
+    "seal": "its self-refinement (attack, judge, revise)",
+}
+"""Methods whose steps only a capable model can do, and what those steps are.
+
+Their default role model is the embedded 135M model (`local`): it runs
+for minutes per text on 2 cores and ends with the text unchanged or worse,
+so these methods refuse to start on it unless a model is named."""
+
+EXAMPLE_MODEL = "--model default=ollama:qwen2.5:7b"
+"""The example a refusal gives of naming a capable model."""
+
+
+def check_capable_model(method: str, fields: Mapping[str, Any]) -> None:
+    """Refuse a method that needs a capable model when none was named.
+
+    ``--model local`` (or ``--set default_model=local``) names the embedded
+    model on purpose, to try the pipeline: that is allowed.
+
+    Raises:
+        OptionError: one line naming the model option and an example.
+    """
+    named = fields.get("default_model") or fields.get("models")
+    if method not in NEEDS_A_MODEL or named:
+        return
+    raise OptionError(
+        f"--method {method} needs a capable model for {NEEDS_A_MODEL[method]} and "
+        f"none was named (the default, the embedded 135M model, runs for minutes "
+        f"to no effect): name one, e.g. {EXAMPLE_MODEL}, or --model local to try "
+        "the pipeline anyway"
+    )
 
 
 def check_minimum(fields: Mapping[str, Any]) -> None:

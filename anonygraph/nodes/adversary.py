@@ -42,11 +42,11 @@ def _with_cue_check(
     """Add explicit cues a model anonymizer left to ``policy`` (the final check).
 
     Only cues that survived a rewrite count (round 1 on): before any rewrite
-    the arbitrator's verdicts stand. With the ``rules`` anonymizer the check
-    would be its own detectors again: skipped.
+    the arbitrator's verdicts stand. The ``rules`` attacker names a guess
+    only where a cue's value is one of the attribute's options (a school's
+    name is none), so the check runs behind it too.
     """
-    spec = models.settings_for(context, "anonymizer").spec
-    if state.round and models.parse_spec(spec).backend != "rules":
+    if state.round:
         attributes = protected_attributes(state.attributes, context)
         policy = policy + surviving_cues(state.current, attributes, policy)
     return [p.model_dump() for p in policy]
@@ -145,7 +145,7 @@ async def anonymize(
     return update
 
 
-def finish_loop(state: State) -> dict[str, Any]:
+def finish_loop(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Publish the final text, its outcome and the leaks left.
 
     The loop always ends on an attack of the final text (and, in RLAA, its
@@ -154,11 +154,13 @@ def finish_loop(state: State) -> dict[str, Any]:
     """
     left = sorted({PolicyItem.model_validate(p).attribute for p in state.policy})
     status = "converged" if not left else "max_iterations"
+    checker = models.settings_for(runtime.context, "attacker").spec
     return {
         "anonymized": state.current,
         "anonymized_comments": split_comments(state.current, len(state.comments)),
         "status": STOPPED if state.stopped_in_review() else status,
-        "outcome": outcome_of(original_text(state), state.current, left),
+        "outcome": outcome_of(original_text(state), state.current, left, checker),
+        "checked_by": checker,
         "leaks": left,
         "iterations": [state.snapshot(rewritten=None)],
     }

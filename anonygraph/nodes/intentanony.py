@@ -232,6 +232,10 @@ def finish_budgets(
         update["iterations"] = [state.snapshot(rewritten=None)]
         # Checked: the leaks left are the attributes over their budget.
         left = sorted({str(e.get("attribute")) for e in state.exceeded})
-        update["outcome"] = outcome_of(original_text(state), state.current, left)
+        checker = models.settings_for(runtime.context, "attacker").spec
+        update["outcome"] = outcome_of(
+            original_text(state), state.current, left, checker
+        )
+        update["checked_by"] = checker
         update["leaks"] = left
     return update

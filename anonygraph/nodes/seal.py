@@ -109,7 +109,9 @@ def revert(state: State, runtime: Runtime[SealContext]) -> dict[str, Any]:
     }
 
 
-def finish_refinement(state: State) -> dict[str, Any]:
+def finish_refinement(
+    state: State, runtime: Runtime[TrajectoryContextT]
+) -> dict[str, Any]:
     """Publish the final text and why refinement stopped."""
     status = state.status
     if status == "running":
@@ -124,11 +126,13 @@ def finish_refinement(state: State) -> dict[str, Any]:
             if i.is_leak
         }
     )
+    checker = models.settings_for(runtime.context, "attacker").spec
     return {
         "anonymized": state.current,
         "anonymized_comments": split_comments(state.current, len(state.comments)),
         "status": status,
-        "outcome": outcome_of(original_text(state), state.current, left),
+        "outcome": outcome_of(original_text(state), state.current, left, checker),
+        "checked_by": checker,
         "leaks": left,
         "iterations": [state.snapshot(rewritten=None)],
     }

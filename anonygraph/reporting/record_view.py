@@ -157,6 +157,9 @@ def _review(
         "id": row["record_id"],
         "status": row["status"],
         "outcome": result.get("status", "") if row["status"] == "done" else "",
+        # What happened to the text and who checked it (the output line's words).
+        "result": str(result.get("outcome") or "") if row["status"] == "done" else "",
+        "checked_by": str(result.get("checked_by") or ""),
         "error": row["error"] or "",
         "notes": [str(e) for e in result.get("errors", [])],
         "diff": diff,
@@ -208,6 +211,11 @@ def render_review(review: dict[str, Any], color: bool = False) -> str:
     """
     cost = review["cost"]
     status = review["status"] + (f" ({review['outcome']})" if review["outcome"] else "")
+    if review.get("result"):
+        checker = review.get("checked_by") or ""
+        status += f"; {review['result']}" + (
+            f", checked by {checker}" if checker else ""
+        )
     lines = [
         f"== {review['id']}  run {review['run']} ({review['method']})  {status}",
         f"   {len(review['rounds'])} round(s), {cost['calls']} call(s), "

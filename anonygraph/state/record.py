@@ -107,12 +107,18 @@ class RecordOutput:
     outcome: str = ""
     """What happened to the text, in the words the output and summary use:
     anonymized (the run's attacker finds nothing left worth editing in the
-    final text), partly anonymized (leaks remain, listed in `leaks`),
+    final text), no explicit cue found (only the ``rules`` detectors checked
+    it: they see explicit cues, not style or topics, so the text is not
+    called anonymized), partly anonymized (leaks remain, listed in `leaks`),
     unchanged (no rewrite passed the checks; leaks remain) or, set by the
     runner, failed. Empty for a method that cannot check its final text."""
 
     leaks: list[str] = field(default_factory=list)
     """Attributes the run's attacker still finds in the final text."""
+
+    checked_by: str = ""
+    """The model spec of the attacker that checked the final text (``rules``:
+    the explicit-cue detectors only); empty when nothing checked it."""
 
     iterations: Annotated[list[RoundSnapshot], operator.add] = field(
         default_factory=list
@@ -126,10 +132,28 @@ class RecordOutput:
     """Recoverable problems, e.g. a rewrite that was rejected."""
 
 
-def outcome_of(original: str, final: str, leaks: list[str]) -> str:
-    """Name a checked record's outcome from its final text and the leaks left."""
+ANONYMIZED = "anonymized"
+"""Outcome when a model attacker finds nothing left in the final text."""
+
+NO_EXPLICIT_CUE = "no explicit cue found"
+"""Outcome when only the rules detectors checked it and found nothing left."""
+
+
+def explicit_cues_only(checked_by: str) -> bool:
+    """Tell whether a checker spec is the rules detectors (explicit cues only)."""
+    return checked_by.split(":", 1)[0].strip() == "rules"
+
+
+def outcome_of(
+    original: str, final: str, leaks: list[str], checked_by: str = "rules"
+) -> str:
+    """Name a checked record's outcome from its final text and the leaks left.
+
+    ``checked_by`` is the attacker's model spec: a text that only the rules
+    detectors looked at is never called anonymized.
+    """
     if not leaks:
-        return "anonymized"
+        return NO_EXPLICIT_CUE if explicit_cues_only(checked_by) else ANONYMIZED
     changed = " ".join(final.split()) != " ".join(original.split())
     return "partly anonymized" if changed else "unchanged"
 

@@ -7,7 +7,12 @@ Each check is a pure function returning the reason it rejects, or None:
 - `check_task_talk`: no talk about the task (prompt words the input lacks);
 - `check_kept_parts`: sentences far from every evidence span are kept;
 - `check_new_specifics`: no new names, places, numbers beyond coarser forms
-  of what was replaced.
+  of what was replaced;
+- `check_repeats`: no sentence said more often than the original says it;
+- `check_new_claims`: no claim about the author (an occupation, an
+  education, an age, a relationship) that the original does not make;
+- `check_lost_sentences`: no more of the original's sentences lost than the
+  policy touched.
 
 `rejections` runs them all and names the check behind each reason (the run
 summary counts them by check). Thresholds live in `AcceptanceThresholds`; the
@@ -295,7 +300,7 @@ def check_new_specifics(original: str, rewrite: str) -> str | None:
     lowered = original.lower()
     allowed = " ".join(generalize(c) for c in old_cues).lower()
     for cue in detect_cues(rewrite):
-        if cue.quote.lower() in lowered:
+        if cue.quote.lower() in lowered or _restates(cue, original, old_cues):
             continue
         if not any(is_generalization(cue, old) for old in old_cues):
             return (
@@ -315,6 +320,121 @@ def check_new_specifics(original: str, rewrite: str) -> str | None:
     return None
 
 
+def _sentence_key(sentence: str) -> str:
+    return " ".join(_words(sentence))
+
+
+def check_repeats(original: str, rewrite: str) -> str | None:
+    """Reject a rewrite that says a sentence more often than the original does.
+
+    Weak models loop: "I'm a high school senior." eight times over.
+    """
+    before: dict[str, int] = {}
+    for start, end in sentences(original):
+        key = _sentence_key(original[start:end])
+        before[key] = before.get(key, 0) + 1
+    after: dict[str, int] = {}
+    for start, end in sentences(rewrite):
+        key = _sentence_key(rewrite[start:end])
+        if len(key.split()) < 3:
+            continue  # "lol." or "Thanks!" twice is no loop
+        after[key] = after.get(key, 0) + 1
+        if after[key] > before.get(key, 0) and after[key] > 1:
+            quote = " ".join(rewrite[start:end].split())[:80]
+            return f'the rewrite repeats a sentence: "{quote}" ({after[key]} times)'
+    return None
+
+
+CLAIM_ATTRIBUTES: tuple[str, ...] = (
+    "occupation",
+    "education",
+    "age",
+    "relationship_status",
+)
+"""Attributes a rewrite must not start claiming: the author never said them."""
+
+
+def check_new_claims(original: str, rewrite: str) -> str | None:
+    """Reject a rewrite that states an attribute of the author the original does not.
+
+    A cue of an attribute the original has no cue of at all (coarse ones
+    count: "in my thirties", "a student") is a new claim: "I'm a high school
+    senior" over a widower's text invents an education and an age group.
+    """
+    old = detect_cues(original)
+    stated = {c.attribute for c in old}
+    for cue in detect_cues(rewrite, CLAIM_ATTRIBUTES):
+        if cue.attribute not in stated and not _restates(cue, original, old):
+            return (
+                f"the rewrite claims the author's {cue.attribute.replace('_', ' ')}, "
+                f"which the original does not state: {cue.quote!r}"
+            )
+    return None
+
+
+def _restates(cue: Cue, original: str, old_cues: list[Cue]) -> bool:
+    """Tell whether a cue of a rewrite is made of the original's own words.
+
+    Every word of it stands in the original or in what one of the original's
+    cues generalizes to ("freshman" -> "first-year student"; "single father"
+    -> "single parent"; "a 24 year old bartender" -> "a twenty-something
+    bartender"): it restates, in coarser words, what the author said.
+    """
+    known = set(_words(original)) | {w for c in old_cues for w in _words(generalize(c))}
+    return all(w in known or w.endswith("something") for w in _words(cue.quote))
+
+
+def check_lost_sentences(
+    original: str, rewrite: str, evidence: Sequence[str] = ()
+) -> str | None:
+    """Reject a rewrite that lost more of the original's sentences than it touched.
+
+    A sentence is kept when at least half its words stand, in order, in the
+    rewrite. It is touched when it holds an evidence phrase or an explicit
+    cue: those the policy may rephrase. Losing more sentences than that means
+    the rewrite dropped or replaced content nobody asked it to change.
+    """
+    spans = sentences(original)
+    if len(spans) < 2:
+        return None
+    lowered = original.lower()
+    marks = [(c.start, c.end) for c in detect_cues(original)]
+    for phrase in evidence:
+        key = phrase.strip().lower()
+        marks += (
+            [(m.start(), m.end()) for m in re.finditer(re.escape(key), lowered)]
+            if key
+            else []
+        )
+    touched = sum(any(start < e and s < end for s, e in marks) for start, end in spans)
+    shares = _kept_shares(original, rewrite, spans)
+    lost = sum(share < 0.5 for share in shares)
+    if lost > touched:
+        return (
+            f"the rewrite kept {len(spans) - lost} of the original's {len(spans)} "
+            f"sentences; the policy touched {touched}"
+        )
+    return None
+
+
+def _kept_shares(
+    original: str, rewrite: str, spans: list[tuple[int, int]]
+) -> list[float]:
+    old_words = _words(original)
+    kept = [False] * len(old_words)
+    matcher = difflib.SequenceMatcher(None, old_words, _words(rewrite), autojunk=False)
+    for block in matcher.get_matching_blocks():
+        for k in range(block.a, block.a + block.size):
+            kept[k] = True
+    shares = []
+    position = 0
+    for start, end in spans:
+        count = len(_words(original[start:end]))
+        shares.append(sum(kept[position : position + count]) / count if count else 1.0)
+        position += count
+    return shares
+
+
 def _sentence_initial(text: str, start: int) -> bool:
     before = text[:start].rstrip(" \"'(“")
     return not before or before[-1] in ".!?\n:"
@@ -325,7 +445,8 @@ class Rejection:
     """Why a rewrite was refused: the check that refused it and its reason."""
 
     check: str
-    """shape, task_talk, new_specifics, kept_parts or similarity."""
+    """shape, repeats, lost_sentences, new_claims, task_talk, new_specifics,
+    kept_parts or similarity."""
 
     reason: str
     """The check's sentence, for people and for the model's retry."""
@@ -353,10 +474,16 @@ def rejections(
     found = []
     if limits.check_task_talk and (reason := check_task_talk(original, rewrite)):
         found.append(Rejection("task_talk", reason))
+    if reason := check_repeats(original, rewrite):
+        found.append(Rejection("repeats", reason))
+    if limits.check_new_specifics and (reason := check_new_claims(original, rewrite)):
+        found.append(Rejection("new_claims", reason))
     if limits.check_new_specifics and (
         reason := check_new_specifics(original, rewrite)
     ):
         found.append(Rejection("new_specifics", reason))
+    if reason := check_lost_sentences(original, rewrite, evidence):
+        found.append(Rejection("lost_sentences", reason))
     if reason := check_kept_parts(original, rewrite, evidence, limits.min_kept_share):
         found.append(Rejection("kept_parts", reason))
     long_enough = len(_words(original)) >= limits.similarity_min_words
@@ -400,6 +527,9 @@ __all__ = [
     "Rejection",
     "acceptance_problems",
     "check_kept_parts",
+    "check_lost_sentences",
+    "check_new_claims",
+    "check_repeats",
     "check_shape",
     "check_new_specifics",
     "check_similarity",

@@ -130,3 +130,54 @@ def test_when_all_checks_pass_then_there_are_no_problems() -> None:
         similarity=words_overlap,
     )
     assert problems and "talks about the task" in problems[0]
+
+
+WIDOWER = (
+    "I'm a widower, 71, living alone in a bungalow in Adelaide. The grandkids "
+    "visit on Sundays. I miss my wife's cooking."
+)
+
+
+@pytest.mark.parametrize(
+    ("rewrite", "check"),
+    [
+        # The 135M model's answer the issue quotes: a loop and invented claims.
+        (
+            "I'm on my own, in my seventies. The grandkids visit on Sundays. The "
+            "grandkids visit on Sundays. I miss my partner's cooking.",
+            "repeats",
+        ),
+        (
+            "I'm on my own, in my seventies, in Australia. I'm a high school "
+            "senior. The grandkids visit on Sundays. I miss my partner's cooking.",
+            "new_claims",
+        ),
+        (
+            "I love long walks. The weather is nice today. Cats are great.",
+            "lost_sentences",
+        ),
+    ],
+)
+def test_when_a_rewrite_loops_invents_or_drops_then_the_check_names_it(
+    rewrite: str, check: str
+) -> None:
+    from anonygraph.tools.acceptance import rejections
+
+    found = {r.check for r in rejections(WIDOWER, rewrite, evidence=["widower"])}
+    assert check in found
+
+
+def test_when_a_rewrite_only_generalizes_the_cues_then_the_new_checks_pass() -> None:
+    from anonygraph.tools.acceptance import (
+        check_lost_sentences,
+        check_new_claims,
+        check_repeats,
+    )
+
+    rewrite = (
+        "I'm on my own, in my seventies, living alone in a bungalow in Australia. "
+        "The grandkids visit on Sundays. I miss my partner's cooking."
+    )
+    assert check_repeats(WIDOWER, rewrite) is None
+    assert check_new_claims(WIDOWER, rewrite) is None
+    assert check_lost_sentences(WIDOWER, rewrite, ["widower"]) is None

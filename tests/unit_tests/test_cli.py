@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -11,7 +12,7 @@ from typing import get_args
 
 import pytest
 
-from anonygraph.cli import build_parser, flags
+from anonygraph.cli import build_parser, flags, main
 from anonygraph.cli.commands.eval import eval_fields
 from anonygraph.cli.commands.run import run_exit_code
 from anonygraph.runs.datasets import Format
@@ -95,14 +96,16 @@ def test_when_help_is_shown_then_options_are_grouped_by_method_with_defaults() -
     [
         (
             ["--method", "aura", "--candidates", "2", "--variant", "pure",
-             "--mask-rounds", "1"],
-            {"num_candidates": 2, "variant": "pure", "mask_rounds": 1},
+             "--mask-rounds", "1", "--model", "local"],
+            {"num_candidates": 2, "variant": "pure", "mask_rounds": 1,
+             "default_model": "local"},
         ),
         (
             ["--method", "intentanony", "--verify", "--verify-rounds", "3",
-             "--privacy-level", "L1", "--exposure-table", "t.json"],
+             "--privacy-level", "L1", "--exposure-table", "t.json",
+             "--model", "default=ollama:qwen2.5:7b"],
             {"verify": True, "max_verify_rounds": 3, "privacy_level": "L1",
-             "exposure_table": "t.json"},
+             "exposure_table": "t.json", "default_model": "ollama:qwen2.5:7b"},
         ),
         (
             ["--method", "fgaa", "--fixed-rounds", "--max-iterations", "2",
@@ -159,6 +162,8 @@ def test_when_a_choice_is_not_in_the_constants_then_the_parser_refuses_it() -> N
     [
         ({"anonymized": 3}, 0, 0),
         ({"anonymized": 2, "partly anonymized": 1}, 0, 3),
+        ({"no explicit cue found": 2, "anonymized": 1}, 0, 0),
+        ({"no explicit cue found": 2, "unchanged": 1}, 0, 3),
         ({"anonymized": 2, "unchanged": 1}, 0, 3),
         ({"anonymized": 2, "not checked": 1}, 0, 3),
         ({"anonymized": 2, "failed": 1}, 1, 1),
@@ -194,6 +199,25 @@ def test_when_the_command_exits_then_its_code_is_mains_and_output_is_complete(
     assert "rlaa" in listed.stdout.split()
     assert refused.returncode == 2
     assert "no such run store" in refused.stderr
+
+
+@pytest.mark.parametrize("method", ["intentanony", "aura", "seal"])
+def test_when_a_method_needs_a_model_and_none_is_named_then_it_refuses_in_one_line(
+    method: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"id": "a", "text": "I moved to Calgary."}) + "\n")
+
+    code = main(
+        ["run", "--method", method, "--input", str(source),
+         "--output", str(tmp_path / "out.jsonl"), "--db", str(tmp_path / "r.sqlite")]
+    )  # fmt: skip
+
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1
+    assert "--model default=ollama:qwen2.5:7b" in err and "--model local" in err
+    assert not (tmp_path / "out.jsonl").exists()
 
 
 @pytest.mark.parametrize(

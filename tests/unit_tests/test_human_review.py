@@ -157,6 +157,7 @@ def test_when_an_edit_drops_an_attribute_then_the_anonymizer_prompt_leaves_it_ou
         "text": "I am 34 and live in a city.",
         "status": "max_iterations",
         "outcome": "partly anonymized",
+        "checked_by": "local",
         "leaks_left": ["age", "city_country"],
         "run_id": run_id,
     }

