@@ -7,7 +7,9 @@ the store (`store`, split by table group into `call_tables`, `eval_tables`,
 thread (`records`), the output file, the call recorder the model layer
 writes through (`recorder`) and the answering of paused reviews
 (`pending_reviews`). Beside them: the shared data formats (`datasets`),
-tables in and out (`tables`, `table_output`) and tracing.
+tables in and out (`tables`, `table_output`) and tracing. `ray_engine` spreads
+a run's records over a Ray cluster (imported only when asked for: Ray is an
+optional extra).
 
 Importing this package imports none of them, so that a module anywhere can
 import one of its parts without pulling in the graphs.

@@ -399,17 +399,18 @@ def test_when_a_warm_up_and_a_record_want_the_gazetteer_at_once_then_one_builds_
     import threading
     import time
 
+    from anonygraph.attributes.gazetteer import City
     from anonygraph.cues import places
 
     loads: list[str] = []
-    real = places._data
+    real = places.cities
 
-    def slow_data(name: str) -> object:
-        loads.append(name)
+    def slow_cities() -> tuple[City, ...]:
+        loads.append("cities")
         time.sleep(0.05)  # keep the first build going while the second asks
-        return real(name)
+        return real()
 
-    monkeypatch.setattr(places, "_data", slow_data)
+    monkeypatch.setattr(places, "cities", slow_cities)
     places._gazetteer.cache_clear()
     try:
         threads = [threading.Thread(target=places.gazetteer) for _ in range(2)]
@@ -417,7 +418,7 @@ def test_when_a_warm_up_and_a_record_want_the_gazetteer_at_once_then_one_builds_
             thread.start()
         for thread in threads:
             thread.join()
-        assert loads.count("cities15000.json") == 1
+        assert loads.count("cities") == 1
         assert places.gazetteer()["calgary"].value == "Calgary, Canada"
     finally:
         places._gazetteer.cache_clear()
