@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import uuid
@@ -77,7 +78,11 @@ async def ask_structured(
     """
     settings = settings_for(context, role)
     if settings.backend.answers_from_cues:
-        return _ask_from_facts(settings, role, schema, step, facts)
+        # The detectors parse with spaCy (loaded on first use): off the event
+        # loop, so a server running the graph (Studio, the service) stays free.
+        return await asyncio.to_thread(
+            _ask_from_facts, settings, role, schema, step, facts
+        )
     base = loading.with_limit(
         loading.load_chat_model(settings.spec, role), settings.endpoint_limit
     )
