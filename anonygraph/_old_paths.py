@@ -131,6 +131,10 @@ class MovedModule(types.ModuleType):
         """Stand in for ``name``, whose names are now in ``targets``."""
         super().__init__(name, f"Moved: see {', '.join(targets) or 'its submodules'}.")
         object.__setattr__(self, "_targets", tuple(targets))
+        # Values a patch through the old path replaced, by name: pytest's
+        # monkeypatch sees no such name in this module's own __dict__, so its
+        # undo deletes it here; that deletion puts the saved value back.
+        object.__setattr__(self, "_replaced", {})
 
     def _home(self, attr: str) -> types.ModuleType | None:
         for target in object.__getattribute__(self, "_targets"):
@@ -170,10 +174,17 @@ class MovedModule(types.ModuleType):
         if home is None:
             super().__setattr__(attr, value)
         else:
+            replaced = object.__getattribute__(self, "_replaced")
+            replaced.setdefault(attr, (home, getattr(home, attr)))
             setattr(home, attr, value)
 
     def __delattr__(self, attr: str) -> None:
-        """Delete ``attr`` where it lives now."""
+        """Delete ``attr`` where it lives now, or undo a patch made through here."""
+        replaced = object.__getattribute__(self, "_replaced")
+        if attr in replaced:
+            home, value = replaced.pop(attr)
+            setattr(home, attr, value)
+            return
         home = self._definer(attr)
         if home is None:
             super().__delattr__(attr)

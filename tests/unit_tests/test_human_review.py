@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from scripted import Script, attack_json, rewrite_json, verdicts_json
 
 from anonygraph import cli
+from anonygraph.cli.commands.run import WAITING_EXIT
 from anonygraph.graphs import fgaa, rlaa
 from anonygraph.runs.batch import run_batch
 from anonygraph.runs.options import RunOptions
@@ -453,7 +454,7 @@ def test_when_run_prints_the_review_command_on_postgres_then_that_command_works(
          shared.output, "--model", "local", "--attributes", "age,city_country",
          "--max-iterations", "1", "--cache", "off", "--review", "--no-progress"]
     )  # fmt: skip
-    assert code == cli.WAITING_EXIT
+    assert code == WAITING_EXIT
     printed = re.search(r"answer them: anonygraph (review .*)", capsys.readouterr().err)
     assert printed is not None and f"--db {pg_url}" in printed.group(1)
 

@@ -215,9 +215,7 @@ def test_when_a_split_module_is_imported_then_its_names_come_from_their_new_home
     assert not (ROOT / (old.replace(".", "/") + ".py")).exists()
 
 
-def test_when_a_test_patches_an_old_path_then_the_model_layer_is_patched(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_when_a_test_patches_an_old_path_then_the_model_layer_is_patched() -> None:
     from anonygraph.llm import ask, loading
 
     with warnings.catch_warnings():
@@ -227,10 +225,14 @@ def test_when_a_test_patches_an_old_path_then_the_model_layer_is_patched(
     def load(spec: str, role: str) -> None:
         return None
 
-    monkeypatch.setattr(models, "load_chat_model", load)
-    monkeypatch.setattr(models, "constrained", load)
-    assert loading.load_chat_model is load
-    assert ask.constrained is load  # where ask_structured looks it up
+    originals = (loading.load_chat_model, ask.constrained)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(models, "load_chat_model", load)
+        patch.setattr(models, "constrained", load)
+        assert loading.load_chat_model is load
+        assert ask.constrained is load  # where ask_structured looks it up
+    # The undo puts the model layer back (it must not delete its names).
+    assert (loading.load_chat_model, ask.constrained) == originals
 
 
 def test_when_a_gone_name_is_read_then_the_error_names_what_replaced_it() -> None:
