@@ -18,20 +18,27 @@ import json
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from anonygraph.graphs import GRAPHS
+from anonygraph.inputs import MAX_CHARS
 from anonygraph.runs.checkpointers import open_checkpointer
 from anonygraph.runs.locks import run_lock
-from anonygraph.runs.options import RETIRED_OPTIONS, build_context
+from anonygraph.runs.options import (
+    RETIRED_OPTIONS,
+    TABLE_PARAM,
+    build_context,
+    stored_table,
+    writes_table,
+)
 from anonygraph.runs.output import OutputFile, Sink
 from anonygraph.runs.records import run_record
 from anonygraph.runs.schema import WAITING
 from anonygraph.runs.shared import NoOutputFile, export
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.table_output import TableOutput, sidecar_path, write_run_table
 from anonygraph.state.domain import Record
 from anonygraph.tools.review_requests import proposal_lines
 from anonygraph.tools.text_diff import render_terminal, word_diff
@@ -199,8 +206,15 @@ async def _review_run(
                 if not go_on:
                     break
     summary.waiting = len(db.records(run_id, status=WAITING))
+    table = stored_table(run)
     if db.postgres:
         export(db, run_id, run["output"])
+    elif table is not None and writes_table(run["input"], run["output"]):
+        # The table is written whole from the store, the answered rows with it.
+        write_run_table(
+            db, run_id, run["input"], run["output"], table,
+            max_chars=_options(run).get("max_chars", MAX_CHARS),
+        )  # fmt: skip
     _update_run(db, run, summary)
     return summary
 
@@ -209,7 +223,9 @@ def _options(run: dict[str, Any]) -> dict[str, Any]:
     # The context the run was started with; runs stored before the call
     # recorder also kept their store's location there, which is no option now.
     params = json.loads(run["params"] or "{}")
-    return {k: v for k, v in params.items() if k not in RETIRED_OPTIONS}
+    return {
+        k: v for k, v in params.items() if k not in RETIRED_OPTIONS and k != TABLE_PARAM
+    }
 
 
 async def _review_record(
@@ -337,17 +353,17 @@ def _output(db: RunStore, run: dict[str, Any]) -> Any:
         "input": run["input"],
         "options": {},
     }
-    sidecar = Path(f"{run['output']}.run.json")
+    sidecar = sidecar_path(run["output"])
     if sidecar.is_file():
         owner = json.loads(sidecar.read_text())
         if isinstance(owner, dict) and owner.get("run_id") == run["id"]:
             identity = owner
+    if stored_table(run) is not None and writes_table(run["input"], run["output"]):
+        return TableOutput(run["output"], identity)
     return OutputFile(run["output"], identity)
 
 
-def _update_run(
-    db: RunStore, run: dict[str, Any], summary: ReviewSummary
-) -> None:
+def _update_run(db: RunStore, run: dict[str, Any], summary: ReviewSummary) -> None:
     """Carry the session's results into the run's status and summary."""
     totals = json.loads(run["summary"] or "{}")
     totals["done"] = totals.get("done", 0) + summary.done
