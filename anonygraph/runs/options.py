@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -138,28 +139,35 @@ def load_input(
     A .csv or .parquet file or a folder (read as ``jsonl``, the default) is a
     table, read with ``table``'s columns and split (`BadRow` for a bad row).
     """
+    return list(iter_input(path, format, max_chars, table))
+
+
+def iter_input(
+    path: str, format: str, max_chars: int, table: TableOptions | None = None
+) -> Iterator[Record | BadLine]:
+    """Yield `load_input`'s items one at a time (JSONL and tables are streamed)."""
     if is_table_input(path, format):
         table = table or TableOptions()
-        return list(
-            read_table(path, table.columns, split=table.split, max_chars=max_chars)
+        yield from read_table(
+            path, table.columns, split=table.split, max_chars=max_chars
         )
+        return
     check_input_path(path)
     if format == "jsonl":
-        return list(read_records(path, max_chars=max_chars))
+        yield from read_records(path, max_chars=max_chars)
+        return
     from anonygraph.runs.datasets import load_records
 
     loaded = load_records(path, format)  # type: ignore[arg-type]
-    items: list[Record | BadLine] = [
-        BadLine(e.line, None, e.message) for e in loaded.errors
-    ]
+    for e in loaded.errors:
+        yield BadLine(e.line, None, e.message)
     for record in loaded.records:
         try:
             check_text(record.text, max_chars)
         except InputError as exc:
-            items.append(BadLine(0, record.id, str(exc)))
+            yield BadLine(0, record.id, str(exc))
         else:
-            items.append(record)
-    return items
+            yield record
 
 
 def check_output_path(input: str, output: str) -> None:

@@ -122,7 +122,8 @@ def test_when_a_dataset_split_is_run_then_a_dataset_is_written_and_export_rewrit
 
     assert code == 0, err
     written = datasets.load_from_disk(str(tmp_path / "anon"))
-    assert written["n"] == [1, 2] and written["outcome"] == ["no explicit cue found"] * 2
+    assert written["n"] == [1, 2]
+    assert written["outcome"] == ["no explicit cue found"] * 2
     assert "Calgary" not in written["anonymized"][0]
 
     run_id = RunStore(db).runs()[0]["id"]

@@ -9,11 +9,13 @@ from types import ModuleType
 
 from anonygraph.cli.commands import (
     anonymize,
+    detect,
     eval,
     export,
     match,
     methods,
     pii,
+    preview,
     purge,
     report,
     review,
@@ -26,12 +28,14 @@ from anonygraph.cli.commands import (
 
 COMMANDS: tuple[ModuleType, ...] = (
     run,
+    preview,
     review,
     anonymize,
     eval,
     report,
     show,
     pii,
+    detect,
     seal,
     methods,
     match,
