@@ -21,6 +21,7 @@ from anonygraph.cli.commands import (
     review,
     run,
     seal,
+    serve,
     show,
     status,
     worker,
@@ -43,5 +44,6 @@ COMMANDS: tuple[ModuleType, ...] = (
     status,
     export,
     purge,
+    serve,
 )
 """Each module has ``add_parser(sub)``, which sets the parser's ``func``."""
