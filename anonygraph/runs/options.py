@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -112,6 +113,19 @@ RETIRED_OPTIONS: dict[str, str] = {
 """Context fields that are gone, with what replaced them."""
 
 
+def context_schema(method: str) -> Any:
+    """Return the method's `Context` class (`Context` when its graph names none)."""
+    return _schema_of(GRAPHS[method])
+
+
+@functools.lru_cache(maxsize=64)
+def _schema_of(builder: Any) -> Any:
+    # Keyed by the builder, not the name: a registry entry replaced (a test,
+    # a plugin) is looked up afresh. Building a graph takes ~10 ms.
+    schema: Any = builder().context_schema or Context
+    return schema
+
+
 def build_context(method: str, values: dict[str, Any]) -> Any:
     """Build the method's `Context`, rejecting unknown options by name.
 
@@ -120,7 +134,7 @@ def build_context(method: str, values: dict[str, Any]) -> Any:
             retired one, what replaced it).
 
     """
-    context_type = GRAPHS[method]().context_schema or Context
+    context_type = context_schema(method)
     known = set(context_type.__dataclass_fields__)
     unknown = sorted(set(values) - known)
     for name in unknown:

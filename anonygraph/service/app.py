@@ -24,10 +24,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from anonygraph.api import aanonymize
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import InputError, check_text
-from anonygraph.runs.options import build_context
+from anonygraph.runs.options import build_context, context_schema
 from anonygraph.runs.summary import record_outcome
 from anonygraph.runs.table_output import OutputColumns, TableOptions
 from anonygraph.runs.tables import TableColumns
@@ -108,6 +107,8 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     """Build the service's app for ``settings`` (the batches resume on start)."""
     gate: dict[str, Gate] = {}
     batches = Batches(settings)
+    compiled: dict[str, Any] = {}
+    """Method -> its graph, compiled once (no checkpointer: nothing stored)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -148,14 +149,17 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     @app.post("/v1/anonymize")
     async def anonymize(request: AnonymizeRequest) -> dict[str, Any]:
         """Anonymize one text now; 429 when every slot is busy and the line full."""
-        method, options = _method_options(settings, request.method, request.options)
-        payload = _payload(request.text, request.comments, method, options)
+        gate["anonymize"].check()  # a refusal costs no validation
+        method, _, context = _method_options(
+            settings, request.method, request.options
+        )
+        payload = _payload(
+            request.text, request.comments, getattr(context, "max_chars", 20_000)
+        )
+        graph = _compiled(compiled, method, context)
         start = time.perf_counter()
         async with gate["anonymize"].hold():
-            try:
-                result = await aanonymize(payload, method=method, **options)
-            except ValueError as exc:  # an option the method's graph refuses
-                raise ApiError(400, "options", str(exc)) from exc
+            result = await graph.ainvoke(payload, context=context)
         calls = result.get("calls", []) or []
         answer: dict[str, Any] = {
             "anonymized": result.get("anonymized", ""),
@@ -179,7 +183,9 @@ def create_app(settings: ServiceSettings) -> FastAPI:
             raise ApiError(422, "records", "give records or path (one of them)")
         if request.table is not None and request.path is None:
             raise ApiError(422, "table", "applies to a server-side path only")
-        method, options = _method_options(settings, request.method, request.options)
+        method, options, _ = _method_options(
+            settings, request.method, request.options
+        )
         table = _table(request.table)
         records = (
             None
@@ -221,6 +227,23 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     return app
 
 
+def _compiled(compiled: dict[str, Any], method: str, context: Any) -> Any:
+    """Return the method's graph, compiled once.
+
+    Raises:
+        ApiError: 400 for a context that asks for a review (a paused text
+            needs a batch, whose run store keeps it).
+    """
+    if getattr(context, "review", False):
+        raise ApiError(
+            400, "options.review", "a text paused for review needs a batch; "
+            "submit it to /v1/batches"
+        )  # fmt: skip
+    if method not in compiled:
+        compiled[method] = GRAPHS[method]().compile(name=method)
+    return compiled[method]
+
+
 def _lines(path: Path) -> Iterator[bytes]:
     with open(path, "rb") as handle:
         for line in handle:
@@ -237,8 +260,8 @@ def _manifest(batches: Batches, batch_id: str) -> dict[str, Any]:
 
 def _method_options(
     settings: ServiceSettings, method: str | None, options: dict[str, Any]
-) -> tuple[str, dict[str, Any]]:
-    """Return the request's method and its Context fields over the service's.
+) -> tuple[str, dict[str, Any], Any]:
+    """Return the request's method, its fields over the service's, its `Context`.
 
     Raises:
         ApiError: 400 naming ``method`` or the option at fault.
@@ -260,10 +283,10 @@ def _method_options(
             k: v for k, v in fields.items() if k in options or k in SERVER_CHOSEN
         }
     try:
-        build_context(method, fields)
+        context = build_context(method, fields)
     except (ValueError, TypeError) as exc:
         raise ApiError(400, "options", str(exc)) from exc
-    return method, fields
+    return method, fields, context
 
 
 KINDS: dict[str, type | tuple[type, ...]] = {
@@ -281,7 +304,7 @@ def check_option_types(method: str, options: dict[str, Any]) -> None:
     Raises:
         ApiError: 422 naming ``options.NAME`` and the type expected.
     """
-    fields = getattr(GRAPHS[method]().context_schema, "__dataclass_fields__", {})
+    fields = getattr(context_schema(method), "__dataclass_fields__", {})
     for name, value in options.items():
         if name not in fields:
             continue  # build_context names it
@@ -297,21 +320,26 @@ def check_option_types(method: str, options: dict[str, Any]) -> None:
 
 
 def _payload(
-    text: str | None,
-    comments: list[str] | None,
-    method: str,
-    options: dict[str, Any],
-) -> str | list[str]:
+    text: str | None, comments: list[str] | None, max_chars: int
+) -> dict[str, Any]:
+    """Return the graph's input for a text or comments, checked as run checks it.
+
+    Raises:
+        ApiError: 422 naming ``text`` or ``comments``.
+    """
     if (text is None) == (comments is None):
         raise ApiError(422, "text", "give text or comments (one of them)")
-    max_chars = getattr(build_context(method, options), "max_chars", 20_000)
-    field, value = ("text", text) if text is not None else ("comments", comments)
-    joined = value if isinstance(value, str) else "\n\n".join(value or [])
+    payload: dict[str, Any]
+    if text is not None:
+        field, joined, payload = "text", text, {"text": text}
+    else:
+        field, joined = "comments", "\n\n".join(comments or [])
+        payload = {"comments": comments}
     try:
         check_text(joined, max_chars)
     except InputError as exc:
         raise ApiError(422, field, str(exc)) from exc
-    return value  # type: ignore[return-value]
+    return payload
 
 
 def _table(request: TableRequest | None) -> TableOptions:

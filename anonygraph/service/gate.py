@@ -26,6 +26,18 @@ class Gate:
         self.running = 0
         self.waiting = 0
 
+    def check(self) -> None:
+        """Refuse now if a request would find no slot and no room in line.
+
+        Raises:
+            QueueFull: saying how many run and wait.
+        """
+        if self.running >= self.slots and self.waiting >= self.queue:
+            raise QueueFull(
+                f"{self.running} texts are being anonymized and {self.waiting} wait; "
+                "retry later"
+            )
+
     @asynccontextmanager
     async def hold(self) -> AsyncIterator[None]:
         """Hold a slot for the block, waiting in line if there is room.
@@ -33,11 +45,7 @@ class Gate:
         Raises:
             QueueFull: when all slots are held and ``queue`` requests wait.
         """
-        if self.running >= self.slots and self.waiting >= self.queue:
-            raise QueueFull(
-                f"{self.running} texts are being anonymized and {self.waiting} wait; "
-                "retry later"
-            )
+        self.check()
         self.waiting += 1
         try:
             await self._free.acquire()

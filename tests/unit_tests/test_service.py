@@ -165,7 +165,7 @@ def test_when_the_service_is_killed_mid_batch_then_a_restart_finishes_it_once(
     server = service
     records = [
         {"id": f"r{i}", "text": f"I am {20 + i} and live in Calgary. ({i})"}
-        for i in range(40)
+        for i in range(24)
     ]
     submitted = server.request("POST", "/v1/batches", json={"records": records})
     assert submitted.status_code == 202, submitted.text
