@@ -185,9 +185,7 @@ async def _review_run(
     ask: Callable[[str], str | None],
     say: Callable[[str], None],
 ) -> ReviewSummary:
-    run = db.get_run(run_id)
-    if run is None:
-        raise ValueError(f"--run {run_id}: no such run in {db.location}")
+    run = _run(db, run_id)
     method = run["method"]
     context = build_context(method, _options(run))
     summary = ReviewSummary(run_id)
@@ -205,6 +203,82 @@ async def _review_run(
                 )
                 if not go_on:
                     break
+    _close_session(db, run, summary)
+    return summary
+
+
+async def waiting_requests(db: RunStore, run_id: str) -> list[dict[str, Any]]:
+    """Return each waiting record's id and its pending review request (HITL shape).
+
+    Raises:
+        ValueError: when the store has no such run.
+    """
+    run = _run(db, run_id)
+    found = []
+    async with open_checkpointer(db.location) as saver:
+        app = GRAPHS[run["method"]]().compile(checkpointer=saver, name=run["method"])
+        for row in db.records(run_id, status=WAITING):
+            config = {"configurable": {"thread_id": f"{run_id}:{row['record_id']}"}}
+            snapshot = await app.aget_state(config)
+            requests = [i.value for i in snapshot.interrupts]
+            found.append({"record_id": row["record_id"], "requests": requests})
+    return found
+
+
+async def answer_review(
+    db: RunStore, run_id: str, record_id: str, answer: dict[str, Any]
+) -> str:
+    """Resume one waiting record with ``answer`` (LangChain's HITL response).
+
+    The record goes on as `anonygraph review` resumes it: its result goes to
+    the run's output (or output table) when it finishes.
+
+    Returns:
+        ``done``, ``failed: WHY`` or `WAITING` (it paused at another review).
+
+    Raises:
+        ValueError: for no such run, or a record that does not wait.
+        pydantic.ValidationError: when ``answer`` does not fit the request;
+            the record still waits.
+        RunLockedError: when the run is being worked.
+    """
+    run = _run(db, run_id)
+    waiting = db.records(run_id, status=WAITING)
+    rows = [r for r in waiting if r["record_id"] == record_id]
+    if not rows:
+        raise ValueError(f"record {record_id!r} of run {run_id} waits for no review")
+    record = Record(
+        id=record_id,
+        text=rows[0]["original"],
+        labels=json.loads(rows[0]["labels"] or "{}"),
+    )
+    method = run["method"]
+    context = build_context(method, _options(run))
+    summary = ReviewSummary(run_id, answered=1)
+    with run_lock(db.location, run_id), _output(db, run) as output:
+        async with open_checkpointer(db.location) as saver:
+            app = GRAPHS[method]().compile(checkpointer=saver, name=method)
+            outcome = await run_record(
+                app, context, record, run_id, db, output, resume=answer
+            )
+    if outcome != WAITING:
+        _count(record, outcome, db, run_id, lambda _: None, summary)
+    _close_session(db, run, summary)
+    if outcome == WAITING:
+        return WAITING
+    return f"failed: {outcome}" if outcome else "done"
+
+
+def _run(db: RunStore, run_id: str) -> dict[str, Any]:
+    run = db.get_run(run_id)
+    if run is None:
+        raise ValueError(f"--run {run_id}: no such run in {db.location}")
+    return run
+
+
+def _close_session(db: RunStore, run: dict[str, Any], summary: ReviewSummary) -> None:
+    """Write the output where the store is its source, and the run's new status."""
+    run_id = run["id"]
     summary.waiting = len(db.records(run_id, status=WAITING))
     table = stored_table(run)
     if db.postgres:
@@ -216,7 +290,6 @@ async def _review_run(
             max_chars=_options(run).get("max_chars", MAX_CHARS),
         )  # fmt: skip
     _update_run(db, run, summary)
-    return summary
 
 
 def _options(run: dict[str, Any]) -> dict[str, Any]:

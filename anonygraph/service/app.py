@@ -2,11 +2,11 @@
 
 Every error answer is ``{"error": "FIELD: what is wrong", "field": FIELD}``
 with a 4xx status: 400 (a value the service cannot use), 401 (no or a wrong
-token), 404, 413 (a body over ``--max-body``), 422 (a body that does not fit
-the schema, or a text over ``max_chars``), 429 (every slot busy and the line
-full; retry later). The OpenAPI schema is at ``/openapi.json``; the
-interactive pages FastAPI serves by default are off (they load scripts from
-a CDN, an outgoing request this tool does not make).
+token), 404, 409 (a batch still running), 413 (a body over ``--max-body``),
+422 (a body that does not fit the schema, or a text over ``max_chars``), 429
+(every slot busy and the line full; retry later). The OpenAPI schema is at
+``/openapi.json``; the interactive pages FastAPI serves by default are off
+(they load scripts from a CDN, an outgoing request this tool does not make).
 """
 
 from __future__ import annotations
@@ -15,18 +15,21 @@ import asyncio
 import hmac
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, closing
 from pathlib import Path
 from typing import Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import InputError, check_text
+from anonygraph.runs.locks import RunLockedError
 from anonygraph.runs.options import build_context, context_schema
+from anonygraph.runs.pending_reviews import answer_review, waiting_requests
+from anonygraph.runs.store import RunStore
 from anonygraph.runs.summary import record_outcome
 from anonygraph.runs.table_output import OutputColumns, TableOptions
 from anonygraph.runs.tables import TableColumns
@@ -101,6 +104,18 @@ class BatchRequest(BaseModel):
     table: TableRequest | None = None
     method: str | None = None
     options: dict[str, Any] = Field(default_factory=dict)
+
+
+class ReviewAnswer(BaseModel):
+    """LangChain's HITL response: one decision per action request."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    decisions: list[dict[str, Any]] = Field(
+        min_length=1,
+        description='e.g. [{"type": "approve"}], [{"type": "reject"}], or '
+        '[{"type": "edit", "edited_action": {"name": ..., "args": {...}}}]',
+    )
 
 
 def create_app(settings: ServiceSettings) -> FastAPI:
@@ -223,6 +238,40 @@ def create_app(settings: ServiceSettings) -> FastAPI:
             media_type="application/x-ndjson",
             headers={"X-Batch-State": batches.status(manifest)["state"]},
         )
+
+    @app.get("/v1/batches/{batch_id}/reviews")
+    async def reviews(batch_id: str) -> dict[str, Any]:
+        """The batch's records waiting for a review, with LangChain HITL requests."""
+        _manifest(batches, batch_id)
+        with closing(RunStore(settings.db)) as db:
+            if db.get_run(batch_id) is None:
+                return {"id": batch_id, "waiting": []}
+            return {"id": batch_id, "waiting": await waiting_requests(db, batch_id)}
+
+    @app.post("/v1/batches/{batch_id}/reviews/{record_id}")
+    async def answer(
+        batch_id: str, record_id: str, response: ReviewAnswer
+    ) -> dict[str, Any]:
+        """Answer one record's review (a HITL response); it goes on at once."""
+        _manifest(batches, batch_id)
+        if batch_id == batches.current or batch_id in batches.queued:
+            raise ApiError(409, "batch_id", f"{batch_id} is still running")
+        with closing(RunStore(settings.db)) as db:
+            try:
+                outcome = await answer_review(
+                    db, batch_id, record_id, response.model_dump(exclude_none=True)
+                )
+            except ValidationError as exc:
+                problems = "; ".join(
+                    f"{'.'.join(map(str, e['loc'])) or 'answer'}: {e['msg']}"
+                    for e in exc.errors()
+                )
+                raise ApiError(422, "decisions", problems) from exc
+            except RunLockedError as exc:
+                raise ApiError(409, "batch_id", str(exc)) from exc
+            except ValueError as exc:
+                raise ApiError(404, "record_id", str(exc)) from exc
+        return {"id": batch_id, "record_id": record_id, "outcome": outcome}
 
     return app
 

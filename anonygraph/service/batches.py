@@ -25,6 +25,7 @@ from anonygraph.runs.files import secure_file
 from anonygraph.runs.options import RunOptions, build_context, iter_input
 from anonygraph.runs.schema import WAITING
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.summary import tally_outcomes
 from anonygraph.runs.table_output import TableOptions
 from anonygraph.service.gate import QueueFull
 from anonygraph.service.settings import ServiceSettings
@@ -191,7 +192,10 @@ class Batches:
         batch_id = manifest["id"]
         with _store(self.settings.db) as db:
             run = db.get_run(batch_id)
-            statuses = Counter(db.record_statuses(batch_id).values())
+            rows = db.records(batch_id)
+        statuses = Counter(r["status"] for r in rows)
+        # Outcomes of the records that ended (a waiting one has none yet).
+        outcomes, _ = tally_outcomes([r for r in rows if r["status"] != WAITING])
         if batch_id == self.current:
             state = "running"
         elif batch_id in self.queued or run is None:
@@ -211,7 +215,7 @@ class Batches:
             "failed": statuses.get("failed", 0),
             "waiting_review": statuses.get(WAITING, 0),
             "bad_input": manifest["bad_input"],
-            "outcomes": summary.get("outcomes", {}),
+            "outcomes": outcomes,
             "failures": summary.get("failures", []),
         }
 

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from service import Service
 
 from anonygraph.cli import main
 from anonygraph.runs.store import RunStore
+from anonygraph.service import ServiceSettings, create_app
 
 SLOTS, QUEUE = 2, 4
 
@@ -204,3 +206,53 @@ def test_when_binding_beyond_loopback_without_a_token_then_serve_refuses_to_star
         capsys.readouterr().err
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_when_a_batch_waits_for_review_then_its_requests_are_listed_and_answered(
+    tmp_path: Path,
+) -> None:
+    # In-process (the same app uvicorn serves): a paused record, answered.
+    settings = ServiceSettings(
+        db=str(tmp_path / "runs.sqlite"), context={"max_iterations": 2}
+    )
+    records = [
+        {"id": "a", "text": "I am 34 and live in Calgary."},
+        {"id": "b", "text": "Hello."},
+    ]
+    with TestClient(create_app(settings)) as client:
+        batch = client.post(
+            "/v1/batches", json={"records": records, "options": {"review": True}}
+        ).json()["id"]
+        deadline = time.monotonic() + 60
+        while client.get(f"/v1/batches/{batch}").json()["state"] in (
+            "queued", "running",
+        ) and time.monotonic() < deadline:  # fmt: skip
+            time.sleep(0.05)
+        paused = client.get(f"/v1/batches/{batch}").json()
+        waiting = client.get(f"/v1/batches/{batch}/reviews").json()["waiting"]
+        wrong = client.post(
+            f"/v1/batches/{batch}/reviews/a", json={"decisions": [{"type": "maybe"}]}
+        )
+        none = client.post(
+            f"/v1/batches/{batch}/reviews/b", json={"decisions": [{"type": "approve"}]}
+        )
+        approved = client.post(
+            f"/v1/batches/{batch}/reviews/a", json={"decisions": [{"type": "approve"}]}
+        )
+        final = client.get(f"/v1/batches/{batch}").json()
+        lines = client.get(f"/v1/batches/{batch}/output").text.splitlines()
+
+    assert paused["state"] == "waiting for review" and paused["waiting_review"] == 1
+    assert paused["outcomes"] == {"no explicit cue found": 1}
+    assert [w["record_id"] for w in waiting] == ["a"]
+    (request,) = waiting[0]["requests"]
+    assert request["action_requests"][0]["name"] == "apply_policy"
+    assert request["review_configs"][0]["allowed_decisions"] == [
+        "approve", "edit", "reject",
+    ]  # fmt: skip
+    assert (wrong.status_code, wrong.json()["field"]) == (422, "decisions")
+    assert (none.status_code, none.json()["field"]) == (404, "record_id")
+    assert approved.json()["outcome"] == "done"
+    assert final["state"] == "done" and final["done"] == 2
+    texts = {json.loads(line)["id"]: json.loads(line)["text"] for line in lines}
+    assert texts["b"] == "Hello." and "Calgary" not in texts["a"]
