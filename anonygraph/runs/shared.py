@@ -321,7 +321,9 @@ async def run_shared(options: RunOptions, run_id: str) -> RunSummary:
         summary.failures = [f"record {k!r}: {v}" for k, v in sorted(failed.items())]
         summary.failed = len(failed)
         summary.waiting = sum(r["state"] == WAITING for r in rows)
-        export(db, run_id, options.output, force=options.force)
+        _, summary.table_rows = export_counts(
+            db, run_id, options.output, force=options.force
+        )
         fill_totals(summary, db)
         status = "partial" if summary.failed else WAITING if summary.waiting else "done"
         db.finish_run(run_id, status, asdict(summary))
@@ -334,7 +336,19 @@ def export(db: RunStore, run_id: str, output: str, *, force: bool = False) -> in
     """Write a run's finished records to ``output`` (JSONL), each id once.
 
     Records appear in input order; a file this run wrote before is completed,
-    not duplicated. Returns the number of records in the file.
+    not duplicated. A table run's output table (`writes_table`) is written
+    whole, every input row once. Returns the number of records (rows) written.
+
+    Raises:
+        ValueError: naming the run when the store has no such run.
+    """
+    return export_counts(db, run_id, output, force=force)[0]
+
+
+def export_counts(
+    db: RunStore, run_id: str, output: str, *, force: bool = False
+) -> tuple[int, dict[str, int]]:
+    """`export`, also returning a table's rows per outcome ({} for JSONL).
 
     Raises:
         ValueError: naming the run when the store has no such run.
@@ -348,11 +362,6 @@ def export(db: RunStore, run_id: str, output: str, *, force: bool = False) -> in
         "input": str(Path(run["input"]).resolve()),
         "options": json.loads((db.job(run_id) or {}).get("context") or "{}"),
     }
-    order = {r["record_id"]: r["position"] for r in db.work_rows(run_id)}
-    rows = sorted(
-        db.records(run_id, status="done"),
-        key=lambda r: (order.get(r["record_id"], len(order)), r["record_id"]),
-    )
     table = stored_table(run)
     if table is not None and writes_table(run["input"], output):
         max_chars = json.loads(run["params"] or "{}").get("max_chars", MAX_CHARS)
@@ -360,10 +369,15 @@ def export(db: RunStore, run_id: str, output: str, *, force: bool = False) -> in
             counts = write_run_table(
                 db, run_id, run["input"], output, table, max_chars=max_chars
             )
-        return sum(counts.values())
+        return sum(counts.values()), counts
+    order = {r["record_id"]: r["position"] for r in db.work_rows(run_id)}
+    rows = sorted(
+        db.records(run_id, status="done"),
+        key=lambda r: (order.get(r["record_id"], len(order)), r["record_id"]),
+    )
     with OutputFile(output, identity, force=force) as out:
         out.restore(rows)
-        return len(out.ids)
+        return len(out.ids), {}
 
 
 def status_rows(db: RunStore, run_id: str) -> list[dict[str, Any]]:

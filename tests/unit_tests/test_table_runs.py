@@ -182,3 +182,23 @@ def test_when_table_options_change_then_the_run_id_changes_and_jsonl_ids_do_not(
         table=TableOptions(split="test"),
     )  # fmt: skip
     assert derive_run_id(jsonl) == derive_run_id(other)
+
+
+def test_when_a_table_run_is_shared_in_postgres_then_the_table_is_written_from_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], pg_url: str
+) -> None:
+    source = tmp_path / "in.parquet"
+    pq.write_table(
+        pa.table({"k": [7, 8], "text": ["I am 34 and live in Calgary.", None]}), source
+    )
+    out = tmp_path / "out.csv"
+
+    code, err = run(capsys, "--input", str(source), "--output", str(out),
+                    "--db", pg_url, "--id-column", "k")  # fmt: skip
+
+    table = pd.read_csv(out, dtype=str, keep_default_na=False)
+    assert list(table["k"]) == ["7", "8"] and code == 1, err
+    assert list(table["outcome"]) == ["no explicit cue found", "bad input"]
+    assert "Calgary" not in table["anonymized"][0]
+    assert "1 done" in err and "bad input row 1 (record '8')" in err
+    assert "output table: 2 rows: 1 no explicit cue found, 1 bad input" in err
