@@ -207,19 +207,16 @@ def create_app(settings: ServiceSettings) -> FastAPI:
             if request.records is None
             else [r.model_dump(exclude_none=True) for r in request.records]
         )
-        try:
-            manifest = await asyncio.to_thread(
-                batches.submit, records, request.path, table, method, options
-            )
-        except BatchError as exc:
-            raise ApiError(400, exc.field, str(exc).split(": ", 1)[1]) from exc
-        except InputError as exc:
-            raise ApiError(400, "path", str(exc)) from exc
-        return {
-            **batches.status(manifest),
-            "status_url": f"/v1/batches/{manifest['id']}",
-            "output_url": f"/v1/batches/{manifest['id']}/output",
-        }
+        return await _submit(batches, records, request.path, table, method, options)
+
+    @app.post("/v1/batches/jsonl", status_code=202)
+    async def upload(request: Request, method: str | None = None) -> dict[str, Any]:
+        """Queue a batch from an uploaded JSONL file (the body, as run reads it)."""
+        body = await request.body()
+        if not body.strip():
+            raise ApiError(422, "body", "empty; send JSONL lines of records")
+        method, options, _ = _method_options(settings, method, {})
+        return await _submit(batches, body, None, TableOptions(), method, options)
 
     @app.get("/v1/batches/{batch_id}")
     async def status(batch_id: str) -> dict[str, Any]:
@@ -291,6 +288,34 @@ def _compiled(compiled: dict[str, Any], method: str, context: Any) -> Any:
     if method not in compiled:
         compiled[method] = GRAPHS[method]().compile(name=method)
     return compiled[method]
+
+
+async def _submit(
+    batches: Batches,
+    records: list[dict[str, Any]] | bytes | None,
+    path: str | None,
+    table: TableOptions,
+    method: str,
+    options: dict[str, Any],
+) -> dict[str, Any]:
+    """Queue a batch (files written off the event loop); return its status.
+
+    Raises:
+        ApiError: 400 naming ``path`` (or the field `Batches.submit` names).
+    """
+    try:
+        manifest = await asyncio.to_thread(
+            batches.submit, records, path, table, method, options
+        )
+    except BatchError as exc:
+        raise ApiError(400, exc.field, str(exc).split(": ", 1)[1]) from exc
+    except InputError as exc:
+        raise ApiError(400, "path", str(exc)) from exc
+    return {
+        **batches.status(manifest),
+        "status_url": f"/v1/batches/{manifest['id']}",
+        "output_url": f"/v1/batches/{manifest['id']}/output",
+    }
 
 
 def _lines(path: Path) -> Iterator[bytes]:

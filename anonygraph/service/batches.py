@@ -68,13 +68,16 @@ class Batches:
 
     def submit(
         self,
-        records: list[dict[str, Any]] | None,
+        records: list[dict[str, Any]] | bytes | None,
         path: str | None,
         table: TableOptions,
         method: str,
         context: dict[str, Any],
     ) -> dict[str, Any]:
         """Write a batch's files and queue it; return its manifest.
+
+        ``records`` are the batch's records, or the bytes of an uploaded JSONL
+        file (its bad lines are counted as run counts them); None: ``path``.
 
         Raises:
             QueueFull: when ``max_batches`` batches wait already.
@@ -89,9 +92,12 @@ class Batches:
         self.folder.chmod(0o700)
         if server_side is None:
             source = secure_file(folder / "input.jsonl")
-            with open(source, "w", encoding="utf-8") as handle:
-                for record in records or []:
-                    handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            if isinstance(records, bytes):
+                source.write_bytes(records)  # an uploaded JSONL file, as sent
+            else:
+                with open(source, "w", encoding="utf-8") as handle:
+                    for record in records or []:
+                        handle.write(json.dumps(record, ensure_ascii=False) + "\n")
             input_path = str(source)
         else:
             input_path = str(server_side)

@@ -169,8 +169,11 @@ def test_when_the_service_is_killed_mid_batch_then_a_restart_finishes_it_once(
         {"id": f"r{i}", "text": f"I am {20 + i} and live in Calgary. ({i})"}
         for i in range(24)
     ]
-    submitted = server.request("POST", "/v1/batches", json={"records": records})
+    # Uploaded as a JSONL file, with one line run reads as bad.
+    upload = "".join(json.dumps(r) + "\n" for r in records) + "not json\n"
+    submitted = server.request("POST", "/v1/batches/jsonl", content=upload.encode())
     assert submitted.status_code == 202, submitted.text
+    assert (submitted.json()["records"], submitted.json()["bad_input"]) == (24, 1)
     batch = submitted.json()["id"]
     before = _wait(server, batch, lambda s: s["done"] >= 3)
     server.kill()
@@ -188,6 +191,7 @@ def test_when_the_service_is_killed_mid_batch_then_a_restart_finishes_it_once(
     ids = [json.loads(line)["id"] for line in lines]
     assert sorted(ids) == sorted(r["id"] for r in records)  # every id, once
     assert final["done"] == len(records) and final["failed"] == 0
+    assert final["bad_input"] == 1
     for line in map(json.loads, lines):
         assert "Calgary" not in line["text"]
 
