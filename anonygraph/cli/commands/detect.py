@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 from anonygraph.cli.commands.run import add_table_flags, table_options
@@ -37,7 +38,7 @@ def command(args: argparse.Namespace) -> int:
     from anonygraph.attributes import UnknownAttributeError, resolve_attributes
     from anonygraph.cues.entities import detect
     from anonygraph.inputs import MAX_CHARS, BadLine
-    from anonygraph.runs.options import load_input
+    from anonygraph.runs.options import iter_input
 
     if (args.text is None) == (args.input is None):
         raise OptionError("give a text or --input FILE (one of them)")
@@ -49,11 +50,11 @@ def command(args: argparse.Namespace) -> int:
             raise OptionError(f"--attributes: {exc}") from exc
     if args.text is not None:
         text = sys.stdin.read() if args.text == "-" else args.text
-        items: list[Any] = [("", text)]
+        items: Iterable[Any] = [("", text)]
     else:
         table = table_options(args, args.input, "jsonl")
-        loaded = load_input(args.input, "jsonl", MAX_CHARS, table)
-        items = [i if isinstance(i, BadLine) else (i.id, i.text) for i in loaded]
+        loaded = iter_input(args.input, "jsonl", MAX_CHARS, table)
+        items = (i if isinstance(i, BadLine) else (i.id, i.text) for i in loaded)
     bad = 0
     for item in items:
         if isinstance(item, BadLine):
