@@ -8,6 +8,12 @@ from typing import Any
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import MAX_CHARS
 from anonygraph.runs.options import build_context
+from anonygraph.runs.progress import (
+    SLOW_SECONDS,
+    Say,
+    invoke_with_progress,
+    slow_model_note,
+)
 from anonygraph.runs.records import graph_input
 from anonygraph.runs.table_output import (
     OutputColumns,
@@ -53,17 +59,37 @@ async def aanonymize(
     models: dict[str, str] | None = None,
     *,
     trace: bool = False,
+    progress: Say | None = None,
+    slow_seconds: float = SLOW_SECONDS,
     **options: Any,
 ) -> dict[str, Any]:
-    """Async form of `anonymize`, for callers already inside an event loop."""
-    graph, context = _compile(method, models, options)
+    """Async form of `anonymize`, for callers already inside an event loop.
+
+    Args:
+        text: as in `anonymize`.
+        method: as in `anonymize`.
+        models: as in `anonymize`.
+        trace: as in `anonymize`.
+        progress: called with a line per finished step (round, step, seconds),
+            a note up front when a model runs in this process, and a warning
+            when one answer of a role's model takes over ``slow_seconds``.
+        slow_seconds: see ``progress``.
+        **options: as in `anonymize`.
+    """
+    graph, context = compile_graph(method, models, options)
     payload = {"comments": text} if isinstance(text, list) else {"text": text}
     with tracing_scope(trace):
-        result: dict[str, Any] = await graph.ainvoke(payload, context=context)
-    return result
+        if progress is None:
+            result: dict[str, Any] = await graph.ainvoke(payload, context=context)
+            return result
+        if note := slow_model_note(context):
+            progress(note)
+        return await invoke_with_progress(
+            graph, payload, context, progress, slow_seconds=slow_seconds
+        )
 
 
-def _compile(
+def compile_graph(
     method: str, models: dict[str, str] | None, options: dict[str, Any]
 ) -> tuple[Any, Any]:
     """Compile the method's graph (no checkpointer) and build its `Context`.
@@ -147,7 +173,7 @@ async def aanonymize_dataframe(
     names = [str(c) for c in frame.columns]
     check_names("the DataFrame", names, columns)
     check_free("the DataFrame", names, output_columns)
-    graph, context = _compile(method, models, options)
+    graph, context = compile_graph(method, models, options)
     items = rows_records(
         frame[columns.source].tolist(),
         frame[id_column].tolist() if id_column else None,

@@ -18,12 +18,14 @@ from anonygraph.runs.options import (
     build_context,
     check_output_path,
     load_input,
+    run_params,
 )
 from anonygraph.runs.output import OutputFile
 from anonygraph.runs.records import run_bounded, run_record
 from anonygraph.runs.schema import WAITING
 from anonygraph.runs.store import RunStore
 from anonygraph.runs.summary import RunSummary, fill_totals
+from anonygraph.runs.table_output import TableOutput, write_run_table
 from anonygraph.runs.warm_up import warm_up_in_background
 from anonygraph.state.domain import Record
 
@@ -33,9 +35,11 @@ async def run_local(options: RunOptions, run_id: str) -> RunSummary:
     check_output_path(options.input, options.output)
     context = build_context(options.method, options.context)
     max_chars = getattr(context, "max_chars", 20_000)
-    items = load_input(options.input, options.format, max_chars)
+    items = load_input(options.input, options.format, max_chars, options.table)
     summary = RunSummary(run_id=run_id, method=options.method)
     summary.bad_lines = [str(i) for i in items if isinstance(i, BadLine)]
+    if options.is_table:
+        summary.bad_unit = "row"
     records = [i for i in items if isinstance(i, Record)]
     identity = {
         "run_id": run_id,
@@ -43,16 +47,26 @@ async def run_local(options: RunOptions, run_id: str) -> RunSummary:
         "input": str(Path(options.input).resolve()),
         "options": options.context,
     }
-    with OutputFile(options.output, identity, force=options.force) as output:
+    sink = TableOutput if options.writes_table else OutputFile
+    with sink(options.output, identity, force=options.force) as output:
         db = RunStore(options.db)
         try:
             db.start_run(
-                run_id, options.method, asdict(context), options.input, options.output
+                run_id,
+                options.method,
+                run_params(options, context),
+                options.input,
+                options.output,
             )
             try:
                 await _run_records(
                     options, run_id, context, records, db, output, summary
                 )
+                if options.writes_table:
+                    summary.table_rows = write_run_table(
+                        db, run_id, options.input, options.output, options.table,
+                        max_chars=max_chars,
+                    )  # fmt: skip
             except BaseException:
                 # Killed by an exception (not SIGKILL): the run must not stay
                 # "running".
@@ -71,7 +85,7 @@ async def _run_records(
     context: Any,
     records: list[Record],
     db: RunStore,
-    output: OutputFile,
+    output: OutputFile | TableOutput,
     summary: RunSummary,
 ) -> None:
     output.restore(db.records(run_id, status="done"))

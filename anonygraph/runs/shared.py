@@ -27,6 +27,7 @@ from typing import Any
 from tqdm import tqdm
 
 from anonygraph.graphs import GRAPHS
+from anonygraph.inputs import MAX_CHARS
 from anonygraph.runs import sql
 from anonygraph.runs.checkpointers import open_checkpointer
 from anonygraph.runs.options import (
@@ -34,12 +35,16 @@ from anonygraph.runs.options import (
     build_context,
     check_output_path,
     load_input,
+    run_params,
+    stored_table,
+    writes_table,
 )
 from anonygraph.runs.output import OutputFile
 from anonygraph.runs.records import run_record
 from anonygraph.runs.schema import WAITING
 from anonygraph.runs.store import RunStore
 from anonygraph.runs.summary import RunSummary, fill_totals
+from anonygraph.runs.table_output import TableOutput, write_run_table
 from anonygraph.runs.warm_up import warm_up_in_background
 from anonygraph.state.domain import Record
 
@@ -269,16 +274,25 @@ async def run_shared(options: RunOptions, run_id: str) -> RunSummary:
     check_output_path(options.input, options.output)
     context = build_context(options.method, options.context)
     items = load_input(
-        options.input, options.format, getattr(context, "max_chars", 20_000)
+        options.input,
+        options.format,
+        getattr(context, "max_chars", 20_000),
+        options.table,
     )
     summary = RunSummary(run_id=run_id, method=options.method)
+    if options.is_table:
+        summary.bad_unit = "row"
     summary.bad_lines = [str(i) for i in items if not isinstance(i, Record)]
     records = [i for i in items if isinstance(i, Record)]
     db = RunStore(options.db)
     try:
         before = {r["record_id"] for r in db.work_rows(run_id) if r["state"] == "done"}
         db.start_run(
-            run_id, options.method, asdict(context), options.input, options.output
+            run_id,
+            options.method,
+            run_params(options, context),
+            options.input,
+            options.output,
         )
         db.register_job(run_id, options.method, options.context, records)
         try:
@@ -307,7 +321,9 @@ async def run_shared(options: RunOptions, run_id: str) -> RunSummary:
         summary.failures = [f"record {k!r}: {v}" for k, v in sorted(failed.items())]
         summary.failed = len(failed)
         summary.waiting = sum(r["state"] == WAITING for r in rows)
-        export(db, run_id, options.output, force=options.force)
+        _, summary.table_rows = export_counts(
+            db, run_id, options.output, force=options.force
+        )
         fill_totals(summary, db)
         status = "partial" if summary.failed else WAITING if summary.waiting else "done"
         db.finish_run(run_id, status, asdict(summary))
@@ -320,7 +336,19 @@ def export(db: RunStore, run_id: str, output: str, *, force: bool = False) -> in
     """Write a run's finished records to ``output`` (JSONL), each id once.
 
     Records appear in input order; a file this run wrote before is completed,
-    not duplicated. Returns the number of records in the file.
+    not duplicated. A table run's output table (`writes_table`) is written
+    whole, every input row once. Returns the number of records (rows) written.
+
+    Raises:
+        ValueError: naming the run when the store has no such run.
+    """
+    return export_counts(db, run_id, output, force=force)[0]
+
+
+def export_counts(
+    db: RunStore, run_id: str, output: str, *, force: bool = False
+) -> tuple[int, dict[str, int]]:
+    """`export`, also returning a table's rows per outcome ({} for JSONL).
 
     Raises:
         ValueError: naming the run when the store has no such run.
@@ -334,6 +362,14 @@ def export(db: RunStore, run_id: str, output: str, *, force: bool = False) -> in
         "input": str(Path(run["input"]).resolve()),
         "options": json.loads((db.job(run_id) or {}).get("context") or "{}"),
     }
+    table = stored_table(run)
+    if table is not None and writes_table(run["input"], output):
+        max_chars = json.loads(run["params"] or "{}").get("max_chars", MAX_CHARS)
+        with TableOutput(output, identity, force=force):
+            counts = write_run_table(
+                db, run_id, run["input"], output, table, max_chars=max_chars
+            )
+        return sum(counts.values()), counts
     order = {r["record_id"]: r["position"] for r in db.work_rows(run_id)}
     rows = sorted(
         db.records(run_id, status="done"),
@@ -341,7 +377,7 @@ def export(db: RunStore, run_id: str, output: str, *, force: bool = False) -> in
     )
     with OutputFile(output, identity, force=force) as out:
         out.restore(rows)
-        return len(out.ids)
+        return len(out.ids), {}
 
 
 def status_rows(db: RunStore, run_id: str) -> list[dict[str, Any]]:

@@ -99,6 +99,17 @@ class RunStore(EvalTables, WorkQueue):
             where, args = where + " and status = ?", [run_id, status]
         return self._where("records", where, args, " order by record_id")
 
+    def records_of(self, run_id: str, ids: list[str]) -> list[dict[str, Any]]:
+        """Return the record rows of some of a run's records (a batch of a table)."""
+        rows: list[dict[str, Any]] = []
+        for start in range(0, len(ids), 500):  # SQLite caps a query's parameters
+            chunk = ids[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows += self._where(
+                "records", f"run_id = ? and record_id in ({marks})", [run_id, *chunk]
+            )
+        return rows
+
     def save_result(
         self,
         run_id: str,

@@ -38,6 +38,12 @@ class RunSummary:
     checked_by: dict[str, int] = field(default_factory=dict)
     """Records per checker spec (the attacker that checked the final text)."""
 
+    bad_unit: str = "line"
+    """What a bad input is: a JSONL line, or a table's row."""
+
+    table_rows: dict[str, int] = field(default_factory=dict)
+    """Rows of the output table per outcome, when the run wrote one."""
+
     def all_anonymized(self) -> bool:
         """Tell whether every record ended as clean as its checker can tell.
 
@@ -58,7 +64,8 @@ class RunSummary:
             f"run {self.run_id} ({self.method}): {self.done} done, "
             f"{self.failed} failed, "
             + (f"{self.waiting} waiting for review, " if self.waiting else "")
-            + f"{self.skipped} already done, {len(self.bad_lines)} bad input line(s)"
+            + f"{self.skipped} already done, {len(self.bad_lines)} bad input "
+            f"{self.bad_unit}(s)"
         ]
         if self.outcomes:
             lines.append(
@@ -79,6 +86,11 @@ class RunSummary:
             lines.append(
                 "  refused rewrites by check: "
                 + ", ".join(f"{n} {name}" for name, n in self.refusals.items())
+            )
+        if self.table_rows:
+            lines.append(
+                f"  output table: {sum(self.table_rows.values())} rows: "
+                + ", ".join(f"{n} {name}" for name, n in self.table_rows.items())
             )
         lines += [f"  bad input {b}" for b in self.bad_lines]
         lines += [f"  failed {f}" for f in self.failures]
@@ -175,4 +187,3 @@ def tally_outcomes(rows: list[dict[str, Any]]) -> tuple[dict[str, int], dict[str
     order = {name: i for i, name in enumerate(OUTCOMES)}
     ordered = dict(sorted(outcomes.items(), key=lambda kv: order.get(kv[0], 99)))
     return ordered, dict(sorted(refusals.items(), key=lambda kv: -kv[1]))
-
