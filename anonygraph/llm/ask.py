@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from anonygraph.llm import loading
 from anonygraph.llm.calls import Call, call_model
+from anonygraph.llm.decoding import decoding_for
 from anonygraph.llm.errors import ModelOutputError, ModelServerError, ModelSpecError
 from anonygraph.llm.faults import ServerError
 from anonygraph.llm.modes import remember_mode, structured_mode
@@ -83,9 +84,7 @@ async def ask_structured(
         return await asyncio.to_thread(
             _ask_from_facts, settings, role, schema, step, facts
         )
-    base = loading.with_limit(
-        loading.load_chat_model(settings.spec, role), settings.endpoint_limit
-    )
+    base = loading.with_limit(_chat_model(settings, role), settings.endpoint_limit)
     mode = ""
     if settings.backend.detects_mode:
         mode = structured_mode(settings.spec) or MODES[0]
@@ -144,6 +143,15 @@ async def _ask_in_mode(
     # asks afresh, as the error suggests.
     current().forget(calls)
     raise ModelOutputError(role, step, reason, calls)
+
+
+def _chat_model(settings: CallSettings, role: str) -> BaseChatModel:
+    # The product row loads as it always has (test seams replace the loader
+    # with ``load(spec, role)``); another row (a profile's, an override) is
+    # passed on.
+    if settings.decoding == decoding_for(role):
+        return loading.load_chat_model(settings.spec, role)
+    return loading.load_chat_model(settings.spec, role, settings.decoding)
 
 
 def constrained(
@@ -245,9 +253,7 @@ async def ask_with_tools(
 
     """
     settings = settings_for(context, role)
-    base = loading.with_limit(
-        loading.load_chat_model(settings.spec, role), settings.endpoint_limit
-    )
+    base = loading.with_limit(_chat_model(settings, role), settings.endpoint_limit)
     try:
         model = base.bind_tools(list(tools), tool_choice=tool_choice)
     except NotImplementedError:

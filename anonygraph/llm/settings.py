@@ -44,10 +44,12 @@ def settings_for(context: Any, role: str) -> CallSettings:
     specs: dict[str, str] = getattr(context, "models", {}) or {}
     text = specs.get(role) or getattr(context, "default_model", "local")
     spec = parse_spec(str(text))
+    # A method's context holds its profile's table and the run's overrides.
+    table = getattr(context, "decoding_table", None)
     return CallSettings(
         spec=spec,
         backend=backend_of(spec),
-        decoding=decoding_for(role),
+        decoding=decoding_for(role, table() if callable(table) else None),
         max_retries=getattr(context, "max_retries", 2),
         cache_mode=getattr(context, "cache_mode", "deterministic"),
         policy=ServerPolicy.from_context(context),
