@@ -314,3 +314,80 @@ def test_when_intentanony_runs_in_the_paper_profile_then_d4_decides_granularity(
     assert "scene" not in script.prompts("intent")[0].lower()
     assert not out.get("budgets") and out["anonymized"] == "Moved."
     assert script.decodings["rewriter"].max_tokens == 8192
+
+
+def test_when_aura_paper_profile_has_no_search_then_it_refuses_to_start() -> None:
+    from anonygraph.state.aura import AuraContext
+
+    with pytest.raises(ValueError, match="web-search probe"):
+        AuraContext(profile="paper")
+    with pytest.raises(ValueError, match="web-search probe"):
+        AuraContext(profile="paper", search_backend="offline")
+    ctx = AuraContext(profile="paper", search_backend="offline", search_corpus="c")
+    assert ctx.acceptance is False
+
+
+def test_when_aura_paper_candidates_are_checked_then_only_gaps_refuse_one() -> None:
+    from types import SimpleNamespace
+
+    from anonygraph.nodes.aura import check_candidates
+    from anonygraph.state.aura import AuraContext, State
+
+    template = {
+        "text": "I live in [MASK_1].",
+        "masks": [
+            {
+                "placeholder": "[MASK_1]",
+                "original": "Calgary",
+                "seed": "a city",
+                "start": 10,
+                "end": 18,
+                "original_start": 10,
+                "original_end": 17,
+            }
+        ],
+    }
+    candidates = [
+        # Brings the original word back: the product refuses it, the paper not.
+        {
+            "index": 0,
+            "replacements": {"[MASK_1]": "Calgary"},
+            "text": "I live in Calgary.",
+        },
+        {"index": 1, "replacements": {}, "text": "I live in [MASK_1]."},
+    ]
+    state = State(text="I live in Calgary.", template=template, candidates=candidates)
+    verdicts = {}
+    for profile in ("product", "paper"):
+        ctx = AuraContext(
+            profile=profile, search_backend="offline", search_corpus="corpus"
+        )
+        out = check_candidates(state, SimpleNamespace(context=ctx))  # type: ignore[arg-type]
+        verdicts[profile] = [bool(c["rejected"]) for c in out["candidates"]]
+    assert verdicts == {"product": [True, True], "paper": [False, True]}
+
+
+def test_when_dp_embed_splits_in_the_paper_profile_then_the_papers_rules_tag_it() -> (
+    None
+):
+    from types import SimpleNamespace
+
+    from anonygraph.nodes.dp_embed import split
+    from anonygraph.state.dp_embed import DpEmbedContext, State
+
+    text = "I'm 34 and my wife Dana moved to Calgary.\n\nMail d@x.io today."
+    tags = {}
+    for profile in ("product", "paper"):
+        ctx = DpEmbedContext(profile=profile)
+        out = split(State(text=text, current=text), SimpleNamespace(context=ctx))  # type: ignore[arg-type]
+        tags[profile] = {s["placeholder"] for s in out["segments"] if s["placeholder"]}
+    assert tags["product"] == {"[EMAIL]"}
+    assert {"[AGE]", "[PERSON]", "[LOCATION]", "[EMAIL]"} <= tags["paper"]
+    assert DpEmbedContext(profile="paper").precision == "fp32"
+    # A blank line cuts a chunk in the product only (K counts the pieces
+    # between placeholders in the paper).
+    plain = "Good morning.\n\nSee you at noon."
+    for profile, k in (("product", 2), ("paper", 1)):
+        ctx = DpEmbedContext(profile=profile)
+        out = split(State(text=plain, current=plain), SimpleNamespace(context=ctx))  # type: ignore[arg-type]
+        assert sum(s["kind"] == "chunk" for s in out["segments"]) == k
