@@ -26,6 +26,8 @@ class CallSettings:
     """Retries, backoff and timeout of server requests."""
     endpoint_limit: int | None = None
     """Requests at once per server of a ``URL1,URL2`` pool; None: the pool's own."""
+    grow_cut_off: bool = False
+    """Ask a cut-off answer again with a larger budget (the paper profile)."""
 
     @property
     def cacheable(self) -> bool:
@@ -54,4 +56,5 @@ def settings_for(context: Any, role: str) -> CallSettings:
         cache_mode=getattr(context, "cache_mode", "deterministic"),
         policy=ServerPolicy.from_context(context),
         endpoint_limit=getattr(context, "endpoint_limit", None),
+        grow_cut_off=getattr(context, "profile", "product") == "paper",
     )

@@ -18,8 +18,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from anonygraph.attributes import canonical_attribute
-from anonygraph.state.answers import Rewrite, _Schema
-from anonygraph.state.domain import AttributeInference, LeakVerdict
+from anonygraph.state.answers import (
+    Rewrite,
+    UtilityAnswer,
+    _Flag,
+    _Schema,
+    _Scored,
+)
+from anonygraph.state.domain import AttributeInference, LeakVerdict, UtilityScore
 
 ATTACK_FORMATS: tuple[str, ...] = ("product", "rlaa", "seal", "intentanony")
 """Attacker answer formats: ours (guesses may be empty), or a paper's."""
@@ -340,3 +346,25 @@ def paper_chains(answer: PaperEvidence, attributes: list[str]) -> list[dict[str,
         ]
         chains.append({"attribute": name, "steps": steps, "dropped": []})
     return chains
+
+
+class PaperUtilityAnswer(_Paper):
+    """The papers' judge answer (RLAA, SEAL D.3, IntentAnony D.5)."""
+
+    readability: _Scored
+    meaning: _Scored
+    hallucinations: _Flag
+
+    def to_score(self) -> UtilityScore:
+        """Flatten into a `UtilityScore` (as `UtilityAnswer.to_score`)."""
+        return UtilityAnswer(
+            readability=self.readability,
+            meaning=self.meaning,
+            hallucination=self.hallucinations,
+        ).to_score()
+
+
+class PaperValidatorAnswer(_Paper):
+    """The papers' validator answer: one verdict per pair, in order (D.4, D.6)."""
+
+    verdicts: list[Literal["yes", "no", "less precise"]] = Field(min_length=1)

@@ -391,3 +391,127 @@ def test_when_dp_embed_splits_in_the_paper_profile_then_the_papers_rules_tag_it(
         ctx = DpEmbedContext(profile=profile)
         out = split(State(text=plain, current=plain), SimpleNamespace(context=ctx))  # type: ignore[arg-type]
         assert sum(s["kind"] == "chunk" for s in out["segments"]) == k
+
+
+def test_when_a_paper_answer_is_cut_off_then_it_is_asked_again_with_more_tokens(
+    script: Script,
+) -> None:
+    from langchain_core.messages import AIMessage
+
+    cut = AIMessage(
+        content='{"inference": "the city is',
+        response_metadata={"finish_reason": "length"},
+    )
+    script.set("attacker", cut, rlaa_attack("Calgary, Canada"))
+    script.set("arbitrator", verdicts(city_country="low", relationship_status="low"))
+
+    out = run(rlaa, Context)
+
+    attacks = [c for c in out["calls"] if c["step"] == "attack"]
+    assert [c["ok"] for c in attacks] == [False, True]
+    assert "cut off at 1024 tokens; asked with 2048" in attacks[0]["error"]
+    assert script.decodings["attacker"].max_tokens == 2048
+    assert out["status"] == "converged"
+
+
+def test_when_a_product_answer_is_cut_off_then_it_is_repaired_as_before(
+    script: Script,
+) -> None:
+    from langchain_core.messages import AIMessage
+
+    from anonygraph.graphs import rlaa as rlaa_graph
+    from anonygraph.state.context import Context as ProductContext
+
+    cut = AIMessage(
+        content='{"city_country": {"reasoning": "x", "guesses": ["Calgary"], '
+        '"certainty": 5}, "relationship_status": {"reasoning": "cut',
+        response_metadata={"finish_reason": "length"},
+    )
+    script.set("attacker", cut)
+    script.set("arbitrator", verdicts_json_low())
+    graph = rlaa_graph.build_graph().compile()
+    ctx = ProductContext(attributes=ATTRS, default_model="local", max_iterations=0)
+    out = asyncio.run(graph.ainvoke({"text": TEXT}, context=ctx))
+    assert len(script.prompts("attacker")) == 1
+    assert "attacker" not in script.decodings
+    assert out["calls"][0]["ok"] is True
+
+
+def verdicts_json_low() -> str:
+    from scripted import verdicts_json
+
+    return verdicts_json(city_country="low")
+
+
+def seal_protocol_attack(occupation: str) -> str:
+    return json.dumps(
+        {
+            "location": {"reasoning": "names the city", "guess": "Canada"},
+            "occupation": {"reasoning": "talks shop", "guess": occupation},
+        }
+    )
+
+
+PAPER_JUDGE = json.dumps(
+    {
+        "readability": {"explanation": "reads well", "score": 8},
+        "meaning": {"explanation": "same", "score": 6},
+        "hallucinations": {"explanation": "none added", "score": 1},
+    }
+)
+
+
+def test_when_the_evaluator_runs_the_seal_protocol_then_less_precise_scores_half(
+    script: Script,
+) -> None:
+    from anonygraph.graphs import evaluate
+    from anonygraph.prompts.seal import PAPER_SEAL_INFER_PROMPT
+    from anonygraph.state.evaluate import EvalContext
+
+    script.set("attacker", seal_protocol_attack("nurse"))
+    script.set("judge", PAPER_JUDGE)
+    script.set("validator", json.dumps({"verdicts": ["no"]}))
+    ctx = EvalContext(
+        attributes=["city_country", "occupation"],
+        default_model="local",
+        profile="paper",
+        protocol="seal",
+    )
+    assert ctx.attack_prompt == PAPER_SEAL_INFER_PROMPT and ctx.validator
+    payload = {
+        "text": "I moved to a city for work.",
+        "original": TEXT,
+        "labels": {"city_country": "Calgary, Canada", "occupation": "doctor"},
+        "gold_pii": ["Calgary", "wife"],
+    }
+    graph = evaluate.build_graph().compile()
+    out = asyncio.run(graph.ainvoke(payload, context=ctx))
+
+    scores = {m["attribute"]: m.get("score") for m in out["matches"]}
+    # "Canada" for "Calgary, Canada" is less precise: SEAL scores it 0.5 on
+    # location; "nurse" for "doctor" is no.
+    assert scores == {"city_country": 0.5, "occupation": 0.0}
+    assert out["utility"]["hallucination"] == 1 and out["utility"]["meaning"] == 6
+    assert out["metrics"]["gold_pii"] == {"leaked": 0, "total": 2}
+    assert 0 < out["metrics"]["length_ratio"] < 1
+    assert "semantic" in out["metrics"]
+    assert script.decodings["attacker"].temperature == 0.1
+
+
+def test_when_reports_score_paper_matches_then_overall_and_attributes_follow() -> None:
+    from anonygraph.reporting.tables import attribute_accuracy, overall, privacy
+
+    def row(*scores: float) -> dict[str, Any]:
+        matches = [
+            {"attribute": a, "score": s, "score@3": s, "guesses": []}
+            for a, s in zip(("age", "sex"), scores, strict=False)
+        ]
+        return {"matches": json.dumps(matches)}
+
+    rows = [row(1.0, 0.5), row(0.0, 1.0)]
+    assert privacy(rows) == pytest.approx(2.5 / 4)
+    assert attribute_accuracy(rows) == {"age": 0.5, "sex": 0.75}
+    # SEAL 5.1: privacy gain 50 %, utility loss 20 % -> Overall 0.3.
+    assert overall({"PRIV": 0.3, "UTIL": 0.8}, {"PRIV": 0.6, "UTIL": 1.0}) == (
+        pytest.approx(0.3)
+    )
