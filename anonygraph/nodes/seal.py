@@ -15,7 +15,7 @@ from anonygraph.model_requests.inference import protected_attributes
 from anonygraph.model_requests.rewriting import checked_rewrite
 from anonygraph.state.answers import Rewrite, UtilityAnswer
 from anonygraph.state.domain import AttributeInference
-from anonygraph.state.paper_answers import rewrite_model
+from anonygraph.state.paper_answers import PaperUtilityAnswer, rewrite_model
 from anonygraph.state.record import original_text, outcome_of
 from anonygraph.state.seal import (
     SealContext,
@@ -32,6 +32,12 @@ async def assess(state: State, runtime: Runtime[TrajectoryContextT]) -> dict[str
     prompt = judge_request(
         runtime.context.judge_prompt, original_text(state), state.current
     )
+    if runtime.context.paper:
+        # D.3's answer names its third part "hallucinations".
+        paper, calls = await llm.ask_structured(
+            "judge", prompt, PaperUtilityAnswer, runtime.context, step="judge"
+        )
+        return {"utility": paper.as_utility_answer().model_dump(), "calls": calls}
     answer, calls = await llm.ask_structured(
         "judge", prompt, UtilityAnswer, runtime.context, step="judge"
     )

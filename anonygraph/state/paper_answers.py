@@ -355,13 +355,17 @@ class PaperUtilityAnswer(_Paper):
     meaning: _Scored
     hallucinations: _Flag
 
-    def to_score(self) -> UtilityScore:
-        """Flatten into a `UtilityScore` (as `UtilityAnswer.to_score`)."""
+    def as_utility_answer(self) -> UtilityAnswer:
+        """The same judgement in our schema (what SEAL's state keeps)."""
         return UtilityAnswer(
             readability=self.readability,
             meaning=self.meaning,
             hallucination=self.hallucinations,
-        ).to_score()
+        )
+
+    def to_score(self) -> UtilityScore:
+        """Flatten into a `UtilityScore` (as `UtilityAnswer.to_score`)."""
+        return self.as_utility_answer().to_score()
 
 
 class PaperValidatorAnswer(_Paper):

@@ -10,6 +10,7 @@ from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, Field
 
+from anonygraph.prompts.evaluate import PAPER_JUDGE_PROMPT
 from anonygraph.prompts.seal import (
     PAPER_SEAL_ANONYMIZE_PROMPT,
     PAPER_SEAL_INFER_PROMPT,
@@ -86,6 +87,7 @@ class TrajectoryContext(ModelContext, AcceptanceOptions):
             "attack_prompt": PAPER_SEAL_INFER_PROMPT,
             "attack_format": "seal",
             "anonymize_prompt": PAPER_SEAL_ANONYMIZE_PROMPT,
+            "judge_prompt": PAPER_JUDGE_PROMPT,  # D.3
             "acceptance": False,
         }
     )

@@ -19,6 +19,7 @@ from anonygraph.graphs import fgaa, rlaa, seal
 from anonygraph.llm.decoding import PAPER_DECODING, ROLE_DECODING
 from anonygraph.prompts import adversary as adversary_prompts
 from anonygraph.prompts import seal as seal_prompts
+from anonygraph.prompts.evaluate import PAPER_JUDGE_PROMPT
 from anonygraph.state.context import Context, FgaaContext
 from anonygraph.state.seal import SealContext, TrajectoryContext
 
@@ -79,6 +80,7 @@ def switch_rows() -> list[tuple[type[Context] | type[TrajectoryContext], str, An
         (SealContext, "anonymize_prompt", seal_prompts.PAPER_SEAL_REFINE_PROMPT),
         (SealContext, "stop_when_nothing_inferred", False),
         (SealContext, "min_utility", 0.0),
+        (TrajectoryContext, "judge_prompt", PAPER_JUDGE_PROMPT),
     ]
 
 
@@ -228,15 +230,8 @@ def test_when_seal_refines_in_the_paper_profile_then_it_runs_its_iterations(
             "married": {"reasoning": "none", "guess": None},
         }
     )
-    judge = json.dumps(
-        {
-            "readability": {"explanation": "fine", "score": 9},
-            "meaning": {"explanation": "kept", "score": 9},
-            "hallucination": {"explanation": "none", "score": 1},
-        }
-    )
     script.set("attacker", nothing)
-    script.set("judge", judge)
+    script.set("judge", PAPER_JUDGE)
     script.set("anonymizer", json.dumps({"anonymized_text": "A move for work."}))
 
     graph = seal.build_graph().compile()
@@ -248,6 +243,9 @@ def test_when_seal_refines_in_the_paper_profile_then_it_runs_its_iterations(
     assert "Comments:" in script.prompts("anonymizer")[0]
     assert out["anonymized"] == "A move for work."
     assert script.decodings["anonymizer"].temperature == 0.1
+    # D.3: the papers' judge, without our leniency for hidden details.
+    assert "Hiding personal details" not in script.prompts("judge")[0]
+    assert out["trajectory"][1]["utility"]["meaning"]["score"] == 6
 
 
 def test_when_intentanony_runs_in_the_paper_profile_then_d4_decides_granularity(
