@@ -13,7 +13,10 @@ from langgraph.runtime import Runtime
 
 from anonygraph import llm
 from anonygraph.inputs import split_comments
-from anonygraph.model_requests.inference import infer_attributes
+from anonygraph.model_requests.inference import (
+    infer_attributes,
+    protected_attributes,
+)
 from anonygraph.model_requests.rewriting import checked_rewrite
 from anonygraph.prompts.adversary import render_reasoning
 from anonygraph.prompts.common import fence, fill
@@ -62,6 +65,7 @@ from anonygraph.tools.intentanony.exposure import (
     mark_chain,
     over_budget,
 )
+from anonygraph.tools.rlaa.policy import cue_leaks
 
 
 async def recognize_intents(
@@ -301,6 +305,10 @@ def finish_budgets(
         update["iterations"] = [state.snapshot(rewritten=None)]
         # Checked: the leaks left are the attributes over their budget.
         left = sorted({str(e.get("attribute")) for e in state.exceeded})
+        if not runtime.context.paper:
+            # An explicit cue the detectors still find is a leak all the same.
+            attributes = protected_attributes(state.attributes, runtime.context)
+            left = sorted({*left, *cue_leaks(state.current, attributes)})
         checker = str(llm.settings_for(runtime.context, "attacker").spec)
         update["outcome"] = outcome_of(
             original_text(state), state.current, left, checker
