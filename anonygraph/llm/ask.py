@@ -7,6 +7,7 @@ import json
 import time
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
@@ -16,6 +17,7 @@ from pydantic import BaseModel
 
 from anonygraph.llm import loading
 from anonygraph.llm.calls import Call, call_model
+from anonygraph.llm.decoding import decoding_for
 from anonygraph.llm.errors import ModelOutputError, ModelServerError, ModelSpecError
 from anonygraph.llm.faults import ServerError
 from anonygraph.llm.modes import remember_mode, structured_mode
@@ -83,9 +85,7 @@ async def ask_structured(
         return await asyncio.to_thread(
             _ask_from_facts, settings, role, schema, step, facts
         )
-    base = loading.with_limit(
-        loading.load_chat_model(settings.spec, role), settings.endpoint_limit
-    )
+    base = loading.with_limit(_chat_model(settings, role), settings.endpoint_limit)
     mode = ""
     if settings.backend.detects_mode:
         mode = structured_mode(settings.spec) or MODES[0]
@@ -121,7 +121,9 @@ async def _ask_in_mode(
     model = constrained(base, settings.spec, schema, mode)
     messages = _messages(prompt, system, schema, unconstrained=model is base, mode=mode)
     reason = ""
-    for attempt in range(settings.max_retries + 1):
+    budget = settings.decoding.max_tokens * GROWTH_CAP
+    attempt = 0
+    while attempt <= settings.max_retries:
         call = Call(settings, role, step, messages, schema, mode)
         answer, record = await call_model(model, call, calls)
         text = answer_text(answer)
@@ -129,6 +131,27 @@ async def _ask_in_mode(
         calls.append(record)
         if mode:
             remember_mode(settings.spec, mode, note)
+        if settings.grow_cut_off and cut_off(answer):
+            limit = settings.decoding.max_tokens
+            if limit * 2 <= budget:
+                # Asked again with twice the budget, never repaired into misses.
+                record["ok"] = False
+                record["error"] = f"cut off at {limit} tokens; asked with {limit * 2}"
+                settings = replace(
+                    settings, decoding=replace(settings.decoding, max_tokens=limit * 2)
+                )
+                model = constrained(
+                    _chat_model(settings, role), settings.spec, schema, mode
+                )
+                continue
+            reason = (
+                f"cut off at {limit} tokens ({GROWTH_CAP}x the role's budget); "
+                f"raise it with --decoding {role}.max_tokens=N"
+            )
+            record["ok"] = False
+            record["error"] = reason
+            break
+        attempt += 1
         try:
             return parse_json_answer(text, schema), calls
         except ValueError as exc:
@@ -144,6 +167,26 @@ async def _ask_in_mode(
     # asks afresh, as the error suggests.
     current().forget(calls)
     raise ModelOutputError(role, step, reason, calls)
+
+
+GROWTH_CAP = 4
+"""A cut-off answer is asked again with twice the tokens, up to this many times
+the role's budget (the paper profile; the product repairs the cut JSON)."""
+
+
+def cut_off(answer: BaseMessage) -> bool:
+    """Tell whether the model stopped at its token limit (OpenAI, llama.cpp, ollama)."""
+    meta = getattr(answer, "response_metadata", None) or {}
+    return "length" in (meta.get("finish_reason"), meta.get("done_reason"))
+
+
+def _chat_model(settings: CallSettings, role: str) -> BaseChatModel:
+    # The product row loads as it always has (test seams replace the loader
+    # with ``load(spec, role)``); another row (a profile's, an override) is
+    # passed on.
+    if settings.decoding == decoding_for(role):
+        return loading.load_chat_model(settings.spec, role)
+    return loading.load_chat_model(settings.spec, role, settings.decoding)
 
 
 def constrained(
@@ -245,9 +288,7 @@ async def ask_with_tools(
 
     """
     settings = settings_for(context, role)
-    base = loading.with_limit(
-        loading.load_chat_model(settings.spec, role), settings.endpoint_limit
-    )
+    base = loading.with_limit(_chat_model(settings, role), settings.endpoint_limit)
     try:
         model = base.bind_tools(list(tools), tool_choice=tool_choice)
     except NotImplementedError:

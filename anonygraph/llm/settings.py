@@ -26,6 +26,8 @@ class CallSettings:
     """Retries, backoff and timeout of server requests."""
     endpoint_limit: int | None = None
     """Requests at once per server of a ``URL1,URL2`` pool; None: the pool's own."""
+    grow_cut_off: bool = False
+    """Ask a cut-off answer again with a larger budget (the paper profile)."""
 
     @property
     def cacheable(self) -> bool:
@@ -44,12 +46,15 @@ def settings_for(context: Any, role: str) -> CallSettings:
     specs: dict[str, str] = getattr(context, "models", {}) or {}
     text = specs.get(role) or getattr(context, "default_model", "local")
     spec = parse_spec(str(text))
+    # A method's context holds its profile's table and the run's overrides.
+    table = getattr(context, "decoding_table", None)
     return CallSettings(
         spec=spec,
         backend=backend_of(spec),
-        decoding=decoding_for(role),
+        decoding=decoding_for(role, table() if callable(table) else None),
         max_retries=getattr(context, "max_retries", 2),
         cache_mode=getattr(context, "cache_mode", "deterministic"),
         policy=ServerPolicy.from_context(context),
         endpoint_limit=getattr(context, "endpoint_limit", None),
+        grow_cut_off=getattr(context, "profile", "product") == "paper",
     )

@@ -1,7 +1,8 @@
 """The checked rewrite every rewriting step asks for.
 
 A model's rewrite replaces a text only when it passes the acceptance checks
-(`anonygraph.tools.acceptance`). A refused rewrite is asked again, telling the
+(`anonygraph.tools.acceptance`), unless the run turned them off (``acceptance``,
+off in the paper profile). A refused rewrite is asked again, telling the
 model why, at most ``rewrite_retries`` times; then the text stays as it was.
 Every refusal is returned with its check and reason for the round's snapshot,
 the record's errors and the run summary.
@@ -82,6 +83,14 @@ async def checked_rewrite(
         ModelOutputError: when an answer does not parse (as `ask_structured`).
 
     """
+    if not getattr(context, "acceptance", True):
+        # The papers take every rewrite as the model wrote it (paper profile).
+        answer, calls = await llm.ask_structured(
+            role, prompt, schema, context, step=step, facts=facts
+        )
+        return CheckedRewrite(
+            text=text_of(answer).strip(), accepted=True, answer=answer, calls=calls
+        )
     limits = thresholds_from(context)
     deterministic = llm.settings_for(context, role).backend.answers_from_cues
     # The rules backend answers the same facts the same way: no retry helps it.

@@ -52,7 +52,7 @@ from anonygraph.state.review import STOPPED
 from anonygraph.tools.acceptance import rejections, thresholds_from
 from anonygraph.tools.aura.leaks import blacklisted_left, inferable, still_leaking
 from anonygraph.tools.aura.mask_template import build_template as diff_template
-from anonygraph.tools.aura.mask_template import fill_template
+from anonygraph.tools.aura.mask_template import fill_template, unfilled
 from anonygraph.tools.aura.scope import adaptive_scope, base_item, checked_match
 from anonygraph.tools.aura.selection import (
     candidate_problems,
@@ -215,8 +215,13 @@ async def reconstruct(
 
 
 def check_candidates(state: State, runtime: Runtime[AuraContext]) -> dict[str, Any]:
-    """Reject candidates that leave gaps, bring back masks or fail acceptance."""
+    """Reject candidates that leave gaps, bring back masks or fail acceptance.
+
+    The paper profile selects by S, C and L only: a candidate is refused
+    there only when it leaves a placeholder unfilled (it is no text).
+    """
     template = MaskTemplate.model_validate(state.template)
+    paper = runtime.context.paper
     blacklist = [BlacklistSpan.model_validate(b) for b in state.blacklist]
     checked = []
     errors = []
@@ -225,11 +230,15 @@ def check_candidates(state: State, runtime: Runtime[AuraContext]) -> dict[str, A
     limits = replace(thresholds_from(runtime.context), check_new_specifics=False)
     original = original_text(state)
     for candidate in map(Candidate.model_validate, state.candidates):
-        problems = candidate_problems(template, candidate.replacements, blacklist)
-        problems += [
-            f"{r.check}: {r.reason}"
-            for r in rejections(original, candidate.text, thresholds=limits)
-        ]
+        if paper:
+            missing = unfilled(template, candidate.replacements)
+            problems = [f"leaves {', '.join(missing)} unfilled"] if missing else []
+        else:
+            problems = candidate_problems(template, candidate.replacements, blacklist)
+            problems += [
+                f"{r.check}: {r.reason}"
+                for r in rejections(original, candidate.text, thresholds=limits)
+            ]
         checked.append({"index": candidate.index, "rejected": problems})
         errors += [f"candidate {candidate.index}: {p}" for p in problems]
     return {"candidates": checked, "errors": errors}

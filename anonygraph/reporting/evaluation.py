@@ -274,7 +274,12 @@ def scored(values: dict[str, Any]) -> bool:
 def _payload(row: EvalRow) -> dict[str, Any]:
     labels: dict[str, Any] = {}
     hardness: dict[str, int] = {}
+    gold_pii: list[str] = []
     for name, value in row.labels.items():
+        if name == "gold_pii":
+            # Not an attribute: the PII strings DP-Embed's leak looks for.
+            gold_pii = [str(v) for v in value] if isinstance(value, list) else []
+            continue
         # Labels may carry their hardness: {"age": {"value": 34, "hardness": 2}}.
         if isinstance(value, dict):
             labels[name] = value.get("value", value.get("estimate"))
@@ -287,4 +292,5 @@ def _payload(row: EvalRow) -> dict[str, Any]:
         "original": row.original,
         "labels": labels,
         "hardness": hardness,
+        "gold_pii": gold_pii,
     }

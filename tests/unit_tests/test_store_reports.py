@@ -57,10 +57,13 @@ def test_when_a_run_is_evaluated_and_reported_on_either_store_then_all_commands_
     assert anonygraph_cli.main(["report", "--out", str(tmp_path / "rep"), *db]) == 0
     capsys.readouterr()
     table = (tmp_path / "rep" / "report.md").read_text()
-    assert "| original text | - | 2 | 1.0000 |" in table
+    assert "| original text | eval product | - | 2 | 1.0000 |" in table
     # PRIV counts every labelled attribute: guessing nothing is a miss (0), not
     # a row left out (which would print "-").
-    assert re.search(rf"\| rlaa \| {run_id} \| 2 \| [0-9.]+ \| 0\.0000 \|", table)
+    assert re.search(
+        rf"\| rlaa \| product; eval product \| {run_id} \| 2 \| [0-9.]+ \| 0\.0000 \|",
+        table,
+    )
 
     assert anonygraph_cli.main(["show", "--run", run_id, "--color", "never", *db]) == 0
     shown = capsys.readouterr().out
