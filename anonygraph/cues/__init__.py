@@ -22,6 +22,7 @@ from anonygraph.cues.cue import Cue
 from anonygraph.cues.engine import Engine, default_engine
 from anonygraph.cues.money import band_range, detect_money
 from anonygraph.cues.named_entities import detect_entities
+from anonygraph.cues.occupations import detect_occupations, detect_teaching
 from anonygraph.cues.phrases import detect_phrases
 from anonygraph.cues.places import CONTINENT_ADJECTIVES, detect_places, fold, gazetteer
 
@@ -53,9 +54,10 @@ def detect_cues(
             pipeline (`default_engine`) when None.
 
     """
-    cues = detect_places(text) + detect_ages(text) + detect_money(text)
-    cues += detect_phrases(text)
     doc = (engine or default_engine())(text)
+    cues = detect_places(text) + detect_ages(text) + detect_money(text)
+    cues += detect_phrases(text) + detect_occupations(text, doc)
+    cues += detect_teaching(text, doc)
     found = detect_entities(text, doc, cues)
     replaced = {(c.start, c.end) for c in found}
     cues = [c for c in cues if (c.start, c.end) not in replaced] + found

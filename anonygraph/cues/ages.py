@@ -117,8 +117,11 @@ TAG = re.compile(
 )
 BORN = re.compile(
     rf"(?:\bI\b[^.!?\n]{{0,25}}?|{_SENTENCE_START}\s*)\bborn\s+"
+    r"(?:and\s+(?:raised|bred)\s+)?"
+    # A place may stand between: "born in El Paso in 1979", "born in Bogotá in '91".
+    r"(?:(?:in|at|on|near|outside)\s+[^.!?\n;]{1,40}?\s+(?=(?:in|back in)\s))?"
     r"(?P<prep>(?:in|back in)\s+)?(?:the year\s+)?"
-    r"(?P<year>(?:19|20)\d\d)\b",
+    r"(?P<year>(?:19|20)\d\d|['’]\d\d)(?![\w'’])",
     re.IGNORECASE,
 )
 DECADE_PHRASE = re.compile(
@@ -325,10 +328,18 @@ def _age_tags(text: str) -> list[Cue]:
     return cues
 
 
+def _full_year(written: str, year_now: int) -> int:
+    """Return the year "1979" or "'91" stands for (a two-digit one: the latest)."""
+    if written[:1] not in "'’":
+        return int(written)
+    short = int(written[1:])
+    return 2000 + short if 2000 + short <= year_now else 1900 + short
+
+
 def _years(text: str, year_now: int) -> list[Cue]:
     cues: list[Cue] = []
     for m in BORN.finditer(text):
-        year = int(m.group("year"))
+        year = _full_year(m.group("year"), year_now)
         if not 1900 <= year <= year_now:
             continue
         decade = f"the {year // 10 * 10}s"

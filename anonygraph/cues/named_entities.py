@@ -17,6 +17,7 @@ from typing import Any
 
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table
+from anonygraph.cues.occupations import job_words
 from anonygraph.cues.places import (
     LANGUAGE_BEFORE,
     LOCATIVE,
@@ -146,6 +147,8 @@ def detect_entities(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
             start += 4
         if ent.label_ not in PROPER_LABELS or not text[start : start + 1].isupper():
             continue
+        if _starts_sentence(text, start) and text[start:end].lower() in job_words():
+            continue  # "Healthcare worker here": a capitalized common word
         if _at_institution(text, start, end) and any(
             c.start == start and c.end == end and c.kind == "city" for c in taken
         ):

@@ -11,7 +11,7 @@ import json
 import re
 import threading
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
@@ -404,7 +404,7 @@ def _detect_demonyms(text: str) -> list[Cue]:
         + "|".join(sorted(map(re.escape, table_), key=len, reverse=True))
         + r")(s?)\b"
     )
-    cues = []
+    cues: list[Cue] = []
     for match in pattern.finditer(text):
         before = text[max(0, match.start() - 20) : match.start()]
         after = text[match.end() : match.end() + 20]
@@ -434,4 +434,52 @@ def _detect_demonyms(text: str) -> list[Cue]:
                 exact=bool(self_ref),
             )
         )
-    return cues
+    return _join_hyphenated(text, cues)
+
+
+def _join_hyphenated(text: str, cues: list[Cue]) -> list[Cue]:
+    """Make "Mexican-American" one cue: its parts' continents, joined once.
+
+    Replaced part by part it would read "North American-American"; as one
+    span it becomes "North American" (both parts on one continent),
+    "Asian-American" or "Asian-South American".
+    """
+    joined: list[Cue] = []
+    for cue in cues:
+        last = joined[-1] if joined else None
+        if (
+            last is not None
+            and last.end + 1 == cue.start
+            and text[last.end] == "-"
+            and (last.exact or cue.exact)
+        ):
+            first = next(
+                (forms[0] for forms in CONTINENT_ADJECTIVES.values()
+                 if last.replacement in forms), last.replacement,
+            )  # fmt: skip
+            # "Korean-American": a kept second part stays ("Asian-American").
+            # "Asian-American" is how heritage is said; other second parts
+            # are the author's nationality too ("Japanese-Brazilian").
+            american = cue.quote == "American"
+            second = cue.quote if american else _self_form(cue)
+            parts = [first] if first == _self_form(cue) else [first, second]
+            joined[-1] = replace(
+                last,
+                end=cue.end,
+                quote=text[last.start : cue.end],
+                value=f"{last.value}; {cue.value}",
+                replacement="-".join(parts),
+                exact=True,
+            )
+            continue
+        joined.append(cue)
+    return joined
+
+
+def _self_form(cue: Cue) -> str:
+    """Return a demonym's continent adjective, whatever its own replacement."""
+    place = gazetteer().get(fold(cue.value)) or gazetteer().get(
+        fold(f"the {cue.value}")
+    )
+    continent = place.continent if place is not None else ""
+    return CONTINENT_ADJECTIVES.get(continent, ("foreign", "foreigners"))[0]
