@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 from anonygraph.cues.ages import detect_ages
 from anonygraph.cues.cue import Cue
@@ -55,12 +56,17 @@ def detect_cues(
 
     """
     doc = (engine or default_engine())(text)
-    cues = detect_places(text) + detect_ages(text) + detect_money(text)
+    places = detect_places(text)
+    # An amount is in the money of the country the text is set in ("$" in
+    # Toronto is Canadian): its income band is that economy's.
+    countries = {c.value.rpartition(", ")[2] for c in places}
+    cues = places + detect_ages(text) + detect_money(text, countries)
     cues += detect_phrases(text) + detect_occupations(text, doc)
     cues += detect_teaching(text, doc)
     found = detect_entities(text, doc, cues)
     replaced = {(c.start, c.end) for c in found}
     cues = [c for c in cues if (c.start, c.end) not in replaced] + found
+    cues = [_as_name_modifier(text, doc, c) for c in cues]
     # A span that is already its own coarse form ("student") is no lead to edit.
     cues = [
         replace(c, exact=False)
@@ -84,8 +90,37 @@ def warm_up() -> None:
     detect_cues("Born in Calgary, Canada in 1990; I am 34 and earn $85k.")
 
 
-REMOVED_KINDS = frozenset({"age_sex_tag", "graduation_year"})
-"""Cue kinds whose span goes without a replacement ("(27F)", " in 2015")."""
+REMOVED_KINDS = frozenset({"age_sex_tag", "graduation_year", "name_modifier"})
+"""Cue kinds whose span goes without a replacement ("(27F)", " in 2015",
+"Toyota" in "a Toyota supplier")."""
+
+_DETERMINER_BEFORE = re.compile(r"\b(?:a|an|the|my|our|his|her|their)\s+$", re.I)
+
+
+def _as_name_modifier(text: str, doc: Any, cue: Cue) -> Cue:
+    """Drop an employer's or school's name that modifies a noun after it.
+
+    "at a Toyota supplier" -> "at a supplier", "the Vauxhall plant" -> "the
+    plant": "a company supplier" or "the company plant" would not read.
+    """
+    if cue.kind not in ("organization", "company"):
+        return cue
+    start = cue.start + 4 if cue.quote.lower().startswith("the ") else cue.start
+    if not _DETERMINER_BEFORE.search(text[:start]):
+        return cue
+    following = next((t for t in doc if t.idx > cue.end), None)
+    if (
+        following is None
+        or text[cue.end : following.idx].strip()
+        or following.pos_ != "NOUN"
+        or not following.text[:1].islower()
+        or text[cue.end : cue.end + 2] in ("'s", "’s")
+    ):
+        return cue
+    return replace(
+        cue, start=start, quote=text[start : cue.end], kind="name_modifier",
+        replacement="",
+    )  # fmt: skip
 
 
 def generalize(cue: Cue) -> str:

@@ -322,8 +322,10 @@ def _landmark_noun(name: str) -> str:
 
 
 def _place_cue(text: str, ent: Any, start: int, end: int, place: Place) -> Cue:
-    start = _with_article(text, start) if place.kind in ("region", "country") else start
-    replacement = "local" if _is_modifier(ent) else replacement_for(place)
+    modifier = _is_modifier(ent)
+    if place.kind in ("region", "country") and not modifier:
+        start = _with_article(text, start)
+    replacement = "local" if modifier else replacement_for(place)
     if place.kind == "city" and _before(text, start) in NEARBY:
         replacement = "a city"
     return Cue(
@@ -340,11 +342,13 @@ def _place_cue(text: str, ent: Any, start: int, end: int, place: Place) -> Cue:
 
 
 def _unknown_place_cue(text: str, ent: Any, start: int, end: int) -> Cue:
-    start = _with_article(text, start)
+    modifier = _is_modifier(ent)
+    # "the Vauxhall plant" -> "the local plant": the article stays with its noun.
+    start = start if modifier else _with_article(text, start)
     replacement = _landmark_noun(text[start:end]) or (
         "a famous landmark" if ent.label_ == "FAC" else "the area"
     )
-    if _is_modifier(ent):
+    if modifier:
         replacement = "local"
     kind = "landmark" if ent.label_ == "FAC" or replacement != "the area" else "area"
     return Cue(

@@ -98,7 +98,13 @@ async def checked_rewrite(
         result.answer = answer
         result.calls += calls
         rewrite = text_of(answer)
-        found = rejections(original, rewrite, evidence=evidence, thresholds=limits)
+        found = rejections(
+            original,
+            rewrite,
+            evidence=evidence,
+            thresholds=limits,
+            rules_rewrite=deterministic,
+        )
         if not found:
             result.text, result.accepted = rewrite.strip(), True
             return result
