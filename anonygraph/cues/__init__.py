@@ -169,7 +169,11 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
             replacement = replacement[:1].upper() + replacement[1:]
         if not replacement:
             before = before.rstrip(" ")
-        before = _agree_article(before, replacement)
+        # A dropped name leaves its article before the next word ("a Deloitte
+        # office" -> "an office").
+        following = replacement or text[cue.end :].lstrip()
+        before = _agree_article(before + ("" if replacement else " "), following)
+        before = before if replacement else before[:-1]
         if (
             cue.kind in PLACE_KINDS
             and re.search(
