@@ -70,6 +70,10 @@ EVALUATIVE = frozenset(
 )
 """Adjectives before a title that say how, not which job: they stay."""
 
+RELATIONAL = re.compile(r"(?:al|ic|ac|ary|ory|ine|ian|ar|il)$")
+"""Endings of adjectives that name a field ("dental", "cardiac", "veterinary",
+"respiratory", "marine", "civil"); other adjectives describe the person."""
+
 TRAINING = frozenset(
     "apprenticeship apprenticeships internship internships traineeship "
     "residency fellowship placement".split()
@@ -173,7 +177,7 @@ def _whole_word(token: Any) -> str:
         start -= 1
     while end < len(text) and (text[end].isalnum() or text[end] == "-"):
         end += 1
-    return text[start:end].lower()
+    return str(text[start:end]).lower()
 
 
 def _field_modifier(token: Any) -> bool:
@@ -182,8 +186,12 @@ def _field_modifier(token: Any) -> bool:
     whole = _whole_word(token)
     if whole in MODIFIERS or whole in EVALUATIVE:
         return False
-    if token.pos_ not in ("NOUN", "PROPN", "ADJ", "X", "VERB") or token.like_num:
-        return False
+    if token.pos_ not in ("NOUN", "PROPN", "ADJ", "X", "VERB") or any(
+        ch.isdigit() for ch in token.text
+    ):
+        return False  # "35yo research scientist": the age is a cue of its own
+    if token.pos_ == "ADJ" and not RELATIONAL.search(whole):
+        return False  # "a nervous student": how, not which job
     if lower in MODIFIERS or lower in EVALUATIVE or lower in ("year", "years", "old"):
         return False
     if token.dep_ not in ("compound", "amod", "nmod", "npadvmod"):
@@ -191,7 +199,7 @@ def _field_modifier(token: Any) -> bool:
     if token.text[:1].isupper() and not token.text.isupper():
         # A capitalized word is a name (an employer, a place) unless it
         # begins the sentence: names are cues of their own.
-        return token.is_sent_start and token.pos_ != "PROPN"
+        return bool(token.is_sent_start) and token.pos_ != "PROPN"
     return lower not in _demonym_words()
 
 
@@ -213,7 +221,7 @@ def _widen_left(doc: Any, first: Any, head: Any) -> int:
         ):
             break
         i -= 1
-    return i
+    return int(i)
 
 
 def _subject(token: Any) -> Any:
@@ -278,12 +286,19 @@ def _self_by_parse(head: Any) -> bool | None:
     return None
 
 
-def _self_by_words(text: str, start: int, end: int) -> bool:
+def _self_by_words(text: str, start: int, end: int, head: Any = None) -> bool:
     before = text[:start]
-    if CONTEXT_BEFORE.search(before) and not re.search(
+    context = CONTEXT_BEFORE.search(before)
+    if context and not re.search(
         r"\b(?:such|well)\s+as\s+(?:\S+\s+){0,3}$", before, re.IGNORECASE
     ):
-        return True
+        # The words between ("a 24 year old") must belong to the title's
+        # phrase: "I was always discussing quantum mechanics" names no job.
+        gap = re.match(r"\S+(?:\s+an?|\s+the)?\s+", before[context.start() :])
+        first = context.start() + (gap.end() if gap else 0)
+        between = [t for t in head.doc if first <= t.idx < start] if head else []
+        if all(head in t.ancestors or t.head == head for t in between):
+            return True
     fragment = re.search(
         _SENTENCE_START
         + r"\s*(?:(?:first|second|third|fourth|final)[\s-]year\s+)?"

@@ -271,8 +271,10 @@ def _detect_job_verbs(text: str, patterns: dict[str, re.Pattern[str]]) -> list[C
     cues: list[Cue] = []
     for m in patterns["for_a_living"].finditer(text):
         verb = m.group("verb").lower()
-        if verb in ("work", "do", "doing", "does", "what"):
+        if verb in ("work", "do", "doing", "does", "what", "love", "enjoy", "like"):
             continue
+        if re.search(r"\b(?:a|an|the|my|our)\s+$", text[: m.start("verb")], re.I):
+            continue  # "wield a scalpel for a living": the noun is no verb
         form = VERB_FORMS.get((m.group("ending") or "").lower(), "work")
         end = m.end("ending") if m.group("ending") else m.end("verb")
         cues.append(
