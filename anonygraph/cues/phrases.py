@@ -273,8 +273,10 @@ def _detect_job_verbs(text: str, patterns: dict[str, re.Pattern[str]]) -> list[C
         verb = m.group("verb").lower()
         if verb in ("work", "do", "doing", "does", "what", "love", "enjoy", "like"):
             continue
-        if re.search(r"\b(?:a|an|the|my|our)\s+$", text[: m.start("verb")], re.I):
-            continue  # "wield a scalpel for a living": the noun is no verb
+        if re.search(
+            r"\b(?:a|an|the|my|our|\w+ing)\s+$", text[: m.start("verb")], re.I
+        ):
+            continue  # "wield a scalpel", "making games" for a living: nouns
         form = VERB_FORMS.get((m.group("ending") or "").lower(), "work")
         end = m.end("ending") if m.group("ending") else m.end("verb")
         cues.append(
