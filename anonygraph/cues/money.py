@@ -94,7 +94,10 @@ PERIOD = re.compile(
 )
 SALARY_WORDS = re.compile(
     r"\b(?:salary|make|makes|making|earn|earns|earning|paid|pay|pays|paying|paycheck|income|wage|wages|"
-    r"raise|bonus|offer|clear|cleared|clearing|take home|bring home|working|cleared)\b",
+    r"raise|bonus|offer|clear|cleared|clearing|take home|bring home|working|cleared|"
+    r"earned|made|took home|takes home|taking home|brought home|brings home|"
+    r"pulled in|pull in|pulls in|bring in|brought in|gross|grossed|netted|stipend|"
+    r"pension|allowance|benefits)\b",
     re.IGNORECASE,
 )
 RENT_WORDS = re.compile(r"\b(?:rent|mortgage|lease|apartment|flat)\b", re.IGNORECASE)
@@ -246,7 +249,11 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
             "year", "yr", "annum", "annually", "yearly", "hour", "hr", "h", "hourly"
         )  # fmt: skip
         start, end = m.start(), m.end()
-        living_on = re.search(r"\b(?:on|living on|live on)\s+$", text[:start])
+        living_on = re.search(
+            r"\b(?:on|living on|live on|lives on)\s+(?:(?:about|around|roughly|just|"
+            r"almost|nearly|over|under|barely|only)\s+)?$",
+            text[:start],
+        )
         if (
             SALARY_WORDS.search(sentence)
             or living_on

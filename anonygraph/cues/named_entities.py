@@ -107,7 +107,8 @@ def _before(text: str, start: int) -> str:
     return match.group(1).lower() if match else ""
 
 
-def _sentence(text: str, start: int, end: int) -> str:
+def sentence_of(text: str, start: int, end: int) -> str:
+    """Return the sentence of ``text`` around ``start``-``end``."""
     left = max(text.rfind(mark, 0, start) for mark in ".!?\n")
     rights = [i for i in (text.find(mark, end) for mark in ".!?\n") if i >= 0]
     return text[left + 1 : min(rights) if rights else len(text)]
@@ -149,13 +150,17 @@ def detect_entities(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
             continue
         if _starts_sentence(text, start) and text[start:end].lower() in job_words():
             continue  # "Healthcare worker here": a capitalized common word
-        if _at_institution(text, start, end) and any(
+        if at_institution(text, start, end) and any(
             c.start == start and c.end == end and c.kind == "city" for c in taken
         ):
             # "Sophomore year at Georgetown": a university, not Guyana's capital.
             cues.append(
-                _organization_cue(
-                    text, start, end, _sentence(text, start, end), _before(text, start)
+                organization_cue(
+                    text,
+                    start,
+                    end,
+                    sentence_of(text, start, end),
+                    _before(text, start),
                 )
             )
             continue
@@ -200,8 +205,19 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
             i += 1
             continue
         j = i
-        while j + 1 < len(doc) and (
-            doc[j + 1].pos_ == "PROPN" or (doc[j + 1].like_num and j == i)
+        while (
+            j + 1 < len(doc)
+            and (
+                doc[j + 1].pos_ == "PROPN"
+                or (doc[j + 1].like_num and j == i)
+                # "Helen's Bay", "Arthur's Seat": a possessive inside one name.
+                or (
+                    doc[j + 1].text in ("'s", "’s")
+                    and j + 2 < len(doc)
+                    and doc[j + 2].text[:1].isupper()
+                )
+                or (doc[j].text in ("'s", "’s") and doc[j + 1].text[:1].isupper())
+            )
         ):
             j += 1
         start, end = token.idx, doc[j].idx + len(doc[j].text)
@@ -218,16 +234,23 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
                     "landmark", text[start:end], noun, 4)
             )  # fmt: skip
             continue
-        sentence = _sentence(text, start, end)
+        sentence = sentence_of(text, start, end)
+        if doc[token.i - 1].lower_ == "from" and not at_institution(text, start, end):
+            # "Anyone else here from Kyushu?": a place unless a degree is near.
+            cues.append(
+                Cue(start, end, text[start:end], place_attribute(text, start),
+                    "area", text[start:end], "the area", 4)
+            )  # fmt: skip
+            continue
         cues.append(
-            _organization_cue(text, start, end, sentence, doc[token.i - 1].lower_)
+            organization_cue(text, start, end, sentence, doc[token.i - 1].lower_)
         )
     return cues
 
 
-def _at_institution(text: str, start: int, end: int) -> bool:
+def at_institution(text: str, start: int, end: int) -> bool:
     """Tell whether a name after "at"/"from" is a school or an employer."""
-    sentence = _sentence(text, start, end)
+    sentence = sentence_of(text, start, end)
     before = _before(text, start)
     if before == "from":
         # "graduated from McGill", but "moved from Lagos for a job".
@@ -275,9 +298,11 @@ def _languages() -> frozenset[str]:
 def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | None:
     name = text[start:end]
     before = _before(text, start)
-    sentence = _sentence(text, start, end)
+    if re.search(r"\bout of\s+$", text[:start], re.IGNORECASE):
+        before = "in"  # "based out of Frankfurt", "trucking out of Omaha"
+    sentence = sentence_of(text, start, end)
     institution_like = bool(EDUCATION_NAME.search(name))
-    at_institution = _at_institution(text, start, end)
+    at_school_or_work = at_institution(text, start, end)
     place = gazetteer().get(fold(name))
     if (
         place is not None
@@ -285,7 +310,7 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
         and _names_something_bigger(text, ent, start, place)
     ):
         return _unknown_place_cue(text, ent, start, end)
-    if place is not None and not institution_like and not at_institution:
+    if place is not None and not institution_like and not at_school_or_work:
         if (
             ent.label_ == "PERSON"
             and before not in LOCATIVE_BEFORE
@@ -293,18 +318,18 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
         ):
             return None  # "Jordan" the person, not the country
         return _place_cue(text, ent, start, end, place)
-    if (ent.label_ in ("ORG", "FAC") and institution_like) or at_institution:
+    if (ent.label_ in ("ORG", "FAC") and institution_like) or at_school_or_work:
         # People are in cities and at schools and employers ("at Deakin").
-        return _organization_cue(text, start, end, sentence, before)
+        return organization_cue(text, start, end, sentence, before)
     if ent.label_ == "ORG" and before in ("for", "with", "joined", "at", "from"):
-        return _organization_cue(text, start, end, sentence, before)
+        return organization_cue(text, start, end, sentence, before)
     if (
         ent.label_ == "ORG"
         and text[end : end + 2] in ("'s", "’s")
         and not (before == "" or _starts_sentence(text, start))
     ):
         # Not at a sentence's start: "Money's tight" is no company.
-        return _organization_cue(text, start, end, sentence, before)
+        return organization_cue(text, start, end, sentence, before)
     if before in LOCATIVE_BEFORE or _is_modifier(ent) or _landmark_noun(name):
         # An unknown name is a place only where a place can stand: "to
         # Bavaria", "on Vancouver Island"; "learned to use Reddit" is none.
@@ -364,9 +389,10 @@ def _unknown_place_cue(text: str, ent: Any, start: int, end: int) -> Cue:
     )
 
 
-def _organization_cue(
+def organization_cue(
     text: str, start: int, end: int, sentence: str, before: str
 ) -> Cue:
+    """Return the cue of a school or employer named at ``start``-``end``."""
     name = text[start:end]
     # The nearest words before the name decide: "studying accounting at
     # Deakin, and working part time at Coles" names a school, then a shop.

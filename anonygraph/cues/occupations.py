@@ -408,6 +408,39 @@ def _training(text: str, doc: Any, taken: list[tuple[int, int]]) -> list[Cue]:
     return cues
 
 
+BUSINESS = re.compile(
+    r"\b(?:run|runs|ran|running|own|owns|owned|owning|manage|manages|managed|"
+    r"managing|opened|open|opening|started)\s+"
+    r"(?P<span>(?P<det>a|an|the|my|our)\s+(?:(?!(?:and|of|in|at)\b)[\w'&-]+\s+){0,2}?"
+    r"(?P<noun>farm|restaurant|shop|store|bakery|cafe|café|pub|bar|salon|garage|"
+    r"guesthouse|hotel|b&b|practice|ranch|vineyard|brewery|bookshop|bookstore|"
+    r"gym|studio|agency|food truck|dairy|nursery|kennel|laundromat|florist))\b",
+    re.IGNORECASE,
+)
+"""'ran a dairy farm', 'running a small guesthouse': the author's trade, said as
+the business they run (the article stays, the kind of business goes)."""
+
+
+def detect_business(text: str, doc: Any) -> list[Cue]:
+    """Find the business the author runs: "we ran a dairy farm" -> "a business"."""
+    cues: list[Cue] = []
+    for m in BUSINESS.finditer(text):
+        verb = _token_at(doc, m.start())
+        if verb is not None and verb.pos_ in ("VERB", "AUX"):
+            subject = _subject(verb)
+            if subject is not None and not _first_person(subject):
+                continue  # "my uncle runs a garage": his trade
+            if subject is None and verb.dep_ in ("acl", "relcl"):
+                continue
+        det = m.group("det")
+        replacement = f"{'a' if det.lower() in ('a', 'an') else det} business"
+        cues.append(
+            Cue(m.start("span"), m.end("span"), m.group("span"), "occupation", "job",
+                m.group("noun").lower(), replacement, 4)
+        )  # fmt: skip
+    return cues
+
+
 TEACH_FORMS = {
     "teach": "work with",
     "teaches": "works with",
@@ -466,6 +499,7 @@ def detect_teaching(text: str, doc: Any) -> list[Cue]:
 
 __all__ = [
     "SOC_COARSE",
+    "detect_business",
     "detect_occupations",
     "detect_teaching",
     "plural_phrase",

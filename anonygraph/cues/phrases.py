@@ -27,7 +27,18 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     self_noun = r"\b(?:I'?m|I am|I was|as|being|I'?ve been)\s+(?P<article>an?)\s+"
     return {
         "partner": re.compile(
-            rf"\b(?P<my>[Mm]y|[Oo]ur)\s+(?P<word>{_alternation(partners)})(?:'s)?\b",
+            r"\b(?P<my>my|our|the(?=\s+(?:wife|missus|hubby)\b))\s+"
+            rf"(?P<word>{_alternation(partners)})(?:'s)?\b"
+            # "Wife and I are ...": the partner without "my", at a sentence's start.
+            rf"|{_SENTENCE_START}\s*(?P<bare>(?:{_alternation(partners)}))"
+            r"(?=\s+and\s+(?:I|me)\b)",
+            re.IGNORECASE,
+        ),
+        "group_gender": re.compile(
+            r"\b(?P<lead>(?:any\s+other|fellow|both|we'?re\s+both|as)\s+)"
+            r"(?:(?!(?:of|and|with)\b)[\w-]+\s+){0,2}?"
+            r"(?P<word>mums|moms|mothers|dads|fathers|women|men|guys|ladies|girls|gals|"
+            r"blokes|lads)\b",
             re.IGNORECASE,
         ),
         "status": re.compile(rf"\b(?:{_alternation(status)})\b", re.IGNORECASE),
@@ -82,7 +93,10 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             r"|\b(?P<type2>University|College|Institute|Bank|School)\s+of\s+"
             r"(?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*"
         ),
-        "saint": re.compile(r"\b(?:St\.?|Saint)\s+[A-Z][a-z]+(?:'s|’s)"),
+        "saint": re.compile(
+            # Not inside a longer name: "St Margaret's Bay" is a place.
+            r"\b(?:St\.?|Saint)\s+[A-Z][a-z]+(?:'s|’s)(?!\s+[A-Z])"
+        ),
         "company": re.compile(
             rf"\b(?:at|for|with|from|joined)\s+(?P<word>{_alternation(companies)})\b"
         ),
@@ -119,8 +133,12 @@ def detect_phrases(text: str) -> list[Cue]:
     cues: list[Cue] = []
     partners = {row[0].lower(): row for row in table("relationships.tsv")}
     for m in patterns["partner"].finditer(text):
-        _, status, sex, coarse = partners[m.group("word").lower()]
-        replacement = f"{m.group('my').lower()} {coarse}"
+        word = m.group("word") or m.group("bare")
+        _, status, sex, coarse = partners[word.lower()]
+        owner = (m.group("my") or "my").lower()
+        replacement = f"{'my' if owner == 'the' else owner} {coarse}"
+        if m.group("bare"):
+            replacement = replacement[:1].upper() + replacement[1:]
         if m.group(0).endswith(("'s", "’s")):
             replacement += m.group(0)[-2:]
         certainty = 4 if status in ("married", "engaged", "divorced", "widowed") else 3
@@ -189,6 +207,9 @@ def detect_phrases(text: str) -> list[Cue]:
     return cues
 
 
+GROUP_FEMALE = frozenset("mums moms mothers women ladies girls gals".split())
+GROUP_PARENTS = frozenset("mums moms mothers dads fathers".split())
+
 KIN_NEUTRAL = {
     "granddaughter": ("female", "grandchild"),
     "grandson": ("male", "grandchild"),
@@ -223,6 +244,26 @@ def _detect_gender(
                     Cue(m.start("word"), m.end("word"), word, "relationship_status",
                         "self_reference", "married", neutral, 4)
                 )  # fmt: skip
+    for m in patterns["group_gender"].finditer(text):
+        # "Any other expat mums here?", "both women": the author is one of them
+        # (in a text that speaks in the first person).
+        if not re.search(r"\b(?:I|my|me|I'm|we|our|us)\b", text, re.IGNORECASE):
+            continue
+        if m.group("lead").lower().strip() == "as" and not re.search(
+            r"\bas\s+(?:\w+\s+)?(?:mums|moms|dads|women|men)\s*,?\s*(?:we|I)\b",
+            text[m.start() :],
+            re.IGNORECASE,
+        ):
+            continue
+        word = m.group("word").lower()
+        sex = "female" if word in GROUP_FEMALE else "male"
+        neutral = "parents" if word in GROUP_PARENTS else "adults"
+        if m.group("lead").lower().strip() not in ("both", "we're both", "were both"):
+            neutral = "parents" if word in GROUP_PARENTS else "people"
+        cues.append(
+            Cue(m.start("word"), m.end("word"), m.group("word"), "sex",
+                "self_reference", sex, neutral, 4)
+        )  # fmt: skip
     for m in patterns["reflexive"].finditer(text):
         # "for a kid from Winnipeg who taught himself": the author, in the
         # third person; only in a text that speaks in the first person.

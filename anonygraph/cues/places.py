@@ -387,7 +387,9 @@ def detect_places(text: str) -> list[Cue]:
 
 SELF_DEMONYM = re.compile(
     r"(?:\bi'm|\bi am|\bas an?|\bfellow|\bbeing|\bother|\bwe|\bus|\bwe're|\bwe are)"
-    r"\s+(?:an?\s+)?(?:proud\s+|young\s+|half\s+)?$",
+    r"\s+(?:an?\s+)?(?:proud\s+|young\s+|half\s+)?$"
+    # "Half Nigerian, half Irish, grew up in ...": the author's halves.
+    r"|(?:^|[.!?]\s+|,\s*|\band\s+)half[\s-]+$",
     re.IGNORECASE,
 )
 LANGUAGE_BEFORE = re.compile(
