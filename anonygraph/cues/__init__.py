@@ -30,6 +30,7 @@ from anonygraph.cues.named_entities import (
 )
 from anonygraph.cues.occupations import (
     detect_business,
+    detect_licences,
     detect_occupations,
     detect_teaching,
 )
@@ -78,6 +79,7 @@ def detect_cues(
     cues = places + detect_ages(text) + detect_money(text, countries)
     cues += detect_phrases(text) + detect_occupations(text, doc)
     cues += detect_teaching(text, doc) + detect_business(text, doc)
+    cues += detect_licences(text)
     found = detect_entities(text, doc, cues)
     replaced = {(c.start, c.end) for c in found}
     cues = [c for c in cues if (c.start, c.end) not in replaced] + found

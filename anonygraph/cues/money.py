@@ -77,8 +77,15 @@ INCOME_PHRASES: dict[str, str] = {
     "very high": "a very high income",
 }
 """How a salary reads once its figure goes: the income band, in words."""
+LIVING_PHRASES: dict[str, str] = {
+    "low": "a modest income",
+    "middle": "a decent income",
+    "high": "a good income",
+    "very high": "a very high income",
+}
+"""The same bands, for what someone lives on (a pension, a household)."""
 HEDGE_BEFORE = re.compile(
-    r"(?:\b(?:about|around|roughly|maybe|almost|nearly|over|under|just over|"
+    r"(?:\b(?:about|around|roughly|maybe|almost|nearly|over|under|just over|close to|"
     r"just under|approximately|like|only|barely)\s+)$",
     re.IGNORECASE,
 )
@@ -260,13 +267,19 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
             or (hourly_or_yearly and not RENT_WORDS.search(sentence))
         ):
             level = income_level(_yearly(amount, per, sentence) * _currency(m, where))
+            # "living on R25,000 a month", a pension: an income, not a salary.
+            phrases = (
+                LIVING_PHRASES
+                if living_on or re.search(r"\bpension|\bretired", sentence, re.I)
+                else INCOME_PHRASES
+            )
             hedge = HEDGE_BEFORE.search(text[:start])
             start = hedge.start() if hedge else start
             after = PERIOD_AFTER.match(text[end:])
             end = end + after.end() if after else end
             cues.append(
                 Cue(start, end, text[start:end], "income_level", "salary", level,
-                    INCOME_PHRASES[level], 4, exact=True)
+                    phrases[level], 4, exact=True)
             )  # fmt: skip
         else:
             kind = "rent" if RENT_WORDS.search(sentence) else "amount"

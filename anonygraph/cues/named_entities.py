@@ -48,7 +48,7 @@ EDUCATION_CONTEXT = re.compile(
     r"\b(?:stud(?:y|ied|ying|ent|ents)|degree|graduat\w*|major(?:ing|ed)?|freshman|"
     r"sophomore|junior year|senior year|mba|phd|master'?s|bachelor'?s|semester|"
     r"campus|professor|lectures?|alma mater|enrolled|dorm|uni|tuition|postdoc|"
-    r"placement|thesis|course|classes|class)\b",
+    r"placement|thesis|course|classes|class|university|college)\b",
     re.IGNORECASE,
 )
 WORK_CONTEXT = re.compile(
@@ -93,6 +93,16 @@ LANDMARK_NOUNS: dict[str, str] = {
     "highlands": "the highlands",
     "forest": "a forest",
     "canyon": "a canyon",
+    "hill": "a hill",
+    "hills": "the hills",
+    "peak": "a peak",
+    "falls": "a waterfall",
+    "gardens": "a garden",
+    "pier": "a pier",
+    "harbour": "a harbour",
+    "harbor": "a harbor",
+    "lighthouse": "a lighthouse",
+    "cliffs": "the cliffs",
 }
 """A landmark's last word -> what it becomes: the kind of place, not its name."""
 
@@ -186,6 +196,11 @@ def detect_entities(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
     return cues + _proper_nouns_after_at(text, doc, taken + cues)
 
 
+PLACE_PREPOSITIONS = frozenset(
+    "of on up near to by overlooking overlooks under in at from around".split()
+)
+
+
 def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
     """Find names the tagger missed after "at", "from", "for", "joined".
 
@@ -197,10 +212,18 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
     i = 1
     while i < len(doc):
         token = doc[i]
+        possessive_name = (
+            i + 2 < len(doc)
+            and doc[i + 1].text in ("'s", "’s")
+            and doc[i + 2].text[:1].isupper()
+            and doc[i - 1].lower_ in PLACE_PREPOSITIONS
+        )  # "on top of Arthur's Seat": a landmark's name, after any place word
         if not (
             (token.pos_ == "PROPN" or (token.text.isupper() and len(token.text) > 1))
             and token.text[:1].isupper()
-            and doc[i - 1].lower_ in ("at", "from", "for", "joined")
+            and (
+                doc[i - 1].lower_ in ("at", "from", "for", "joined") or possessive_name
+            )
         ):
             i += 1
             continue
@@ -227,6 +250,12 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
         if gazetteer().get(fold(text[start:end])) is not None:
             continue  # a place the place recognizer chose not to take
         last = doc[j].lower_ if not doc[j].like_num else doc[max(i - 1, j - 1)].lower_
+        if possessive_name and last not in LANDMARK_NOUNS:
+            cues.append(
+                Cue(start, end, text[start:end], place_attribute(text, start),
+                    "landmark", text[start:end], "a famous landmark", 4)
+            )  # fmt: skip
+            continue
         if last in LANDMARK_NOUNS or token.lower_ in LANDMARK_NOUNS:
             noun = LANDMARK_NOUNS.get(last) or LANDMARK_NOUNS[token.lower_]
             cues.append(
@@ -326,6 +355,7 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
     if (
         ent.label_ == "ORG"
         and text[end : end + 2] in ("'s", "’s")
+        and not re.match(r"['’]s\s+[A-Z]", text[end:])  # "Calton's Hill": a name
         and not (before == "" or _starts_sentence(text, start))
     ):
         # Not at a sentence's start: "Money's tight" is no company.

@@ -242,9 +242,19 @@ def _subject(token: Any) -> Any:
 
 
 def _first_person(subject: Any) -> bool:
-    return any(
+    if any(
         t.lower_ in FIRST_PERSON and (t is subject or t.dep_ in ("conj", "nsubj"))
         for t in subject.subtree
+    ):
+        return True
+    # "Stay-at-home mom for five years, now going back ...", "Retired
+    # firefighter, 63, still can't sleep": a bare singular noun opening the
+    # sentence is the author, in a fragment that drops "I'm a".
+    first = min(t.i for t in subject.subtree)
+    return (
+        subject.tag_ == "NN"
+        and first == subject.sent.start
+        and not any(c.dep_ in ("det", "poss") for c in subject.children)
     )
 
 
@@ -414,7 +424,7 @@ BUSINESS = re.compile(
     r"(?P<span>(?P<det>a|an|the|my|our)\s+(?:(?!(?:and|of|in|at)\b)[\w'&-]+\s+){0,2}?"
     r"(?P<noun>farm|restaurant|shop|store|bakery|cafe|café|pub|bar|salon|garage|"
     r"guesthouse|hotel|b&b|practice|ranch|vineyard|brewery|bookshop|bookstore|"
-    r"gym|studio|agency|food truck|dairy|nursery|kennel|laundromat|florist))\b",
+    r"gym|studio|agency|food truck|kennel|laundromat|florist))\b",
     re.IGNORECASE,
 )
 """'ran a dairy farm', 'running a small guesthouse': the author's trade, said as
@@ -439,6 +449,25 @@ def detect_business(text: str, doc: Any) -> list[Cue]:
                 m.group("noun").lower(), replacement, 4)
         )  # fmt: skip
     return cues
+
+
+LICENCE = re.compile(
+    r"\b(?P<span>CDL|HGV(?:\s+licen[cs]e)?|(?:forklift|nursing|real estate|"
+    r"commercial driver'?s?|trucking|electrician'?s|plumbing|teaching)\s+licen[cs]e)\b",
+)
+"""Licences that name a trade: "got my CDL" says truck driver."""
+
+
+def detect_licences(text: str) -> list[Cue]:
+    """Find a trade's licence the author holds: "my CDL" -> "my licence"."""
+    word = "license" if "license" in text.lower() else "licence"
+    return [
+        Cue(m.start("span"), m.end("span"), m.group("span"), "occupation", "job",
+            m.group("span"), word, 4)
+        for m in LICENCE.finditer(text)
+        if re.search(r"\b(?:my|our|I|I've|I'm)\b", text[max(0, m.start() - 40) :
+                                                      m.start()])
+    ]  # fmt: skip
 
 
 TEACH_FORMS = {
@@ -500,6 +529,7 @@ def detect_teaching(text: str, doc: Any) -> list[Cue]:
 __all__ = [
     "SOC_COARSE",
     "detect_business",
+    "detect_licences",
     "detect_occupations",
     "detect_teaching",
     "plural_phrase",
