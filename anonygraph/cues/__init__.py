@@ -92,6 +92,16 @@ def detect_cues(
         else c
         for c in cues
     ]
+    # "Westfield" inside "Westfield High": the longer span says it all, and
+    # the inner one would tell the attacker a second, wrong level.
+    cues = [
+        c for c in cues
+        if not any(
+            o.attribute == c.attribute and o.start <= c.start and c.end <= o.end
+            and o.end - o.start > c.end - c.start
+            for o in cues
+        )
+    ]  # fmt: skip
     if attributes is not None:
         wanted = set(attributes)
         cues = [c for c in cues if c.attribute in wanted]

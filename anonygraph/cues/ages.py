@@ -288,7 +288,9 @@ def _age_events(text: str) -> list[Cue]:
         age = _age(m)
         if not 13 <= age <= 99 or not _first_person_sentence(text, m.start()):
             continue
-        phrase = "young" if age < 25 else "later in life"
+        # "At 16 I left school": "at a young age" reads at a sentence's start
+        # too, where "young" would not.
+        phrase = "at a young age" if age < 25 else "later in life"
         cues.append(
             _cue(text, m.start("span"), m.end("span"), age, "age_then", phrase, 3)
         )
@@ -347,11 +349,22 @@ def _age_events(text: str) -> list[Cue]:
     return cues
 
 
+_RELATIVE_SUBJECT = re.compile(
+    r"\s*(?:my|our)\s+(?:mum|mom|mother|dad|father|parents?|son|daughter|kids?|"
+    r"children|brother|sister|grand\w+|aunt|uncle|cousin|friend|boss|husband|"
+    r"wife|partner|boyfriend|girlfriend)\b",
+    re.IGNORECASE,
+)
+"""A sentence whose subject is one of the author's people."""
+
+
 def _first_person_sentence(text: str, at: int) -> bool:
     left = max(text.rfind(mark, 0, at) for mark in ".!?\n")
     rights = [i for i in (text.find(mark, at) for mark in ".!?\n") if i >= 0]
     sentence = text[left + 1 : min(rights) if rights else len(text)]
     first = re.search(r"\b(?:I|I'm|I've|my|me|we|our)\b", sentence)
+    if not first and _RELATIVE_SUBJECT.match(sentence):
+        return False  # "My mum did it at 40": her age, not the author's
     # A sentence without a subject ("Got my GED at 38", "Widowed at 44") is the
     # author's too.
     return bool(first) or not re.search(
