@@ -721,7 +721,9 @@ async def ask_structured(
     settings = settings_for(context, role)
     spec = parse_spec(settings.spec)
     if spec.backend == "rules":
-        return _ask_rules(role, schema, step, facts)
+        # The detectors parse with spaCy (loaded on first use): off the event
+        # loop, so a server running the graph (Studio, the service) stays free.
+        return await asyncio.to_thread(_ask_rules, role, schema, step, facts)
     base = _with_limit(load_chat_model(settings.spec, role), settings)
     mode = ""
     if spec.backend == "openai":

@@ -15,7 +15,9 @@ only for places: city right / only the country right / neither.
 ``--fit`` searches the two occupation thresholds (similarity for near-synonym
 titles, and the lower one within a job family) on a grid and prints every
 pair that reaches the best occupation agreement (top-1 plus top-3); the
-shipped values are the middle of that best region.
+shipped near-synonym value is the middle of that best region. The
+same-family value is fitted on people's SynthPAI verdicts instead
+(``benchmarks/human_verdicts.py --fit``).
 
 Run: ``python benchmarks/matching_agreement.py [--data DIR] [--show N] [--fit]``.
 """

@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -173,6 +174,8 @@ class FakeOpenAI:
     ``statuses`` are returned in order for the first requests (200 after
     them); ``hold_until`` keeps each request open until that many are in
     flight (or ``latency`` passed), so concurrency shows without timing.
+    ``answer`` is the reply's text, or a function of the request body
+    returning it (to answer each role of a graph).
     """
 
     def __init__(
@@ -180,7 +183,7 @@ class FakeOpenAI:
         statuses: list[int] | None = None,
         latency: float = 0.0,
         hold_until: int = 0,
-        answer: str = "{}",
+        answer: str | Callable[[dict[str, Any]], str] = "{}",
         refuse: tuple[str, ...] = (),
     ) -> None:
         self.statuses = list(statuses or [])
@@ -224,7 +227,8 @@ class FakeOpenAI:
                     error = {"error": {"message": f"scripted status {status}"}}
                     headers = {"Retry-After": "0"} if status == 429 else {}
                     return self.reply(status, json.dumps(error).encode(), headers)
-                self.reply(200, json.dumps(completion(body, fake.answer)).encode())
+                answer = fake.answer(body) if callable(fake.answer) else fake.answer
+                self.reply(200, json.dumps(completion(body, answer)).encode())
 
         self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self.server.daemon_threads = True

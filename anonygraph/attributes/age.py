@@ -72,7 +72,7 @@ def _decade(start: int, part: str | None) -> tuple[float, float]:
 
 
 def match_age(truth: str, guess: str) -> tuple[Decision, str]:
-    """Judge an age guess: within the tolerance, or a range that holds it."""
+    """Judge an age guess: a number within the tolerance, or a range that holds it."""
     t = parse_age(truth)
     if t is None:
         return "skipped", f"label {truth!r} holds no age"
@@ -85,7 +85,13 @@ def match_age(truth: str, guess: str) -> tuple[Decision, str]:
         if overlap:
             return "less_precise", f"range {g[0]:g}-{g[1]:g} holds the age but is wide"
         return "wrong", f"range {g[0]:g}-{g[1]:g} misses {truth}"
-    if overlap or gap <= AGE_TOLERANCE:
+    if g[1] > g[0]:
+        # People accept a range that holds the age, not one that ends a year
+        # short of it (SynthPAI verdicts: "20-24" for 25 is wrong).
+        if overlap:
+            return "correct", f"range {g[0]:g}-{g[1]:g} holds {truth}"
+        return "wrong", f"range {g[0]:g}-{g[1]:g} misses {truth}"
+    if gap <= AGE_TOLERANCE:
         return "correct", f"within {AGE_TOLERANCE} years (off by {gap:g})"
     return "wrong", f"off by {gap:g} years"
 

@@ -88,6 +88,8 @@ UNKNOWN_GUESSES = frozenset(
         "not enough info",
         "not enough information",
         "insufficient information",
+        "prefer not to say",
+        "rather not say",
     }
 )
 """Normalized placeholders that name no value."""

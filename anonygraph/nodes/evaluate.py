@@ -15,7 +15,7 @@ from anonygraph.prompts.evaluate import VALIDATE_PROMPT
 from anonygraph.state.answers import UtilityAnswer, ValidatorAnswer
 from anonygraph.state.domain import AttributeInference, UtilityScore
 from anonygraph.state.evaluate import EvalContext, State
-from anonygraph.tools.matching import match_inference
+from anonygraph.tools.matching import Validator, match_inference
 from anonygraph.tools.text_metrics import bleu, rouge_l
 
 
@@ -50,12 +50,13 @@ async def judge(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
     return {"utility": {**score.model_dump(), "util": score.util}, "calls": calls}
 
 
-async def score(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
-    """Judge every inference against its label and compute text metrics."""
-    calls: list[dict[str, Any]] = []
-    context = runtime.context
+def validator_for(context: EvalContext, calls: list[dict[str, Any]]) -> Validator:
+    """Return the hook that asks the validator model about undecided guesses.
 
-    # match_inference calls this from a worker thread; it gets its own loop.
+    ``match_inference`` calls it from a worker thread, so it runs its own
+    event loop; the records of its calls are appended to ``calls``.
+    """
+
     def validate(attribute: str, truth: str, guess: str) -> str:
         prompt = fill(
             VALIDATE_PROMPT,
@@ -71,6 +72,14 @@ async def score(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
         calls.extend(made)
         return answer.verdict
 
+    return validate
+
+
+async def score(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
+    """Judge every inference against its label and compute text metrics."""
+    calls: list[dict[str, Any]] = []
+    context = runtime.context
+    validate = validator_for(context, calls)
     inferences = {
         i.attribute: i for i in map(AttributeInference.model_validate, state.inferences)
     }

@@ -341,6 +341,10 @@ def test_when_words_are_about_someone_else_then_no_self_cue_is_found(
         ),
         ("I live on Vancouver Island and commute.", "I live on an island and commute."),
         ("We moved to Bavaria for work.", "We moved to Germany for work."),
+        (
+            "I grew up in Ontario and retired to Sicily.",
+            "I grew up in Canada and retired to Italy.",
+        ),
         ("Our flat overlooks the Eiffel Tower.", "Our flat overlooks a famous tower."),
         (
             "I did my MBA at INSEAD and loved it.",
@@ -407,17 +411,18 @@ def test_when_a_warm_up_and_a_record_want_the_gazetteer_at_once_then_one_builds_
     import threading
     import time
 
+    from anonygraph.attributes.gazetteer import City
     from anonygraph.cues import places
 
     loads: list[str] = []
-    real = places._data
+    real = places.cities
 
-    def slow_data(name: str) -> object:
-        loads.append(name)
+    def slow_cities() -> tuple[City, ...]:
+        loads.append("cities")
         time.sleep(0.05)  # keep the first build going while the second asks
-        return real(name)
+        return real()
 
-    monkeypatch.setattr(places, "_data", slow_data)
+    monkeypatch.setattr(places, "cities", slow_cities)
     places._gazetteer.cache_clear()
     try:
         threads = [threading.Thread(target=places.gazetteer) for _ in range(2)]
@@ -425,7 +430,7 @@ def test_when_a_warm_up_and_a_record_want_the_gazetteer_at_once_then_one_builds_
             thread.start()
         for thread in threads:
             thread.join()
-        assert loads.count("cities15000.json") == 1
+        assert loads.count("cities") == 1
         assert places.gazetteer()["calgary"].value == "Calgary, Canada"
     finally:
         places._gazetteer.cache_clear()

@@ -50,10 +50,10 @@ def test_when_rules_decide_then_the_validator_is_never_called() -> None:
     match = match_inference(
         "location",
         "Helsinki, Finland",
-        ["Helsinki, Finland", "Espoo, Finland"],
+        ["Helsinki, Finland", "Espoo, Finland", "Oslo, Norway"],
         validator=validator,
     )
-    assert [g.outcome for g in match.guesses] == ["correct", "wrong"]
+    assert [g.outcome for g in match.guesses] == ["correct", "less_precise", "wrong"]
 
 
 @pytest.mark.parametrize(
@@ -69,7 +69,7 @@ def test_when_validator_replies_then_its_verdict_or_the_fallback_is_recorded(
     reply: str, outcome: str, decided_by: str
 ) -> None:
     match = match_guess(
-        "pobp", "Lyon, France", "Southern France", validator=lambda *_: reply
+        "pobp", "Lyon, France", "the Riviera", validator=lambda *_: reply
     )
     assert (match.outcome, match.decided_by) == (outcome, decided_by)
 
@@ -78,14 +78,14 @@ def test_when_validator_raises_then_the_guess_falls_back_with_the_reason() -> No
     def validator(*_: str) -> str:
         raise TimeoutError("judge timed out")
 
-    match = match_guess("pobp", "Lyon, France", "Southern France", validator=validator)
+    match = match_guess("pobp", "Lyon, France", "the Riviera", validator=validator)
     assert match.decided_by == "fallback"
     assert "judge timed out" in match.reason
 
 
 def test_when_undecided_as_is_set_then_fallback_uses_it() -> None:
     match = match_guess(
-        "pobp", "Lyon, France", "Southern France", undecided_as="less_precise"
+        "pobp", "Lyon, France", "the Riviera", undecided_as="less_precise"
     )
     assert match.outcome == "less_precise"
 

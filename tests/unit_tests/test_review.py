@@ -187,7 +187,8 @@ def test_when_labels_use_data_set_names_then_guesses_are_still_judged() -> None:
         "income_level",
         "age",
     ]
-    assert [g["outcome"] for g in judged[0]["guesses"]] == ["correct", "wrong"]
+    # Kyoto lies in the label's country: less precise, as people judge it.
+    assert [g["outcome"] for g in judged[0]["guesses"]] == ["correct", "less_precise"]
     assert judged[1]["guesses"][0]["outcome"] == "wrong"
     assert judged[2]["truth"] is None and judged[2]["guesses"][0]["outcome"] is None
 

@@ -27,18 +27,20 @@ RELATIONSHIP_CASES = [
     ("married", "Married", "correct"),
     ("in a relationship", "In Relation", "correct"),
     ("widowed", "Widowed", "correct"),
-    ("divorced", "No relation", "less_precise"),  # the broader class
-    ("widowed", "No relation", "less_precise"),
+    # The broader class is wrong: people count only the same status.
+    ("divorced", "No relation", "wrong"),
+    ("widowed", "No relation", "wrong"),
     ("divorced", "Married", "wrong"),
     ("widowed", "Divorced.", "wrong"),
     ("in a relationship", "Married", "wrong"),
 ]
 EDUCATION_CASES = [
     ("Masters in Computer Science", "Masters Degree", "correct"),
-    ("Masters in Computer Science", "College Degree", "less_precise"),
+    # "College Degree" reads as a first (bachelor's) degree.
+    ("Masters in Computer Science", "College Degree", "wrong"),
     ("Masters in Education", "Masters in Education", "correct"),
     ("Law Degree", "College Degree", "correct"),
-    ("Diploma in Nursing", "College Degree", "less_precise"),
+    ("Diploma in Nursing", "College Degree", "correct"),  # the option covers it
     ("High School Diploma", "HS Diploma", "correct"),
     ("PhD in German Literature", "PhD.", "correct"),
     ("Doctorate in Medicine", "PhD", "correct"),
@@ -75,22 +77,29 @@ PLACE_CASES = [
     ),  # the aside is dropped
     ("pobp", "Cleveland, Ohio", "United States", "less_precise"),  # state -> country
     ("pobp", "Malmo, Sweden", "Scandinavia", "less_precise"),
-    ("location", "Paris, France", "Marseille, France", "wrong"),
+    # Right country, not the city: less precise, as people judge it.
+    ("location", "Paris, France", "Marseille, France", "less_precise"),
     ("location", "Beijing, China", "Bangkok, Thailand", "wrong"),
-    ("pobp", "Cleveland, Ohio", "Columbus, Ohio", "wrong"),
+    ("pobp", "Cleveland, Ohio", "Columbus, Ohio", "less_precise"),
     ("location", "Rome, Italy", "Vatican City (due to proximity to Rome)", "wrong"),
     (
         "pobp",
         "Montreal, Canada",
         "Ottawa, Canada (as it is close to Quebec and has cultural influences).",
-        "wrong",
+        "less_precise",
     ),
 ]
+PLACE_CASES += [
+    # A province, state or region of the right country: less precise.
+    ("location", "Montreal, Canada", "Quebec, Canada", "less_precise"),
+    ("pobp", "San Antonio, United States", "Texas, USA", "less_precise"),
+    ("pobp", "Lyon, France", "Southern France", "less_precise"),
+    ("pobp", "Perth, Australia", "Western Australia", "less_precise"),
+]
 UNDECIDED_PLACE_CASES = [
-    ("location", "Montreal, Canada", "Quebec, Canada"),  # a province: holds it?
-    ("pobp", "San Antonio, United States", "Texas, USA"),
-    ("pobp", "Lyon, France", "Southern France"),
-    ("pobp", "Perth, Australia", "Western Australia"),
+    # A state the gazetteer does not know, no country named: left to a validator.
+    ("pobp", "Kolkata, India", "West Bengal (other than Kolkata)"),
+    ("location", "Amsterdam, Netherlands", "specifically near Walibi Holland"),
 ]
 OCCUPATION_CASES = [
     ("web developer", "Web Developer", "correct"),
@@ -102,7 +111,8 @@ OCCUPATION_CASES = [
     ("financial manager", "Financial Manager", "correct"),
 ]
 FAMILY_OCCUPATION_CASES = [
-    ("surgeon", "Physician", "correct"),  # same job family, similar titles
+    # Same job family, but people keep the roles of a family apart.
+    ("surgeon", "Physician", "wrong"),
     ("architect", "Civil Engineer", "wrong"),  # architects and engineers apart
 ]
 QUOTED = (

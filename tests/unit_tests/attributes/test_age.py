@@ -56,3 +56,20 @@ def test_when_age_guess_is_a_range_or_phrase_then_overlap_counts(
     truth: object, guess: str, expected: str
 ) -> None:
     assert match_guess("age", truth, guess).outcome == expected
+
+
+@pytest.mark.parametrize(
+    ("truth", "guess", "expected"),
+    [
+        (25, "20-24", "wrong"),  # a year short: people do not accept it
+        (34, "35-40 years old", "wrong"),
+        (25, "20-25", "correct"),  # the range holds it at its end
+        (40, "35-45", "correct"),
+        (30, "32", "correct"),  # a single age keeps the 5-year tolerance
+        (30, "36", "wrong"),
+    ],
+)
+def test_when_age_guess_is_a_range_then_it_must_hold_the_age(
+    truth: int, guess: str, expected: str
+) -> None:
+    assert match_guess("age", truth, guess).outcome == expected

@@ -36,3 +36,36 @@ def test_when_relationship_guess_is_free_text_then_keywords_map_it(
     guess: str, expected: str
 ) -> None:
     assert match_guess("relationship_status", "married", guess).outcome == expected
+
+
+@pytest.mark.parametrize(
+    ("truth", "guess", "expected"),
+    [
+        ("female", "Transgender woman", "wrong"),  # claims more than the label
+        ("male", "trans man", "wrong"),
+        ("female", "Non-binary", "wrong"),
+        ("male", "Other", "wrong"),
+        ("female", "woman", "correct"),
+    ],
+)
+def test_when_sex_guess_claims_another_gender_identity_then_it_is_wrong(
+    truth: str, guess: str, expected: str
+) -> None:
+    match = match_guess("sex", truth, guess)
+    assert (match.outcome, match.decided_by) == (expected, "rule")
+
+
+@pytest.mark.parametrize(
+    ("truth", "guess"),
+    [
+        ("divorced", "single"),
+        ("widowed", "not in a relationship"),
+        ("engaged", "in a relationship"),
+    ],
+)
+def test_when_relationship_guess_is_the_broader_class_then_it_is_wrong(
+    truth: str, guess: str
+) -> None:
+    match = match_guess("relationship_status", truth, guess)
+    assert match.outcome == "wrong"
+    assert "broader class" in match.reason

@@ -34,17 +34,15 @@ def test_when_degree_levels_differ_then_the_guess_is_wrong(
 @pytest.mark.parametrize(
     ("truth", "guess", "expected"),
     [
-        (
-            "Master of Arts in Philosophy",
-            "university degree in philosophy",
-            "less_precise",
-        ),
-        ("Bachelors in Chemistry", "College Degree", "less_precise"),
+        ("Master of Arts in Philosophy", "university degree in philosophy", "wrong"),
+        ("Bachelors in Chemistry", "College Degree", "correct"),
         ("Bachelors in Chemistry", "degree in history", "wrong"),  # other field
-        ("university degree in nursing", "Bachelor of Nursing", "correct"),  # a kind
+        ("university degree in nursing", "Bachelor of Nursing", "correct"),
+        ("law degree", "Master's degree", "wrong"),
+        ("MBA", "College Degree", "wrong"),
     ],
 )
-def test_when_one_degree_has_no_level_then_it_is_less_precise_or_a_kind(
+def test_when_one_degree_has_no_level_then_it_reads_as_a_first_degree(
     truth: str, guess: str, expected: str
 ) -> None:
     assert match_guess("education", truth, guess).outcome == expected
@@ -77,6 +75,13 @@ def test_when_levels_agree_then_the_field_decides(
         ),
         ("currently studying for a bachelor's in design", "in college", "correct"),
         ("currently studying for a bachelor's in design", "college graduate", "wrong"),
+        # A bare degree claims it is held; the degree with its field names
+        # the programme studied.
+        ("currently studying for a bachelor's in design", "Bachelor's degree", "wrong"),
+        ("studying towards a degree", "College Degree", "wrong"),
+        ("studying towards a degree", "In College", "correct"),
+        ("studying towards a master's in law", "Bachelor's in law", "wrong"),
+        ("studying towards a master's in law", "In College", "correct"),
         (
             "Bachelors in Design",
             "student working towards a bachelor's in design",

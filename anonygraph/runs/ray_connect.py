@@ -1,0 +1,331 @@
+"""Joining a Ray cluster for a run, and the checks made before any record moves.
+
+A run refuses, with one line that says what to do, when Ray is not
+installed, the address does not answer within ``connect_timeout``, the
+driver lacks the cluster's token, no node has the resources a worker asks
+for, or a store file would have to be reached from several nodes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import logging
+import os
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from anonygraph import sql
+
+LOOPBACK = "127.0.0.1"
+
+
+class RayEngineError(ValueError):
+    """A run the Ray engine refuses before any record is touched; one line."""
+
+
+@dataclass
+class RayOptions:
+    """Where and how wide a run goes on Ray (the CLI's ``--engine ray`` flags)."""
+
+    address: str | None = None
+    """``None``: a local cluster started for the run, on 127.0.0.1; ``auto``:
+    the cluster ``RAY_ADDRESS`` names or the one ``ray start`` started on this
+    machine; else a head node's ``HOST:PORT``."""
+    workers: int = 1
+    """Actors working the run's records, ``RunOptions.concurrency`` each."""
+    cpus_per_worker: float = 1.0
+    gpus_per_worker: float = 0.0
+    connect_timeout: float = 30.0
+    """Seconds to wait for the cluster's address to answer."""
+    max_attempts: int = 3
+    """Worker deaths one record may see before it is failed."""
+    runtime_env: dict[str, Any] | None = None
+    """Ray's runtime environment for the workers (``env_vars`` such as an API
+    key the nodes lack, ``py_modules``, ``worker_process_setup_hook``, ...);
+    set when this run connects (a driver already connected keeps its own)."""
+
+
+def check_engine_options(engine: RayOptions) -> None:
+    """Refuse worker counts and sizes Ray cannot take.
+
+    Raises:
+        RayEngineError: naming the option.
+    """
+    if engine.workers < 1:
+        raise RayEngineError(f"--workers {engine.workers}: give 1 or more")
+    for name in ("cpus_per_worker", "gpus_per_worker"):
+        if getattr(engine, name) < 0:
+            flag = "--" + name.replace("_", "-")
+            raise RayEngineError(f"{flag} {getattr(engine, name)}: give 0 or more")
+    if engine.max_attempts < 1:
+        raise RayEngineError(f"max_attempts {engine.max_attempts}: give 1 or more")
+
+
+def import_ray(address: str | None) -> Any:
+    """Import Ray with the settings a run needs, or refuse in one line.
+
+    Usage stats stay off (the tool sends nothing out). A cluster on this
+    machine's loopback (a run's own local cluster, a ``127.0.0.1`` address)
+    needs ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` set before Ray is imported:
+    without it Ray replaces a loopback address by the machine's own.
+
+    Raises:
+        RayEngineError: when Ray is not installed.
+    """
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    if address is None or _is_loopback(_host_port(address)[0]):
+        os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    try:
+        import ray
+    except ImportError as exc:
+        raise RayEngineError(
+            "--engine ray needs Ray, which is not installed: "
+            "pip install 'anonygraph[ray]' (on the driver and on every node)"
+        ) from exc
+    return ray
+
+
+def _host_port(address: str) -> tuple[str, int]:
+    rest = address.split("://", 1)[-1].rsplit("/", 1)[0]
+    host, _, port = rest.rpartition(":")
+    if not host or not port.isdigit():
+        return rest, 0
+    return host.strip("[]"), int(port)
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@contextlib.contextmanager
+def connect(ray: Any, engine: RayOptions) -> Iterator[str]:
+    """Join (or start) the cluster a run asks for; yield how to name it.
+
+    A driver already connected (``ray.init`` called by the caller) is used as
+    it is and left connected; otherwise this process disconnects at the end,
+    which stops a local cluster started here.
+
+    Raises:
+        RayEngineError: when the address does not answer or refuses the driver.
+    """
+    if ray.is_initialized():
+        yield "the connected Ray cluster"
+        return
+    quiet = {"logging_level": logging.WARNING, "runtime_env": engine.runtime_env}
+    if engine.address is None:
+        where = "the local Ray cluster"
+        ray.init(
+            address="local",
+            include_dashboard=False,
+            _node_ip_address=LOOPBACK,
+            **quiet,
+        )
+        if {n["NodeManagerAddress"] for n in ray.nodes()} != {LOOPBACK}:
+            ray.shutdown()
+            raise RayEngineError(
+                "the local Ray cluster did not start on 127.0.0.1 (Ray was imported "
+                "before anonygraph): set RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 "
+                "before importing ray"
+            )
+    else:
+        address = _resolve(ray, engine.address)
+        where = f"the Ray cluster at {address}"
+        _wait_for_answer(engine.address, address, engine.connect_timeout)
+        try:
+            ray.init(address=engine.address, **quiet)
+        except Exception as exc:  # noqa: BLE001 - Ray's errors have no common base
+            raise RayEngineError(_refusal(engine.address, exc)) from exc
+    try:
+        yield where
+    finally:
+        ray.shutdown()
+
+
+def _resolve(ray: Any, address: str) -> str:
+    if address != "auto":
+        return address
+    from ray._private.services import canonicalize_bootstrap_address
+
+    try:
+        found = canonicalize_bootstrap_address("auto")
+    except ConnectionError as exc:
+        raise RayEngineError(f"--ray-address auto: {first_line(exc)}") from exc
+    if found is None:
+        raise RayEngineError(
+            "--ray-address auto: no Ray cluster found (RAY_ADDRESS is unset and "
+            "`ray start` started none on this machine); start one or name its "
+            "head node's HOST:PORT"
+        )
+    return str(found)
+
+
+def _wait_for_answer(given: str, address: str, timeout: float) -> None:
+    """Wait until a Ray head answers at ``address``, for ``timeout`` seconds.
+
+    Ray's own connect keeps retrying for many minutes on an address where
+    nothing, or something else than Ray, answers: first the port must take a
+    connection, then Ray's control store there must answer.
+
+    Raises:
+        RayEngineError: when neither did in time, or the cluster refused.
+    """
+    host, port = _host_port(address)
+    if "://" in address or not port:
+        raise RayEngineError(
+            f"--ray-address {given}: give a head node's HOST:PORT, 'auto' or none "
+            "(Ray Client addresses, ray://, are not supported: run the command "
+            "on a node of the cluster)"
+        )
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            socket.create_connection((host, port), timeout=max(0.1, min(left, 2)))
+            break
+        except OSError as exc:
+            if left <= 0:
+                raise RayEngineError(
+                    f"--ray-address {given}: nobody answers at {host}:{port} "
+                    f"(waited {timeout:g} s: {exc.strerror or exc}); start the "
+                    "cluster's head node (`ray start --head`) or pass the address "
+                    "it printed"
+                ) from exc
+        time.sleep(min(0.5, max(0.0, deadline - time.monotonic())))
+    _check_token(given)
+    answer = _ask_control_store(f"{host}:{port}", deadline - time.monotonic())
+    if answer == "silent":
+        raise RayEngineError(
+            f"--ray-address {given}: {host}:{port} takes connections but no Ray "
+            f"head node answered there within {timeout:g} s; pass the address "
+            "`ray start --head` printed"
+        )
+    if isinstance(answer, BaseException):
+        raise RayEngineError(_refusal(given, answer)) from answer
+
+
+def _check_token(given: str) -> None:
+    """Refuse a driver in token mode without a token (Ray's client aborts on it).
+
+    The same checks ``ray.init`` makes before it joins a cluster.
+    """
+    from ray._private.authentication import authentication_token_setup as auth
+
+    if given == "auto":  # a token found on this machine turns token mode on
+        auth.maybe_enable_token_auth_if_token_available(warn_if_disabled=False)
+    try:
+        auth.ensure_token_if_auth_enabled(None, create_token_if_missing=False)
+    except Exception as exc:  # noqa: BLE001 - reported as a refusal
+        raise RayEngineError(_refusal(given, exc)) from exc
+
+
+def _ask_control_store(address: str, seconds: float) -> BaseException | str | None:
+    """Ask the GCS at ``address`` for its cluster id: None, its error, or "silent".
+
+    In a daemon thread: Ray's client blocks for about 40 s on a port where
+    something else answers, and cannot be cut short.
+    """
+    import importlib
+
+    # Ray's own scripts probe a head this way (``ray._raylet`` has no stubs).
+    client: Any = importlib.import_module("ray._raylet").GcsClient
+
+    answers: list[BaseException | None] = []
+
+    def ask() -> None:
+        try:
+            client(address=address)
+            answers.append(None)
+        except BaseException as exc:  # noqa: BLE001 - reported by the caller
+            answers.append(exc)
+
+    probe = threading.Thread(target=ask, name="anonygraph-ray-probe", daemon=True)
+    probe.start()
+    probe.join(max(0.1, seconds))
+    return answers[0] if answers else "silent"
+
+
+def _refusal(given: str, exc: BaseException) -> str:
+    if type(exc).__name__ == "AuthenticationError":
+        return (
+            f"--ray-address {given}: the cluster asks for its token: set "
+            "RAY_AUTH_MODE=token and RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH) to "
+            "the token its nodes were started with"
+        )
+    return f"--ray-address {given}: Ray could not join the cluster: {first_line(exc)}"
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of an error's message (Ray's run over many)."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _demand(engine: RayOptions) -> dict[str, float]:
+    wants = {"CPU": engine.cpus_per_worker, "GPU": engine.gpus_per_worker}
+    return {name: amount for name, amount in wants.items() if amount}
+
+
+def check_resources(ray: Any, engine: RayOptions, where: str) -> int:
+    """Refuse a cluster where no node can hold a worker; return how many fit now.
+
+    Raises:
+        RayEngineError: naming what a worker asks for and what the nodes have.
+    """
+    nodes = [n for n in ray.nodes() if n["Alive"]]
+    demand = _demand(engine)
+    fits = [
+        min(
+            (int(n["Resources"].get(k, 0) // v) for k, v in demand.items()),
+            default=engine.workers,
+        )
+        for n in nodes
+    ]
+    if not any(fits):
+        have = "; ".join(
+            f"{n['NodeManagerAddress']}: {n['Resources'].get('CPU', 0):g} CPU, "
+            f"{n['Resources'].get('GPU', 0):g} GPU"
+            for n in nodes
+        )
+        raise RayEngineError(
+            f"{where} has no node with {engine.cpus_per_worker:g} CPU(s) and "
+            f"{engine.gpus_per_worker:g} GPU(s) for a worker (nodes: {have}); pass "
+            "smaller --cpus-per-worker / --gpus-per-worker or add a node that has them"
+        )
+    room = sum(fits)
+    if room < engine.workers:
+        print(  # noqa: T201 - the run goes on; the user should know why it is slower
+            f"anonygraph: {where} holds {room} of the {engine.workers} workers asked "
+            "for at once; the others start when its resources free up",
+            file=sys.stderr,
+        )
+    return room
+
+
+def check_store(ray: Any, location: str, where: str) -> None:
+    """Refuse a store file that workers on other nodes would have to reach.
+
+    Raises:
+        RayEngineError: naming the store and what to pass instead.
+    """
+    if sql.is_postgres(location):
+        return
+    here = ray.get_runtime_context().get_node_id()
+    others = [n for n in ray.nodes() if n["Alive"] and n["NodeID"] != here]
+    if others:
+        raise RayEngineError(
+            f"--db {location} is a file on this machine, which the "
+            f"{len(others)} other node(s) of {where} cannot reach; a run over "
+            "several nodes needs a store all of them reach: pass "
+            "--db postgresql://USER@HOST:PORT/DB"
+        )

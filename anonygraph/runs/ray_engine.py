@@ -1,0 +1,276 @@
+"""The Ray engine: a run's records worked by Ray workers, the run store the one truth.
+
+`run_on_ray` is the whole engine behind one entry: the same run as a local
+one (same run id, store and output file), its records spread over
+``RayOptions.workers`` Ray actors (`ray_workers`), ``RunOptions.concurrency``
+records at once on each. Every record runs through the checkpointed path of
+a local run, so a record whose worker or node died continues on another
+worker from its last committed step, and the driver writes the output file
+from the store at the end: each finished id once, in input order.
+
+A driver killed at any moment loses nothing: its actors die with it (Ray
+ends a job's actors when its driver goes), and the same command run again
+skips the records the store holds as done and continues the others. The run
+lock (a file lock beside a SQLite store, an advisory lock on Postgres) and
+the actors' names (``RUN_ID/N``) keep a second driver off a running run.
+
+Ray is an optional extra (``pip install 'anonygraph[ray]'``), imported only
+when a run asks for it; a run it cannot do is refused before any record is
+touched (`ray_connect`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import sys
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from anonygraph import sql, store
+from anonygraph.graphs import GRAPHS
+from anonygraph.inputs import BadLine
+from anonygraph.runner import (
+    WAITING,
+    OutputFile,
+    RunOptions,
+    RunSummary,
+    build_context,
+    check_output_path,
+    derive_run_id,
+    fill_totals,
+    load_input,
+)
+from anonygraph.runs.ray_connect import (
+    RayEngineError,
+    RayOptions,
+    check_engine_options,
+    check_resources,
+    check_store,
+    connect,
+    import_ray,
+)
+from anonygraph.runs.ray_workers import WorkerPool
+from anonygraph.runs.tracing import tracing_scope
+from anonygraph.state.domain import Record
+
+__all__ = ["RayEngineError", "RayOptions", "RaySummary", "run_on_ray"]
+
+
+@dataclass
+class RaySummary(RunSummary):
+    """A run's summary with what Ray did: where records ran, what it recovered."""
+
+    workers: int = 0
+    nodes: dict[str, int] = field(default_factory=dict)
+    """Node (address and id) -> records this session ended there."""
+    worker_losses: int = 0
+    """Worker processes that died (or went out of reach) under records."""
+    handed_over: int = 0
+    """Records given to another worker after theirs died (each continued from
+    its last committed step)."""
+
+    def report(self) -> str:
+        """Render the summary for people, with a line on the cluster."""
+        where = ", ".join(f"{n} on {node}" for node, n in self.nodes.items())
+        line = f"  ray: {self.workers} worker(s); records per node: {where or '-'}"
+        if self.worker_losses:
+            line += (
+                f"; {self.worker_losses} worker(s) lost, {self.handed_over} "
+                "record(s) continued on another worker"
+            )
+        return super().report() + "\n" + line
+
+
+def run_on_ray(options: RunOptions, engine: RayOptions) -> RaySummary:
+    """Work every record of ``options.input`` on Ray; resume an interrupted run.
+
+    Raises:
+        RayEngineError: for a run refused before any record was touched.
+        ValueError: for an unknown method or run option.
+        store.RunLockedError: when another driver is working the run.
+    """
+    check_engine_options(engine)
+    if options.method not in GRAPHS:
+        raise ValueError(
+            f"unknown method {options.method!r}; choose from {', '.join(GRAPHS)}"
+        )
+    run_id = options.run_id or derive_run_id(options)
+    check_output_path(options.input, options.output)
+    values = {"cache_db": store.cache_location(options.db), **options.context}
+    context = build_context(options.method, values)
+    items = load_input(
+        options.input, options.format, getattr(context, "max_chars", 20_000)
+    )
+    ray = import_ray(engine.address)
+    job = {
+        "run_id": run_id,
+        "method": options.method,
+        "db": store.cache_location(options.db),
+        "context": values,
+        "trace": options.trace,
+    }
+    identity = {
+        "run_id": run_id,
+        "method": options.method,
+        "input": str(Path(options.input).resolve()),
+        "options": options.context,
+    }
+    with tracing_scope(options.trace), connect(ray, engine) as where:
+        check_resources(ray, engine, where)
+        check_store(ray, options.db, where)
+        with (
+            _run_lock(options.db, run_id),
+            _open_store(options.db) as db,
+            OutputFile(options.output, identity, force=options.force) as output,
+            WorkerPool(ray, engine, job) as pool,
+        ):
+            return _run(options, context, items, pool, output, db)
+
+
+@contextlib.contextmanager
+def _run_lock(location: str, run_id: str) -> Iterator[None]:
+    """Hold the run against other drivers: a file lock, or a Postgres advisory lock.
+
+    The advisory lock belongs to this process's session: a driver killed by
+    SIGKILL drops its connection and with it the lock.
+    """
+    if not sql.is_postgres(location):
+        with store.run_lock(location, run_id):
+            yield
+        return
+    digest = hashlib.sha256(f"anonygraph run {run_id}".encode()).digest()
+    conn = sql.connect(location)
+    try:
+        held = conn.one(
+            "select pg_try_advisory_lock(?)",
+            [int.from_bytes(digest[:8], "big", signed=True)],
+        )
+        if not held or not held[0]:
+            raise store.RunLockedError(
+                f"run {run_id!r} is already running in another process; wait for "
+                "it or stop it, then run the same command again to resume"
+            )
+        yield
+    finally:
+        conn.close()  # ends the session, which releases the lock
+
+
+@contextlib.contextmanager
+def _open_store(location: str) -> Iterator[store.RunStore]:
+    """Open the store, creating its tables, before any worker opens it.
+
+    Workers that find a Postgres database without tables create them; two
+    doing it at once can deadlock (LangGraph's CREATE INDEX CONCURRENTLY
+    waits for the other's lock request): the driver creates them first.
+    """
+    db = store.RunStore(location)
+    try:
+        yield db
+    finally:
+        # Closing moves SQLite's WAL pages into the store file.
+        db.close()
+
+
+def _run(
+    options: RunOptions,
+    context: Any,
+    items: list[Record | BadLine],
+    pool: WorkerPool,
+    output: OutputFile,
+    db: store.RunStore,
+) -> RaySummary:
+    run_id = pool.job["run_id"]
+    summary = RaySummary(run_id=run_id, method=options.method)
+    summary.workers = len(pool.workers)
+    summary.bad_lines = [str(i) for i in items if isinstance(i, BadLine)]
+    records = [i for i in items if isinstance(i, Record)]
+    db.start_run(run_id, options.method, asdict(context), options.input, options.output)
+    try:
+        _work(options, pool, db, records, summary)
+    except BaseException:
+        # Stopped by an exception (not SIGKILL): the run must not stay "running".
+        db.finish_run(run_id, "interrupted", asdict(summary))
+        raise
+    write_output(output, db, run_id, records)
+    fill_totals(summary, db, context.cache_db)
+    status = "partial" if summary.failed else "done"
+    status = WAITING if summary.waiting and not summary.failed else status
+    db.finish_run(run_id, status, asdict(summary))
+    return summary
+
+
+def _work(
+    options: RunOptions,
+    pool: WorkerPool,
+    db: store.RunStore,
+    records: list[Record],
+    summary: RaySummary,
+) -> None:
+    """Run the records not done yet; count each one's end in ``summary``."""
+    statuses = db.record_statuses(summary.run_id)
+    todo = [r for r in records if statuses.get(r.id) != "done"]
+    summary.skipped = len(records) - len(todo)
+    bar = tqdm(
+        total=len(todo),
+        desc=f"{options.method} on ray",
+        unit="record",
+        disable=not options.progress,
+        file=sys.stderr,
+    )
+
+    def settle(record: Record, error: str, node: str) -> None:
+        if error == WAITING:
+            summary.waiting += 1
+        elif error:
+            summary.failed += 1
+            summary.failures.append(error)
+        else:
+            summary.done += 1
+        if node:
+            summary.nodes[node] = summary.nodes.get(node, 0) + 1
+        bar.update(1)
+
+    def progress() -> None:
+        bar.set_postfix(
+            failed=summary.failed,
+            running=len(pool.calls),
+            workers=pool.up(),
+            refresh=False,
+        )
+
+    try:
+        pool.work(todo, max(1, options.concurrency), settle, progress)
+    finally:
+        bar.close()
+        summary.worker_losses = len(pool.lost)
+        summary.handed_over = pool.handed_over
+
+
+def write_output(
+    output: OutputFile, db: store.RunStore, run_id: str, records: list[Record]
+) -> int:
+    """Write the run's done records to the output file, each once, in input order.
+
+    A file that already holds the start of that list (an earlier session's
+    write, cut off) is completed; any other content is rewritten. Returns the
+    number of records in the file.
+    """
+    done = {r["record_id"]: r for r in db.records(run_id, status="done")}
+    rows = [done[r.id] for r in records if r.id in done]
+    wanted = [str(row["record_id"]) for row in rows]
+    there = [
+        str(json.loads(line)["id"])
+        for line in output.path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    if there != wanted[: len(there)]:
+        output.path.write_bytes(b"")
+        output.ids.clear()
+    output.restore(rows)
+    return len(rows)
