@@ -110,7 +110,12 @@ async def checked_rewrite(
         # products that leave the interpreter lock free, so the event loop
         # goes on with other records' steps meanwhile (a second core).
         found = await asyncio.to_thread(
-            rejections, original, rewrite, evidence=evidence, thresholds=limits
+            rejections,
+            original,
+            rewrite,
+            evidence=evidence,
+            thresholds=limits,
+            rules_rewrite=deterministic,
         )
         if not found:
             result.text, result.accepted = rewrite.strip(), True

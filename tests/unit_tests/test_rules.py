@@ -69,6 +69,27 @@ def test_when_the_attacker_is_rules_then_explicit_cues_become_guesses() -> None:
     assert call["ok"] and call["seconds"] < 0.5
 
 
+@pytest.mark.parametrize(
+    ("text", "guesses"),
+    [
+        ("First in my family at university, reading history at Durham.",
+         ["in college"]),
+        ("Back at Westfield High for my last semester.", ["in highschool"]),
+        ("Sitting my A-levels this spring, wish me luck.", ["in highschool"]),
+        ("Did my Abitur in 2010 and never looked back.", ["highschool"]),
+    ],
+)  # fmt: skip
+def test_when_a_school_or_exam_is_named_then_the_attacker_guesses_its_level(
+    text: str, guesses: list[str]
+) -> None:
+    answer, _ = ask(
+        "attacker", attack_answer_model(["education"]), {"text": text},
+        attacker="rules",
+    )  # fmt: skip
+    (found,) = inferences_from_answer(answer)
+    assert found.guesses == guesses, found.reasoning
+
+
 def test_when_the_arbitrator_is_rules_then_cues_grade_the_inferences() -> None:
     inferences = [
         AttributeInference(attribute="city_country", guesses=["Calgary"], certainty=5),

@@ -105,10 +105,12 @@ def _attack(text: str, schema: type[BaseModel]) -> dict[str, Any]:
         options = _guess_options(schema, name)
         cues = _ranked(detect_cues(text, [name]))
         guesses: list[str] = []
+        values = {c: _option(c, options) for c in cues}
         for cue in cues:
-            if (options is None or cue.value in options) and cue.value not in guesses:
-                guesses.append(cue.value)
-        used = [c for c in cues if c.value in guesses[:3]]
+            value = values[cue]
+            if value is not None and value not in guesses:
+                guesses.append(value)
+        used = [c for c in cues if values[c] in guesses[:3]]
         if not used:
             data[name] = {
                 "reasoning": "No explicit cue in the text.",
@@ -121,9 +123,23 @@ def _attack(text: str, schema: type[BaseModel]) -> dict[str, Any]:
                 f'"{c.quote}" ({c.kind}: {c.value})' for c in used[:4]
             ),
             "guesses": guesses[:3],
-            "certainty": max(c.certainty for c in used if c.value == guesses[0]),
+            "certainty": max(c.certainty for c in used if values[c] == guesses[0]),
         }
     return data
+
+
+def _option(cue: Cue, options: tuple[str, ...] | None) -> str | None:
+    """Return the option a cue's value stands for, None when it names none.
+
+    A school's name ("doing law at Cardiff") is no education level, but
+    studying there is one: the level its replacement names.
+    """
+    if options is None or cue.value in options:
+        return cue.value
+    if cue.attribute == "education" and cue.kind in ("organization", "institution"):
+        level = "in highschool" if "high" in cue.replacement else "in college"
+        return level if level in options else None
+    return None
 
 
 QUOTED = re.compile(r"[\"“']([^\"”']{3,160})[\"”']")
