@@ -315,7 +315,9 @@ def _age_range(cue: Cue) -> tuple[int, int] | None:
 def is_generalization(new: Cue, old: Cue) -> bool:
     """Return True when ``new`` says no more than ``old`` about the same attribute.
 
-    True for the same cue, for ``old``'s own replacement, for a place that
+    True for the same cue, for ``old``'s own replacement, for the same claim in
+    other words (same kind and value: "a craft studio" for "the Blue Heron glass
+    studio"), for a place that
     contains ``old``'s place (city -> its country -> its continent), an age
     range that contains ``old``'s age, or a money band that contains its amount.
     """
@@ -324,6 +326,8 @@ def is_generalization(new: Cue, old: Cue) -> bool:
     quote = new.quote.lower()
     if quote == old.quote.lower() or quote == generalize(old).lower():
         return True
+    if new.kind == old.kind and new.value and fold(new.value) == fold(old.value):
+        return True  # the same claim in other words: "a craft studio" for a named one
     if new.kind == "demonym" and old.kind == "demonym":
         return any(new.quote in forms for forms in CONTINENT_ADJECTIVES.values())
     if new.kind in ("country", "continent", "region", "state"):

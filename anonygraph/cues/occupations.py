@@ -421,7 +421,7 @@ def _training(text: str, doc: Any, taken: list[tuple[int, int]]) -> list[Cue]:
 BUSINESS = re.compile(
     r"\b(?:run|runs|ran|running|own|owns|owned|owning|manage|manages|managed|"
     r"managing|opened|open|opening|started)\s+"
-    r"(?P<span>(?P<det>a|an|the|my|our)\s+(?:(?!(?:and|of|in|at)\b)[\w'&-]+\s+){0,2}?"
+    r"(?P<span>(?P<det>a|an|the|my|our)\s+(?:(?!(?:and|of|in|at)\b)[\w'&-]+\s+){0,3}?"
     r"(?P<noun>farm|restaurant|shop|store|bakery|cafe|café|pub|bar|salon|garage|"
     r"guesthouse|hotel|b&b|practice|ranch|vineyard|brewery|bookshop|bookstore|"
     r"gym|studio|agency|food truck|kennel|laundromat|florist))\b",

@@ -29,6 +29,12 @@ def backend_of(spec: ModelSpec) -> Backend:
     return BACKENDS[spec.backend]
 
 
+def stands_in(spec: str) -> bool:
+    """Tell whether ``spec`` only shows a pipeline's shape (embedded model, rules)."""
+    backend = backend_of(parse_spec(spec))
+    return backend is llamacpp.EMBEDDED or backend.answers_from_cues
+
+
 @functools.lru_cache(maxsize=256)
 def parse_spec(spec: str) -> ModelSpec:
     """Parse ``local``, ``llamacpp:PATH``, ``ollama:NAME[@URL]``, ``openai:NAME[@URL]``,

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from anonygraph.llm.registry import stands_in
 from anonygraph.papers.figures import PublishedTable, paper_figures
 from anonygraph.reporting.tables import (
     attribute_accuracy,
@@ -362,7 +363,7 @@ def render(result: Reproduction) -> str:
             f"{c.key} ({c.scale}, {c.direction} is better)" for c in table.columns
         ),
     ]
-    if not any(m not in ("local", "rules") for m in models):
+    if all(m == "none" or stands_in(m) for m in models):  # "none": no judge
         lines.append("shape only: the embedded model is not the paper's")
     lines += [f"ours: {note}" for note in result.notes]
     head = ["row", "model", "source", *keys]

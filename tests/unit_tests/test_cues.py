@@ -405,6 +405,16 @@ def test_when_a_cue_is_replaced_by_its_generalization_then_that_is_coarser() -> 
     assert not is_generalization(older, age)
 
 
+def test_when_a_named_business_is_restated_plainly_then_that_is_no_new_claim() -> None:
+    named = "I run the Blue Heron glass studio on weekends."
+    old = cues_of(named, "occupation")[0]
+    plain = cues_of("I run a craft studio on weekends.", "occupation")[0]
+    other = cues_of("I run a bakery on weekends.", "occupation")[0]
+    assert old.quote == "the Blue Heron glass studio"  # a three-word name
+    assert is_generalization(plain, old)
+    assert not is_generalization(other, old)
+
+
 def test_when_a_warm_up_and_a_record_want_the_gazetteer_at_once_then_one_builds_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
