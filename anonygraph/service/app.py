@@ -5,8 +5,11 @@ with a 4xx status: 400 (a value the service cannot use), 401 (no or a wrong
 token), 404, 409 (a batch still running), 413 (a body over ``--max-body``),
 422 (a body that does not fit the schema, or a text over ``max_chars``), 429
 (every slot busy and the line full; retry later). The OpenAPI schema is at
-``/openapi.json``; the interactive pages FastAPI serves by default are off
-(they load scripts from a CDN, an outgoing request this tool does not make).
+``/openapi.json``; its interactive page, ``/docs``, is served from the
+Swagger UI files of the ``swagger-ui-bundle`` package (the ``serve`` extra),
+never from a CDN: FastAPI's default pages load their scripts from one, an
+outgoing request this tool does not make. Without that package there is no
+``/docs``.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ from typing import Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from anonygraph.graphs import GRAPHS
@@ -118,6 +123,29 @@ class ReviewAnswer(BaseModel):
     )
 
 
+def add_docs_page(app: FastAPI) -> None:
+    """Serve Swagger UI at ``/docs`` from the installed files (nothing from a CDN)."""
+    try:
+        from swagger_ui_bundle import swagger_ui_path
+    except ImportError:
+        return  # /openapi.json still describes the API
+    app.mount(
+        "/docs/assets", StaticFiles(directory=str(swagger_ui_path)), name="docs-assets"
+    )
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="anonygraph API",
+            swagger_js_url="/docs/assets/swagger-ui-bundle.js",
+            swagger_css_url="/docs/assets/swagger-ui.css",
+            swagger_favicon_url="/docs/assets/favicon-32x32.png",
+            # Swagger UI's default validator would send the schema away.
+            swagger_ui_parameters={"validatorUrl": None},
+        )
+
+
 def create_app(settings: ServiceSettings) -> FastAPI:
     """Build the service's app for ``settings`` (the batches resume on start)."""
     gate: dict[str, Gate] = {}
@@ -147,6 +175,7 @@ def create_app(settings: ServiceSettings) -> FastAPI:
         dependencies=[Depends(token_check(settings.token))],
     )
     app.add_middleware(BodyLimit, limit=settings.max_body)
+    add_docs_page(app)
     add_error_handlers(app)
 
     @app.get("/v1/health")
@@ -165,9 +194,7 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     async def anonymize(request: AnonymizeRequest) -> dict[str, Any]:
         """Anonymize one text now; 429 when every slot is busy and the line full."""
         gate["anonymize"].check()  # a refusal costs no validation
-        method, _, context = _method_options(
-            settings, request.method, request.options
-        )
+        method, _, context = _method_options(settings, request.method, request.options)
         payload = _payload(
             request.text, request.comments, getattr(context, "max_chars", 20_000)
         )
@@ -198,9 +225,7 @@ def create_app(settings: ServiceSettings) -> FastAPI:
             raise ApiError(422, "records", "give records or path (one of them)")
         if request.table is not None and request.path is None:
             raise ApiError(422, "table", "applies to a server-side path only")
-        method, options, _ = _method_options(
-            settings, request.method, request.options
-        )
+        method, options, _ = _method_options(settings, request.method, request.options)
         table = _table(request.table)
         records = (
             None
@@ -353,9 +378,7 @@ def _method_options(
     check_option_types(method, options)
     fields = {**settings.context, **options}
     if method != settings.method:
-        fields = {
-            k: v for k, v in fields.items() if k in options or k in SERVER_CHOSEN
-        }
+        fields = {k: v for k, v in fields.items() if k in options or k in SERVER_CHOSEN}
     try:
         context = build_context(method, fields)
     except (ValueError, TypeError) as exc:

@@ -94,7 +94,9 @@ def test_when_many_texts_come_at_once_then_each_is_answered_or_refused_with_429(
         ({"text": "hi", "options": {"colour": 1}}, 400, "options", "colour"),
         (
             {"text": "hi", "options": {"max_iterations": "x"}},
-            422, "options.max_iterations", "expected int, got 'x'",
+            422,
+            "options.max_iterations",
+            "expected int, got 'x'",
         ),
     ],
 )
@@ -145,6 +147,24 @@ def test_when_a_request_lacks_the_token_then_it_is_refused_and_nothing_runs(
     assert wrong.status_code == 401 and wrong.headers["www-authenticate"] == "Bearer"
     assert health.status_code == 200  # says it is up, and nothing else
     assert list(service.folder.glob("runs.sqlite.batches/batch-*")) == []
+
+
+def test_when_the_docs_page_opens_then_everything_it_loads_is_served_here(
+    service: Service,
+) -> None:
+    import re
+
+    page = service.request("GET", "/docs")
+
+    assert page.status_code == 200 and "SwaggerUIBundle" in page.text
+    linked = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+    assert linked and all(url.startswith("/docs/assets/") for url in linked), linked
+    assert '"validatorUrl": null' in page.text  # no schema sent to a validator
+    for url in linked:
+        assert service.request("GET", url).status_code == 200, url
+    assert service.request("GET", "/openapi.json").json()["info"]["title"] == (
+        "anonygraph"
+    )
 
 
 def _wait(
