@@ -17,6 +17,7 @@ from anonygraph.inputs import (
     check_text,
     read_records,
 )
+from anonygraph.runs.ray_connect import RayOptions
 from anonygraph.state.context import SERVER_FIELDS, Context
 from anonygraph.state.domain import Record
 
@@ -40,6 +41,25 @@ class RunOptions:
     """Start the output file afresh even when another run wrote it."""
     trace: bool = False
     """Send LangSmith traces; off otherwise, whatever the environment says."""
+    engine: str = "local"
+    """Who works the records: ``local`` (this process) or ``ray`` (Ray workers,
+    set by `ray`)."""
+    ray: RayOptions = field(default_factory=RayOptions)
+    """The cluster and the workers of ``engine="ray"``; unused otherwise."""
+
+
+ENGINES = ("local", "ray")
+"""The engines a run or an evaluation can go on."""
+
+
+def check_engine(engine: str) -> None:
+    """Refuse an engine that is not one of `ENGINES`.
+
+    Raises:
+        ValueError: naming the engines.
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"engine {engine!r}: choose from {', '.join(ENGINES)}")
 
 
 def derive_run_id(options: RunOptions) -> str:

@@ -22,8 +22,6 @@ touched (`ray_connect`).
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import sys
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -35,7 +33,7 @@ from tqdm import tqdm
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import BadLine
 from anonygraph.runs import sql
-from anonygraph.runs.locks import RunLockedError, run_lock
+from anonygraph.runs.locks import run_lock
 from anonygraph.runs.options import (
     RunOptions,
     build_context,
@@ -43,7 +41,7 @@ from anonygraph.runs.options import (
     derive_run_id,
     load_input,
 )
-from anonygraph.runs.output import OutputFile
+from anonygraph.runs.output import OutputFile, write_done
 from anonygraph.runs.ray_connect import (
     RayEngineError,
     RayOptions,
@@ -60,7 +58,13 @@ from anonygraph.runs.summary import RunSummary, fill_totals
 from anonygraph.runs.tracing import tracing_scope
 from anonygraph.state.domain import Record
 
-__all__ = ["RayEngineError", "RayOptions", "RaySummary", "run_on_ray"]
+__all__ = [
+    "RayEngineError",
+    "RayOptions",
+    "RaySummary",
+    "evaluate_on_ray",
+    "run_on_ray",
+]
 
 
 @dataclass
@@ -88,14 +92,17 @@ class RaySummary(RunSummary):
         return super().report() + "\n" + line
 
 
-def run_on_ray(options: RunOptions, engine: RayOptions) -> RaySummary:
+def run_on_ray(options: RunOptions, engine: RayOptions | None = None) -> RaySummary:
     """Work every record of ``options.input`` on Ray; resume an interrupted run.
+
+    ``engine``: the cluster and workers; default ``options.ray``.
 
     Raises:
         RayEngineError: for a run refused before any record was touched.
         ValueError: for an unknown method or run option.
         RunLockedError: when another driver is working the run.
     """
+    engine = options.ray if engine is None else engine
     check_engine_options(engine)
     if options.method not in GRAPHS:
         raise ValueError(
@@ -110,6 +117,7 @@ def run_on_ray(options: RunOptions, engine: RayOptions) -> RaySummary:
     )
     ray = import_ray(engine.address)
     job = {
+        "name": run_id,
         "run_id": run_id,
         "method": options.method,
         "db": store_location(options.db),
@@ -126,7 +134,7 @@ def run_on_ray(options: RunOptions, engine: RayOptions) -> RaySummary:
         check_resources(ray, engine, where)
         check_store(ray, options.db, where)
         with (
-            _run_lock(options.db, run_id),
+            run_lock(options.db, run_id),
             _open_store(options.db) as db,
             OutputFile(options.output, identity, force=options.force) as output,
             WorkerPool(ray, engine, job) as pool,
@@ -135,40 +143,12 @@ def run_on_ray(options: RunOptions, engine: RayOptions) -> RaySummary:
 
 
 @contextlib.contextmanager
-def _run_lock(location: str, run_id: str) -> Iterator[None]:
-    """Hold the run against other drivers: a file lock, or a Postgres advisory lock.
-
-    The advisory lock belongs to this process's session: a driver killed by
-    SIGKILL drops its connection and with it the lock.
-    """
-    if not sql.is_postgres(location):
-        with run_lock(location, run_id):
-            yield
-        return
-    digest = hashlib.sha256(f"anonygraph run {run_id}".encode()).digest()
-    conn = sql.connect(location)
-    try:
-        held = conn.one(
-            "select pg_try_advisory_lock(?)",
-            [int.from_bytes(digest[:8], "big", signed=True)],
-        )
-        if not held or not held[0]:
-            raise RunLockedError(
-                f"run {run_id!r} is already running in another process; wait for "
-                "it or stop it, then run the same command again to resume"
-            )
-        yield
-    finally:
-        conn.close()  # ends the session, which releases the lock
-
-
-@contextlib.contextmanager
 def _open_store(location: str) -> Iterator[RunStore]:
     """Open the store, creating its tables, before any worker opens it.
 
-    Workers that find a Postgres database without tables create them; two
-    doing it at once can deadlock (LangGraph's CREATE INDEX CONCURRENTLY
-    waits for the other's lock request): the driver creates them first.
+    Workers that find a Postgres database without tables create them, taking
+    turns (`schema.create_postgres_schema`); the driver creating them first
+    spares the workers that wait.
     """
     db = RunStore(location)
     try:
@@ -258,23 +238,50 @@ def write_output(
 ) -> int:
     """Write the run's done records to the output file, each once, in input order.
 
-    A file that already holds the start of that list (an earlier session's
-    write, cut off) is completed; any other content is rewritten. Returns the
-    number of records in the file.
+    Returns the number of records in the file.
     """
     done = {r["record_id"]: r for r in db.records(run_id, status="done")}
-    rows = [done[r.id] for r in records if r.id in done]
-    wanted = [str(row["record_id"]) for row in rows]
-    there = [
-        str(json.loads(line)["id"])
-        for line in output.path.read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    ]
-    if there != wanted[: len(there)]:
-        output.path.write_bytes(b"")
-        output.ids.clear()
-    output.restore(rows)
-    return len(rows)
+    return write_done(output, [done[r.id] for r in records if r.id in done])
+
+
+def evaluate_on_ray(
+    job: dict[str, Any],
+    rows: list[Any],
+    engine: RayOptions,
+    concurrency: int,
+    bar: Any,
+) -> tuple[list[str], dict[str, int]]:
+    """Score an evaluation's texts (`EvalRow`s) on Ray workers.
+
+    Returns each text's error ('' when scored) and the texts scored per node.
+
+    ``job`` holds the evaluation's ``run_id``, ``eval_id``, ``db``, ``context``
+    (`EvalContext` fields) and ``trace``. Each text is scored as a local
+    evaluation scores it (`evaluation.score_row`, its thread checkpointed),
+    ``concurrency`` at once on each worker; ``bar`` counts them.
+
+    Raises:
+        RayEngineError: for an evaluation refused before any text was scored.
+    """
+    check_engine_options(engine)
+    ray = import_ray(engine.address)
+    job = {**job, "kind": "eval", "name": job["eval_id"]}
+    job["db"] = store_location(job["db"])
+    errors: list[str] = []
+    nodes: dict[str, int] = {}
+
+    def settle(row: Any, error: str, node: str) -> None:
+        errors.append(error)
+        if node:
+            nodes[node] = nodes.get(node, 0) + 1
+        bar.update(1)
+
+    with connect(ray, engine) as where:
+        check_resources(ray, engine, where)
+        check_store(ray, job["db"], where)
+        with WorkerPool(ray, engine, job) as pool:
+            pool.work(rows, max(1, concurrency), settle, lambda: None)
+    return errors, nodes
 
 
 def store_location(location: str) -> str:

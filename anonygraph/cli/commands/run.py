@@ -11,8 +11,10 @@ from anonygraph.cli.flags import (
     OptionError,
     add_common,
     add_db,
+    add_engine,
     check_backends,
     context_fields,
+    engine_options,
 )
 from anonygraph.runs.datasets import Format
 
@@ -39,7 +41,13 @@ def add_parser(sub: Any) -> None:
         choices=get_args(Format),
         help="input format: ours, or a shared data set's (labels are kept)",
     )
-    parser.add_argument("--concurrency", type=int, default=1, help="records at once")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="records at once (on each Ray worker with --engine ray)",
+    )
+    add_engine(parser)
     parser.add_argument(
         "--run-id", default="", help="name of the run (default: derived)"
     )
@@ -61,6 +69,7 @@ def command(args: argparse.Namespace) -> int:
         raise OptionError("--concurrency must be at least 1")
     fields = context_fields(args)
     check_backends(args.method, fields)
+    engine, ray = engine_options(args)
     options = RunOptions(
         method=args.method,
         input=args.input,
@@ -73,6 +82,8 @@ def command(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         force=args.force,
         trace=args.trace,
+        engine=engine,
+        ray=ray,
     )
     summary = asyncio.run(run_batch(options))
     print(summary.report(), file=sys.stderr)  # noqa: T201
