@@ -260,6 +260,10 @@ async def _score_rows(
             "db": options.db,
             "context": options.context,
             "trace": options.trace,
+            "item_type": EvalRow,
+            "graph": evaluate.build_graph,
+            "context_type": EvalContext,
+            "score": score_row,
         }
         # Blocking, as a Ray run is (`batch.run_batch`).
         errors, summary.ray_nodes = evaluate_on_ray(

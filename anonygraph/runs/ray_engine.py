@@ -256,8 +256,10 @@ def evaluate_on_ray(
     Returns each text's error ('' when scored) and the texts scored per node.
 
     ``job`` holds the evaluation's ``run_id``, ``eval_id``, ``db``, ``context``
-    (`EvalContext` fields) and ``trace``. Each text is scored as a local
-    evaluation scores it (`evaluation.score_row`, its thread checkpointed),
+    (`EvalContext` fields), ``trace``, and what a worker builds and calls:
+    ``item_type`` (`EvalRow`), ``graph`` (the evaluator's builder),
+    ``context_type`` and ``score`` (`evaluation.score_row`). Each text is
+    scored as a local evaluation scores it (its thread checkpointed),
     ``concurrency`` at once on each worker; ``bar`` counts them.
 
     Raises:

@@ -5,8 +5,9 @@ connection and checkpointer on its first call and keeps them, with whatever
 models its process loads, for the whole run; it runs many records at once,
 each through `records.run_record` (checkpointed steps, journaled calls), and
 notes in the store which worker and node ran each (`worker_tables`). An
-evaluation's job (``kind: eval``) scores texts instead, each through
-`evaluation.score_row`.
+evaluation's job (``kind: eval``) scores texts instead: it brings its item
+type, graph builder, context type and scoring function
+(`reporting.evaluation` fills them; Ray sends functions and classes by name).
 
 `WorkerPool` is the driver's side: it creates the actors (named after the
 run, so that two drivers never work one run on one cluster), hands records
@@ -43,7 +44,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from anonygraph.graphs import GRAPHS
 from anonygraph.runs.checkpointers import open_checkpointer
@@ -55,9 +56,6 @@ from anonygraph.runs.store import RunStore
 from anonygraph.runs.tracing import tracing_scope
 from anonygraph.runs.warm_up import warm_up_in_background
 from anonygraph.state.domain import Record
-
-if TYPE_CHECKING:
-    from anonygraph.reporting.evaluation import EvalRow
 
 Item = Any
 """What a pool hands its workers: a run's `Record`, or an evaluation's `EvalRow`
@@ -123,11 +121,8 @@ class RecordWorker:
         job = self.job
         saver = await self.stack.enter_async_context(open_checkpointer(job["db"]))
         if job.get("kind") == "eval":
-            from anonygraph.graphs import evaluate
-            from anonygraph.state.evaluate import EvalContext
-
-            context: Any = EvalContext(**job["context"])
-            app = evaluate.build_graph().compile(checkpointer=saver, name="evaluate")
+            context: Any = job["context_type"](**job["context"])
+            app = job["graph"]().compile(checkpointer=saver, name="evaluate")
         else:
             context = build_context(job["method"], job["context"])
             app = GRAPHS[job["method"]]().compile(
@@ -172,9 +167,7 @@ class RecordWorker:
 
     def _item(self, payload: dict[str, Any]) -> Item:
         if self.job.get("kind") == "eval":
-            from anonygraph.reporting.evaluation import EvalRow
-
-            return EvalRow(**payload)
+            return self.job["item_type"](**payload)
         return Record(**payload)
 
     async def close(self) -> None:
@@ -194,20 +187,15 @@ class RecordWorker:
         job = self.job
         with tracing_scope(job["trace"]):
             if job.get("kind") == "eval":
-                return await _score(app, context, item, job, db)
+                score = job["score"]
+                return str(
+                    await score(app, context, item, job["eval_id"], job["run_id"], db)
+                )
             run_id = job["run_id"]
             db.record_started(run_id, item.id, position, self.name, self.where)
             error = await run_record(app, context, item, run_id, db, NoOutput())
             db.record_ended(run_id, item.id, position, self.name, self.where)
             return error
-
-
-async def _score(
-    app: Any, context: Any, row: EvalRow, job: dict[str, Any], db: RunStore
-) -> str:
-    from anonygraph.reporting.evaluation import score_row
-
-    return await score_row(app, context, row, job["eval_id"], job["run_id"], db)
 
 
 @dataclass
