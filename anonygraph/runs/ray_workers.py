@@ -192,9 +192,10 @@ class RecordWorker:
                     await score(app, context, item, job["eval_id"], job["run_id"], db)
                 )
             run_id = job["run_id"]
-            db.record_started(run_id, item.id, position, self.name, self.where)
+            place = (run_id, item.id, position, self.name, self.where)
+            db.note_worker(*place)
             error = await run_record(app, context, item, run_id, db, NoOutput())
-            db.record_ended(run_id, item.id, position, self.name, self.where)
+            db.note_worker(*place, ended=True)
             return error
 
 

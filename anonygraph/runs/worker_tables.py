@@ -17,37 +17,21 @@ from anonygraph.runs.eval_tables import EvalTables
 class WorkerTables(EvalTables):
     """The ``record_workers`` table (a part of `RunStore`)."""
 
-    def record_started(
+    def note_worker(
         self,
         run_id: str,
         record_id: str,
         position: int,
         worker: str,
         where: dict[str, Any],
+        *,
+        ended: bool = False,
     ) -> None:
-        """Note that ``worker`` (on the node in ``where``) started the record."""
-        self._place(run_id, record_id, position, worker, where, ended=0.0)
+        """Note that ``worker`` (on the node in ``where``) started or ended a record.
 
-    def record_ended(
-        self,
-        run_id: str,
-        record_id: str,
-        position: int,
-        worker: str,
-        where: dict[str, Any],
-    ) -> None:
-        """Note that ``worker`` ended the record (done, failed or waiting)."""
-        self._place(run_id, record_id, position, worker, where, ended=time.time())
-
-    def _place(
-        self,
-        run_id: str,
-        record_id: str,
-        position: int,
-        worker: str,
-        where: dict[str, Any],
-        ended: float,
-    ) -> None:
+        ``position`` is the record's place in the input; ``ended``: done,
+        failed or waiting for review, whichever it is in ``records``.
+        """
         self._upsert(
             "record_workers",
             [
@@ -60,7 +44,7 @@ class WorkerTables(EvalTables):
                     "address": str(where.get("address", "")),
                     "pid": int(where.get("pid", 0)),
                     "updated": time.time(),
-                    "ended": ended,
+                    "ended": time.time() if ended else 0.0,
                 }
             ],
         )
