@@ -29,12 +29,14 @@ from fixed_model import CityModel, calls_kept
 from ray_cluster import RayCluster, ray_environment
 from servers import fail_or_skip, free_port
 
+import anonygraph
 from anonygraph import cli
 from anonygraph.runs.options import RunOptions
 from anonygraph.runs.ray_connect import private_token
 from anonygraph.runs.ray_engine import (
     RayEngineError,
     RayOptions,
+    RaySummary,
     run_on_ray,
 )
 from anonygraph.runs.store import RunStore
@@ -224,25 +226,28 @@ def test_when_an_in_process_model_runs_on_ray_then_each_worker_loads_it_once(
         fail_or_skip("the embedded model needs llama-cpp-python: make install")
     write_records(tmp_path / "in.jsonl", 3)
     loads = tmp_path / "loads.txt"
-    run = RunOptions(
-        method="rlaa",
-        input=str(tmp_path / "in.jsonl"),
-        output=str(tmp_path / "out.jsonl"),
-        db=pg_url,
-        # One call to the embedded model a record (the attacker's); the
-        # rules answer the other roles.
-        context={"default_model": "rules", "models": {"attacker": "local"},
-                 "attributes": ["city_country"], "max_iterations": 1},
-        concurrency=1,  # the second worker gets records once it is up
-        progress=False,
-    )  # fmt: skip
     hook = {
         "worker_process_setup_hook": "load_counter.count_llama_loads",
         "env_vars": {"ANONYGRAPH_LOADS": str(loads), "ANONYGRAPH_MAX_TOKENS": "40"},
     }
     engine = RayOptions(address=cluster.address, workers=2, runtime_env=hook)
 
-    summary = run_on_ray(run, engine)
+    # Through the Python API's file entry, as a user scripts a Ray run.
+    summary = anonygraph.run_file(
+        str(tmp_path / "in.jsonl"),
+        str(tmp_path / "out.jsonl"),
+        "rlaa",
+        # One call to the embedded model a record (the attacker's); the
+        # rules answer the other roles.
+        models={"default": "rules", "attacker": "local"},
+        db=pg_url,
+        concurrency=1,  # the second worker gets records once it is up
+        engine="ray",
+        ray=engine,
+        attributes=["city_country"],
+        max_iterations=1,
+    )
+    assert isinstance(summary, RaySummary)
 
     assert (summary.done, summary.failed) == (3, 0), summary.report()
     calls = RunStore(pg_url).db.query(
