@@ -78,7 +78,7 @@ postgres:
 	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 		if [ "$$(id -u)" = 0 ]; then SUDO=; \
 		elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
-		else echo "postgresql is missing: apt-get install postgresql (needed by the shared-run tests)"; exit 0; fi; \
+		else echo "postgresql is missing: apt-get install postgresql (needed by the Postgres store tests)"; exit 0; fi; \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq postgresql; \
 	fi
 

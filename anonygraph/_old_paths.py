@@ -53,7 +53,6 @@ MOVED: dict[str, str] = {
     ),
     "anonygraph.tools.seal_feedback": "anonygraph.tools.seal.feedback",
     "anonygraph.tools.policy": "anonygraph.tools.rlaa.policy",
-    "anonygraph.workers": "anonygraph.runs.shared",
     "anonygraph.sql": "anonygraph.runs.sql",
     "anonygraph.checkpointers": "anonygraph.runs.checkpointers",
     "anonygraph.pending_reviews": "anonygraph.runs.pending_reviews",

@@ -1,9 +1,9 @@
-"""Python API: anonymize one text, or a pandas DataFrame's rows, with any method."""
+"""Python API: anonymize one text, a pandas DataFrame's rows or a file, any method."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import MAX_CHARS
@@ -25,6 +25,10 @@ from anonygraph.runs.table_output import (
 from anonygraph.runs.tables import BadRow, TableColumns, check_names, rows_records
 from anonygraph.runs.tracing import tracing_scope
 from anonygraph.state.domain import Record
+
+if TYPE_CHECKING:
+    from anonygraph.runs.ray_connect import RayOptions
+    from anonygraph.runs.summary import RunSummary
 
 
 def anonymize(
@@ -89,6 +93,75 @@ async def aanonymize(
         )
 
 
+def run_file(
+    input: str,
+    output: str,
+    method: str = "rlaa",
+    models: dict[str, str] | None = None,
+    *,
+    db: str = "runs.sqlite",
+    concurrency: int = 1,
+    engine: str = "local",
+    ray: RayOptions | None = None,
+    run_id: str = "",
+    progress: bool = False,
+    trace: bool = False,
+    **options: Any,
+) -> RunSummary:
+    """Anonymize a JSONL file as ``anonygraph run`` does: resumable, in a store.
+
+    Args:
+        input: the JSONL file (``id``, ``text`` or ``comments``).
+        output: the JSONL file written (each finished record once).
+        method: a key of `anonygraph.graphs.GRAPHS`.
+        models: role -> model spec; the key ``default`` sets every other role.
+        db: the run store, a SQLite file or a ``postgresql://`` URL.
+        concurrency: records at once (on each Ray worker with ``engine="ray"``).
+        engine: ``local`` (this process) or ``ray`` (Ray workers).
+        ray: the cluster and the workers for ``engine="ray"``
+            (`anonygraph.runs.ray_connect.RayOptions`; default: a local
+            cluster with one worker).
+        run_id: the run's name (default: derived, so a rerun resumes it).
+        progress: show a progress bar on stderr.
+        trace: send LangSmith traces; off otherwise.
+        **options: fields of the method's `Context`, e.g. ``max_iterations=3``.
+
+    Returns:
+        The run's `RunSummary` (``report()`` renders it).
+    """
+    from anonygraph.runs.batch import run_batch
+    from anonygraph.runs.options import RunOptions
+    from anonygraph.runs.ray_connect import RayOptions
+
+    run = RunOptions(
+        method=method,
+        input=input,
+        output=output,
+        db=db,
+        context=_with_models(models, options),
+        concurrency=concurrency,
+        run_id=run_id,
+        progress=progress,
+        trace=trace,
+        engine=engine,
+        ray=ray or RayOptions(),
+    )
+    return asyncio.run(run_batch(run))
+
+
+def _with_models(
+    models: dict[str, str] | None, options: dict[str, Any]
+) -> dict[str, Any]:
+    """Merge ``models`` (``default`` sets every other role) into Context fields."""
+    options = dict(options)
+    roles = dict(models or {})
+    if "default" in roles:
+        options.setdefault("default_model", roles.pop("default"))
+    if roles:
+        options["models"] = roles
+    return options
+
+
 def compile_graph(
     method: str, models: dict[str, str] | None, options: dict[str, Any]
 ) -> tuple[Any, Any]:
@@ -99,13 +172,7 @@ def compile_graph(
     """
     if method not in GRAPHS:
         raise ValueError(f"unknown method {method!r}; choose from {', '.join(GRAPHS)}")
-    options = dict(options)
-    roles = dict(models or {})
-    if "default" in roles:
-        options.setdefault("default_model", roles.pop("default"))
-    if roles:
-        options["models"] = roles
-    context = build_context(method, options)
+    context = build_context(method, _with_models(models, options))
     if getattr(context, "review", False):
         raise ValueError(
             "review=True pauses the graph until a person answers, which needs a "

@@ -44,10 +44,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from city_records import write_records  # noqa: E402
 from fixed_model import CityModel  # noqa: E402
 from postgres import create_database, start_postgres  # noqa: E402
 from ray_cluster import RayCluster, ray_environment  # noqa: E402
-from shared_run import write_records  # noqa: E402
 
 from anonygraph.runs.local import run_local  # noqa: E402
 from anonygraph.runs.options import RunOptions  # noqa: E402

@@ -17,6 +17,8 @@ from anonygraph.cues.leaks import LeakRate, explicit_leak_rates
 from anonygraph.graphs import evaluate
 from anonygraph.runs import store
 from anonygraph.runs.checkpointers import open_checkpointer
+from anonygraph.runs.options import check_engine
+from anonygraph.runs.ray_connect import RayOptions
 from anonygraph.runs.recorder import StoreRecorder, record_calls
 from anonygraph.runs.records import invoke_thread, run_bounded
 from anonygraph.runs.tracing import tracing_scope
@@ -34,9 +36,14 @@ class EvalOptions:
     per_iteration: bool = False
     """Also score the text after every round (for MRS curves)."""
     concurrency: int = 1
+    """Texts at once (on each Ray worker with ``engine="ray"``)."""
     progress: bool = True
     trace: bool = False
     """Send LangSmith traces; off otherwise, whatever the environment says."""
+    engine: str = "local"
+    """``local`` (this process) or ``ray`` (Ray workers, set by `ray`)."""
+    ray: RayOptions = field(default_factory=RayOptions)
+    """The cluster and the workers of ``engine="ray"``; unused otherwise."""
 
 
 @dataclass
@@ -56,6 +63,8 @@ class EvalSummary:
     """Model spec -> how its search agent ran, where its server refused tools."""
     leak_rates: dict[str, dict[str, LeakRate]] = field(default_factory=dict)
     """original/final -> attribute -> explicit-cue leak rate (no model)."""
+    ray_nodes: dict[str, int] = field(default_factory=dict)
+    """On Ray: node (address and id) -> texts scored there."""
 
     def report(self) -> str:
         """Render for people."""
@@ -79,6 +88,9 @@ class EvalSummary:
             f"  structured output: {s} -> {m}" for s, m in self.structured.items()
         ]
         lines += [f"  search agent: {s} -> {m}" for s, m in self.search.items()]
+        if self.ray_nodes:
+            where = ", ".join(f"{n} on {node}" for node, n in self.ray_nodes.items())
+            lines.append(f"  ray: texts per node: {where}")
         return "\n".join(lines)
 
 
@@ -95,6 +107,11 @@ class EvalRow:
     labels: dict[str, Any]
     same_as: str = ""
     """An earlier row of the record with the same text, whose scores it copies."""
+
+    @property
+    def id(self) -> str:
+        """Name the text within its evaluation (a Ray worker's key for it)."""
+        return f"{self.record_id}/{self.row}"
 
 
 def eval_id_for(run_id: str, context: EvalContext, per_iteration: bool) -> str:
@@ -171,6 +188,7 @@ async def evaluate_run(options: EvalOptions) -> EvalSummary:
     Raises:
         ValueError: when the run does not exist in the store.
     """
+    check_engine(options.engine)
     with tracing_scope(options.trace):
         return await _evaluate_run(options)
 
@@ -203,17 +221,9 @@ async def _evaluate_run(options: EvalOptions) -> EvalSummary:
     bar = tqdm(
         total=len(todo), desc="eval", disable=not options.progress, file=sys.stderr
     )
-    async with open_checkpointer(options.db) as saver:
-        app = evaluate.build_graph().compile(checkpointer=saver, name="evaluate")
-        errors = await run_bounded(
-            [
-                partial(score_row, app, context, row, eval_id, options.run_id, db)
-                for row in todo
-                if not row.same_as
-            ],
-            options.concurrency,
-            bar,
-        )
+    errors = await _score_rows(
+        options, context, summary, [r for r in todo if not r.same_as], db, bar
+    )
     summary.failures = [e for e in errors if e]
     summary.failed = len(summary.failures)
     summary.scored = len(errors) - summary.failed
@@ -229,6 +239,47 @@ async def _evaluate_run(options: EvalOptions) -> EvalSummary:
     stepped = db.models_used(f"{options.run_id}/{eval_id}", step="search_step")
     summary.search = llm.search_fallbacks(stepped, recorder)
     return summary
+
+
+async def _score_rows(
+    options: EvalOptions,
+    context: EvalContext,
+    summary: EvalSummary,
+    rows: list[EvalRow],
+    db: store.RunStore,
+    bar: Any,
+) -> list[str]:
+    """Score ``rows`` in this process or on Ray workers; return their errors."""
+    eval_id = summary.eval_id
+    if options.engine == "ray":
+        from anonygraph.runs.ray_engine import evaluate_on_ray
+
+        job = {
+            "run_id": options.run_id,
+            "eval_id": eval_id,
+            "db": options.db,
+            "context": options.context,
+            "trace": options.trace,
+            "item_type": EvalRow,
+            "graph": evaluate.build_graph,
+            "context_type": EvalContext,
+            "score": score_row,
+        }
+        # Blocking, as a Ray run is (`batch.run_batch`).
+        errors, summary.ray_nodes = evaluate_on_ray(
+            job, rows, options.ray, options.concurrency, bar
+        )
+        return errors
+    async with open_checkpointer(options.db) as saver:
+        app = evaluate.build_graph().compile(checkpointer=saver, name="evaluate")
+        return await run_bounded(
+            [
+                partial(score_row, app, context, row, eval_id, options.run_id, db)
+                for row in rows
+            ],
+            options.concurrency,
+            bar,
+        )
 
 
 async def score_row(

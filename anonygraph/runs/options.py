@@ -19,6 +19,7 @@ from anonygraph.inputs import (
     check_text,
     read_records,
 )
+from anonygraph.runs.ray_connect import RayOptions
 from anonygraph.runs.table_output import TableOptions
 from anonygraph.runs.tables import read_table, table_format
 from anonygraph.state.context import SERVER_FIELDS, Context
@@ -46,6 +47,11 @@ class RunOptions:
     """Send LangSmith traces; off otherwise, whatever the environment says."""
     table: TableOptions = field(default_factory=TableOptions)
     """Columns, split and added column names, for an input that is a table."""
+    engine: str = "local"
+    """Who works the records: ``local`` (this process) or ``ray`` (Ray workers,
+    set by `ray`)."""
+    ray: RayOptions = field(default_factory=RayOptions)
+    """The cluster and the workers of ``engine="ray"``; unused otherwise."""
 
     @property
     def is_table(self) -> bool:
@@ -66,6 +72,20 @@ def is_table_input(path: str, format: str = "jsonl") -> bool:
 def writes_table(input: str, output: str, format: str = "jsonl") -> bool:
     """Tell whether a run writes a table: its input is one and ``output`` no .jsonl."""
     return is_table_input(input, format) and Path(output).suffix.lower() != ".jsonl"
+
+
+ENGINES = ("local", "ray")
+"""The engines a run or an evaluation can go on."""
+
+
+def check_engine(engine: str) -> None:
+    """Refuse an engine that is not one of `ENGINES`.
+
+    Raises:
+        ValueError: naming the engines.
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"engine {engine!r}: choose from {', '.join(ENGINES)}")
 
 
 def derive_run_id(options: RunOptions) -> str:

@@ -45,6 +45,18 @@ class Sink(Protocol):
         ...
 
 
+class NoOutput:
+    """Output sink of a process that writes no file: the store holds the results.
+
+    A Ray worker's (the driver writes the file from the store) and a review
+    of a Postgres run's records on a machine that may lack its output folder
+    (`export` writes it).
+    """
+
+    def append(self, line: dict[str, Any]) -> None:
+        """Drop the line; the store holds the record's result."""
+
+
 class OutputFileError(InputError):
     """An output file that belongs to another run, or is in use."""
 
@@ -159,3 +171,51 @@ class OutputFile:
         with open(self.path, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(line, ensure_ascii=False) + "\n")
         self.ids.add(str(line["id"]))
+
+
+def write_done(output: OutputFile, rows: list[dict[str, Any]]) -> int:
+    """Write a run's done records (``rows``, in the order wanted) to ``output``.
+
+    Each once: a file that already holds the start of that list (an earlier
+    session's write, cut off) is completed; any other content is rewritten.
+    Returns the number of records in the file.
+    """
+    wanted = [str(row["record_id"]) for row in rows]
+    there = [
+        str(json.loads(line)["id"])
+        for line in output.path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    if there != wanted[: len(there)]:
+        output.path.write_bytes(b"")
+        output.ids.clear()
+    output.restore(rows)
+    return len(rows)
+
+
+def export(db: Any, run_id: str, path: str, *, force: bool = False) -> int:
+    """Write a run's finished records to ``path`` (JSONL) from the store, each once.
+
+    ``db`` is the `RunStore`. A Ray run's records come in input order (the
+    store keeps each one's place, `worker_tables`), a local run's in id
+    order. Returns the number of records in the file.
+
+    Raises:
+        ValueError: naming the run when the store has no such run.
+    """
+    run = db.get_run(run_id)
+    if run is None:
+        raise ValueError(f"--run {run_id}: no such run in the store")
+    identity = {
+        "run_id": run_id,
+        "method": run["method"],
+        "input": str(Path(run["input"]).resolve()),
+        "options": json.loads(run["params"] or "{}"),
+    }
+    order = {r["record_id"]: r["position"] for r in db.record_workers(run_id)}
+    rows = sorted(
+        db.records(run_id, status="done"),
+        key=lambda r: (order.get(r["record_id"], len(order)), r["record_id"]),
+    )
+    with OutputFile(path, identity, force=force) as out:
+        return write_done(out, rows)

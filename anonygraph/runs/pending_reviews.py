@@ -5,8 +5,9 @@ waiting: it shows the diff so far and the proposal, reads one key per review
 (approve, edit, reject, skip, quit) and, for an edit, one line of changes, then
 resumes the record's thread with ``Command(resume=ANSWER)``, ANSWER being
 LangChain's HITL response (`anonygraph.state.review`). Finished records
-go to the run's output file as the batch runner writes them (a shared run's
-file is written from the store when the session ends, as `run` writes it).
+go to the run's output file as the batch runner writes them (a Postgres
+run's file is written from the store when the session ends, `output.export`:
+the session may run on another machine than the run did).
 Questions and answers are plain lines on stdout and stdin, so a script can
 drive it.
 """
@@ -33,10 +34,9 @@ from anonygraph.runs.options import (
     stored_table,
     writes_table,
 )
-from anonygraph.runs.output import OutputFile, Sink
+from anonygraph.runs.output import NoOutput, OutputFile, Sink, export
 from anonygraph.runs.records import run_record
 from anonygraph.runs.schema import WAITING
-from anonygraph.runs.shared import NoOutputFile, export
 from anonygraph.runs.store import RunStore
 from anonygraph.runs.table_output import TableOutput, sidecar_path, write_run_table
 from anonygraph.state.domain import Record
@@ -358,8 +358,6 @@ def _count(
     say: Callable[[str], None],
     summary: ReviewSummary,
 ) -> bool:
-    # A shared run's queue row goes from waiting to its outcome.
-    db.settle(run_id, record.id, "failed" if outcome else "done")
     if outcome:
         summary.failed.append(outcome)
         say(f"record {record.id}: failed: {outcome}")
@@ -416,10 +414,10 @@ def _problems(exc: ValidationError) -> str:
 def _output(db: RunStore, run: dict[str, Any]) -> Any:
     """Open the run's output file as the batch runner does (same owner check).
 
-    A shared run's file is written from the store at the end (`export`).
+    A Postgres run's file is written from the store at the end (`export`).
     """
     if db.postgres:
-        return contextlib.nullcontext(NoOutputFile())
+        return contextlib.nullcontext(NoOutput())
     identity = {
         "run_id": run["id"],
         "method": run["method"],

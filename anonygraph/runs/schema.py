@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,7 @@ from anonygraph.runs import sql
 from anonygraph.runs.files import secure_file
 
 WAITING = "waiting_review"
-"""Status of a record paused at a review step (``records.status``, ``work.state``)."""
+"""Status of a record paused at a review step (``records.status``)."""
 
 _SET_UP: set[str] = set()
 """Postgres databases whose tables this process has created or checked."""
@@ -164,24 +165,19 @@ SCHEMA: dict[str, tuple[dict[str, type], tuple[str, ...], list[list[str]]]] = {
         ("base_url", "model"),
         [],
     ),
-    "work": (
+    "record_workers": (
         {
             "run_id": str,
             "record_id": str,
             "position": int,
-            "payload": str,
-            "state": str,
             "worker": str,
-            "lease_until": float,
-            "claims": int,
+            "node": str,
+            "address": str,
+            "pid": int,
             "updated": float,
+            "ended": float,
         },
         ("run_id", "record_id"),
-        [["run_id", "state"]],
-    ),
-    "run_jobs": (
-        {"run_id": str, "method": str, "context": str, "created": float},
-        ("run_id",),
         [],
     ),
 }
@@ -199,6 +195,9 @@ def open_connection(location: str | Path) -> sql.Connection:
 SCHEMA_LOCK = 0x616E6F6E
 """Postgres advisory lock key held while creating tables (workers start together)."""
 
+SCHEMA_LOCK_POLL = 0.05
+"""Seconds between two tries at `SCHEMA_LOCK` while another session holds it."""
+
 
 def create_postgres_schema(db: sql.Connection, location: str) -> None:
     """Create the store's and LangGraph's tables in a Postgres database, once."""
@@ -207,8 +206,11 @@ def create_postgres_schema(db: sql.Connection, location: str) -> None:
         return
     # Concurrent CREATE TABLE IF NOT EXISTS can still collide in Postgres's
     # catalog; one lock makes the workers that start together take turns.
-    db.execute("select pg_advisory_lock(?)", [SCHEMA_LOCK])
+    _take_schema_lock(db)
     try:
+        if _postgres_schema_ready(db):  # the session before us created them
+            _SET_UP.add(location)
+            return
         create_tables(db)
         from langgraph.checkpoint.postgres import PostgresSaver
 
@@ -219,6 +221,18 @@ def create_postgres_schema(db: sql.Connection, location: str) -> None:
         _SET_UP.add(location)
     finally:
         db.execute("select pg_advisory_unlock(?)", [SCHEMA_LOCK])
+
+
+def _take_schema_lock(db: sql.Connection) -> None:
+    # Tried again and again, never waited for inside Postgres: a session
+    # blocked in pg_advisory_lock is a running statement, which the lock
+    # holder's CREATE INDEX CONCURRENTLY (LangGraph's migrations) waits for,
+    # so the two waited on each other (Postgres ended one as a deadlock).
+    while True:
+        (held,) = db.one("select pg_try_advisory_lock(?)", [SCHEMA_LOCK])
+        if held:
+            return
+        time.sleep(SCHEMA_LOCK_POLL)
 
 
 def create_tables(db: sql.Connection) -> None:

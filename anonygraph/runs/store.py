@@ -1,4 +1,4 @@
-"""The run store (SQLite or Postgres): runs, records, iterations, calls, queue.
+"""The run store (SQLite or Postgres): runs, records, iterations, calls, workers.
 
 Every file the store creates is 0600: it holds raw text and attacker reasoning.
 """
@@ -11,16 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from anonygraph.runs import sql
-from anonygraph.runs.eval_tables import EvalTables
-from anonygraph.runs.queue import WorkQueue
 from anonygraph.runs.schema import (
     create_postgres_schema,
     create_tables,
     open_connection,
 )
+from anonygraph.runs.worker_tables import WorkerTables
 
 
-class RunStore(EvalTables, WorkQueue):
+class RunStore(WorkerTables):
     """Results of runs: one row per run, record, iteration and model call.
 
     ``location`` is a SQLite file (the default) or a ``postgresql://`` URL; the
@@ -233,4 +232,3 @@ class RunStore(EvalTables, WorkQueue):
         """Close the connection."""
         self.db.close()
 
-    # Shared runs: a work queue of records that workers claim with leases.

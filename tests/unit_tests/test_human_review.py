@@ -319,6 +319,7 @@ sys.path.insert(0, {tests!r})
 from scripted import Script, attack_json, rewrite_json, verdicts_json
 from anonygraph.runs.checkpointers import InLoopSqliteSaver
 from anonygraph import cli
+from anonygraph.cli.commands.run import WAITING_EXIT
 from anonygraph.llm import loading
 
 kill_on = os.environ.get("KILL_ON", "")
@@ -415,10 +416,10 @@ def test_when_dp_embed_is_asked_to_review_then_its_context_refuses() -> None:
         DpEmbedContext(review=True)
 
 
-# --- Review of a run shared over Postgres ----------------------------------
+# --- Review of a run on Postgres --------------------------------------------
 
 
-def test_when_a_shared_run_pauses_for_review_then_its_records_wait_in_the_queue(
+def test_when_a_postgres_run_pauses_for_review_then_its_records_wait_there(
     tmp_path: Path, script: Script, pg_url: str
 ) -> None:
     script_two_leaks(script)
@@ -429,13 +430,13 @@ def test_when_a_shared_run_pauses_for_review_then_its_records_wait_in_the_queue(
     assert (summary.done, summary.waiting, summary.failed) == (0, 2, 0)
     assert "2 waiting for review" in summary.report()
     db = RunStore(pg_url)
-    # Neither failed nor claimable: only an answer moves them on.
-    assert [r["state"] for r in db.work_rows(summary.run_id)] == [WAITING] * 2
-    assert db.claim("another-worker", 60, summary.run_id) is None
+    # Neither failed nor done: only an answer moves them on.
+    waiting = dict.fromkeys(["r0", "r1"], WAITING)
+    assert db.record_statuses(summary.run_id) == waiting
     assert db.get_run(summary.run_id)["status"] == WAITING  # type: ignore[index]
     again = asyncio.run(run_batch(shared))
     assert (again.waiting, again.failed) == (2, 0)
-    assert [r["state"] for r in db.work_rows(summary.run_id)] == [WAITING] * 2
+    assert db.record_statuses(summary.run_id) == waiting
     assert script.prompts("anonymizer") == []
 
 
@@ -468,7 +469,7 @@ def test_when_run_prints_the_review_command_on_postgres_then_that_command_works(
     ] * 2
     db = RunStore(pg_url)
     (run,) = db.runs()
-    assert [r["state"] for r in db.work_rows(run["id"])] == ["done", "done"]
+    assert db.record_statuses(run["id"]) == {"r0": "done", "r1": "done"}
     assert run["status"] == "done"
     # The same command without --db finds the store through ANONYGRAPH_DB.
     assert cli.main(["review", "--run", run["id"]]) == 0

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from scripted import Script, attack_json, rewrite_json, verdicts_json
 
@@ -333,3 +334,39 @@ def _ended_and_journaled(location: str) -> tuple[int, int]:
             row = conn.execute(query).fetchone()
     assert row is not None
     return int(row[0]), int(row[1])
+
+
+def test_when_workers_create_the_postgres_schema_at_once_then_none_waits_forever(
+    pg_url: str,
+) -> None:
+    # Ray workers of a new run open the store together: one creates the
+    # tables (LangGraph's migrations include CREATE INDEX CONCURRENTLY, which
+    # waits for every other session's running statement) while the others
+    # wait for its lock. Each in its own session, as each worker process is.
+    from anonygraph.runs import schema, sql
+
+    sessions = [sql.connect(pg_url) for _ in range(4)]
+    start = threading.Barrier(len(sessions))
+    errors: list[BaseException] = []
+
+    def create(session: sql.Connection) -> None:
+        start.wait()
+        try:
+            schema.create_postgres_schema(session, pg_url)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    schema._SET_UP.discard(pg_url)
+    threads = [threading.Thread(target=create, args=[s], daemon=True) for s in sessions]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    stuck = [t for t in threads if t.is_alive()]
+    if stuck:  # end the blocked sessions so the test database can go
+        for session in sessions:
+            cast(Any, session).conn.cancel()
+    assert not stuck and not errors, errors
+    assert schema._postgres_schema_ready(sessions[0])
+    for session in sessions:
+        session.close()

@@ -74,11 +74,9 @@ def test_when_a_run_is_evaluated_and_reported_on_either_store_then_all_commands_
     assert anonygraph_cli.main(["status", "--run", run_id, *db]) == 0
     status = capsys.readouterr().out
     assert re.search(r"^total +2 +0 ", status, re.M), status
-    if store_location.startswith("postgresql://"):  # a shared run: its queue
-        assert re.search(r"^total +2 +0 +0 +0 +0 +0 *$", status, re.M), status
-    else:  # one `run` process: the finished records come from the store
-        assert re.search(r"^run +2 +0 +0 +- +- +-", status, re.M), status
-        assert "(done; one process, no work queue)" in status
+    # A local run: every record ran in the one process that worked the run.
+    assert re.search(r"^this process \(local engine\) +- +2 +0 +0 +0 *$", status, re.M)
+    assert f"run {run_id} (done): updated " in status
 
     exported = tmp_path / "exported.jsonl"
     assert anonygraph_cli.main(

@@ -11,8 +11,10 @@ from anonygraph.cli.flags import (
     OptionError,
     add_common,
     add_db,
+    add_engine,
     check_backends,
     context_fields,
+    engine_options,
 )
 from anonygraph.runs.datasets import Format
 
@@ -51,7 +53,13 @@ def add_parser(sub: Any) -> None:
         choices=get_args(Format),
         help="input format: ours, or a shared data set's (labels are kept)",
     )
-    parser.add_argument("--concurrency", type=int, default=1, help="records at once")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="records at once (on each Ray worker with --engine ray)",
+    )
+    add_engine(parser)
     parser.add_argument(
         "--run-id", default="", help="name of the run (default: derived)"
     )
@@ -156,6 +164,7 @@ def run_options(args: argparse.Namespace) -> RunOptions:
         raise OptionError("--concurrency must be at least 1")
     fields = context_fields(args)
     check_backends(args.method, fields)
+    engine, ray = engine_options(args)
     return RunOptions(
         method=args.method,
         input=args.input,
@@ -169,6 +178,8 @@ def run_options(args: argparse.Namespace) -> RunOptions:
         force=args.force,
         trace=args.trace,
         table=table_options(args, args.input, args.format),
+        engine=engine,
+        ray=ray,
     )
 
 
