@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any, Protocol
 
-from anonygraph.inputs import InputError
+from anonygraph.inputs import MAX_CHARS, InputError
 from anonygraph.runs.files import secure_file
 from anonygraph.runs.summary import record_outcome
 from anonygraph.state.domain import Record
@@ -194,7 +194,10 @@ def write_done(output: OutputFile, rows: list[dict[str, Any]]) -> int:
 
 
 def export(db: Any, run_id: str, path: str, *, force: bool = False) -> int:
-    """Write a run's finished records to ``path`` (JSONL) from the store, each once.
+    """Write a run's finished records to ``path`` from the store, each once.
+
+    A table run written to a table path gets the whole table again (every
+    input row once, `write_run_table`); otherwise the JSONL output.
 
     ``db`` is the `RunStore`. A Ray run's records come in input order (the
     store keeps each one's place, `worker_tables`), a local run's in id
@@ -203,15 +206,28 @@ def export(db: Any, run_id: str, path: str, *, force: bool = False) -> int:
     Raises:
         ValueError: naming the run when the store has no such run.
     """
+    from anonygraph.runs.options import stored_table, writes_table
+    from anonygraph.runs.table_output import TableOutput, write_run_table
+
     run = db.get_run(run_id)
     if run is None:
         raise ValueError(f"--run {run_id}: no such run in the store")
+    params = json.loads(run["params"] or "{}")
     identity = {
         "run_id": run_id,
         "method": run["method"],
         "input": str(Path(run["input"]).resolve()),
-        "options": json.loads(run["params"] or "{}"),
+        "options": params,
     }
+    table = stored_table(run)
+    if table is not None and writes_table(run["input"], path):
+        # A table run's table, whole: every input row once, bad ones saying why.
+        with TableOutput(path, identity, force=force):
+            counts = write_run_table(
+                db, run_id, run["input"], path, table,
+                max_chars=params.get("max_chars", MAX_CHARS),
+            )  # fmt: skip
+        return sum(counts.values())
     order = {r["record_id"]: r["position"] for r in db.record_workers(run_id)}
     rows = sorted(
         db.records(run_id, status="done"),

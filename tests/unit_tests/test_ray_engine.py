@@ -474,6 +474,42 @@ def test_when_run_and_eval_go_on_ray_from_the_cli_then_status_shows_each_worker(
     assert sum(int(n) for n in re.findall(r"(\d+) on ", line)) == 16
 
 
+def test_when_a_table_runs_on_ray_then_the_table_comes_back_with_bad_rows_named(
+    cluster: RayCluster,
+    pg_url: str,
+    model: CityModel,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import pandas as pd
+
+    source = tmp_path / "in.csv"
+    pd.DataFrame(
+        {
+            "k": ["a", "b", "c"],
+            "body": ["record r1 lives in Calgary", "", "record r2 lives in Calgary"],
+        }
+    ).to_csv(source, index=False)
+    out = tmp_path / "out.csv"
+
+    code = cli.main(
+        ["run", "--engine", "ray", "--ray-address", cluster.address, "--workers", "2",
+         "--db", pg_url, "--model", f"default={model.spec}",
+         "--attributes", "city_country", "--max-iterations", "2", "--cache", "off",
+         "--no-progress", "--input", str(source), "--output", str(out),
+         "--text-column", "body", "--id-column", "k"]
+    )  # fmt: skip
+
+    err = capsys.readouterr().err
+    assert code == 1, err  # one bad row
+    table = pd.read_csv(out, dtype=str, keep_default_na=False)
+    assert list(table["k"]) == ["a", "b", "c"]
+    assert list(table["outcome"])[1] == "bad input"
+    done = "record {} lives in a city somewhere"
+    assert list(table["anonymized"]) == [done.format("r1"), "", done.format("r2")], err
+    assert "bad input row" in err and "output table: 3 rows" in err
+
+
 def test_when_a_cli_run_names_a_store_file_and_a_cluster_of_nodes_then_it_refuses(
     cluster: RayCluster,
     model: CityModel,

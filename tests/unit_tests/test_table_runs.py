@@ -184,7 +184,7 @@ def test_when_table_options_change_then_the_run_id_changes_and_jsonl_ids_do_not(
     assert derive_run_id(jsonl) == derive_run_id(other)
 
 
-def test_when_a_table_run_is_shared_in_postgres_then_the_table_is_written_from_it(
+def test_when_a_table_run_is_stored_in_postgres_then_the_table_is_written_from_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], pg_url: str
 ) -> None:
     source = tmp_path / "in.parquet"
