@@ -48,7 +48,7 @@ $(VENV)/.local-installed: $(VENV)/.run-installed
 	touch $@
 
 $(VENV)/.installed: $(VENV)/.local-installed
-	$(BIN)/python -m pip install -q -e ".[run,local,dev,studio,eval,dp,train,openai,ollama,hf,server,postgres,tables,presidio,ray]"
+	$(BIN)/python -m pip install -q -e ".[run,local,dev,studio,eval,dp,train,openai,ollama,hf,server,postgres,tables,presidio,ray,serve]"
 	touch $@
 
 # Exit code: 0 when every text ends anonymized, 3 when some are partly
@@ -78,7 +78,7 @@ postgres:
 	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 		if [ "$$(id -u)" = 0 ]; then SUDO=; \
 		elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
-		else echo "postgresql is missing: apt-get install postgresql (needed by the shared-run tests)"; exit 0; fi; \
+		else echo "postgresql is missing: apt-get install postgresql (needed by the Postgres store tests)"; exit 0; fi; \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq postgresql; \
 	fi
 

@@ -6,7 +6,13 @@ from typing import Any
 
 from anonygraph import _old_paths
 
-__all__ = ["aanonymize", "aanonymize_dataframe", "anonymize", "anonymize_dataframe"]
+__all__ = [
+    "aanonymize",
+    "aanonymize_dataframe",
+    "anonymize",
+    "anonymize_dataframe",
+    "run_file",
+]
 
 _old_paths.install()
 
@@ -37,3 +43,10 @@ async def aanonymize_dataframe(frame: Any, method: str = "rlaa", **kwargs: Any) 
     from anonygraph.api import aanonymize_dataframe as _aanonymize_dataframe
 
     return await _aanonymize_dataframe(frame, method, **kwargs)
+
+
+def run_file(input: str, output: str, method: str = "rlaa", **kwargs: Any) -> Any:
+    """Anonymize a JSONL file (locally or on Ray); see `anonygraph.api.run_file`."""
+    from anonygraph.api import run_file as _run_file
+
+    return _run_file(input, output, method, **kwargs)

@@ -1,13 +1,20 @@
-"""Python API: anonymize one text, or a pandas DataFrame's rows, with any method."""
+"""Python API: anonymize one text, a pandas DataFrame's rows or a file, any method."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import MAX_CHARS
-from anonygraph.runner import build_context, graph_input
+from anonygraph.runs.options import build_context
+from anonygraph.runs.progress import (
+    SLOW_SECONDS,
+    Say,
+    invoke_with_progress,
+    slow_model_note,
+)
+from anonygraph.runs.records import graph_input
 from anonygraph.runs.table_output import (
     OutputColumns,
     TableResult,
@@ -18,6 +25,10 @@ from anonygraph.runs.table_output import (
 from anonygraph.runs.tables import BadRow, TableColumns, check_names, rows_records
 from anonygraph.runs.tracing import tracing_scope
 from anonygraph.state.domain import Record
+
+if TYPE_CHECKING:
+    from anonygraph.runs.ray_connect import RayOptions
+    from anonygraph.runs.summary import RunSummary
 
 
 def anonymize(
@@ -52,17 +63,106 @@ async def aanonymize(
     models: dict[str, str] | None = None,
     *,
     trace: bool = False,
+    progress: Say | None = None,
+    slow_seconds: float = SLOW_SECONDS,
     **options: Any,
 ) -> dict[str, Any]:
-    """Async form of `anonymize`, for callers already inside an event loop."""
-    graph, context = _compile(method, models, options)
+    """Async form of `anonymize`, for callers already inside an event loop.
+
+    Args:
+        text: as in `anonymize`.
+        method: as in `anonymize`.
+        models: as in `anonymize`.
+        trace: as in `anonymize`.
+        progress: called with a line per finished step (round, step, seconds),
+            a note up front when a model runs in this process, and a warning
+            when one answer of a role's model takes over ``slow_seconds``.
+        slow_seconds: see ``progress``.
+        **options: as in `anonymize`.
+    """
+    graph, context = compile_graph(method, models, options)
     payload = {"comments": text} if isinstance(text, list) else {"text": text}
     with tracing_scope(trace):
-        result: dict[str, Any] = await graph.ainvoke(payload, context=context)
-    return result
+        if progress is None:
+            result: dict[str, Any] = await graph.ainvoke(payload, context=context)
+            return result
+        if note := slow_model_note(context):
+            progress(note)
+        return await invoke_with_progress(
+            graph, payload, context, progress, slow_seconds=slow_seconds
+        )
 
 
-def _compile(
+def run_file(
+    input: str,
+    output: str,
+    method: str = "rlaa",
+    models: dict[str, str] | None = None,
+    *,
+    db: str = "runs.sqlite",
+    concurrency: int = 1,
+    engine: str = "local",
+    ray: RayOptions | None = None,
+    run_id: str = "",
+    progress: bool = False,
+    trace: bool = False,
+    **options: Any,
+) -> RunSummary:
+    """Anonymize a JSONL file as ``anonygraph run`` does: resumable, in a store.
+
+    Args:
+        input: the JSONL file (``id``, ``text`` or ``comments``).
+        output: the JSONL file written (each finished record once).
+        method: a key of `anonygraph.graphs.GRAPHS`.
+        models: role -> model spec; the key ``default`` sets every other role.
+        db: the run store, a SQLite file or a ``postgresql://`` URL.
+        concurrency: records at once (on each Ray worker with ``engine="ray"``).
+        engine: ``local`` (this process) or ``ray`` (Ray workers).
+        ray: the cluster and the workers for ``engine="ray"``
+            (`anonygraph.runs.ray_connect.RayOptions`; default: a local
+            cluster with one worker).
+        run_id: the run's name (default: derived, so a rerun resumes it).
+        progress: show a progress bar on stderr.
+        trace: send LangSmith traces; off otherwise.
+        **options: fields of the method's `Context`, e.g. ``max_iterations=3``.
+
+    Returns:
+        The run's `RunSummary` (``report()`` renders it).
+    """
+    from anonygraph.runs.batch import run_batch
+    from anonygraph.runs.options import RunOptions
+    from anonygraph.runs.ray_connect import RayOptions
+
+    run = RunOptions(
+        method=method,
+        input=input,
+        output=output,
+        db=db,
+        context=_with_models(models, options),
+        concurrency=concurrency,
+        run_id=run_id,
+        progress=progress,
+        trace=trace,
+        engine=engine,
+        ray=ray or RayOptions(),
+    )
+    return asyncio.run(run_batch(run))
+
+
+def _with_models(
+    models: dict[str, str] | None, options: dict[str, Any]
+) -> dict[str, Any]:
+    """Merge ``models`` (``default`` sets every other role) into Context fields."""
+    options = dict(options)
+    roles = dict(models or {})
+    if "default" in roles:
+        options.setdefault("default_model", roles.pop("default"))
+    if roles:
+        options["models"] = roles
+    return options
+
+
+def compile_graph(
     method: str, models: dict[str, str] | None, options: dict[str, Any]
 ) -> tuple[Any, Any]:
     """Compile the method's graph (no checkpointer) and build its `Context`.
@@ -72,13 +172,7 @@ def _compile(
     """
     if method not in GRAPHS:
         raise ValueError(f"unknown method {method!r}; choose from {', '.join(GRAPHS)}")
-    options = dict(options)
-    roles = dict(models or {})
-    if "default" in roles:
-        options.setdefault("default_model", roles.pop("default"))
-    if roles:
-        options["models"] = roles
-    context = build_context(method, options)
+    context = build_context(method, _with_models(models, options))
     if getattr(context, "review", False):
         raise ValueError(
             "review=True pauses the graph until a person answers, which needs a "
@@ -146,7 +240,7 @@ async def aanonymize_dataframe(
     names = [str(c) for c in frame.columns]
     check_names("the DataFrame", names, columns)
     check_free("the DataFrame", names, output_columns)
-    graph, context = _compile(method, models, options)
+    graph, context = compile_graph(method, models, options)
     items = rows_records(
         frame[columns.source].tolist(),
         frame[id_column].tolist() if id_column else None,

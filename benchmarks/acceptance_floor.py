@@ -20,11 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
-from anonygraph import rules
 from anonygraph.attributes import DEFAULT_ATTRIBUTES
 from anonygraph.cues import detect_cues
 from anonygraph.cues.leaks import explicit_leak_rates
 from anonygraph.cues.places import gazetteer
+from anonygraph.llm.backends import rules
 from anonygraph.runs.datasets import load_personalreddit
 from anonygraph.state.domain import Rewrite
 from anonygraph.tools.acceptance import (

@@ -47,8 +47,8 @@ def _records() -> dict[str, list[Any]]:
 
 
 def rewrite(out: str) -> None:
-    from anonygraph import rules
     from anonygraph.attributes.registry import DEFAULT_ATTRIBUTES
+    from anonygraph.llm.backends import rules
     from anonygraph.state.answers import Rewrite
     from anonygraph.tools.acceptance import rejections
 

@@ -16,7 +16,7 @@ then prints JSON with:
   (``two_over_one`` >= 1.8).
 
 Both engines run on the same Postgres store. The local engine is today's
-`runner._run_batch` (a Postgres store otherwise goes to the lease queue,
+`runs.local.run_local` (a Postgres store otherwise goes to the lease queue,
 which phase 2 of issue 28 removes). Each figure is given twice: over the
 whole call (``records_per_minute``: connecting to the cluster and starting
 the workers included) and over the records' own window (``steady_*``: from
@@ -44,14 +44,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from city_records import write_records  # noqa: E402
 from fixed_model import CityModel  # noqa: E402
 from postgres import create_database, start_postgres  # noqa: E402
 from ray_cluster import RayCluster, ray_environment  # noqa: E402
-from shared_run import write_records  # noqa: E402
 
-from anonygraph.runner import RunOptions, _run_batch  # noqa: E402
+from anonygraph.runs.local import run_local  # noqa: E402
+from anonygraph.runs.options import RunOptions  # noqa: E402
 from anonygraph.runs.ray_engine import RayOptions, run_on_ray  # noqa: E402
-from anonygraph.store import RunStore  # noqa: E402
+from anonygraph.runs.store import RunStore  # noqa: E402
 
 CONCURRENCY = 8
 _NAMES = itertools.count()
@@ -92,7 +93,7 @@ def _figures(options: RunOptions, seconds: float, records: int) -> dict[str, Any
 def _local(server: str, folder: Path, context: dict[str, Any], records: int) -> Any:
     options = _options(folder, create_database(server, f"b{next(_NAMES)}"), context)
     start = time.perf_counter()
-    asyncio.run(_run_batch(options, options.run_id))
+    asyncio.run(run_local(options, options.run_id))
     return _figures(options, time.perf_counter() - start, records)
 
 

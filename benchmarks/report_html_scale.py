@@ -22,7 +22,7 @@ from browser import Chromium, find_chromium  # noqa: E402
 from anonygraph.reporting.html_page import render_html  # noqa: E402
 from anonygraph.reporting.record_view import record_reviews  # noqa: E402
 from anonygraph.reporting.tables import COLUMNS, format_value  # noqa: E402
-from anonygraph.store import RunStore  # noqa: E402
+from anonygraph.runs.store import RunStore  # noqa: E402
 
 WORDS = "the a my we I went to work city job wife kids home year old cold".split()
 CITIES = ["Calgary", "Leeds", "Basel", "Austin", "Osaka", "Berlin"]

@@ -25,8 +25,9 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from servers import FakeOpenAI, LlamaServer, free_port  # noqa: E402
 
-from anonygraph import models  # noqa: E402
-from anonygraph.runner import RunOptions, run_batch  # noqa: E402
+from anonygraph import llm  # noqa: E402
+from anonygraph.runs.batch import run_batch  # noqa: E402
+from anonygraph.runs.options import RunOptions  # noqa: E402
 
 EXAMPLES = REPO / "examples" / "reddit_comments.jsonl"
 LEVELS = (1, 2, 4, 8)
@@ -86,7 +87,7 @@ def main() -> None:
     if args.skip_llama:
         return
     server = LlamaServer(
-        models.embedded_model_path(), free_port(), folder / "llama.log"
+        llm.embedded_model_path(), free_port(), folder / "llama.log"
     )
     server.start()
     try:

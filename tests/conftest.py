@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from scripted import Script  # noqa: E402
 
-from anonygraph import models  # noqa: E402
+from anonygraph.llm import loading  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "reddit_comments.jsonl"
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -21,7 +21,7 @@ SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 def script(monkeypatch: pytest.MonkeyPatch) -> Script:
     """Replace every role's model with a scripted one."""
     scripted = Script()
-    monkeypatch.setattr(models, "load_chat_model", scripted.load)
+    monkeypatch.setattr(loading, "load_chat_model", scripted.load)
     return scripted
 
 

@@ -1,6 +1,6 @@
 """RLAA's roles served by a fixed-latency OpenAI-compatible endpoint, calls counted.
 
-For records written by `shared_run.write_records` ("record r007 lives in
+For records written by `city_records.write_records` ("record r007 lives in
 Calgary"): the attacker names Calgary while the text does, the arbitrator
 grades it high, the anonymizer answers "record r007 lives in a city
 somewhere". Each answered request is counted per record and role, so a test

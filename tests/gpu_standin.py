@@ -16,7 +16,7 @@ from typing import Any
 
 from scripted import calgary_script
 
-from anonygraph import models
+from anonygraph.llm import loading
 
 DEVICE = threading.Lock()
 
@@ -35,4 +35,4 @@ def install() -> None:
     script = calgary_script()
     for model in script.models.values():
         model.answers = [_computed(a, seconds) for a in model.answers]
-    models.load_chat_model = script.load  # type: ignore[assignment]
+    loading.load_chat_model = script.load  # type: ignore[assignment]

@@ -24,7 +24,8 @@ CHILD = """
 import os, random, re, sys, time
 sys.path.insert(0, {tests!r})
 from scripted import Script, attack_json, rewrite_json, verdicts_json
-from anonygraph import cli, models
+from anonygraph import cli
+from anonygraph.llm import loading
 
 calls = open({calls!r}, "a")
 
@@ -50,7 +51,7 @@ script.set(
 )
 script.set("arbitrator", slow(verdicts_json(city_country="high")))
 script.set("anonymizer", slow(rewrite))
-models.load_chat_model = script.load
+loading.load_chat_model = script.load
 if os.environ.get("FORK_SERVER"):
     # Imports done once: each "go" line forks a fresh run, so a kill costs
     # no interpreter start-up.

@@ -15,9 +15,11 @@ from typing import Any
 
 
 def count_llama_loads() -> None:
+    from types import MappingProxyType
+
     import llama_cpp
 
-    from anonygraph import models
+    from anonygraph.llm import decoding
 
     original = llama_cpp.Llama.__init__
 
@@ -28,5 +30,10 @@ def count_llama_loads() -> None:
 
     llama_cpp.Llama.__init__ = counted  # type: ignore[method-assign]
     limit = int(os.environ.get("ANONYGRAPH_MAX_TOKENS", "0"))
-    for role, params in list(models.ROLE_PARAMS.items()) if limit else []:
-        models.ROLE_PARAMS[role] = dataclasses.replace(params, max_tokens=limit)
+    if limit:
+        decoding.ROLE_DECODING = MappingProxyType(
+            {
+                role: dataclasses.replace(params, max_tokens=limit)
+                for role, params in decoding.ROLE_DECODING.items()
+            }
+        )

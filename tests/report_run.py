@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 from scripted import Script, attack_json, fenced, rewrite_json
 
-from anonygraph import models
+from anonygraph.llm import loading
 from anonygraph.reporting.evaluation import EvalOptions, evaluate_run
 from anonygraph.reporting.report import write_report
-from anonygraph.runner import RunOptions, run_batch
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.options import RunOptions
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "reddit_comments.jsonl"
 
@@ -141,7 +142,7 @@ def build(folder: Path) -> ReviewStore:
     db = str(folder / "runs.sqlite")
     runs = {}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(models, "load_chat_model", script.load)
+        patch.setattr(loading, "load_chat_model", script.load)
         for method in ("rlaa", "fgaa"):
             summary = asyncio.run(
                 run_batch(

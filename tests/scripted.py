@@ -89,13 +89,18 @@ class Script:
 
     def __init__(self) -> None:
         self.models: dict[str, ScriptedChatModel] = {}
+        self.decodings: dict[str, Any] = {}
+        """Role -> the decoding row the model layer loaded it with, when not
+        the product's (a profile's table or a run's override)."""
 
     def set(self, role: str, *answers: Answer) -> None:
         self.models[role] = ScriptedChatModel(
             role=role, answers=list(answers), prompts=[], requests=[]
         )
 
-    def load(self, spec: str, role: str) -> ScriptedChatModel:
+    def load(self, spec: str, role: str, decoding: Any = None) -> ScriptedChatModel:
+        if decoding is not None:
+            self.decodings[role] = decoding
         if role not in self.models:
             raise AssertionError(f"unexpected call to role {role!r}")
         return self.models[role]
@@ -179,7 +184,8 @@ def judge_json(read: int = 9, meaning: int = 8, hall: int = 1) -> str:
 def rlaa_batch(tmp_path: Path, source: Path, **context: Any) -> Any:
     """Run RLAA over ``source`` in ``tmp_path`` with the scripted roles, one
     round, the city attribute; ``context`` adds or overrides run parameters."""
-    from anonygraph.runner import RunOptions, run_batch
+    from anonygraph.runs.batch import run_batch
+    from anonygraph.runs.options import RunOptions
 
     options = RunOptions(
         method="rlaa",

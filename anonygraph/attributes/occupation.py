@@ -1,17 +1,21 @@
 """Occupation: free-text job titles, matched by wording, then by job family.
 
-Two stages. Word rules settle what the title's words decide: the same
-title (after synonyms), a broader or a narrower title with the same head
-noun ("curator" for "art curator" is less precise, and so is "math tutor"
-for "tutor"). Titles the words cannot relate go to the similarity stage:
-each title is embedded with the offline MiniLM model the project ships,
-placed in a job family (a minor group of the US SOC 2018, through the
-nearest of its typical job titles, ``anonygraph/data/soc2018_groups.json``),
-and counted correct when its similarity to the truth clears a threshold:
-a high one on its own, a lower one within the same family. The first
-threshold was fitted on the PersonalReddit reference verdicts
-(``benchmarks/matching_agreement.py --fit``), the second on people's
-verdicts on SynthPAI guesses (``benchmarks/human_verdicts.py --fit``).
+Two stages. Word rules settle what the title's words decide: the same title,
+a broader or a narrower title with the same head noun ("curator" for "art
+curator" is less precise, and so is "math tutor" for "tutor"). Before they
+compare, other names of one job are mapped to one name and grade words left
+out, from our table ``anonygraph/data/job_titles.tsv`` ("lorry driver" is
+"truck driver", "staff nurse" and "registered nurse" are "nurse"): such
+titles are one job whatever their similarity. Titles the words cannot relate
+go to the similarity stage: each title is embedded with the offline MiniLM
+model the project ships, placed in a job family (a minor group of the US SOC
+2018, through the nearest of its typical job titles,
+``anonygraph/data/soc2018_groups.json``), and counted correct when its
+similarity to the truth clears a threshold: a high one on its own, a lower
+one within the same family. The first threshold was fitted on the
+PersonalReddit reference verdicts (``benchmarks/matching_agreement.py
+--fit``), the second on people's verdicts on SynthPAI guesses
+(``benchmarks/human_verdicts.py --fit``).
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ SAME_TITLE_SIMILARITY = 0.83
 # therapist are wrong to them). 0.74-0.77 come within one guess of the best
 # agreement (0.917, at 0.77) and keep PersonalReddit's occupation top-1
 # agreement at least where it was at the old 0.65 (0.972); this is their middle.
+# Synonyms below it ("staff nurse" 0.73, "lorry driver" 0.69) are the title
+# table's to settle, not this threshold's.
 SAME_FAMILY_SIMILARITY = 0.76
 """Cosine similarity at which two titles of one job family count as the same job."""
 
@@ -55,28 +61,6 @@ _CONTRACT = {
     "freelancer": "freelance",
 }
 
-_JOB_SYNONYMS = {
-    "programmer": "developer",
-    "coder": "developer",
-    "attorney": "lawyer",
-    "solicitor": "lawyer",
-    "barrister": "lawyer",
-    "physician": "doctor",
-    "lecturer": "professor",
-    "waitress": "waiter",
-    "hairstylist": "hairdresser",
-    "server": "waiter",
-    "retired": "retiree",
-    "pensioner": "retiree",
-    "jobless": "unemployed",
-    "store": "shop",
-    "shopkeeper": "shop owner",
-    "university": "college",
-    "computer": "software",
-    "finance": "financial",
-}
-"""Words a judge would take as the same job; mapped before comparing."""
-
 # Only in software is an engineer the same job as a developer.
 _SOFTWARE_HINTS = frozenset(
     {"software", "web", "app", "frontend", "backend", "mobile", "it", "stack", "devops"}
@@ -90,18 +74,98 @@ def _clean(text: str) -> str:
     return " ".join(w for w in t.split() if w not in _NOISE)
 
 
-def _job_tokens(text: str, *, software_equivalence: bool = True) -> list[str]:
-    tokens: list[str] = []
-    for word in _clean(text).split():
-        tokens.extend(_JOB_SYNONYMS.get(word, word).split())
+@dataclass(frozen=True)
+class TitleNames:
+    """The shipped table of other names of jobs and of grade words."""
+
+    same: dict[tuple[str, ...], tuple[str, ...]]
+    """A word or phrase as titles write it -> the name the rules use; each
+    name the rules use also maps to itself, so that it is read whole."""
+
+    grades: frozenset[str]
+    """Words that name a grade, credential or licence, not another job."""
+
+
+@lru_cache(maxsize=1)
+def title_names() -> TitleNames:
+    """Read ``anonygraph/data/job_titles.tsv`` (our own table; see its header)."""
+    text = resources.files("anonygraph.data").joinpath("job_titles.tsv")
+    same: dict[tuple[str, ...], tuple[str, ...]] = {}
+    grades: set[str] = set()
+    for line in text.read_text("utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        kind, written, *rest = line.split("\t")
+        if kind == "grade":
+            grades.add(normalize(written))
+        else:
+            same[tuple(normalize(written).split())] = tuple(normalize(rest[0]).split())
+    for name in list(same.values()):
+        # "real estate agent" is read whole, not as "real" + "estate agent".
+        same.setdefault(name, name)
+    return TitleNames(same, frozenset(grades))
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """A title under the names the rules use."""
+
+    named: tuple[str, ...]
+    """Its words with other names of a job mapped: "lorry driver" -> "truck driver"."""
+
+    words: tuple[str, ...]
+    """The same without grade words before the head noun: "staff nurse" -> "nurse"."""
+
+    notes: tuple[str, ...]
+    """What was mapped and left out, for the reason of a verdict."""
+
+
+@lru_cache(maxsize=4096)
+def _reading(text: str) -> _Reading:
+    table = title_names()
+    longest = max(len(k) for k in table.same)
+    words = _clean(text).split()
+    named: list[str] = []
+    notes: list[str] = []
+    i = 0
+    while i < len(words):
+        # The longest phrase of the table at this word wins, and its name is
+        # not looked up again.
+        for size in range(min(longest, len(words) - i), 0, -1):
+            phrase = tuple(words[i : i + size])
+            if phrase in table.same:
+                named.extend(table.same[phrase])
+                if table.same[phrase] != phrase:
+                    notes.append(
+                        f"{' '.join(phrase)!r} is {' '.join(table.same[phrase])!r}"
+                    )
+                i += size
+                break
+        else:
+            named.append(words[i])
+            i += 1
+    grades = [w for w in named[:-1] if w in table.grades]
+    kept = [w for w in named[:-1] if w not in table.grades] + named[-1:]
+    if grades:
+        notes.append(f"{' '.join(grades)!r} names a grade, not another job")
+    return _Reading(tuple(named), tuple(kept), tuple(notes))
+
+
+def _job_tokens(
+    text: str, *, software_equivalence: bool = True, grades: bool = False
+) -> list[str]:
+    reading = _reading(text)
+    tokens = list(reading.named if grades else reading.words)
     if software_equivalence and "engineer" in tokens and _SOFTWARE_HINTS & set(tokens):
         tokens = ["developer" if t == "engineer" else t for t in tokens]
     return tokens
 
 
 def _canonical(text: str) -> str:
-    # Synonyms mapped first, so "backend engineer" is embedded as "backend developer".
-    return " ".join(_job_tokens(text)) or _clean(text)
+    # Other names mapped first, so "backend engineer" is embedded as "backend
+    # developer"; grade words stay, as they tell roles of one family apart
+    # ("registered nurse" and "nurse practitioner").
+    return " ".join(_job_tokens(text, grades=True)) or _clean(text)
 
 
 def _compare_words(
@@ -142,7 +206,11 @@ def match_words(truth: str, guess: str) -> tuple[Decision, str]:
             _job_tokens(guess, software_equivalence=False),
         )
         if raw[0] != "undecided":
-            return raw
+            decision, reason = raw
+    if decision in ("correct", "less_precise"):
+        notes = dict.fromkeys(_reading(truth).notes + _reading(guess).notes)
+        if notes:
+            reason = f"{reason} ({'; '.join(notes)})"
     return decision, reason
 
 

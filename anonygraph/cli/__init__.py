@@ -15,9 +15,9 @@ from typing import NoReturn
 from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.flags import OptionError
 from anonygraph.inputs import InputError
-from anonygraph.models import ModelSpecError
-from anonygraph.sql import DB_ERRORS
-from anonygraph.store import RunLockedError
+from anonygraph.llm import ModelSpecError
+from anonygraph.runs.locks import RunLockedError
+from anonygraph.runs.sql import DB_ERRORS
 
 __all__ = ["build_parser", "main", "run"]
 
@@ -67,7 +67,7 @@ def run(argv: list[str] | None = None) -> NoReturn:
     By the time `main` returns everything is written and closed. Python's exit
     would still search every object for reference cycles while it unloads the
     modules, about half a second with LangGraph loaded (measured on a 2-core
-    box): a cost each worker process of a shared run pays. Frozen objects are
+    box): a cost every command pays. Frozen objects are
     skipped by that search, and the operating system frees the memory anyway.
     """
     code = main(argv)

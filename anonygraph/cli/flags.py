@@ -19,7 +19,7 @@ from typing import Any
 
 from anonygraph.attributes import UnknownAttributeError, resolve_attributes
 from anonygraph.graphs import GRAPHS
-from anonygraph.models import ROLES, ModelSpecError, parse_spec, require_llama_cpp
+from anonygraph.llm import ROLES, ModelSpecError, check_installed
 
 
 class OptionError(ValueError):
@@ -34,9 +34,8 @@ FLAG_ALIASES: dict[str, tuple[str, ...]] = {
 }
 """Shorter spellings that keep working next to a field's generated flag."""
 
-DEDICATED = frozenset({"default_model", "models", "attributes", "cache_db"})
-"""Fields with an option of their own (--model, --attributes) or set by the
-command itself (cache_db, from --db)."""
+DEDICATED = frozenset({"default_model", "models", "attributes"})
+"""Fields with an option of their own (--model, --attributes)."""
 
 MINIMUM = {
     "max_iterations": 1,
@@ -60,8 +59,8 @@ MODEL_HELP = (
 )
 
 DB_HELP = (
-    "run store: a SQLite file (0600), or postgresql://USER@HOST:PORT/DB for a "
-    "run shared by workers on several machines (default: $ANONYGRAPH_DB, else "
+    "run store: a SQLite file (0600), or postgresql://USER@HOST:PORT/DB, which "
+    "every node of a Ray cluster reaches (default: $ANONYGRAPH_DB, else "
     "runs.sqlite)"
 )
 
@@ -106,10 +105,79 @@ def check_store(location: str) -> None:
     Raises:
         OptionError: naming the path.
     """
-    from anonygraph.sql import is_postgres
+    from anonygraph.runs.sql import is_postgres
 
     if not is_postgres(location) and not Path(location).is_file():
         raise OptionError(f"--db {location}: no such run store; check the path")
+
+
+# The engine: this process, or a Ray cluster ------------------------------------
+
+
+def add_engine(parser: argparse.ArgumentParser) -> None:
+    """Add ``--engine`` and a flag per `RayOptions` field that names one."""
+    from anonygraph.runs.options import ENGINES
+    from anonygraph.runs.ray_connect import RayOptions
+
+    group = parser.add_argument_group(
+        "engine", "where the records run: this process, or the workers of a Ray "
+        "cluster (pip install 'anonygraph[ray]')",
+    )  # fmt: skip
+    group.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="local",
+        help="local: this process; ray: Ray workers (flags below). Default: local.",
+    )
+    for f in dataclasses.fields(RayOptions):
+        if "flag" not in f.metadata:
+            continue
+        kind = str(f.type).split(" | ")[0]
+        convert = {"int": int, "float": float}.get(kind, str)
+        metavar = {"int": "N", "float": "X"}.get(kind, "ADDR")
+        group.add_argument(
+            f.metadata["flag"],
+            dest=f"ray_{f.name}",
+            type=convert,
+            default=None,
+            metavar=metavar,
+            help=f"--engine ray: {f.metadata['description']}. "
+            f"Default: {f.default if f.default is not None else 'none'}.",
+        )
+
+
+def engine_options(args: argparse.Namespace) -> tuple[str, Any]:
+    """Return the engine and its `RayOptions` from the flags of `add_engine`.
+
+    Raises:
+        OptionError: for a Ray flag without ``--engine ray``, or a value Ray
+            cannot take.
+    """
+    from anonygraph.runs.ray_connect import (
+        RayEngineError,
+        RayOptions,
+        check_engine_options,
+    )
+
+    flags = {
+        f.name: f.metadata["flag"]
+        for f in dataclasses.fields(RayOptions)
+        if "flag" in f.metadata
+    }
+    given = {
+        name: getattr(args, f"ray_{name}")
+        for name in flags
+        if getattr(args, f"ray_{name}", None) is not None
+    }
+    if args.engine != "ray" and given:
+        named = ", ".join(flags[name] for name in given)
+        raise OptionError(f"{named}: an option of --engine ray; add --engine ray")
+    ray = RayOptions(**given)
+    try:
+        check_engine_options(ray)
+    except RayEngineError as exc:
+        raise OptionError(str(exc)) from exc
+    return args.engine, ray
 
 
 # Models -----------------------------------------------------------------------
@@ -135,8 +203,7 @@ def parse_models(pairs: list[str]) -> dict[str, Any]:
             role, spec = "default", pair
         role = role.strip()
         try:
-            if parse_spec(spec).backend in ("local", "llamacpp"):
-                require_llama_cpp(parse_spec(spec).backend)
+            check_installed(spec)
         except ModelSpecError as exc:
             raise OptionError(f"--model {pair}: {exc}") from exc
         if role in ("default", "all"):
@@ -173,9 +240,7 @@ def check_backends(method: str, fields: dict[str, Any]) -> None:
         )
     for spec in {str(default), *fields.get("models", {}).values()}:
         try:
-            backend = parse_spec(spec).backend
-            if backend in ("local", "llamacpp"):
-                require_llama_cpp(backend)
+            check_installed(spec)
         except ModelSpecError as exc:
             raise OptionError(f"model {spec!r} of {method}: {exc}") from exc
 

@@ -16,14 +16,32 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 from anonygraph.cues.ages import detect_ages
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.engine import Engine, default_engine
 from anonygraph.cues.money import band_range, detect_money
-from anonygraph.cues.named_entities import detect_entities
+from anonygraph.cues.named_entities import (
+    at_institution,
+    detect_entities,
+    organization_cue,
+    sentence_of,
+)
+from anonygraph.cues.occupations import (
+    detect_business,
+    detect_licences,
+    detect_occupations,
+    detect_teaching,
+)
 from anonygraph.cues.phrases import detect_phrases
-from anonygraph.cues.places import CONTINENT_ADJECTIVES, detect_places, fold, gazetteer
+from anonygraph.cues.places import (
+    CONTINENT_ADJECTIVES,
+    detect_places,
+    display_country,
+    fold,
+    gazetteer,
+)
 
 __all__ = [
     "Cue",
@@ -53,12 +71,20 @@ def detect_cues(
             pipeline (`default_engine`) when None.
 
     """
-    cues = detect_places(text) + detect_ages(text) + detect_money(text)
-    cues += detect_phrases(text)
     doc = (engine or default_engine())(text)
+    places = detect_places(text)
+    # An amount is in the money of the country the text is set in ("$" in
+    # Toronto is Canadian): its income band is that economy's.
+    countries = {c.value.rpartition(", ")[2] for c in places}
+    cues = places + detect_ages(text) + detect_money(text, countries)
+    cues += detect_phrases(text) + detect_occupations(text, doc)
+    cues += detect_teaching(text, doc) + detect_business(text, doc)
+    cues += detect_licences(text)
     found = detect_entities(text, doc, cues)
     replaced = {(c.start, c.end) for c in found}
     cues = [c for c in cues if (c.start, c.end) not in replaced] + found
+    cues = [_as_name_modifier(text, doc, c) for c in cues]
+    cues = _merge_qualified_places(text, [_city_as_school(text, c) for c in cues])
     # A span that is already its own coarse form ("student") is no lead to edit.
     cues = [
         replace(c, exact=False)
@@ -66,6 +92,16 @@ def detect_cues(
         else c
         for c in cues
     ]
+    # "Westfield" inside "Westfield High": the longer span says it all, and
+    # the inner one would tell the attacker a second, wrong level.
+    cues = [
+        c for c in cues
+        if not any(
+            o.attribute == c.attribute and o.start <= c.start and c.end <= o.end
+            and o.end - o.start > c.end - c.start
+            for o in cues
+        )
+    ]  # fmt: skip
     if attributes is not None:
         wanted = set(attributes)
         cues = [c for c in cues if c.attribute in wanted]
@@ -82,8 +118,91 @@ def warm_up() -> None:
     detect_cues("Born in Calgary, Canada in 1990; I am 34 and earn $85k.")
 
 
-REMOVED_KINDS = frozenset({"age_sex_tag", "graduation_year"})
-"""Cue kinds whose span goes without a replacement ("(27F)", " in 2015")."""
+REMOVED_KINDS = frozenset({"age_sex_tag", "graduation_year", "name_modifier"})
+"""Cue kinds whose span goes without a replacement ("(27F)", " in 2015",
+"Toyota" in "a Toyota supplier")."""
+
+_DETERMINER_BEFORE = re.compile(r"\b(?:a|an|the|my|our|his|her|their)\s+$", re.I)
+
+
+def _city_as_school(text: str, cue: Cue) -> Cue:
+    """Read a city after "at" in a sentence about studies as its university.
+
+    "doing law at Cardiff" -> "doing law at a university", not "at the UK".
+    """
+    if cue.kind != "city" or not re.search(r"\bat\s+$", text[: cue.start]):
+        return cue
+    if not at_institution(text, cue.start, cue.end):
+        return cue
+    sentence = sentence_of(text, cue.start, cue.end)
+    return organization_cue(text, cue.start, cue.end, sentence, "at")
+
+
+def _merge_qualified_places(text: str, cues: list[Cue]) -> list[Cue]:
+    """Make "Hamilton, Ontario" one place: the region says which Hamilton.
+
+    Replaced one by one it would read "Canada, Canada" (or, for a name that
+    is also a city elsewhere, "Canada, the US"); as one span it becomes the
+    qualifier's country.
+    """
+    places = sorted(
+        (c for c in cues if c.kind in PLACE_KINDS and c.attribute.endswith("country")),
+        key=lambda c: c.start,
+    )
+    merged: dict[Cue, Cue] = {}
+    gone: set[Cue] = set()
+    for first, second in zip(places, places[1:]):
+        if first.kind != "city" or first in gone:
+            continue
+        if not re.fullmatch(r",\s*", text[first.end : second.start]):
+            continue
+        qualifier = gazetteer().get(fold(second.quote.removeprefix("the ")))
+        if qualifier is None or qualifier.kind not in ("state", "region", "country"):
+            continue
+        country = qualifier.name if qualifier.kind == "country" else qualifier.country
+        replacement = display_country(country) if country else second.replacement
+        merged[first] = replace(
+            first,
+            end=second.end,
+            quote=text[first.start : second.end],
+            value=f"{first.quote}, {second.quote}",
+            replacement=replacement,
+        )
+        gone.add(second)
+    out = []
+    for cue in cues:
+        if cue in gone or any(
+            cue is not m and cue.start == m.start and cue.end == m.end for m in gone
+        ):
+            continue
+        out.append(merged.get(cue, cue))
+    return out
+
+
+def _as_name_modifier(text: str, doc: Any, cue: Cue) -> Cue:
+    """Drop an employer's or school's name that modifies a noun after it.
+
+    "at a Toyota supplier" -> "at a supplier", "the Vauxhall plant" -> "the
+    plant": "a company supplier" or "the company plant" would not read.
+    """
+    if cue.kind not in ("organization", "company"):
+        return cue
+    start = cue.start + 4 if cue.quote.lower().startswith("the ") else cue.start
+    if not _DETERMINER_BEFORE.search(text[:start]):
+        return cue
+    following = next((t for t in doc if t.idx > cue.end), None)
+    if (
+        following is None
+        or text[cue.end : following.idx].strip()
+        or following.pos_ != "NOUN"
+        or not following.text[:1].islower()
+        or text[cue.end : cue.end + 2] in ("'s", "’s")
+    ):
+        return cue
+    return replace(
+        cue, start=start, quote=text[start : cue.end], kind="name_modifier",
+        replacement="",
+    )  # fmt: skip
 
 
 def generalize(cue: Cue) -> str:
@@ -132,7 +251,11 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
             replacement = replacement[:1].upper() + replacement[1:]
         if not replacement:
             before = before.rstrip(" ")
-        before = _agree_article(before, replacement)
+        # A dropped name leaves its article before the next word ("a Deloitte
+        # office" -> "an office").
+        following = replacement or text[cue.end :].lstrip()
+        before = _agree_article(before + ("" if replacement else " "), following)
+        before = before if replacement else before[:-1]
         if (
             cue.kind in PLACE_KINDS
             and re.search(
@@ -152,7 +275,15 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
     result = "".join(out) + tail
     # A removed span (an age tag) must not leave "I  ," or "( )" behind.
     result = re.sub(r"\(\s*\)|\[\s*\]", "", result)
-    return re.sub(r"[ \t]+([,.;:!?])", r"\1", re.sub(r"[ \t]{2,}", " ", result))
+    result = re.sub(r"[ \t]+([,.;:!?])", r"\1", re.sub(r"[ \t]{2,}", " ", result))
+    # A removed tag between commas or at a sentence's start ("Hi all, 52F,
+    # newly single", "34M, moving back") leaves one comma, or none.
+    result = re.sub(r",(\s*,)+", ",", result)
+    return re.sub(
+        r"(^|[.!?])\s*[,;]\s*(\w)",
+        lambda m: m.group(1) + (" " if m.group(1) else "") + m.group(2).upper(),
+        result,
+    )
 
 
 def _agree_article(before: str, replacement: str) -> str:
@@ -184,7 +315,9 @@ def _age_range(cue: Cue) -> tuple[int, int] | None:
 def is_generalization(new: Cue, old: Cue) -> bool:
     """Return True when ``new`` says no more than ``old`` about the same attribute.
 
-    True for the same cue, for ``old``'s own replacement, for a place that
+    True for the same cue, for ``old``'s own replacement, for the same claim in
+    other words (same kind and value: "a craft studio" for "the Blue Heron glass
+    studio"), for a place that
     contains ``old``'s place (city -> its country -> its continent), an age
     range that contains ``old``'s age, or a money band that contains its amount.
     """
@@ -193,6 +326,8 @@ def is_generalization(new: Cue, old: Cue) -> bool:
     quote = new.quote.lower()
     if quote == old.quote.lower() or quote == generalize(old).lower():
         return True
+    if new.kind == old.kind and new.value and fold(new.value) == fold(old.value):
+        return True  # the same claim in other words: "a craft studio" for a named one
     if new.kind == "demonym" and old.kind == "demonym":
         return any(new.quote in forms for forms in CONTINENT_ADJECTIVES.values())
     if new.kind in ("country", "continent", "region", "state"):

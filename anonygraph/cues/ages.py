@@ -90,8 +90,34 @@ BOTH_AGE = re.compile(
 APPOSITION = re.compile(
     rf"(?:\b(?:I'?m|I am)\b[^.!?\n,]{{1,40}}"
     rf"|{_SENTENCE_START}\s*[A-Z][^.!?\n,]{{2,40}})"
-    rf",\s*(?P<age>{CARDINAL})(?=\s*(?:[,.;!?]|and\b))",
+    rf",\s*(?P<age>{CARDINAL})(?P<next>\s+next\s+(?:birthday|month|year))?"
+    r"(?=\s*(?:[,.;!?]|and\b))",
 )
+AGED = re.compile(
+    rf"(?:{_SENTENCE_START}|(?<=,\s))\s*(?P<span>[Aa]ged\s+(?P<age>{CARDINAL}))\b"
+    r"(?=\s*[,.;!?])",
+)
+"""'Aged 27, a junior doctor': the age alone, as a fragment or an aside."""
+TAG_ASIDE = re.compile(
+    r"(?:(?<=,)|(?<=[.!?:]))\s*(?P<span>(?P<age>\d{2})(?P<sex>[MF])|"
+    r"(?P<sex2>[MF])(?P<age2>\d{2}))(?=\s*[,.;!?)]|\s+here\b)"
+)
+"""An age-and-sex tag set off by commas ("Hi all, 52F, newly single")."""
+AT_AGE_ANY = re.compile(
+    rf"\b(?P<span>at\s+(?P<age>{CARDINAL}))\b"
+    r"(?!\s*(?:%|am\b|pm\b|a\.m|p\.m|o'?clock|:|\.\d|,\d|-\d|/|mph|kph|km|miles|"
+    r"degrees|percent|per\b|years|year|st\b|th\b|rd\b|nd\b|minutes?|mins?|seconds?|"
+    r"hours?|feet|ft|kg|lbs?|pounds|dollars|bucks|euros|k\b|times|points?|"
+    r"weeks?|months?|days?|people|of\b|past\b|sharp\b|till\b|until\b|to\s+\d))",
+    re.IGNORECASE,
+)
+"""'got my GED at 38', 'widowed at 44': an event at an age, in a first-person
+sentence; times, speeds, prices and counts are not ages."""
+BIG_BIRTHDAY = re.compile(
+    r"\bthe\s+big\s+(?:two|three|four|five|six|seven|eight|nine|[2-9])[\s-]?(?:oh|o|0)\b",
+    re.IGNORECASE,
+)
+"""'the big four-oh': a round birthday, i.e. the age."""
 FRAGMENT_YEAR_OLD = re.compile(
     rf"{_SENTENCE_START}\s*(?P<age>{CARDINAL})[\s-]*(?:(?P<plural>years)|year|yrs?)[\s-]*old\b(?!s)",
     re.IGNORECASE,
@@ -117,8 +143,11 @@ TAG = re.compile(
 )
 BORN = re.compile(
     rf"(?:\bI\b[^.!?\n]{{0,25}}?|{_SENTENCE_START}\s*)\bborn\s+"
+    r"(?:and\s+(?:raised|bred)\s+)?"
+    # A place may stand between: "born in El Paso in 1979", "born in Bogotá in '91".
+    r"(?:(?:in|at|on|near|outside)\s+[^.!?\n;]{1,40}?\s+(?=(?:in|back in)\s))?"
     r"(?P<prep>(?:in|back in)\s+)?(?:the year\s+)?"
-    r"(?P<year>(?:19|20)\d\d)\b",
+    r"(?P<year>(?:19|20)\d\d|['’]\d\d)(?![\w'’])",
     re.IGNORECASE,
 )
 DECADE_PHRASE = re.compile(
@@ -223,9 +252,16 @@ def _stated_ages(text: str) -> list[Cue]:
                 phrase = decade_phrase(age)
                 if m.start("age") == 0 or text[: m.start("age")].rstrip()[-1:] in ".!?":
                     phrase = phrase[:1].upper() + phrase[1:]
-                cues.append(
-                    _cue(text, m.start("age"), m.end("age"), age, "age", phrase)
-                )
+                # "74 next birthday" -> "in my seventies": the rest goes with it.
+                end = m.end("next") if m.groupdict().get("next") else m.end("age")
+                cues.append(_cue(text, m.start("age"), end, age, "age", phrase))
+    for m in AGED.finditer(text):
+        age = _age(m)
+        if 13 <= age <= 99:
+            cues.append(
+                _cue(text, m.start("span"), m.end("span"), age, "age",
+                     decade_phrase(age))
+            )  # fmt: skip
     for m in BOTH_AGE.finditer(text):
         age = _age(m)
         if 13 <= age <= 99:
@@ -248,6 +284,18 @@ def _stated_ages(text: str) -> list[Cue]:
 
 def _age_events(text: str) -> list[Cue]:
     cues: list[Cue] = []
+    for m in AT_AGE_ANY.finditer(text):
+        age = _age(m)
+        if not 13 <= age <= 99 or not _first_person_sentence(text, m.start()):
+            continue
+        # "At 16 I left school": "at a young age" reads at a sentence's start
+        # too, where "young" would not.
+        phrase = "at a young age" if age < 25 else "later in life"
+        cues.append(
+            _cue(text, m.start("span"), m.end("span"), age, "age_then", phrase, 3)
+        )
+    for m in BIG_BIRTHDAY.finditer(text):
+        cues.append(_cue(text, m.start(), m.end(), 0, "birthday", "a big birthday", 4))
     for m in AT_AGE.finditer(text):
         cues.append(
             _cue(
@@ -301,8 +349,43 @@ def _age_events(text: str) -> list[Cue]:
     return cues
 
 
+_RELATIVE_SUBJECT = re.compile(
+    r"\s*(?:my|our)\s+(?:mum|mom|mother|dad|father|parents?|son|daughter|kids?|"
+    r"children|brother|sister|grand\w+|aunt|uncle|cousin|friend|boss|husband|"
+    r"wife|partner|boyfriend|girlfriend)\b",
+    re.IGNORECASE,
+)
+"""A sentence whose subject is one of the author's people."""
+
+
+def _first_person_sentence(text: str, at: int) -> bool:
+    left = max(text.rfind(mark, 0, at) for mark in ".!?\n")
+    rights = [i for i in (text.find(mark, at) for mark in ".!?\n") if i >= 0]
+    sentence = text[left + 1 : min(rights) if rights else len(text)]
+    first = re.search(r"\b(?:I|I'm|I've|my|me|we|our)\b", sentence)
+    if not first and _RELATIVE_SUBJECT.match(sentence):
+        return False  # "My mum did it at 40": her age, not the author's
+    # A sentence without a subject ("Got my GED at 38", "Widowed at 44") is the
+    # author's too.
+    return bool(first) or not re.search(
+        r"\b(?:he|she|they|his|her|their)\b", sentence, re.IGNORECASE
+    )
+
+
 def _age_tags(text: str) -> list[Cue]:
     cues: list[Cue] = []
+    seen = {m.start("span") for m in TAG.finditer(text)}
+    for m in TAG_ASIDE.finditer(text):
+        if m.start("span") in seen:
+            continue
+        age = int(m.group("age") or m.group("age2"))
+        if 13 <= age <= 99:
+            sex = "male" if (m.group("sex") or m.group("sex2")) == "M" else "female"
+            start, end = m.start("span"), m.end("span")
+            cues.append(_cue(text, start, end, age, "age_sex_tag", ""))
+            cues.append(
+                Cue(start, end, text[start:end], "sex", "age_sex_tag", sex, "", 5)
+            )
     for m in TAG.finditer(text):
         age = int(m.group("age") or m.group("age2"))
         sex = (m.group("sex") or m.group("sex2")).upper()
@@ -325,10 +408,18 @@ def _age_tags(text: str) -> list[Cue]:
     return cues
 
 
+def _full_year(written: str, year_now: int) -> int:
+    """Return the year "1979" or "'91" stands for (a two-digit one: the latest)."""
+    if written[:1] not in "'’":
+        return int(written)
+    short = int(written[1:])
+    return 2000 + short if 2000 + short <= year_now else 1900 + short
+
+
 def _years(text: str, year_now: int) -> list[Cue]:
     cues: list[Cue] = []
     for m in BORN.finditer(text):
-        year = int(m.group("year"))
+        year = _full_year(m.group("year"), year_now)
         if not 1900 <= year <= year_now:
             continue
         decade = f"the {year // 10 * 10}s"

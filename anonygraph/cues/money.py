@@ -3,33 +3,73 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from functools import lru_cache
 
-from anonygraph.attributes.income import USD_PER_UNIT, income_band
+from anonygraph.attributes.income import income_band
 from anonygraph.cues.cue import Cue
+from anonygraph.cues.lexicon import table
+from anonygraph.cues.numbers import number_value
 
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_MULT = r"k|K|m|M|mil|million|thousand|grand"
-_CURRENCY_WORD = (
-    r"dollars|bucks|euros?|pounds|quid|USD|EUR|GBP|CAD|AUD|NZD|CHF|SEK|NOK|DKK|JPY|"
-    r"INR|pesos|rupees|yen|francs|kroner|krona|kronor|krone|zloty|rand|reais|yuan"
+_MULT = r"k|K|m|M|mil|million|thousand|grand|lakhs?|lacs?|crores?|LPA|lpa"
+_WORD_NUMBER = (
+    r"(?P<wnum>an?|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    r"(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|one|two|three|"
+    r"four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen)"
+    r"(?P<hundred>\s+hundred)?(?:\s+and\s+\w+)?\s+(?P<wmult>thousand|grand|million)\b"
 )
-_CURRENCY_CODE = r"USD|EUR|GBP|CAD|AUD|NZD|CHF|SEK|NOK|DKK|JPY|INR|R\$|Rs\.?"
-AMOUNT = re.compile(
-    rf"(?P<cur>[$€£¥]|(?:US|C|A|NZ)\$|\b(?:{_CURRENCY_CODE})\s)\s?(?P<num>{_NUMBER})"
-    rf"(?:\s?(?P<mult>{_MULT})\b)?"
-    rf"|(?P<num2>{_NUMBER})(?:\s?(?P<mult2>{_MULT}))?\s?(?P<cur2>{_CURRENCY_WORD})\b"
-    rf"|\b(?P<num3>\d{{2,3}})(?:(?P<mult3>k|K)|\s(?P<grand>grand))\b",
-)
-RATES: dict[str, float] = {
-    **USD_PER_UNIT,
-    "us$": 1.0, "dollars": 1.0, "bucks": 1.0, "euros": 1.1, "pounds": 1.27,
-    "quid": 1.27, "francs": 1.12, "c$": 0.74, "a$": 0.66, "nz$": 0.61,
-    "sek": 0.095, "krona": 0.095, "kronor": 0.095, "nok": 0.094, "dkk": 0.145,
-    "kroner": 0.1, "krone": 0.1, "¥": 0.0067, "jpy": 0.0067, "yen": 0.0067,
-    "inr": 0.012, "rupees": 0.012, "rs": 0.012, "rs.": 0.012, "pesos": 0.055,
-    "zloty": 0.25, "rand": 0.055, "reais": 0.18, "r$": 0.18, "yuan": 0.14,
-}  # fmt: skip
-"""Rough rates to US dollars: enough to place an income in its band."""
+
+
+@lru_cache(maxsize=1)
+def currencies() -> tuple[dict[str, float], dict[str, list[str]], dict[str, str]]:
+    """Return (code -> USD per unit at PPP, form -> codes, country -> code).
+
+    From ``data/currencies.tsv`` (see its header for the basis): a form
+    several currencies share ("$", "pesos", "kroner") lists them in file
+    order, the first being the one meant when the text names no country.
+    """
+    rates: dict[str, float] = {}
+    forms: dict[str, list[str]] = {}
+    countries: dict[str, str] = {}
+    for code, rate, written, used_in in table("currencies.tsv"):
+        rates[code] = float(rate)
+        for form in [code.lower(), *written.split("|")]:
+            if code not in forms.setdefault(form, []):
+                forms[form].append(code)
+        for country in used_in.split("|"):
+            countries[country] = code
+    return rates, forms, countries
+
+
+_SYMBOLS = r"[$€£¥₹₩₱฿₦₪₺]|(?:US|C|CA|A|AU|NZ|S|HK|R)\$"
+_CODES = r"(?!LPA)[A-Z]{3}"
+"""Three capitals before or after a figure: a currency code when the table has it."""
+
+
+@lru_cache(maxsize=1)
+def amount_pattern() -> re.Pattern[str]:
+    """Return the pattern of an amount: a figure with its currency or multiplier."""
+    words = sorted(
+        (
+            f
+            for f, codes in currencies()[1].items()
+            if re.fullmatch(r"[a-zà-ÿ. ]{3,}|zł", f) and f.upper() not in codes
+        ),
+        key=len,
+        reverse=True,
+    )
+    word = "|".join(re.escape(w) for w in words)
+    return re.compile(
+        rf"(?P<cur>{_SYMBOLS}|\b(?:{_CODES}|Rs\.?|RM|R(?=\d)|zł)\s?)\s?(?P<num>{_NUMBER})"
+        rf"(?:\s?(?P<mult>{_MULT})\b)?"
+        rf"|(?P<num2>{_NUMBER})(?:\s?(?P<mult2>{_MULT}))?\s?"
+        rf"(?P<cur2>(?i:{word})|{_CODES})\b"
+        rf"|\b(?P<num3>\d{{1,3}}(?:\.\d+)?)(?:(?P<mult3>k|K)|\s?(?P<grand>grand|lakhs?|lacs?|crores?|LPA))\b"
+        rf"|\b(?i:{_WORD_NUMBER})(?:\s(?P<cur4>(?i:{word})))?",
+    )
+
+
 INCOME_PHRASES: dict[str, str] = {
     "low": "a modest wage",
     "middle": "a decent salary",
@@ -37,8 +77,15 @@ INCOME_PHRASES: dict[str, str] = {
     "very high": "a very high income",
 }
 """How a salary reads once its figure goes: the income band, in words."""
+LIVING_PHRASES: dict[str, str] = {
+    "low": "a modest income",
+    "middle": "a decent income",
+    "high": "a good income",
+    "very high": "a very high income",
+}
+"""The same bands, for what someone lives on (a pension, a household)."""
 HEDGE_BEFORE = re.compile(
-    r"(?:\b(?:about|around|roughly|maybe|almost|nearly|over|under|just over|"
+    r"(?:\b(?:about|around|roughly|maybe|almost|nearly|over|under|just over|close to|"
     r"just under|approximately|like|only|barely)\s+)$",
     re.IGNORECASE,
 )
@@ -54,7 +101,10 @@ PERIOD = re.compile(
 )
 SALARY_WORDS = re.compile(
     r"\b(?:salary|make|makes|making|earn|earns|earning|paid|pay|pays|paying|paycheck|income|wage|wages|"
-    r"raise|bonus|offer|clear|cleared|clearing|take home|bring home|working|cleared)\b",
+    r"raise|bonus|offer|clear|cleared|clearing|take home|bring home|working|cleared|"
+    r"earned|made|took home|takes home|taking home|brought home|brings home|"
+    r"pulled in|pull in|pulls in|bring in|brought in|gross|grossed|netted|stipend|"
+    r"pension|allowance|benefits)\b",
     re.IGNORECASE,
 )
 RENT_WORDS = re.compile(r"\b(?:rent|mortgage|lease|apartment|flat)\b", re.IGNORECASE)
@@ -62,6 +112,13 @@ SIX_FIGURES = re.compile(
     r"\b(?:six|seven)[\s-]figures?\b(?:\s+(?:salary|income))?", re.I
 )
 MULTIPLIERS = {
+    "lakh": 1e5,
+    "lakhs": 1e5,
+    "lac": 1e5,
+    "lacs": 1e5,
+    "lpa": 1e5,
+    "crore": 1e7,
+    "crores": 1e7,
     "k": 1e3,
     "thousand": 1e3,
     "grand": 1e3,
@@ -124,12 +181,32 @@ def _yearly(amount: float, per: str, sentence: str) -> float:
     return amount * 2080 if amount < 100 else amount  # a bare small figure is hourly
 
 
-def _currency(match: re.Match[str]) -> float:
-    name = (match.group("cur") or match.group("cur2") or "$").strip().lower()
-    return RATES.get(name, RATES.get(name.rstrip("s"), 1.0))
+def _currency(match: re.Match[str], countries: frozenset[str]) -> float:
+    """Return USD at PPP per unit of the amount's currency, in the text's economy.
+
+    "$" in a text set in Canada is Canadian; "francs" Swiss; a figure with no
+    currency is in the money of the country the text names, else dollars.
+    """
+    rates, forms, by_country = currencies()
+    written = (
+        match.group("cur") or match.group("cur2") or match.group("cur4") or ""
+    ).strip()
+    local = [by_country[c] for c in sorted(countries) if c in by_country]
+    mult = match.group("mult") or match.group("mult2") or match.group("grand") or ""
+    if mult.lower() in ("lakh", "lakhs", "lac", "lacs", "lpa", "crore", "crores"):
+        local = local or ["INR"]  # lakh and crore are South Asian numbering
+    if not written:
+        return rates[local[0]] if local else 1.0
+    if written.isupper() and written in rates:
+        return rates[written]
+    codes = forms.get(written.lower()) or forms.get(written.lower().rstrip("s")) or []
+    if not codes:
+        return 1.0
+    chosen = next((c for c in codes if c in local), codes[0])
+    return rates[chosen]
 
 
-def detect_money(text: str) -> list[Cue]:
+def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
     """Find money amounts; salaries state the income level, other sums hint at it.
 
     A salary's span takes in a hedge before it and its period after it
@@ -137,12 +214,24 @@ def detect_money(text: str) -> list[Cue]:
     reads in the sentence ("I make good money, which ...").
     """
     cues: list[Cue] = []
-    for m in AMOUNT.finditer(text):
+    where = frozenset(countries)
+    rates = currencies()[0]
+    for m in amount_pattern().finditer(text):
+        cur = (m.group("cur") or m.group("cur2") or "").strip()
+        if re.fullmatch(_CODES, cur) and cur not in rates:
+            continue  # three capitals that name no currency ("EST", "NHS")
         raw = m.group("num") or m.group("num2") or m.group("num3")
         mult = (
             m.group("mult") or m.group("mult2") or m.group("mult3") or m.group("grand")
-            or ""
+            or m.group("wmult") or ""
         ).lower()  # fmt: skip
+        if raw is None:
+            words = m.group("wnum").lower()
+            value = 1 if words in ("a", "an") else number_value(words)
+            if value is None:
+                continue
+            value *= 100 if m.group("hundred") else 1
+            raw = str(value)
         amount = float(raw.replace(",", "")) * MULTIPLIERS.get(mult, 1)
         sentence_start = max(text.rfind(c, 0, m.start()) for c in ".!?\n")
         sentence_end = min(
@@ -157,25 +246,40 @@ def detect_money(text: str) -> list[Cue]:
             else ""
         )
         band = amount_band(amount)
-        if m.group("num3") and not SALARY_WORDS.search(sentence):
+        if (m.group("num3") or m.group("wnum")) and not (
+            SALARY_WORDS.search(sentence) or period or mult == "lpa"
+        ):
             continue  # a bare "10k" is a race or a step count unless pay is talked of
-        hourly_or_yearly = per in ("year", "yr", "annum", "annually", "yearly", "hour",
-                                   "hr", "h", "hourly")  # fmt: skip
+        if mult == "lpa":
+            per = "year"
+        hourly_or_yearly = mult == "lpa" or per in (
+            "year", "yr", "annum", "annually", "yearly", "hour", "hr", "h", "hourly"
+        )  # fmt: skip
         start, end = m.start(), m.end()
-        living_on = re.search(r"\b(?:on|living on|live on)\s+$", text[:start])
+        living_on = re.search(
+            r"\b(?:on|living on|live on|lives on)\s+(?:(?:about|around|roughly|just|"
+            r"almost|nearly|over|under|barely|only)\s+)?$",
+            text[:start],
+        )
         if (
             SALARY_WORDS.search(sentence)
             or living_on
             or (hourly_or_yearly and not RENT_WORDS.search(sentence))
         ):
-            level = income_level(_yearly(amount, per, sentence) * _currency(m))
+            level = income_level(_yearly(amount, per, sentence) * _currency(m, where))
+            # "living on R25,000 a month", a pension: an income, not a salary.
+            phrases = (
+                LIVING_PHRASES
+                if living_on or re.search(r"\bpension|\bretired", sentence, re.I)
+                else INCOME_PHRASES
+            )
             hedge = HEDGE_BEFORE.search(text[:start])
             start = hedge.start() if hedge else start
             after = PERIOD_AFTER.match(text[end:])
             end = end + after.end() if after else end
             cues.append(
                 Cue(start, end, text[start:end], "income_level", "salary", level,
-                    INCOME_PHRASES[level], 4, exact=True)
+                    phrases[level], 4, exact=True)
             )  # fmt: skip
         else:
             kind = "rent" if RENT_WORDS.search(sentence) else "amount"

@@ -17,6 +17,7 @@ from typing import Any
 
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table
+from anonygraph.cues.occupations import job_words
 from anonygraph.cues.places import (
     LANGUAGE_BEFORE,
     LOCATIVE,
@@ -47,7 +48,7 @@ EDUCATION_CONTEXT = re.compile(
     r"\b(?:stud(?:y|ied|ying|ent|ents)|degree|graduat\w*|major(?:ing|ed)?|freshman|"
     r"sophomore|junior year|senior year|mba|phd|master'?s|bachelor'?s|semester|"
     r"campus|professor|lectures?|alma mater|enrolled|dorm|uni|tuition|postdoc|"
-    r"placement|thesis|course|classes|class)\b",
+    r"placement|thesis|course|classes|class|university|college)\b",
     re.IGNORECASE,
 )
 WORK_CONTEXT = re.compile(
@@ -92,6 +93,16 @@ LANDMARK_NOUNS: dict[str, str] = {
     "highlands": "the highlands",
     "forest": "a forest",
     "canyon": "a canyon",
+    "hill": "a hill",
+    "hills": "the hills",
+    "peak": "a peak",
+    "falls": "a waterfall",
+    "gardens": "a garden",
+    "pier": "a pier",
+    "harbour": "a harbour",
+    "harbor": "a harbor",
+    "lighthouse": "a lighthouse",
+    "cliffs": "the cliffs",
 }
 """A landmark's last word -> what it becomes: the kind of place, not its name."""
 
@@ -106,7 +117,8 @@ def _before(text: str, start: int) -> str:
     return match.group(1).lower() if match else ""
 
 
-def _sentence(text: str, start: int, end: int) -> str:
+def sentence_of(text: str, start: int, end: int) -> str:
+    """Return the sentence of ``text`` around ``start``-``end``."""
     left = max(text.rfind(mark, 0, start) for mark in ".!?\n")
     rights = [i for i in (text.find(mark, end) for mark in ".!?\n") if i >= 0]
     return text[left + 1 : min(rights) if rights else len(text)]
@@ -146,13 +158,19 @@ def detect_entities(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
             start += 4
         if ent.label_ not in PROPER_LABELS or not text[start : start + 1].isupper():
             continue
-        if _at_institution(text, start, end) and any(
+        if _starts_sentence(text, start) and text[start:end].lower() in job_words():
+            continue  # "Healthcare worker here": a capitalized common word
+        if at_institution(text, start, end) and any(
             c.start == start and c.end == end and c.kind == "city" for c in taken
         ):
             # "Sophomore year at Georgetown": a university, not Guyana's capital.
             cues.append(
-                _organization_cue(
-                    text, start, end, _sentence(text, start, end), _before(text, start)
+                organization_cue(
+                    text,
+                    start,
+                    end,
+                    sentence_of(text, start, end),
+                    _before(text, start),
                 )
             )
             continue
@@ -178,6 +196,11 @@ def detect_entities(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
     return cues + _proper_nouns_after_at(text, doc, taken + cues)
 
 
+PLACE_PREPOSITIONS = frozenset(
+    "of on up near to by overlooking overlooks under in at from around".split()
+)
+
+
 def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
     """Find names the tagger missed after "at", "from", "for", "joined".
 
@@ -189,16 +212,35 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
     i = 1
     while i < len(doc):
         token = doc[i]
+        possessive_name = (
+            i + 2 < len(doc)
+            and doc[i + 1].text in ("'s", "’s")
+            and doc[i + 2].text[:1].isupper()
+            and doc[i - 1].lower_ in PLACE_PREPOSITIONS
+        )  # "on top of Arthur's Seat": a landmark's name, after any place word
         if not (
             (token.pos_ == "PROPN" or (token.text.isupper() and len(token.text) > 1))
             and token.text[:1].isupper()
-            and doc[i - 1].lower_ in ("at", "from", "for", "joined")
+            and (
+                doc[i - 1].lower_ in ("at", "from", "for", "joined") or possessive_name
+            )
         ):
             i += 1
             continue
         j = i
-        while j + 1 < len(doc) and (
-            doc[j + 1].pos_ == "PROPN" or (doc[j + 1].like_num and j == i)
+        while (
+            j + 1 < len(doc)
+            and (
+                doc[j + 1].pos_ == "PROPN"
+                or (doc[j + 1].like_num and j == i)
+                # "Helen's Bay", "Arthur's Seat": a possessive inside one name.
+                or (
+                    doc[j + 1].text in ("'s", "’s")
+                    and j + 2 < len(doc)
+                    and doc[j + 2].text[:1].isupper()
+                )
+                or (doc[j].text in ("'s", "’s") and doc[j + 1].text[:1].isupper())
+            )
         ):
             j += 1
         start, end = token.idx, doc[j].idx + len(doc[j].text)
@@ -208,6 +250,12 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
         if gazetteer().get(fold(text[start:end])) is not None:
             continue  # a place the place recognizer chose not to take
         last = doc[j].lower_ if not doc[j].like_num else doc[max(i - 1, j - 1)].lower_
+        if possessive_name and last not in LANDMARK_NOUNS:
+            cues.append(
+                Cue(start, end, text[start:end], place_attribute(text, start),
+                    "landmark", text[start:end], "a famous landmark", 4)
+            )  # fmt: skip
+            continue
         if last in LANDMARK_NOUNS or token.lower_ in LANDMARK_NOUNS:
             noun = LANDMARK_NOUNS.get(last) or LANDMARK_NOUNS[token.lower_]
             cues.append(
@@ -215,16 +263,23 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
                     "landmark", text[start:end], noun, 4)
             )  # fmt: skip
             continue
-        sentence = _sentence(text, start, end)
+        sentence = sentence_of(text, start, end)
+        if doc[token.i - 1].lower_ == "from" and not at_institution(text, start, end):
+            # "Anyone else here from Kyushu?": a place unless a degree is near.
+            cues.append(
+                Cue(start, end, text[start:end], place_attribute(text, start),
+                    "area", text[start:end], "the area", 4)
+            )  # fmt: skip
+            continue
         cues.append(
-            _organization_cue(text, start, end, sentence, doc[token.i - 1].lower_)
+            organization_cue(text, start, end, sentence, doc[token.i - 1].lower_)
         )
     return cues
 
 
-def _at_institution(text: str, start: int, end: int) -> bool:
+def at_institution(text: str, start: int, end: int) -> bool:
     """Tell whether a name after "at"/"from" is a school or an employer."""
-    sentence = _sentence(text, start, end)
+    sentence = sentence_of(text, start, end)
     before = _before(text, start)
     if before == "from":
         # "graduated from McGill", but "moved from Lagos for a job".
@@ -272,9 +327,11 @@ def _languages() -> frozenset[str]:
 def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | None:
     name = text[start:end]
     before = _before(text, start)
-    sentence = _sentence(text, start, end)
+    if re.search(r"\bout of\s+$", text[:start], re.IGNORECASE):
+        before = "in"  # "based out of Frankfurt", "trucking out of Omaha"
+    sentence = sentence_of(text, start, end)
     institution_like = bool(EDUCATION_NAME.search(name))
-    at_institution = _at_institution(text, start, end)
+    at_school_or_work = at_institution(text, start, end)
     place = gazetteer().get(fold(name))
     if (
         place is not None
@@ -282,7 +339,7 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
         and _names_something_bigger(text, ent, start, place)
     ):
         return _unknown_place_cue(text, ent, start, end)
-    if place is not None and not institution_like and not at_institution:
+    if place is not None and not institution_like and not at_school_or_work:
         if (
             ent.label_ == "PERSON"
             and before not in LOCATIVE_BEFORE
@@ -290,18 +347,19 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
         ):
             return None  # "Jordan" the person, not the country
         return _place_cue(text, ent, start, end, place)
-    if (ent.label_ in ("ORG", "FAC") and institution_like) or at_institution:
+    if (ent.label_ in ("ORG", "FAC") and institution_like) or at_school_or_work:
         # People are in cities and at schools and employers ("at Deakin").
-        return _organization_cue(text, start, end, sentence, before)
+        return organization_cue(text, start, end, sentence, before)
     if ent.label_ == "ORG" and before in ("for", "with", "joined", "at", "from"):
-        return _organization_cue(text, start, end, sentence, before)
+        return organization_cue(text, start, end, sentence, before)
     if (
         ent.label_ == "ORG"
         and text[end : end + 2] in ("'s", "’s")
+        and not re.match(r"['’]s\s+[A-Z]", text[end:])  # "Calton's Hill": a name
         and not (before == "" or _starts_sentence(text, start))
     ):
         # Not at a sentence's start: "Money's tight" is no company.
-        return _organization_cue(text, start, end, sentence, before)
+        return organization_cue(text, start, end, sentence, before)
     if before in LOCATIVE_BEFORE or _is_modifier(ent) or _landmark_noun(name):
         # An unknown name is a place only where a place can stand: "to
         # Bavaria", "on Vancouver Island"; "learned to use Reddit" is none.
@@ -319,8 +377,10 @@ def _landmark_noun(name: str) -> str:
 
 
 def _place_cue(text: str, ent: Any, start: int, end: int, place: Place) -> Cue:
-    start = _with_article(text, start) if place.kind in ("region", "country") else start
-    replacement = "local" if _is_modifier(ent) else replacement_for(place)
+    modifier = _is_modifier(ent)
+    if place.kind in ("region", "country") and not modifier:
+        start = _with_article(text, start)
+    replacement = "local" if modifier else replacement_for(place)
     if place.kind == "city" and _before(text, start) in NEARBY:
         replacement = "a city"
     return Cue(
@@ -337,11 +397,13 @@ def _place_cue(text: str, ent: Any, start: int, end: int, place: Place) -> Cue:
 
 
 def _unknown_place_cue(text: str, ent: Any, start: int, end: int) -> Cue:
-    start = _with_article(text, start)
+    modifier = _is_modifier(ent)
+    # "the Vauxhall plant" -> "the local plant": the article stays with its noun.
+    start = start if modifier else _with_article(text, start)
     replacement = _landmark_noun(text[start:end]) or (
         "a famous landmark" if ent.label_ == "FAC" else "the area"
     )
-    if _is_modifier(ent):
+    if modifier:
         replacement = "local"
     kind = "landmark" if ent.label_ == "FAC" or replacement != "the area" else "area"
     return Cue(
@@ -357,9 +419,10 @@ def _unknown_place_cue(text: str, ent: Any, start: int, end: int) -> Cue:
     )
 
 
-def _organization_cue(
+def organization_cue(
     text: str, start: int, end: int, sentence: str, before: str
 ) -> Cue:
+    """Return the cue of a school or employer named at ``start``-``end``."""
     name = text[start:end]
     # The nearest words before the name decide: "studying accounting at
     # Deakin, and working part time at Coles" names a school, then a shop.

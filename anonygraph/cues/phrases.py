@@ -2,76 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
-from importlib import resources
 
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table, words
-
-# Titles said without an article ("As CTO I ..."), all in the jobs table.
-_TITLES = r"(?:CTO|CEO|CFO|COO|CIO)"
 
 
 def _alternation(phrases: list[str] | tuple[str, ...]) -> str:
     return "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
 
 
-SOC_COARSE: dict[str, str] = {
-    "11": "manager",
-    "13": "office worker",
-    "15": "tech worker",
-    "17": "professional",
-    "19": "professional",
-    "21": "care worker",
-    "23": "legal professional",
-    "25": "educator",
-    "27": "creative worker",
-    "29": "healthcare worker",
-    "31": "healthcare worker",
-    "33": "public sector worker",
-    "35": "hospitality worker",
-    "37": "service worker",
-    "39": "service worker",
-    "41": "sales worker",
-    "43": "office worker",
-    "45": "outdoor worker",
-    "47": "tradesperson",
-    "49": "tradesperson",
-    "51": "industrial worker",
-    "53": "transport worker",
-    "55": "public sector worker",
-}
-"""A SOC 2018 major group -> the job family phrase a title in it becomes."""
-
-MODIFIERS = (
-    "trainee apprentice junior senior retired self-employed former qualified "
-    "freelance part-time full-time head lead assistant chief newly-qualified"
-).split()
-"""Words before a job title that say where in a career one is: they stay."""
-
 _DETERMINERS = "the|a|an|my|his|her|their|our|this|that|your|every|some|no|our"
 _SENTENCE_START = r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s)|(?<=\n))"
-
-
-@lru_cache(maxsize=1)
-def jobs_lexicon() -> dict[str, tuple[str, str]]:
-    """Return job title -> (occupation value, coarser family phrase).
-
-    Our word list first, then the typical titles of each SOC 2018 minor group
-    (``anonygraph/data/soc2018_groups.json``), each given its major group's
-    family phrase.
-    """
-    lexicon: dict[str, tuple[str, str]] = {}
-    path = resources.files("anonygraph").joinpath("data", "soc2018_groups.json")
-    for group in json.loads(path.read_text("utf-8"))["minor_groups"]:
-        coarse = SOC_COARSE.get(group["code"][:2], "professional")
-        for title in group["examples"]:
-            lexicon[title.lower()] = (title.lower(), coarse)
-    for row in table("jobs.tsv"):
-        lexicon[row[0].lower()] = (row[1], row[2])
-    return lexicon
 
 
 @lru_cache(maxsize=1)
@@ -79,14 +22,23 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     partners = [row[0] for row in table("relationships.tsv")]
     status = [row[0] for row in table("status.tsv")]
     gender = [row[0] for row in table("gender.tsv")]
-    jobs = list(jobs_lexicon())
-    mods = _alternation(MODIFIERS)
     education = [row[0] for row in table("education.tsv")]
     companies = sorted(words("companies.txt"))
     self_noun = r"\b(?:I'?m|I am|I was|as|being|I'?ve been)\s+(?P<article>an?)\s+"
     return {
         "partner": re.compile(
-            rf"\b(?P<my>[Mm]y|[Oo]ur)\s+(?P<word>{_alternation(partners)})(?:'s)?\b",
+            r"\b(?P<my>my|our|the(?=\s+(?:wife|missus|hubby)\b))\s+"
+            rf"(?P<word>{_alternation(partners)})(?:'s)?\b"
+            # "Wife and I are ...": the partner without "my", at a sentence's start.
+            rf"|{_SENTENCE_START}\s*(?P<bare>(?:{_alternation(partners)}))"
+            r"(?=\s+and\s+(?:I|me)\b)",
+            re.IGNORECASE,
+        ),
+        "group_gender": re.compile(
+            r"\b(?P<lead>(?:any\s+other|fellow|both|we'?re\s+both|as)\s+)"
+            r"(?:(?!(?:of|and|with)\b)[\w-]+\s+){0,2}?"
+            r"(?P<word>mums|moms|mothers|dads|fathers|women|men|guys|ladies|girls|gals|"
+            r"blokes|lads)\b",
             re.IGNORECASE,
         ),
         "status": re.compile(rf"\b(?:{_alternation(status)})\b", re.IGNORECASE),
@@ -119,31 +71,6 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             r"(?:one|two|three|four|five|\d)\b",
             re.IGNORECASE,
         ),
-        "job": re.compile(
-            r"\b(?:I'?m|I am|I was|I work as|I worked as|working as|work as|as|"
-            r"my job as|my work as|I'?ve been|been|became|become|retired|now|years?)\s+"
-            rf"(?P<span>(?:(?P<article>an?)\s+(?:(?P<mod>{mods})\s+)?(?:[\w-]+\s+){{0,3}}?"
-            rf"|(?={_TITLES}\b))(?P<word>{_alternation(jobs)}))\b(?![\w-])",
-            re.IGNORECASE,
-        ),
-        "job_fragment": re.compile(
-            _SENTENCE_START + r"\s*(?:(?:first|second|third|fourth|final)[\s-]year\s+)?"
-            rf"(?P<span>(?:(?P<mod>{mods})\s+)?(?:(?!(?:{_DETERMINERS})\b)[a-z-]+\s+)??"
-            rf"(?P<word>{_alternation(jobs)}))\b(?![\w-])"
-            r"(?=\s*[,.!;]|\s+(?:here|at|in|for|with|and|since|who|from|by|out)\b)",
-            re.IGNORECASE,
-        ),
-        "job_modified": re.compile(
-            rf"\b(?P<span>(?P<mod>{mods})\s+(?P<word>{_alternation(jobs)}))\b(?![\w-])",
-            re.IGNORECASE,
-        ),
-        "teach": re.compile(
-            r"(?:\bI\s+|\bI'?ve been\s+|\bI am\s+|\bI'm\s+|\bbeen\s+|"
-            + _SENTENCE_START
-            + r"\s*)(?P<span>(?P<verb>teach|teaches|teaching|taught)\s+[A-Za-z]+"
-            r"(?:\s+to\b)?)",
-            re.IGNORECASE,
-        ),
         "for_a_living": re.compile(
             r"\b(?P<verb>[a-z]+?)(?P<ending>s|es|ing)?\s+for a living\b", re.IGNORECASE
         ),
@@ -166,7 +93,10 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             r"|\b(?P<type2>University|College|Institute|Bank|School)\s+of\s+"
             r"(?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*"
         ),
-        "saint": re.compile(r"\b(?:St\.?|Saint)\s+[A-Z][a-z]+(?:'s|’s)"),
+        "saint": re.compile(
+            # Not inside a longer name: "St Margaret's Bay" is a place.
+            r"\b(?:St\.?|Saint)\s+[A-Z][a-z]+(?:'s|’s)(?!\s+[A-Z])"
+        ),
         "company": re.compile(
             rf"\b(?:at|for|with|from|joined)\s+(?P<word>{_alternation(companies)})\b"
         ),
@@ -203,8 +133,12 @@ def detect_phrases(text: str) -> list[Cue]:
     cues: list[Cue] = []
     partners = {row[0].lower(): row for row in table("relationships.tsv")}
     for m in patterns["partner"].finditer(text):
-        _, status, sex, coarse = partners[m.group("word").lower()]
-        replacement = f"{m.group('my').lower()} {coarse}"
+        word = m.group("word") or m.group("bare")
+        _, status, sex, coarse = partners[word.lower()]
+        owner = (m.group("my") or "my").lower()
+        replacement = f"{'my' if owner == 'the' else owner} {coarse}"
+        if m.group("bare"):
+            replacement = replacement[:1].upper() + replacement[1:]
         if m.group(0).endswith(("'s", "’s")):
             replacement += m.group(0)[-2:]
         certainty = 4 if status in ("married", "engaged", "divorced", "widowed") else 3
@@ -251,7 +185,7 @@ def detect_phrases(text: str) -> list[Cue]:
         )
     gender = {row[0].lower(): row for row in table("gender.tsv")}
     cues.extend(_detect_gender(text, patterns, gender))
-    cues.extend(_detect_jobs(text, patterns, gender))
+    cues.extend(_detect_job_verbs(text, patterns))
     education = {row[0].lower(): row for row in table("education.tsv")}
     for m in patterns["education"].finditer(text):
         _, level, coarse = education[m.group(0).lower()]
@@ -272,6 +206,9 @@ def detect_phrases(text: str) -> list[Cue]:
     cues.extend(_detect_workplaces(text, patterns))
     return cues
 
+
+GROUP_FEMALE = frozenset("mums moms mothers women ladies girls gals".split())
+GROUP_PARENTS = frozenset("mums moms mothers dads fathers".split())
 
 KIN_NEUTRAL = {
     "granddaughter": ("female", "grandchild"),
@@ -307,6 +244,26 @@ def _detect_gender(
                     Cue(m.start("word"), m.end("word"), word, "relationship_status",
                         "self_reference", "married", neutral, 4)
                 )  # fmt: skip
+    for m in patterns["group_gender"].finditer(text):
+        # "Any other expat mums here?", "both women": the author is one of them
+        # (in a text that speaks in the first person).
+        if not re.search(r"\b(?:I|my|me|I'm|we|our|us)\b", text, re.IGNORECASE):
+            continue
+        if m.group("lead").lower().strip() == "as" and not re.search(
+            r"\bas\s+(?:\w+\s+)?(?:mums|moms|dads|women|men)\s*,?\s*(?:we|I)\b",
+            text[m.start() :],
+            re.IGNORECASE,
+        ):
+            continue
+        word = m.group("word").lower()
+        sex = "female" if word in GROUP_FEMALE else "male"
+        neutral = "parents" if word in GROUP_PARENTS else "adults"
+        if m.group("lead").lower().strip() not in ("both", "we're both", "were both"):
+            neutral = "parents" if word in GROUP_PARENTS else "people"
+        cues.append(
+            Cue(m.start("word"), m.end("word"), m.group("word"), "sex",
+                "self_reference", sex, neutral, 4)
+        )  # fmt: skip
     for m in patterns["reflexive"].finditer(text):
         # "for a kid from Winnipeg who taught himself": the author, in the
         # third person; only in a text that speaks in the first person.
@@ -339,12 +296,6 @@ def _detect_gender(
 
 
 VERB_FORMS = {"": "work", "s": "works", "es": "works", "ing": "working"}
-TEACH_FORMS = {
-    "teach": "work with",
-    "teaches": "works with",
-    "teaching": "working with",
-    "taught": "worked with",
-}
 DRIVE_FORMS = {
     "drive": "drive",
     "drives": "drives",
@@ -353,47 +304,20 @@ DRIVE_FORMS = {
 }
 
 
-def _detect_jobs(
-    text: str, patterns: dict[str, re.Pattern[str]], gender: dict[str, tuple[str, ...]]
-) -> list[Cue]:
-    jobs = jobs_lexicon()
+def _detect_job_verbs(text: str, patterns: dict[str, re.Pattern[str]]) -> list[Cue]:
+    """Find "welds for a living", "been driving trucks": a job said as a verb.
+
+    Job titles, training and teaching are `anonygraph.cues.occupations`'.
+    """
     cues: list[Cue] = []
-    for name in ("job", "job_fragment", "job_modified"):
-        for m in patterns[name].finditer(text):
-            word = m.group("word").lower()
-            if word in gender or any(c.start <= m.start("span") < c.end for c in cues):
-                continue
-            occupation, coarse = jobs[word]
-            mod = (m.groupdict().get("mod") or "").lower()
-            noun = f"{mod} {coarse}" if mod and mod != coarse else coarse
-            # "As CTO" takes an article once the title is a family of jobs.
-            replacement = f"{article(noun)} {noun}" if name == "job" else noun
-            cues.append(
-                Cue(m.start("span"), m.end("span"), m.group("span"), "occupation",
-                    "job", occupation, replacement, 5)
-            )  # fmt: skip
-    for m in patterns["teach"].finditer(text):
-        span = m.group("span")
-        verb = m.group("verb").lower()
-        to = span.lower().endswith(" to")
-        obj = span[len(verb) :].strip()
-        if obj.lower() in ("myself", "yourself", "me", "you", "them", "him", "her"):
-            continue
-        # "teaching maths to kids" -> "working on maths with kids"; "I teach
-        # Spanish" -> "I work with Spanish": the subject stays, the job goes.
-        if to:
-            work = TEACH_FORMS[verb].removesuffix(" with")
-            replacement = f"{work} on {obj.removesuffix(' to').strip()} with"
-        else:
-            replacement = f"{TEACH_FORMS[verb]} {obj}"
-        cues.append(
-            Cue(m.start("span"), m.end("span"), span, "occupation", "job_verb",
-                "teacher", replacement, 4)
-        )  # fmt: skip
     for m in patterns["for_a_living"].finditer(text):
         verb = m.group("verb").lower()
-        if verb in ("work", "do", "doing", "does", "what"):
+        if verb in ("work", "do", "doing", "does", "what", "love", "enjoy", "like"):
             continue
+        if re.search(
+            r"\b(?:a|an|the|my|our|\w+ing)\s+$", text[: m.start("verb")], re.I
+        ):
+            continue  # "wield a scalpel", "making games" for a living: nouns
         form = VERB_FORMS.get((m.group("ending") or "").lower(), "work")
         end = m.end("ending") if m.group("ending") else m.end("verb")
         cues.append(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from anonygraph.attributes.gazetteer import (
@@ -118,12 +118,18 @@ def _gazetteer() -> dict[str, Place]:
             add(alias, by_code[code])
     for name in CONTINENTS.values():
         add(name, Place(name, "continent", "", name))
-    us = by_code["US"]
-    # The detectors name US states only; other states and provinces serve
-    # the match rule.
+    # Canada's provinces and Australia's states are places too, but a big
+    # city's name ("Victoria, BC", Québec) reads as the city; a smaller one's
+    # (Ontario, California) does not.
+    all_cities = cities()
+    big_cities = {fold(c.name) for c in all_cities if c.population > 200_000}
     for division in divisions():
-        if division.country == "US":
-            add(division.name, Place(division.name, "state", us.name, us.continent))
+        owner = by_code[division.country]
+        if division.country == "US" or fold(division.name) not in big_cities:
+            add(
+                division.name,
+                Place(division.name, "state", owner.name, owner.continent),
+            )
     for region in regions():
         home = by_code.get(region.country)
         for name in region.names:
@@ -136,7 +142,7 @@ def _gazetteer() -> dict[str, Place]:
                     home.continent if home else "",
                 ),
             )
-    for city in cities():
+    for city in all_cities:
         home_country = by_code.get(city.country)
         if home_country is None or len(city.name) < 3:
             continue
@@ -346,7 +352,9 @@ def detect_places(text: str) -> list[Cue]:
 
 SELF_DEMONYM = re.compile(
     r"(?:\bi'm|\bi am|\bas an?|\bfellow|\bbeing|\bother|\bwe|\bus|\bwe're|\bwe are)"
-    r"\s+(?:an?\s+)?(?:proud\s+|young\s+|half\s+)?$",
+    r"\s+(?:an?\s+)?(?:proud\s+|young\s+|half\s+)?$"
+    # "Half Nigerian, half Irish, grew up in ...": the author's halves.
+    r"|(?:^|[.!?]\s+|,\s*|\band\s+)half[\s-]+$",
     re.IGNORECASE,
 )
 LANGUAGE_BEFORE = re.compile(
@@ -363,7 +371,7 @@ def _detect_demonyms(text: str) -> list[Cue]:
         + "|".join(sorted(map(re.escape, table_), key=len, reverse=True))
         + r")(s?)\b"
     )
-    cues = []
+    cues: list[Cue] = []
     for match in pattern.finditer(text):
         before = text[max(0, match.start() - 20) : match.start()]
         after = text[match.end() : match.end() + 20]
@@ -393,4 +401,52 @@ def _detect_demonyms(text: str) -> list[Cue]:
                 exact=bool(self_ref),
             )
         )
-    return cues
+    return _join_hyphenated(text, cues)
+
+
+def _join_hyphenated(text: str, cues: list[Cue]) -> list[Cue]:
+    """Make "Mexican-American" one cue: its parts' continents, joined once.
+
+    Replaced part by part it would read "North American-American"; as one
+    span it becomes "North American" (both parts on one continent),
+    "Asian-American" or "Asian-South American".
+    """
+    joined: list[Cue] = []
+    for cue in cues:
+        last = joined[-1] if joined else None
+        if (
+            last is not None
+            and last.end + 1 == cue.start
+            and text[last.end] == "-"
+            and (last.exact or cue.exact)
+        ):
+            first = next(
+                (forms[0] for forms in CONTINENT_ADJECTIVES.values()
+                 if last.replacement in forms), last.replacement,
+            )  # fmt: skip
+            # "Korean-American": a kept second part stays ("Asian-American").
+            # "Asian-American" is how heritage is said; other second parts
+            # are the author's nationality too ("Japanese-Brazilian").
+            american = cue.quote == "American"
+            second = cue.quote if american else _self_form(cue)
+            parts = [first] if first == _self_form(cue) else [first, second]
+            joined[-1] = replace(
+                last,
+                end=cue.end,
+                quote=text[last.start : cue.end],
+                value=f"{last.value}; {cue.value}",
+                replacement="-".join(parts),
+                exact=True,
+            )
+            continue
+        joined.append(cue)
+    return joined
+
+
+def _self_form(cue: Cue) -> str:
+    """Return a demonym's continent adjective, whatever its own replacement."""
+    place = gazetteer().get(fold(cue.value)) or gazetteer().get(
+        fold(f"the {cue.value}")
+    )
+    continent = place.continent if place is not None else ""
+    return CONTINENT_ADJECTIVES.get(continent, ("foreign", "foreigners"))[0]

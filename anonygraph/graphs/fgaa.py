@@ -7,7 +7,7 @@ from typing import Any, Literal
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from anonygraph.graphs.rlaa import route_after_review_policy
+from anonygraph.graphs.rlaa import route_after_anonymize, route_after_review_policy
 from anonygraph.nodes.adversary import (
     anonymize,
     attack,
@@ -16,12 +16,12 @@ from anonygraph.nodes.adversary import (
 )
 from anonygraph.nodes.prepare import prepare
 from anonygraph.nodes.review import review_policy
-from anonygraph.state.context import Context
+from anonygraph.state.context import FgaaContext
 from anonygraph.state.rlaa import InputState, OutputState, State
 
 
 def route_after_forward(
-    state: State, runtime: Runtime[Context]
+    state: State, runtime: Runtime[FgaaContext]
 ) -> Literal["review_policy", "anonymize", "finish_loop"]:
     """Stop after T rewrites, or (optionally) once the attacker guesses nothing.
 
@@ -35,11 +35,11 @@ def route_after_forward(
     return "review_policy" if runtime.context.review else "anonymize"
 
 
-def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
+def build_graph() -> StateGraph[State, FgaaContext, InputState, OutputState]:
     """Wire the FgAA loop (uncompiled): RLAA's ablation without arbitrator."""
     builder = StateGraph(
         State,
-        context_schema=Context,
+        context_schema=FgaaContext,
         input_schema=InputState,
         output_schema=OutputState,
     )
@@ -60,7 +60,9 @@ def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
     builder.add_conditional_edges(
         "review_policy", route_after_review_policy, ["anonymize", "finish_loop"]
     )
-    builder.add_edge("anonymize", "attack")
+    builder.add_conditional_edges(
+        "anonymize", route_after_anonymize, ["attack", "finish_loop"]
+    )
     builder.add_edge("finish_loop", END)
     return builder
 

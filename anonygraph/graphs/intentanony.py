@@ -27,6 +27,16 @@ from anonygraph.state.intentanony import (
 from anonygraph.tools.intentanony.exposure import needs_rewrite
 
 
+def route_after_evidence(
+    state: State, runtime: Runtime[IntentAnonyContext]
+) -> Literal["assign_budgets", "rewrite"]:
+    """Budget the attributes; the paper profile's D.4 rewrite decides them itself.
+
+    D.4 runs once per text (A.3): the paper profile always rewrites.
+    """
+    return "rewrite" if runtime.context.paper else "assign_budgets"
+
+
 def route_after_budget(
     state: State, runtime: Runtime[IntentAnonyContext]
 ) -> Literal["review_budgets", "rewrite", "finish_budgets"]:
@@ -85,7 +95,9 @@ def build_graph() -> StateGraph[State, IntentAnonyContext, InputState, OutputSta
     builder.add_edge("prepare", "recognize_intents")
     builder.add_edge("recognize_intents", "attack")
     builder.add_edge("attack", "trace_evidence")
-    builder.add_edge("trace_evidence", "assign_budgets")
+    builder.add_conditional_edges(
+        "trace_evidence", route_after_evidence, ["assign_budgets", "rewrite"]
+    )
     builder.add_conditional_edges(
         "assign_budgets",
         route_after_budget,

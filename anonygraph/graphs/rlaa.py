@@ -19,13 +19,29 @@ def route_after_arbitrate(
 ) -> Literal["review_policy", "anonymize", "finish_loop"]:
     """Stop when the policy is empty (Algorithm 1, line 17) or T rewrites are done.
 
-    The loop ends after an attack, never right after a rewrite: the outcome
-    (anonymized or leaks left) is then always about the final text, at the
-    cost of one attack more than Algorithm 1 when T rounds run out.
+    In the product the loop ends after an attack, never right after a
+    rewrite: the outcome is then always about the final text, at the cost of
+    one attack more than Algorithm 1 when T rounds run out
+    (`route_after_anonymize` ends the paper profile's loop instead).
     """
     if not state.policy or state.round >= runtime.context.max_iterations:
         return "finish_loop"
     return "review_policy" if runtime.context.review else "anonymize"
+
+
+def route_after_anonymize(
+    state: State, runtime: Runtime[Context]
+) -> Literal["attack", "finish_loop"]:
+    """Attack the rewrite; in the paper profile the T-th rewrite is returned.
+
+    Algorithm 1 returns x(T) after the last rewrite without attacking it
+    (lines 20-22); the product attacks it once more so its outcome describes
+    the text written out.
+    """
+    context = runtime.context
+    if context.paper and state.round >= context.max_iterations:
+        return "finish_loop"
+    return "attack"
 
 
 def route_after_review_policy(state: State) -> Literal["anonymize", "finish_loop"]:
@@ -58,7 +74,9 @@ def build_graph() -> StateGraph[State, Context, InputState, OutputState]:
     builder.add_conditional_edges(
         "review_policy", route_after_review_policy, ["anonymize", "finish_loop"]
     )
-    builder.add_edge("anonymize", "attack")
+    builder.add_conditional_edges(
+        "anonymize", route_after_anonymize, ["attack", "finish_loop"]
+    )
     builder.add_edge("finish_loop", END)
     return builder
 

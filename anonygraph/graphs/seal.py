@@ -30,8 +30,15 @@ from anonygraph.state.seal import (
 def route_after_record(
     state: State, runtime: Runtime[TrajectoryContext]
 ) -> Literal["revise", "finish_refinement"]:
-    """Stop once nothing is inferable or T rewrites were tried."""
-    if state.infers_nothing() or state.round >= runtime.context.max_iterations:
+    """Stop once nothing is inferable or T rewrites were tried.
+
+    Self-refinement's paper profile runs its T iterations
+    (``stop_when_nothing_inferred`` off); trajectories keep the stop (Section 3).
+    """
+    stop = getattr(runtime.context, "stop_when_nothing_inferred", True)
+    if (stop and state.infers_nothing()) or (
+        state.round >= runtime.context.max_iterations
+    ):
         return "finish_refinement"
     return "revise"
 

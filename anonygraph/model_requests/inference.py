@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.attributes import describe_attributes, resolve_attributes
 from anonygraph.prompts.common import fence, fill
 from anonygraph.prompts.search_agent import IDENTIFY_PROMPT, render_notes
 from anonygraph.state.answers import inferences_from_answer, scope_answer_model
 from anonygraph.state.context import ModelContext
+from anonygraph.state.paper_answers import attack_model, paper_inferences
 
 
 def protected_attributes(
@@ -42,7 +43,8 @@ async def infer_attributes(
 
     After web searches (``search_log``), the attacker reads their results and
     may name the author's profile (the agentic adversary); otherwise it reads
-    the text alone.
+    the text alone. A paper's ``attack_format`` asks for that paper's forced
+    guesses on the base attributes (searches and custom attributes keep ours).
 
     Returns:
         The `AttributeInference` dicts, the profile named ('' without
@@ -55,8 +57,14 @@ async def infer_attributes(
     if search_log:
         notes = fence("search_results", render_notes(search_log))
         prompt = fill(IDENTIFY_PROMPT, attack=prompt, notes=notes)
-    schema = scope_answer_model(attributes, custom, identify=bool(search_log))
-    answer, calls = await models.ask_structured(
+    fmt = getattr(context, "attack_format", "product")
+    paper = fmt != "product" and not search_log and not custom
+    schema = (
+        attack_model(fmt, attributes)
+        if paper
+        else scope_answer_model(attributes, custom, identify=bool(search_log))
+    )
+    answer, calls = await llm.ask_structured(
         "attacker",
         prompt,
         schema,
@@ -64,6 +72,11 @@ async def infer_attributes(
         step="attack",
         facts={"text": text, "attributes": attributes},
     )
-    inferences = [i.model_dump() for i in inferences_from_answer(answer)]
+    parsed = (
+        paper_inferences(fmt, answer, attributes)
+        if paper
+        else inferences_from_answer(answer)
+    )
+    inferences = [i.model_dump() for i in parsed]
     profile = str(getattr(answer, "identified_profile", "")) if search_log else ""
     return inferences, profile, calls

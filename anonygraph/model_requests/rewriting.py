@@ -1,7 +1,8 @@
 """The checked rewrite every rewriting step asks for.
 
 A model's rewrite replaces a text only when it passes the acceptance checks
-(`anonygraph.tools.acceptance`). A refused rewrite is asked again, telling the
+(`anonygraph.tools.acceptance`), unless the run turned them off (``acceptance``,
+off in the paper profile). A refused rewrite is asked again, telling the
 model why, at most ``rewrite_retries`` times; then the text stays as it was.
 Every refusal is returned with its check and reason for the round's snapshot,
 the record's errors and the run summary.
@@ -9,13 +10,14 @@ the record's errors and the run summary.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.prompts.common import REWRITE_REFUSED, fill
 from anonygraph.tools.acceptance import rejections, thresholds_from
 
@@ -81,10 +83,16 @@ async def checked_rewrite(
         ModelOutputError: when an answer does not parse (as `ask_structured`).
 
     """
+    if not getattr(context, "acceptance", True):
+        # The papers take every rewrite as the model wrote it (paper profile).
+        answer, calls = await llm.ask_structured(
+            role, prompt, schema, context, step=step, facts=facts
+        )
+        return CheckedRewrite(
+            text=text_of(answer).strip(), accepted=True, answer=answer, calls=calls
+        )
     limits = thresholds_from(context)
-    deterministic = (
-        models.parse_spec(models.settings_for(context, role).spec).backend == "rules"
-    )
+    deterministic = llm.settings_for(context, role).backend.answers_from_cues
     # The rules backend answers the same facts the same way: no retry helps it.
     tries = 1 + (
         0 if deterministic else max(0, int(getattr(context, "rewrite_retries", 1)))
@@ -92,13 +100,23 @@ async def checked_rewrite(
     result = CheckedRewrite(text=original, accepted=False, answer=None)
     asked = prompt
     for attempt in range(tries):
-        answer, calls = await models.ask_structured(
+        answer, calls = await llm.ask_structured(
             role, asked, schema, context, step=step, facts=facts
         )
         result.answer = answer
         result.calls += calls
         rewrite = text_of(answer)
-        found = rejections(original, rewrite, evidence=evidence, thresholds=limits)
+        # In a thread: the meaning check's sentence embeddings are matrix
+        # products that leave the interpreter lock free, so the event loop
+        # goes on with other records' steps meanwhile (a second core).
+        found = await asyncio.to_thread(
+            rejections,
+            original,
+            rewrite,
+            evidence=evidence,
+            thresholds=limits,
+            rules_rewrite=deterministic,
+        )
         if not found:
             result.text, result.accepted = rewrite.strip(), True
             return result

@@ -12,7 +12,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.attributes import ATTRIBUTES, describe_attributes
 from anonygraph.inputs import split_comments
 from anonygraph.model_requests.inference import infer_attributes
@@ -52,7 +52,7 @@ from anonygraph.state.review import STOPPED
 from anonygraph.tools.acceptance import rejections, thresholds_from
 from anonygraph.tools.aura.leaks import blacklisted_left, inferable, still_leaking
 from anonygraph.tools.aura.mask_template import build_template as diff_template
-from anonygraph.tools.aura.mask_template import fill_template
+from anonygraph.tools.aura.mask_template import fill_template, unfilled
 from anonygraph.tools.aura.scope import adaptive_scope, base_item, checked_match
 from anonygraph.tools.aura.selection import (
     candidate_problems,
@@ -77,7 +77,7 @@ async def discover_scope(state: State, runtime: Runtime[AuraContext]) -> dict[st
         prior=prior if base else SCOPE_PRIOR_NONE,
         max_findings=ctx.max_findings,
     )
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "attacker", prompt, probe_answer_model(ctx.max_findings), ctx, step="probe"
     )
     findings = [f.model_dump() for f in getattr(answer, "findings")]
@@ -116,7 +116,7 @@ async def profile_utility(
         text=fence("text", state.current),
         dimensions=render_dimensions(UTILITY_DIMENSIONS),
     )
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "keeper", prompt, ProfileAnswer, runtime.context, step="profile"
     )
     profile = {name: getattr(answer, name).strip() for name in UTILITY_DIMENSIONS}
@@ -198,7 +198,7 @@ async def reconstruct(
         variation=state["variation"],
     )
     schema = reconstruct_answer_model([m.placeholder for m in template.masks])
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "reconstructor", prompt, schema, runtime.context, step="reconstruct"
     )
     values = {
@@ -215,8 +215,13 @@ async def reconstruct(
 
 
 def check_candidates(state: State, runtime: Runtime[AuraContext]) -> dict[str, Any]:
-    """Reject candidates that leave gaps, bring back masks or fail acceptance."""
+    """Reject candidates that leave gaps, bring back masks or fail acceptance.
+
+    The paper profile selects by S, C and L only: a candidate is refused
+    there only when it leaves a placeholder unfilled (it is no text).
+    """
     template = MaskTemplate.model_validate(state.template)
+    paper = runtime.context.paper
     blacklist = [BlacklistSpan.model_validate(b) for b in state.blacklist]
     checked = []
     errors = []
@@ -225,11 +230,15 @@ def check_candidates(state: State, runtime: Runtime[AuraContext]) -> dict[str, A
     limits = replace(thresholds_from(runtime.context), check_new_specifics=False)
     original = original_text(state)
     for candidate in map(Candidate.model_validate, state.candidates):
-        problems = candidate_problems(template, candidate.replacements, blacklist)
-        problems += [
-            f"{r.check}: {r.reason}"
-            for r in rejections(original, candidate.text, thresholds=limits)
-        ]
+        if paper:
+            missing = unfilled(template, candidate.replacements)
+            problems = [f"leaves {', '.join(missing)} unfilled"] if missing else []
+        else:
+            problems = candidate_problems(template, candidate.replacements, blacklist)
+            problems += [
+                f"{r.check}: {r.reason}"
+                for r in rejections(original, candidate.text, thresholds=limits)
+            ]
         checked.append({"index": candidate.index, "rejected": problems})
         errors += [f"candidate {candidate.index}: {p}" for p in problems]
     return {"candidates": checked, "errors": errors}
@@ -245,7 +254,7 @@ async def score_privacy(
         text=fence("text", state["text"]),
         scope=fence("scope", scope),
     )
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "attacker", prompt, PrivacyScoreAnswer, runtime.context, step="score_privacy"
     )
     # Only details that are really in the candidate count towards C.
@@ -277,7 +286,7 @@ async def score_utility(
         profile=fence("profile", render_profile(state["profile"])),
         text=fence("rewrite", state["text"]),
     )
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "keeper",
         prompt,
         utility_loss_answer_model(dimensions),

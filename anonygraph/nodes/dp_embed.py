@@ -19,14 +19,21 @@ from anonygraph.tools.dp_embed import (
     pii,
     segmentation,
 )
+from anonygraph.tools.dp_embed.pii_paper import scan_paper
 
 
 def split(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
     """Cut the text into placeholders and chunks (or sentences, unredacted)."""
     ctx = runtime.context
     if ctx.redact_pii:
-        spans = pii.scan(state.current, keep=ctx.keep_categories)
-        segments = segmentation.segment(state.current, spans)
+        spans: list[Any] = (
+            scan_paper(state.current, keep=ctx.keep_categories)
+            if ctx.pii_rules == "paper"
+            else pii.scan(state.current, keep=ctx.keep_categories)
+        )
+        segments = segmentation.segment(
+            state.current, spans, split_blank_lines=ctx.split_blank_lines
+        )
     else:
         segments = segmentation.split_sentences(state.current)
     return {"segments": [asdict(s) for s in segments]}

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from typing import Any
 
 from langgraph.runtime import Runtime
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.inputs import check_text
 from anonygraph.model_requests.inference import infer_attributes
 from anonygraph.prompts.common import fence, fill
 from anonygraph.prompts.evaluate import VALIDATE_PROMPT
+from anonygraph.prompts.intentanony import PAPER_PAIR_LINE
 from anonygraph.state.answers import UtilityAnswer, ValidatorAnswer
 from anonygraph.state.domain import AttributeInference, UtilityScore
 from anonygraph.state.evaluate import EvalContext, State
-from anonygraph.tools.matching import Validator, match_inference
-from anonygraph.tools.text_metrics import bleu, rouge_l
+from anonygraph.state.paper_answers import PaperUtilityAnswer, PaperValidatorAnswer
+from anonygraph.tools.matching import AttributeMatch, Validator, match_inference
+from anonygraph.tools.text_metrics import bleu, leaked_pii, length_ratio, rouge_l
 
 
 def prepare_eval(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
@@ -43,11 +46,32 @@ async def judge(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
         original=fence("original", state.original),
         text=fence("rewrite", state.current),
     )
-    answer, calls = await models.ask_structured(
-        "judge", prompt, UtilityAnswer, runtime.context, step="judge"
+    # The papers' judge names its third part "hallucinations".
+    schema: type[UtilityAnswer | PaperUtilityAnswer] = (
+        PaperUtilityAnswer if runtime.context.paper else UtilityAnswer
+    )
+    answer, calls = await llm.ask_structured(
+        "judge", prompt, schema, runtime.context, step="judge"
     )
     score = answer.to_score()
     return {"utility": {**score.model_dump(), "util": score.util}, "calls": calls}
+
+
+def match_scores(match: AttributeMatch, less_precise: float) -> dict[str, float]:
+    """Score a scored attribute top-1 and top-3: correct 1, less precise as given.
+
+    SEAL (A.1) scores a less precise guess 0.5 for some attributes; RLAA and
+    IntentAnony count correct guesses only (``less_precise`` 0).
+    """
+    values = [
+        1.0
+        if g.outcome == "correct"
+        else less_precise
+        if g.outcome == "less_precise"
+        else 0.0
+        for g in match.guesses
+    ]
+    return {"score": values[0] if values else 0.0, "score@3": max(values, default=0.0)}
 
 
 def validator_for(context: EvalContext, calls: list[dict[str, Any]]) -> Validator:
@@ -56,16 +80,29 @@ def validator_for(context: EvalContext, calls: list[dict[str, Any]]) -> Validato
     ``match_inference`` calls it from a worker thread, so it runs its own
     event loop; the records of its calls are appended to ``calls``.
     """
+    template = context.validate_prompt or VALIDATE_PROMPT
+    paired = "{pairs}" in template
 
     def validate(attribute: str, truth: str, guess: str) -> str:
+        if paired:
+            # A paper's validator reads numbered pairs and answers a list.
+            pair = PAPER_PAIR_LINE.format(number=1, truth=truth, guess=guess)
+            prompt = fill(template, pairs=fence("pairs", pair))
+            listed, made = asyncio.run(
+                llm.ask_structured(
+                    "validator", prompt, PaperValidatorAnswer, context, step="validate"
+                )
+            )
+            calls.extend(made)
+            return str(listed.verdicts[0])
         prompt = fill(
-            VALIDATE_PROMPT,
+            template,
             attribute=attribute,
             truth=fence("truth", truth),
             guess=fence("guess", guess),
         )
         answer, made = asyncio.run(
-            models.ask_structured(
+            llm.ask_structured(
                 "validator", prompt, ValidatorAnswer, context, step="validate"
             )
         )
@@ -94,16 +131,26 @@ async def score(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
             hardness=state.hardness.get(attribute),
             validator=validate if context.validator else None,
         )
-        matches.append(match.model_dump())
+        scored = match.model_dump()
+        if not match.skipped:
+            scored.update(match_scores(match, context.scores_less_precise(attribute)))
+        matches.append(scored)
     metrics: dict[str, Any] = {
         "rouge_l": rouge_l(state.original, state.text),
         "bleu": bleu(state.original, state.text),
+        "length_ratio": length_ratio(state.original, state.text),
     }
+    if state.gold_pii:
+        leaked = leaked_pii(state.text, state.gold_pii)
+        metrics["gold_pii"] = {"leaked": len(leaked), "total": len(state.gold_pii)}
     if context.semantic:
         from anonygraph.tools.text_metrics import semantic_similarities
 
+        # The papers average the raw cosine (DP-Embed 4.2): no clipping there.
         (metrics["semantic"],) = await asyncio.to_thread(
-            semantic_similarities, [state.original], [state.text]
+            partial(semantic_similarities, clip=not context.paper),
+            [state.original],
+            [state.text],
         )
     update: dict[str, Any] = {"matches": matches, "metrics": metrics, "calls": calls}
     if state.text == state.original and not state.utility:

@@ -6,13 +6,17 @@ steps apply are in tools/intentanony/ (exposure, evidence).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from langgraph.runtime import Runtime
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.inputs import split_comments
-from anonygraph.model_requests.inference import infer_attributes
+from anonygraph.model_requests.inference import (
+    infer_attributes,
+    protected_attributes,
+)
 from anonygraph.model_requests.rewriting import checked_rewrite
 from anonygraph.prompts.adversary import render_reasoning
 from anonygraph.prompts.common import fence, fill
@@ -31,10 +35,18 @@ from anonygraph.state.answers import (
 )
 from anonygraph.state.domain import AttributeInference
 from anonygraph.state.intentanony import (
+    INTENT_NAMES,
     EvidenceChain,
     ExposureBudget,
+    Intent,
     IntentAnonyContext,
     State,
+)
+from anonygraph.state.paper_answers import (
+    PaperEvidence,
+    PaperIntentRewrite,
+    PaperIntentVector,
+    paper_chains,
 )
 from anonygraph.state.record import original_text, outcome_of
 from anonygraph.state.review import STOPPED
@@ -53,13 +65,28 @@ from anonygraph.tools.intentanony.exposure import (
     mark_chain,
     over_budget,
 )
+from anonygraph.tools.rlaa.policy import cue_leaks
 
 
 async def recognize_intents(
     state: State, runtime: Runtime[IntentAnonyContext]
 ) -> dict[str, Any]:
-    """Ask the intent model for the five weights and one of the table's scenes."""
+    """Ask the intent model for the five weights and one of the table's scenes.
+
+    The paper profile asks D.1 (weights only, no scene: the paper's G reads a
+    scene no prompt produces).
+    """
     ctx = runtime.context
+    if ctx.paper:
+        prompt = fill(ctx.intent_prompt, text=fence("text", state.current))
+        vector, calls = await llm.ask_structured(
+            "intent", prompt, PaperIntentVector, ctx, step="intent"
+        )
+        intents = [
+            Intent(code=code, name=name, weight=getattr(vector, code))  # type: ignore[arg-type]
+            for code, name in INTENT_NAMES.items()
+        ]
+        return {"intents": [i.model_dump() for i in intents], "calls": calls}
     # Check the governance options first: a bad table must fail before any call.
     check_level(ctx.default_level, "default_level")
     if ctx.privacy_level:
@@ -69,7 +96,7 @@ async def recognize_intents(
     prompt = fill(
         ctx.intent_prompt, text=fence("text", state.current), scenes=", ".join(scenes)
     )
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "intent", prompt, intent_answer_model(scenes), ctx, step="intent"
     )
     intents, scene = intents_from_answer(answer)
@@ -83,15 +110,27 @@ async def recognize_intents(
 async def trace_evidence(
     state: State, runtime: Runtime[IntentAnonyContext]
 ) -> dict[str, Any]:
-    """Build the evidence chains of the attributes the attacker committed to."""
+    """Build the evidence chains of the attributes the attacker committed to.
+
+    The paper profile asks D.3 for every attribute inferred (the comments and
+    the D.2 answer only) and keeps its quotes as written.
+    """
     ctx = runtime.context
-    leaks = [
-        inference
-        for inference in map(AttributeInference.model_validate, state.inferences)
-        if inference.is_leak
-    ]
+    inferences = [AttributeInference.model_validate(i) for i in state.inferences]
+    leaks = inferences if ctx.paper else [i for i in inferences if i.is_leak]
     if not leaks:
         return {"chains": []}
+    if ctx.paper:
+        prompt = fill(
+            ctx.evidence_prompt,
+            text=fence("text", state.current),
+            inferences=fence("inferences", render_reasoning(leaks)),
+        )
+        found, calls = await llm.ask_structured(
+            "evidence", prompt, PaperEvidence, ctx, step="evidence"
+        )
+        names = [leak.attribute for leak in leaks]
+        return {"chains": paper_chains(found, names), "calls": calls}
     counted = counted_intents(state.intents, ctx.intent_threshold)
     prompt = fill(
         ctx.evidence_prompt,
@@ -105,7 +144,7 @@ async def trace_evidence(
         [intent.code for intent in counted],
         ctx.max_evidence_steps,
     )
-    answer, calls = await models.ask_structured(
+    answer, calls = await llm.ask_structured(
         "evidence", prompt, schema, ctx, step="evidence"
     )
     chains = [
@@ -146,8 +185,15 @@ def assign_budgets(
 
 
 async def rewrite(state: State, runtime: Runtime[IntentAnonyContext]) -> dict[str, Any]:
-    """Rewrite ``state.current`` once under the plan; report every plan violation."""
+    """Rewrite ``state.current`` once under the plan; report every plan violation.
+
+    The paper profile sends D.4: the model decides each attribute's
+    granularity from the intents, the D.2 answer and the D.3 chains; no
+    budgets, no span plan.
+    """
     ctx = runtime.context
+    if ctx.paper:
+        return await _paper_rewrite(state, ctx)
     plan = span_plan(state.chains, state.current)
     budgets = render_budgets(
         [AttributeInference.model_validate(i) for i in state.inferences],
@@ -194,6 +240,33 @@ async def rewrite(state: State, runtime: Runtime[IntentAnonyContext]) -> dict[st
     }
 
 
+async def _paper_rewrite(state: State, ctx: IntentAnonyContext) -> dict[str, Any]:
+    inferences = [AttributeInference.model_validate(i) for i in state.inferences]
+    vector = {i["code"]: i["weight"] for i in state.intents}
+    prompt = fill(
+        ctx.rewrite_prompt,
+        text=fence("text", state.current),
+        inferences=fence("inferences", render_reasoning(inferences)),
+        evidence=fence("evidence_chains", json.dumps(state.chains, indent=1)),
+        intents=fence("intents", json.dumps(vector)),
+    )
+    result = await checked_rewrite(
+        "rewriter",
+        prompt,
+        PaperIntentRewrite,
+        ctx,
+        step="rewrite",
+        original=state.current,
+        text_of=lambda answer: answer.anonymized_text,
+    )
+    return {
+        "current": result.text,
+        "round": 1,
+        "calls": result.calls,
+        "iterations": [state.snapshot(rewritten=result.text)],
+    }
+
+
 async def verify(state: State, runtime: Runtime[IntentAnonyContext]) -> dict[str, Any]:
     """Beyond the paper: attack the rewrite again and list the budget overruns."""
     inferences, _, calls = await infer_attributes(
@@ -232,7 +305,11 @@ def finish_budgets(
         update["iterations"] = [state.snapshot(rewritten=None)]
         # Checked: the leaks left are the attributes over their budget.
         left = sorted({str(e.get("attribute")) for e in state.exceeded})
-        checker = models.settings_for(runtime.context, "attacker").spec
+        if not runtime.context.paper:
+            # An explicit cue the detectors still find is a leak all the same.
+            attributes = protected_attributes(state.attributes, runtime.context)
+            left = sorted({*left, *cue_leaks(state.current, attributes)})
+        checker = str(llm.settings_for(runtime.context, "attacker").spec)
         update["outcome"] = outcome_of(
             original_text(state), state.current, left, checker
         )

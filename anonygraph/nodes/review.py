@@ -15,7 +15,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from anonygraph.state import aura, intentanony, rlaa
-from anonygraph.state.context import Context
+from anonygraph.state.context import ContextT
 from anonygraph.state.domain import AttributeInference, LeakVerdict, PolicyItem
 from anonygraph.state.intentanony import EvidenceChain, ExposureBudget
 from anonygraph.state.iterative import IterativeState
@@ -36,7 +36,7 @@ from anonygraph.tools.review_edits import edit_budgets, edit_policy, pick_candid
 from anonygraph.tools.review_requests import build_request
 
 
-def review_policy(state: rlaa.State, runtime: Runtime[Context]) -> dict[str, Any]:
+def review_policy(state: rlaa.State, runtime: Runtime[ContextT]) -> dict[str, Any]:
     """Pause RLAA or FgAA before the anonymizer rewrites: approve, edit or reject."""
     proposed = {p["attribute"]: p["action"] for p in state.policy}
     addable = [a for a in state.attributes if a not in proposed]

@@ -9,11 +9,13 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.inputs import split_comments
+from anonygraph.model_requests.inference import protected_attributes
 from anonygraph.model_requests.rewriting import checked_rewrite
 from anonygraph.state.answers import Rewrite, UtilityAnswer
 from anonygraph.state.domain import AttributeInference
+from anonygraph.state.paper_answers import PaperUtilityAnswer, rewrite_model
 from anonygraph.state.record import original_text, outcome_of
 from anonygraph.state.seal import (
     SealContext,
@@ -21,6 +23,7 @@ from anonygraph.state.seal import (
     TrajectoryContextT,
     TrajectoryStep,
 )
+from anonygraph.tools.rlaa.policy import cue_leaks
 from anonygraph.tools.seal.feedback import anonymize_request, judge_request
 
 
@@ -29,7 +32,13 @@ async def assess(state: State, runtime: Runtime[TrajectoryContextT]) -> dict[str
     prompt = judge_request(
         runtime.context.judge_prompt, original_text(state), state.current
     )
-    answer, calls = await models.ask_structured(
+    if runtime.context.paper:
+        # D.3's answer names its third part "hallucinations".
+        paper, calls = await llm.ask_structured(
+            "judge", prompt, PaperUtilityAnswer, runtime.context, step="judge"
+        )
+        return {"utility": paper.as_utility_answer().model_dump(), "calls": calls}
+    answer, calls = await llm.ask_structured(
         "judge", prompt, UtilityAnswer, runtime.context, step="judge"
     )
     return {"utility": answer.model_dump(), "calls": calls}
@@ -56,11 +65,12 @@ async def revise(state: State, runtime: Runtime[TrajectoryContextT]) -> dict[str
         state.current,
         map(AttributeInference.model_validate, state.inferences),
         utility if context.utility_feedback else None,
+        paper=context.paper,
     )
     result = await checked_rewrite(
         "anonymizer",
         prompt,
-        Rewrite,
+        rewrite_model("seal") if context.paper else Rewrite,
         context,
         step="anonymize",
         original=state.current,
@@ -126,7 +136,12 @@ def finish_refinement(
             if i.is_leak
         }
     )
-    checker = models.settings_for(runtime.context, "attacker").spec
+    if not runtime.context.paper:
+        # An explicit cue the detectors still find is a leak, whatever a weak
+        # attacker said (the paper profile counts its attacker's word only).
+        attributes = protected_attributes(state.attributes, runtime.context)
+        left = sorted({*left, *cue_leaks(state.current, attributes)})
+    checker = str(llm.settings_for(runtime.context, "attacker").spec)
     return {
         "anonymized": state.current,
         "anonymized_comments": split_comments(state.current, len(state.comments)),

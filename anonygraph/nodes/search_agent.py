@@ -8,7 +8,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.prompts.common import fence, fill
 from anonygraph.prompts.search_agent import render_notes
 from anonygraph.state.answers import SearchStep
@@ -30,7 +30,7 @@ async def search_step(
         notes=fence("notes", render_notes(state.search_log)),
         steps_left=context.max_search_steps - len(state.search_log),
     )
-    step, calls = await models.ask_structured(
+    step, calls = await llm.ask_structured(
         "attacker", prompt, SearchStep, context, step="search_step"
     )
     query = step.query.strip() if step.action == "search" else ""
@@ -90,7 +90,7 @@ async def search_agent(
         )
         opening = [HumanMessage(prompt)]
     try:
-        answer, calls = await models.ask_with_tools(
+        answer, calls = await llm.ask_with_tools(
             "attacker",
             [*state.search_messages, *opening],
             [web_search],
@@ -98,14 +98,12 @@ async def search_agent(
             step="search_agent",
             tool_choice=None if state.searches_answered() else web_search.name,
         )
-    except models.ModelServerError as exc:
+    except llm.ModelServerError as exc:
         if not (exc.refused and context.search_mode == "auto"):
             raise
-        settings = models.settings_for(context, "attacker")
+        settings = llm.settings_for(context, "attacker")
         note = f"{exc.url}: {exc.fault[:200]}"
-        models.remember_tools_refused(
-            models.parse_spec(settings.spec), note, settings.cache_db
-        )
+        llm.remember_tools_refused(settings.spec, note)
         refusal = f"search_mode auto: tool calls refused ({note}); structured steps"
         return {"tools_refused": note, "calls": exc.calls, "errors": [refusal]}
     return {"search_messages": [*opening, answer], "calls": calls}

@@ -260,3 +260,44 @@ attribute, every attribute every round)."""
 
 PAPER_INFERENCE_BLOCK = "Type: {attribute}\nInference: {reasoning}\nGuess: {guess}"
 """One attacker inference as the feedback-guided anonymizer reads it (SEAL D.1)."""
+
+
+def render_paper_reasoning(inferences: list[AttributeInference]) -> str:
+    """Render the attacker's answer as the RLAA arbitrator reads it.
+
+    The paper's attacker writes one ``Inference`` for all keys and one
+    ``Guess`` object: the reasoning shared by every attribute is given once.
+    """
+    reasonings = list(dict.fromkeys(i.reasoning for i in inferences))
+    guesses = "; ".join(
+        f"{i.attribute}: {one_line(', '.join(i.guesses)) or 'none'}" for i in inferences
+    )
+    return f"Inference: {chr(10).join(reasonings)}\nGuess: {guesses}"
+
+
+_VALIDITY_OF_ACTION = {"generalize": "high", "rephrase": "medium"}
+
+
+def render_paper_feedback(policy: list[PolicyItem]) -> str:
+    """List the arbitrator's leaked concepts as RLAA's anonymizer reads them."""
+    return "\n".join(
+        PAPER_RLAA_LEAK_LINE.format(
+            attribute=item.attribute,
+            validity=_VALIDITY_OF_ACTION.get(item.action, "high"),
+            evidence="; ".join(f'"{one_line(e)}"' for e in item.evidence) or "none",
+            concept=one_line(item.concept),
+        )
+        for item in policy
+    )
+
+
+def render_inference_blocks(inferences: list[AttributeInference]) -> str:
+    """One `PAPER_INFERENCE_BLOCK` per attribute: the feedback-guided anonymizer."""
+    return "\n\n".join(
+        PAPER_INFERENCE_BLOCK.format(
+            attribute=i.attribute,
+            reasoning=one_line(i.reasoning),
+            guess=one_line(i.guesses[0]) if i.guesses else "none",
+        )
+        for i in inferences
+    )

@@ -12,10 +12,15 @@ from typing import Any
 
 from tqdm import tqdm
 
-from anonygraph import models, store
+from anonygraph import llm
 from anonygraph.cues.leaks import LeakRate, explicit_leak_rates
 from anonygraph.graphs import evaluate
-from anonygraph.runner import invoke_thread, run_bounded
+from anonygraph.runs import store
+from anonygraph.runs.checkpointers import open_checkpointer
+from anonygraph.runs.options import check_engine
+from anonygraph.runs.ray_connect import RayOptions
+from anonygraph.runs.recorder import StoreRecorder, record_calls
+from anonygraph.runs.records import invoke_thread, run_bounded
 from anonygraph.runs.tracing import tracing_scope
 from anonygraph.state.evaluate import EvalContext
 
@@ -31,9 +36,14 @@ class EvalOptions:
     per_iteration: bool = False
     """Also score the text after every round (for MRS curves)."""
     concurrency: int = 1
+    """Texts at once (on each Ray worker with ``engine="ray"``)."""
     progress: bool = True
     trace: bool = False
     """Send LangSmith traces; off otherwise, whatever the environment says."""
+    engine: str = "local"
+    """``local`` (this process) or ``ray`` (Ray workers, set by `ray`)."""
+    ray: RayOptions = field(default_factory=RayOptions)
+    """The cluster and the workers of ``engine="ray"``; unused otherwise."""
 
 
 @dataclass
@@ -53,6 +63,8 @@ class EvalSummary:
     """Model spec -> how its search agent ran, where its server refused tools."""
     leak_rates: dict[str, dict[str, LeakRate]] = field(default_factory=dict)
     """original/final -> attribute -> explicit-cue leak rate (no model)."""
+    ray_nodes: dict[str, int] = field(default_factory=dict)
+    """On Ray: node (address and id) -> texts scored there."""
 
     def report(self) -> str:
         """Render for people."""
@@ -76,6 +88,9 @@ class EvalSummary:
             f"  structured output: {s} -> {m}" for s, m in self.structured.items()
         ]
         lines += [f"  search agent: {s} -> {m}" for s, m in self.search.items()]
+        if self.ray_nodes:
+            where = ", ".join(f"{n} on {node}" for node, n in self.ray_nodes.items())
+            lines.append(f"  ray: texts per node: {where}")
         return "\n".join(lines)
 
 
@@ -93,10 +108,15 @@ class EvalRow:
     same_as: str = ""
     """An earlier row of the record with the same text, whose scores it copies."""
 
+    @property
+    def id(self) -> str:
+        """Name the text within its evaluation (a Ray worker's key for it)."""
+        return f"{self.record_id}/{self.row}"
+
 
 def eval_id_for(run_id: str, context: EvalContext, per_iteration: bool) -> str:
     """Name an evaluation after its run and settings, so re-running resumes it."""
-    settings = {k: v for k, v in asdict(context).items() if k != "cache_db"}
+    settings = asdict(context)
     key = json.dumps([run_id, settings, per_iteration], sort_keys=True, default=str)
     return f"eval-{hashlib.sha256(key.encode()).hexdigest()[:10]}"
 
@@ -168,6 +188,7 @@ async def evaluate_run(options: EvalOptions) -> EvalSummary:
     Raises:
         ValueError: when the run does not exist in the store.
     """
+    check_engine(options.engine)
     with tracing_scope(options.trace):
         return await _evaluate_run(options)
 
@@ -179,8 +200,7 @@ async def _evaluate_run(options: EvalOptions) -> EvalSummary:
             f"no run {options.run_id!r} in {options.db}; "
             "list runs with `anonygraph report --db ...`"
         )
-    cache = store.cache_location(options.db)
-    context = EvalContext(**{"cache_db": cache, **options.context})
+    context = EvalContext(**options.context)
     eval_id = eval_id_for(options.run_id, context, options.per_iteration)
     summary = EvalSummary(eval_id=eval_id, run_id=options.run_id)
     summary.leak_rates = run_leak_rates(db, options.run_id)
@@ -201,17 +221,9 @@ async def _evaluate_run(options: EvalOptions) -> EvalSummary:
     bar = tqdm(
         total=len(todo), desc="eval", disable=not options.progress, file=sys.stderr
     )
-    async with store.open_checkpointer(options.db) as saver:
-        app = evaluate.build_graph().compile(checkpointer=saver, name="evaluate")
-        errors = await run_bounded(
-            [
-                partial(score_row, app, context, row, eval_id, options.run_id, db)
-                for row in todo
-                if not row.same_as
-            ],
-            options.concurrency,
-            bar,
-        )
+    errors = await _score_rows(
+        options, context, summary, [r for r in todo if not r.same_as], db, bar
+    )
     summary.failures = [e for e in errors if e]
     summary.failed = len(summary.failures)
     summary.scored = len(errors) - summary.failed
@@ -222,10 +234,52 @@ async def _evaluate_run(options: EvalOptions) -> EvalSummary:
             bar.update(1)
     bar.close()
     used = db.models_used(f"{options.run_id}/{eval_id}")
-    summary.structured = models.structured_modes(used, context.cache_db)
+    recorder = StoreRecorder(db)
+    summary.structured = llm.structured_modes(used, recorder)
     stepped = db.models_used(f"{options.run_id}/{eval_id}", step="search_step")
-    summary.search = models.search_fallbacks(stepped, context.cache_db)
+    summary.search = llm.search_fallbacks(stepped, recorder)
     return summary
+
+
+async def _score_rows(
+    options: EvalOptions,
+    context: EvalContext,
+    summary: EvalSummary,
+    rows: list[EvalRow],
+    db: store.RunStore,
+    bar: Any,
+) -> list[str]:
+    """Score ``rows`` in this process or on Ray workers; return their errors."""
+    eval_id = summary.eval_id
+    if options.engine == "ray":
+        from anonygraph.runs.ray_engine import evaluate_on_ray
+
+        job = {
+            "run_id": options.run_id,
+            "eval_id": eval_id,
+            "db": options.db,
+            "context": options.context,
+            "trace": options.trace,
+            "item_type": EvalRow,
+            "graph": evaluate.build_graph,
+            "context_type": EvalContext,
+            "score": score_row,
+        }
+        # Blocking, as a Ray run is (`batch.run_batch`).
+        errors, summary.ray_nodes = evaluate_on_ray(
+            job, rows, options.ray, options.concurrency, bar
+        )
+        return errors
+    async with open_checkpointer(options.db) as saver:
+        app = evaluate.build_graph().compile(checkpointer=saver, name="evaluate")
+        return await run_bounded(
+            [
+                partial(score_row, app, context, row, eval_id, options.run_id, db)
+                for row in rows
+            ],
+            options.concurrency,
+            bar,
+        )
 
 
 async def score_row(
@@ -239,7 +293,7 @@ async def score_row(
     """Evaluate one text (resuming its thread); store it; return an error or ''."""
     start = time.perf_counter()
     # Judge and attacker calls log their start too (named as save_evaluation does).
-    store.track_calls(db, f"{run_id}/{eval_id}", f"{row.record_id}/{row.row}")
+    record_calls(db, f"{run_id}/{eval_id}", f"{row.record_id}/{row.row}")
     result, failure = await invoke_thread(
         app,
         f"{eval_id}:{row.record_id}:{row.row}",
@@ -271,7 +325,12 @@ def scored(values: dict[str, Any]) -> bool:
 def _payload(row: EvalRow) -> dict[str, Any]:
     labels: dict[str, Any] = {}
     hardness: dict[str, int] = {}
+    gold_pii: list[str] = []
     for name, value in row.labels.items():
+        if name == "gold_pii":
+            # Not an attribute: the PII strings DP-Embed's leak looks for.
+            gold_pii = [str(v) for v in value] if isinstance(value, list) else []
+            continue
         # Labels may carry their hardness: {"age": {"value": 34, "hardness": 2}}.
         if isinstance(value, dict):
             labels[name] = value.get("value", value.get("estimate"))
@@ -284,4 +343,5 @@ def _payload(row: EvalRow) -> dict[str, Any]:
         "original": row.original,
         "labels": labels,
         "hardness": hardness,
+        "gold_pii": gold_pii,
     }

@@ -10,8 +10,8 @@ import json
 from collections import defaultdict
 from typing import Any
 
-from anonygraph import store
 from anonygraph.attributes import canonical_attribute
+from anonygraph.runs import store
 from anonygraph.tools.matching import ABSTAINED, match_inference
 from anonygraph.tools.text_diff import changed_words, render_terminal, word_diff
 

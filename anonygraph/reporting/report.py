@@ -5,12 +5,13 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from anonygraph import store
 from anonygraph.reporting import html_page, record_view
 from anonygraph.reporting.evaluation import run_leak_rates
 from anonygraph.reporting.plots import write_plots
 from anonygraph.reporting.tables import (
     COLUMNS,
+    accuracy_table,
+    attribute_accuracy,
     curve_table,
     format_value,
     iteration_curve,
@@ -18,8 +19,10 @@ from anonygraph.reporting.tables import (
     markdown_table,
     models_note,
     original_row,
+    overall,
     run_row,
 )
+from anonygraph.runs import store
 
 
 def write_report(
@@ -48,6 +51,26 @@ def write_report(
         )
     rows = [original_row(db, evaluated[0][1] or "", evaluated[0][0]["id"])]
     rows += [run_row(db, run, eval_id or "") for run, eval_id in evaluated]
+    for row in rows[1:]:
+        row["Overall"] = overall(row, rows[0])
+    first_eval = evaluated[0][1] or ""
+    accuracies = {
+        "original text": attribute_accuracy(
+            [r for r in db.evaluations(first_eval) if r["row"] == "original"]
+        )
+    }
+    accuracies.update(
+        {
+            f"{run['method']} ({run['id']})": attribute_accuracy(
+                [
+                    r
+                    for r in db.evaluations(eval_id or "")
+                    if r["row"] == "final" and r["status"] == "done"
+                ]
+            )
+            for run, eval_id in evaluated
+        }
+    )
     leaks = {"original text": run_leak_rates(db, evaluated[0][0]["id"])["original"]}
     leaks.update(
         {
@@ -72,6 +95,15 @@ def write_report(
         "tie to it, is still in the text (no model; LEAK above pools them).",
         "",
         leak_table(leaks),
+        "",
+    ]
+    sections += [
+        "## Attacker accuracy per attribute (top-1)",
+        "",
+        "Share of labelled texts whose attribute the evaluation's attacker got",
+        "right (a less precise guess counts as the evaluation scored it).",
+        "",
+        accuracy_table(accuracies),
         "",
     ]
     for name, curve in curves.items():

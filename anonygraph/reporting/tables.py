@@ -8,21 +8,26 @@ from collections.abc import Iterable
 from statistics import mean
 from typing import Any
 
-from anonygraph import store
 from anonygraph.cues.leaks import LeakRate
 from anonygraph.reporting.evaluation import overall_leak_rate, run_leak_rates
+from anonygraph.runs import store
 from anonygraph.tools.matching import ABSTAINED
 
 COLUMNS = (
     "method",
+    "profile",
     "run",
     "records",
     "UTIL",
     "PRIV",
     "PRIV@3",
+    "Overall",
     "LEAK",
     "ROUGE",
     "BLEU",
+    "SIM",
+    "LEN",
+    "PII",
     "MEAN",
     "READ",
     "HALL",
@@ -31,7 +36,11 @@ COLUMNS = (
     "attacker",
     "judge",
 )
-"""Every row names the attacker and judge model specs its numbers come from."""
+"""Every row names the attacker and judge model specs its numbers come from.
+
+Overall (SEAL 5.1) = (P0 - P) / P0 - (U0 - U) / U0 against the original row;
+SIM the mean semantic similarity, LEN the mean length ratio and PII the
+gold-PII leak rate (DP-Embed 4.2), where the evaluation computed them."""
 
 
 def _avg(values: Iterable[float | None]) -> float | None:
@@ -42,18 +51,25 @@ def _avg(values: Iterable[float | None]) -> float | None:
 def privacy(rows: list[dict[str, Any]], k: int = 1) -> float | None:
     """Share of labelled attributes the attacker got right (top-1 or top-k).
 
-    Only "correct" counts; "less precise" does not, as in the RLAA paper. The
-    share is over every labelled attribute (the papers' attack success rate):
-    an attacker that guessed nothing missed; only a missing or unreadable
-    label leaves an attribute out.
+    Only "correct" counts; "less precise" does not, as in the RLAA paper,
+    unless the evaluation scored the match itself (``score``, ``score@3``:
+    SEAL's protocol gives a less precise guess 0.5). The share is over every
+    labelled attribute (the papers' attack success rate): an attacker that
+    guessed nothing missed; only a missing or unreadable label leaves an
+    attribute out.
     """
-    hits = total = 0
+    hits: float = 0
+    total = 0
     for row in rows:
         for match in json.loads(row["matches"] or "[]"):
             skipped = match.get("skipped_reason", "")
             if skipped and skipped not in ABSTAINED:
                 continue
             total += 1
+            key = "score" if k == 1 else "score@3"
+            if key in match:
+                hits += float(match[key])
+                continue
             guesses = match.get("guesses", [])[:k]
             hits += any(g.get("outcome") == "correct" for g in guesses)
     return hits / total if total else None
@@ -70,6 +86,8 @@ def utility_parts(rows: list[dict[str, Any]]) -> dict[str, float | None]:
             means.append(utility["meaning"])
             halls.append(utility["hallucination"])
     metrics = [json.loads(r["metrics"] or "{}") for r in rows]
+    gold = [m["gold_pii"] for m in metrics if m.get("gold_pii")]
+    gold_total = sum(g["total"] for g in gold)
     return {
         "UTIL": _avg(utils),
         "READ": _avg(reads),
@@ -77,13 +95,69 @@ def utility_parts(rows: list[dict[str, Any]]) -> dict[str, float | None]:
         "HALL": _avg(halls),
         "ROUGE": _avg(m.get("rouge_l") for m in metrics),
         "BLEU": _avg(m.get("bleu") for m in metrics),
+        "SIM": _avg(m.get("semantic") for m in metrics),
+        "LEN": _avg(m.get("length_ratio") for m in metrics),
+        # Pooled over every gold string, as DP-Embed's leak (4.2).
+        "PII": sum(g["leaked"] for g in gold) / gold_total if gold_total else None,
     }
+
+
+def overall(row: dict[str, Any], original: dict[str, Any]) -> float | None:
+    """SEAL's Overall: relative privacy gain minus relative utility loss (5.1).
+
+    None when either row lacks PRIV or UTIL, or the original's is 0.
+    """
+    p0, p, u0, u = original["PRIV"], row["PRIV"], original["UTIL"], row["UTIL"]
+    if None in (p0, p, u0, u) or not p0 or not u0:
+        return None
+    return float((p0 - p) / p0 - (u0 - u) / u0)
+
+
+def attribute_accuracy(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """Top-1 privacy score per attribute (the papers' per-attribute tables)."""
+    per: dict[str, list[float]] = defaultdict(list)
+    for row in rows:
+        for match in json.loads(row["matches"] or "[]"):
+            skipped = match.get("skipped_reason", "")
+            if skipped and skipped not in ABSTAINED:
+                continue
+            if "score" in match:
+                value = float(match["score"])
+            else:
+                guesses = match.get("guesses", [])[:1]
+                value = float(any(g.get("outcome") == "correct" for g in guesses))
+            per[match["attribute"]].append(value)
+    return {name: mean(values) for name, values in sorted(per.items())}
+
+
+def accuracy_table(accuracies: dict[str, dict[str, float]]) -> str:
+    """Render texts x attributes top-1 accuracies as a Markdown table."""
+    names = sorted({name for values in accuracies.values() for name in values})
+    lines = ["| texts | " + " | ".join(names) + " |", "|" + "---|" * (len(names) + 1)]
+    for label, values in accuracies.items():
+        cells = [format_value(values.get(n)) for n in names]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def eval_params(db: store.RunStore, eval_id: str) -> dict[str, Any]:
+    """Return the `EvalContext` fields an evaluation ran with."""
+    rows = db.db.query("select params from evals where id = ?", [eval_id])
+    return dict(json.loads(rows[0]["params"] or "{}")) if rows else {}
+
+
+def profile_note(run_params: dict[str, Any], eval_params: dict[str, Any]) -> str:
+    """Name the run's profile and the evaluation's (with its paper protocol)."""
+    run = run_params.get("profile") or "product"
+    scored = eval_params.get("profile") or "product"
+    if scored == "paper":
+        scored = f"paper ({eval_params.get('protocol', '')})"
+    return f"{run}; eval {scored}"
 
 
 def eval_models(db: store.RunStore, eval_id: str) -> dict[str, str]:
     """Return the attacker and judge model specs an evaluation used."""
-    rows = db.db.query("select params from evals where id = ?", [eval_id])
-    params = json.loads(rows[0]["params"] or "{}") if rows else {}
+    params = eval_params(db, eval_id)
     chosen = params.get("models") or {}
     default = params.get("default_model", "local")
     judge = chosen.get("judge", default) if params.get("judge", True) else "none"
@@ -99,7 +173,7 @@ def run_row(db: store.RunStore, run: dict[str, Any], eval_id: str) -> dict[str, 
     params = json.loads(run.get("params") or "{}")
     return {
         "method": run["method"],
-        "profile": params.get("profile", ""),
+        "profile": profile_note(params, eval_params(db, eval_id)),
         "run": run["id"],
         "records": len(final),
         "PRIV": privacy(final),
@@ -120,6 +194,7 @@ def original_row(db: store.RunStore, eval_id: str, run_id: str = "") -> dict[str
     leaks = run_leak_rates(db, run_id)["original"] if run_id else {}
     return {
         "method": "original text",
+        "profile": profile_note({}, eval_params(db, eval_id)).split("; ")[1],
         "run": "-",
         "records": len(rows),
         "PRIV": privacy(rows),

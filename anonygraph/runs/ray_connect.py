@@ -9,6 +9,7 @@ for, or a store file would have to be reached from several nodes.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import ipaddress
 import logging
 import os
@@ -17,10 +18,11 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from anonygraph import sql
+from anonygraph.runs import sql
 
 LOOPBACK = "127.0.0.1"
 
@@ -31,16 +33,45 @@ class RayEngineError(ValueError):
 
 @dataclass
 class RayOptions:
-    """Where and how wide a run goes on Ray (the CLI's ``--engine ray`` flags)."""
+    """Where and how wide a run goes on Ray (the CLI's ``--engine ray`` flags).
 
-    address: str | None = None
+    A field with a ``flag`` in its metadata is a flag of ``run`` and ``eval``
+    (`anonygraph.cli.flags.add_engine`), its ``description`` the flag's help.
+    """
+
+    address: str | None = field(
+        default=None,
+        metadata={
+            "flag": "--ray-address",
+            "description": "the Ray cluster: a head node's HOST:PORT, 'auto' (the "
+            "one RAY_ADDRESS names or `ray start` started here), or none for a "
+            "cluster of this machine started for the run, on 127.0.0.1",
+        },
+    )
     """``None``: a local cluster started for the run, on 127.0.0.1; ``auto``:
     the cluster ``RAY_ADDRESS`` names or the one ``ray start`` started on this
     machine; else a head node's ``HOST:PORT``."""
-    workers: int = 1
+    workers: int = field(
+        default=1,
+        metadata={
+            "flag": "--workers",
+            "description": "Ray workers (actors), each running --concurrency "
+            "records and holding its own in-process models",
+        },
+    )
     """Actors working the run's records, ``RunOptions.concurrency`` each."""
-    cpus_per_worker: float = 1.0
-    gpus_per_worker: float = 0.0
+    cpus_per_worker: float = field(
+        default=1.0,
+        metadata={"flag": "--cpus-per-worker", "description": "CPUs a worker takes"},
+    )
+    gpus_per_worker: float = field(
+        default=0.0,
+        metadata={
+            "flag": "--gpus-per-worker",
+            "description": "GPUs a worker takes (for in-process models: hf, "
+            "llamacpp, local)",
+        },
+    )
     connect_timeout: float = 30.0
     """Seconds to wait for the cluster's address to answer."""
     max_attempts: int = 3
@@ -65,6 +96,16 @@ def check_engine_options(engine: RayOptions) -> None:
             raise RayEngineError(f"{flag} {getattr(engine, name)}: give 0 or more")
     if engine.max_attempts < 1:
         raise RayEngineError(f"max_attempts {engine.max_attempts}: give 1 or more")
+    if engine.address is not None and "://" in engine.address:
+        raise RayEngineError(_bad_address(engine.address))
+
+
+def _bad_address(given: str) -> str:
+    return (
+        f"--ray-address {given}: give a head node's HOST:PORT, 'auto' or none "
+        "(Ray Client addresses, ray://, are not supported: run the command on a "
+        "node of the cluster)"
+    )
 
 
 def import_ray(address: str | None) -> Any:
@@ -125,6 +166,7 @@ def connect(ray: Any, engine: RayOptions) -> Iterator[str]:
     quiet = {"logging_level": logging.WARNING, "runtime_env": engine.runtime_env}
     if engine.address is None:
         where = "the local Ray cluster"
+        private_token()
         ray.init(
             address="local",
             include_dashboard=False,
@@ -150,6 +192,42 @@ def connect(ray: Any, engine: RayOptions) -> Iterator[str]:
         yield where
     finally:
         ray.shutdown()
+
+
+def private_token() -> Path | None:
+    """Give a local cluster's token file 0600; return the file we checked, or None.
+
+    A cluster started by ``ray.init`` turns token authentication on (unless
+    ``RAY_AUTH_MODE`` says otherwise) and, without a token, writes one to
+    ``~/.ray/auth_token`` with the umask's permissions: readable by every
+    user of the machine, who could then run code on the cluster. We write
+    that file first, 0600 (Ray then reads it), or tighten one left by an
+    earlier run. A token in ``RAY_AUTH_TOKEN`` or a file the user named
+    (``RAY_AUTH_TOKEN_PATH``) is left as it is.
+    """
+    mode = os.environ.get("RAY_AUTH_MODE")
+    if mode is not None and mode.lower() != "token":
+        return None
+    if os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH"):
+        return None
+    from ray._private.authentication import authentication_token_setup as auth
+
+    path = auth._get_default_token_path()
+    if path.exists():
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o600)
+        return path
+    from ray._private.authentication.authentication_token_generator import (
+        generate_new_authentication_token,
+    )
+
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(handle, "w") as token:
+        token.write(generate_new_authentication_token())
+    # Ray's loader may have looked for a token already (and found none).
+    importlib.import_module("ray._raylet").AuthenticationTokenLoader.instance().reset_cache()
+    return path
 
 
 def _resolve(ray: Any, address: str) -> str:
@@ -182,11 +260,7 @@ def _wait_for_answer(given: str, address: str, timeout: float) -> None:
     """
     host, port = _host_port(address)
     if "://" in address or not port:
-        raise RayEngineError(
-            f"--ray-address {given}: give a head node's HOST:PORT, 'auto' or none "
-            "(Ray Client addresses, ray://, are not supported: run the command "
-            "on a node of the cluster)"
-        )
+        raise RayEngineError(_bad_address(given))
     deadline = time.monotonic() + timeout
     while True:
         left = deadline - time.monotonic()
@@ -235,8 +309,6 @@ def _ask_control_store(address: str, seconds: float) -> BaseException | str | No
     In a daemon thread: Ray's client blocks for about 40 s on a port where
     something else answers, and cannot be cut short.
     """
-    import importlib
-
     # Ray's own scripts probe a head this way (``ray._raylet`` has no stubs).
     client: Any = importlib.import_module("ray._raylet").GcsClient
 

@@ -22,8 +22,6 @@ touched (`ray_connect`).
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import sys
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -32,20 +30,19 @@ from typing import Any
 
 from tqdm import tqdm
 
-from anonygraph import sql, store
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import BadLine
-from anonygraph.runner import (
-    WAITING,
-    OutputFile,
+from anonygraph.runs import sql
+from anonygraph.runs.locks import run_lock
+from anonygraph.runs.options import (
     RunOptions,
-    RunSummary,
     build_context,
     check_output_path,
     derive_run_id,
-    fill_totals,
     load_input,
+    run_params,
 )
+from anonygraph.runs.output import OutputFile, write_done
 from anonygraph.runs.ray_connect import (
     RayEngineError,
     RayOptions,
@@ -56,10 +53,20 @@ from anonygraph.runs.ray_connect import (
     import_ray,
 )
 from anonygraph.runs.ray_workers import WorkerPool
+from anonygraph.runs.schema import WAITING
+from anonygraph.runs.store import RunStore
+from anonygraph.runs.summary import RunSummary, fill_totals
+from anonygraph.runs.table_output import TableOutput, write_run_table
 from anonygraph.runs.tracing import tracing_scope
 from anonygraph.state.domain import Record
 
-__all__ = ["RayEngineError", "RayOptions", "RaySummary", "run_on_ray"]
+__all__ = [
+    "RayEngineError",
+    "RayOptions",
+    "RaySummary",
+    "evaluate_on_ray",
+    "run_on_ray",
+]
 
 
 @dataclass
@@ -87,14 +94,17 @@ class RaySummary(RunSummary):
         return super().report() + "\n" + line
 
 
-def run_on_ray(options: RunOptions, engine: RayOptions) -> RaySummary:
+def run_on_ray(options: RunOptions, engine: RayOptions | None = None) -> RaySummary:
     """Work every record of ``options.input`` on Ray; resume an interrupted run.
+
+    ``engine``: the cluster and workers; default ``options.ray``.
 
     Raises:
         RayEngineError: for a run refused before any record was touched.
         ValueError: for an unknown method or run option.
-        store.RunLockedError: when another driver is working the run.
+        RunLockedError: when another driver is working the run.
     """
+    engine = options.ray if engine is None else engine
     check_engine_options(engine)
     if options.method not in GRAPHS:
         raise ValueError(
@@ -102,16 +112,20 @@ def run_on_ray(options: RunOptions, engine: RayOptions) -> RaySummary:
         )
     run_id = options.run_id or derive_run_id(options)
     check_output_path(options.input, options.output)
-    values = {"cache_db": store.cache_location(options.db), **options.context}
+    values = dict(options.context)
     context = build_context(options.method, values)
     items = load_input(
-        options.input, options.format, getattr(context, "max_chars", 20_000)
+        options.input,
+        options.format,
+        getattr(context, "max_chars", 20_000),
+        options.table,
     )
     ray = import_ray(engine.address)
     job = {
+        "name": run_id,
         "run_id": run_id,
         "method": options.method,
-        "db": store.cache_location(options.db),
+        "db": store_location(options.db),
         "context": values,
         "trace": options.trace,
     }
@@ -125,51 +139,25 @@ def run_on_ray(options: RunOptions, engine: RayOptions) -> RaySummary:
         check_resources(ray, engine, where)
         check_store(ray, options.db, where)
         with (
-            _run_lock(options.db, run_id),
+            run_lock(options.db, run_id),
             _open_store(options.db) as db,
-            OutputFile(options.output, identity, force=options.force) as output,
+            (TableOutput if options.writes_table else OutputFile)(
+                options.output, identity, force=options.force
+            ) as output,
             WorkerPool(ray, engine, job) as pool,
         ):
             return _run(options, context, items, pool, output, db)
 
 
 @contextlib.contextmanager
-def _run_lock(location: str, run_id: str) -> Iterator[None]:
-    """Hold the run against other drivers: a file lock, or a Postgres advisory lock.
-
-    The advisory lock belongs to this process's session: a driver killed by
-    SIGKILL drops its connection and with it the lock.
-    """
-    if not sql.is_postgres(location):
-        with store.run_lock(location, run_id):
-            yield
-        return
-    digest = hashlib.sha256(f"anonygraph run {run_id}".encode()).digest()
-    conn = sql.connect(location)
-    try:
-        held = conn.one(
-            "select pg_try_advisory_lock(?)",
-            [int.from_bytes(digest[:8], "big", signed=True)],
-        )
-        if not held or not held[0]:
-            raise store.RunLockedError(
-                f"run {run_id!r} is already running in another process; wait for "
-                "it or stop it, then run the same command again to resume"
-            )
-        yield
-    finally:
-        conn.close()  # ends the session, which releases the lock
-
-
-@contextlib.contextmanager
-def _open_store(location: str) -> Iterator[store.RunStore]:
+def _open_store(location: str) -> Iterator[RunStore]:
     """Open the store, creating its tables, before any worker opens it.
 
-    Workers that find a Postgres database without tables create them; two
-    doing it at once can deadlock (LangGraph's CREATE INDEX CONCURRENTLY
-    waits for the other's lock request): the driver creates them first.
+    Workers that find a Postgres database without tables create them, taking
+    turns (`schema.create_postgres_schema`); the driver creating them first
+    spares the workers that wait.
     """
-    db = store.RunStore(location)
+    db = RunStore(location)
     try:
         yield db
     finally:
@@ -182,23 +170,37 @@ def _run(
     context: Any,
     items: list[Record | BadLine],
     pool: WorkerPool,
-    output: OutputFile,
-    db: store.RunStore,
+    output: OutputFile | TableOutput,
+    db: RunStore,
 ) -> RaySummary:
     run_id = pool.job["run_id"]
     summary = RaySummary(run_id=run_id, method=options.method)
     summary.workers = len(pool.workers)
     summary.bad_lines = [str(i) for i in items if isinstance(i, BadLine)]
+    if options.is_table:
+        summary.bad_unit = "row"
     records = [i for i in items if isinstance(i, Record)]
-    db.start_run(run_id, options.method, asdict(context), options.input, options.output)
+    db.start_run(
+        run_id,
+        options.method,
+        run_params(options, context),
+        options.input,
+        options.output,
+    )
     try:
         _work(options, pool, db, records, summary)
     except BaseException:
         # Stopped by an exception (not SIGKILL): the run must not stay "running".
         db.finish_run(run_id, "interrupted", asdict(summary))
         raise
-    write_output(output, db, run_id, records)
-    fill_totals(summary, db, context.cache_db)
+    if isinstance(output, TableOutput):
+        summary.table_rows = write_run_table(
+            db, run_id, options.input, options.output, options.table,
+            max_chars=getattr(context, "max_chars", 20_000),
+        )  # fmt: skip
+    else:
+        write_output(output, db, run_id, records)
+    fill_totals(summary, db)
     status = "partial" if summary.failed else "done"
     status = WAITING if summary.waiting and not summary.failed else status
     db.finish_run(run_id, status, asdict(summary))
@@ -208,7 +210,7 @@ def _run(
 def _work(
     options: RunOptions,
     pool: WorkerPool,
-    db: store.RunStore,
+    db: RunStore,
     records: list[Record],
     summary: RaySummary,
 ) -> None:
@@ -253,24 +255,62 @@ def _work(
 
 
 def write_output(
-    output: OutputFile, db: store.RunStore, run_id: str, records: list[Record]
+    output: OutputFile, db: RunStore, run_id: str, records: list[Record]
 ) -> int:
     """Write the run's done records to the output file, each once, in input order.
 
-    A file that already holds the start of that list (an earlier session's
-    write, cut off) is completed; any other content is rewritten. Returns the
-    number of records in the file.
+    Returns the number of records in the file.
     """
     done = {r["record_id"]: r for r in db.records(run_id, status="done")}
-    rows = [done[r.id] for r in records if r.id in done]
-    wanted = [str(row["record_id"]) for row in rows]
-    there = [
-        str(json.loads(line)["id"])
-        for line in output.path.read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    ]
-    if there != wanted[: len(there)]:
-        output.path.write_bytes(b"")
-        output.ids.clear()
-    output.restore(rows)
-    return len(rows)
+    return write_done(output, [done[r.id] for r in records if r.id in done])
+
+
+def evaluate_on_ray(
+    job: dict[str, Any],
+    rows: list[Any],
+    engine: RayOptions,
+    concurrency: int,
+    bar: Any,
+) -> tuple[list[str], dict[str, int]]:
+    """Score an evaluation's texts (`EvalRow`s) on Ray workers.
+
+    Returns each text's error ('' when scored) and the texts scored per node.
+
+    ``job`` holds the evaluation's ``run_id``, ``eval_id``, ``db``, ``context``
+    (`EvalContext` fields), ``trace``, and what a worker builds and calls:
+    ``item_type`` (`EvalRow`), ``graph`` (the evaluator's builder),
+    ``context_type`` and ``score`` (`evaluation.score_row`). Each text is
+    scored as a local evaluation scores it (its thread checkpointed),
+    ``concurrency`` at once on each worker; ``bar`` counts them.
+
+    Raises:
+        RayEngineError: for an evaluation refused before any text was scored.
+    """
+    check_engine_options(engine)
+    ray = import_ray(engine.address)
+    job = {**job, "kind": "eval", "name": job["eval_id"]}
+    job["db"] = store_location(job["db"])
+    errors: list[str] = []
+    nodes: dict[str, int] = {}
+
+    def settle(row: Any, error: str, node: str) -> None:
+        errors.append(error)
+        if node:
+            nodes[node] = nodes.get(node, 0) + 1
+        bar.update(1)
+
+    with connect(ray, engine) as where:
+        check_resources(ray, engine, where)
+        check_store(ray, job["db"], where)
+        with WorkerPool(ray, engine, job) as pool:
+            pool.work(rows, max(1, concurrency), settle, lambda: None)
+    return errors, nodes
+
+
+def store_location(location: str) -> str:
+    """Name the store so every worker finds it: a Postgres URL or an absolute path.
+
+    Workers start in their own folders, so a relative SQLite path would name
+    another file there.
+    """
+    return location if sql.is_postgres(location) else str(Path(location).resolve())

@@ -3,7 +3,11 @@
 `RecordWorker` is one actor per worker. It opens the run's graph, store
 connection and checkpointer on its first call and keeps them, with whatever
 models its process loads, for the whole run; it runs many records at once,
-each through `runner.run_record` (checkpointed steps, journaled calls).
+each through `records.run_record` (checkpointed steps, journaled calls), and
+notes in the store which worker and node ran each (`worker_tables`). An
+evaluation's job (``kind: eval``) scores texts instead: it brings its item
+type, graph builder, context type and scoring function
+(`reporting.evaluation` fills them; Ray sends functions and classes by name).
 
 `WorkerPool` is the driver's side: it creates the actors (named after the
 run, so that two drivers never work one run on one cluster), hands records
@@ -33,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import sys
 import time
@@ -41,12 +46,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from anonygraph import store
 from anonygraph.graphs import GRAPHS
-from anonygraph.runner import build_context, run_record, warm_up_in_background
+from anonygraph.runs.checkpointers import open_checkpointer
+from anonygraph.runs.options import build_context
+from anonygraph.runs.output import NoOutput
 from anonygraph.runs.ray_connect import RayEngineError, RayOptions, first_line
+from anonygraph.runs.records import run_record
+from anonygraph.runs.store import RunStore
 from anonygraph.runs.tracing import tracing_scope
+from anonygraph.runs.warm_up import warm_up_in_background
 from anonygraph.state.domain import Record
+
+Item = Any
+"""What a pool hands its workers: a run's `Record`, or an evaluation's `EvalRow`
+(each has an ``id`` unique in its job)."""
 
 NAMESPACE = "anonygraph"
 """Ray namespace of the workers' actors (named ``RUN_ID/N``)."""
@@ -71,7 +84,7 @@ SETUP_ATTEMPTS = 3
 CLOSE_SECONDS = 10.0
 """How long the pool waits for its workers to close at the end of a run."""
 
-Settle = Callable[[Record, str, str], None]
+Settle = Callable[[Item, str, str], None]
 """Told each record's end: the record, its error ('' when done), its node."""
 
 
@@ -83,16 +96,17 @@ class RecordWorker:
     process).
     """
 
-    def __init__(self, job: dict[str, Any]) -> None:
-        """Keep the run's description; nothing is opened before the first call."""
+    def __init__(self, job: dict[str, Any], name: str = "") -> None:
+        """Keep the job's description; nothing is opened before the first call."""
         self.job = job
-        self.opened: tuple[Any, Any, store.RunStore] | None = None
+        self.name = name
+        self.opened: tuple[Any, Any, RunStore] | None = None
         self.lock = asyncio.Lock()
         self.stack = contextlib.AsyncExitStack()
         self.where: dict[str, Any] = {}
         self.running: dict[str, asyncio.Future[str]] = {}
 
-    async def _open(self) -> tuple[Any, Any, store.RunStore]:
+    async def _open(self) -> tuple[Any, Any, RunStore]:
         async with self.lock:
             if self.opened is None:
                 try:
@@ -103,12 +117,18 @@ class RecordWorker:
                     raise
             return self.opened
 
-    async def _open_all(self) -> tuple[Any, Any, store.RunStore]:
+    async def _open_all(self) -> tuple[Any, Any, RunStore]:
         job = self.job
-        context = build_context(job["method"], job["context"])
-        saver = await self.stack.enter_async_context(store.open_checkpointer(job["db"]))
-        app = GRAPHS[job["method"]]().compile(checkpointer=saver, name=job["method"])
-        db = store.RunStore(job["db"])
+        saver = await self.stack.enter_async_context(open_checkpointer(job["db"]))
+        if job.get("kind") == "eval":
+            context: Any = job["context_type"](**job["context"])
+            app = job["graph"]().compile(checkpointer=saver, name="evaluate")
+        else:
+            context = build_context(job["method"], job["context"])
+            app = GRAPHS[job["method"]]().compile(
+                checkpointer=saver, name=job["method"]
+            )
+        db = RunStore(job["db"])
         self.stack.callback(db.close)
         # The actor owns its process: no tracing from threads that do not
         # inherit the records' context either.
@@ -129,20 +149,26 @@ class RecordWorker:
         }
         return self.where
 
-    async def run(self, payload: dict[str, Any]) -> dict[str, Any]:
+    async def run(self, payload: dict[str, Any], position: int = 0) -> dict[str, Any]:
         """Run (or continue) one record; return its error ('' when done).
 
         A record already running here (its first call's answer was lost on
-        the way to the driver) is joined, not started twice.
+        the way to the driver) is joined, not started twice. ``position`` is
+        the record's place in the input.
         """
-        record = Record(**payload)
-        task = self.running.get(record.id)
+        item = self._item(payload)
+        task = self.running.get(item.id)
         if task is None:
-            task = asyncio.ensure_future(self._run(record))
-            self.running[record.id] = task
-            task.add_done_callback(lambda _: self.running.pop(record.id, None))
+            task = asyncio.ensure_future(self._run(item, position))
+            self.running[item.id] = task
+            task.add_done_callback(lambda _: self.running.pop(item.id, None))
         error = await asyncio.shield(task)
-        return {"id": record.id, "error": error, **self.where}
+        return {"id": item.id, "error": error, **self.where}
+
+    def _item(self, payload: dict[str, Any]) -> Item:
+        if self.job.get("kind") == "eval":
+            return self.job["item_type"](**payload)
+        return Record(**payload)
 
     async def close(self) -> None:
         """Stop the records still running, then close the store and checkpointer.
@@ -156,19 +182,21 @@ class RecordWorker:
             await self.stack.aclose()
             self.opened = None
 
-    async def _run(self, record: Record) -> str:
+    async def _run(self, item: Item, position: int) -> str:
         app, context, db = await self._open()
-        with tracing_scope(self.job["trace"]):
-            return await run_record(
-                app, context, record, self.job["run_id"], db, _NoOutput()
-            )
-
-
-class _NoOutput:
-    """Output sink of a worker: the driver writes the file from the store."""
-
-    def append(self, line: dict[str, Any]) -> None:
-        """Drop the line; the store holds the record's result."""
+        job = self.job
+        with tracing_scope(job["trace"]):
+            if job.get("kind") == "eval":
+                score = job["score"]
+                return str(
+                    await score(app, context, item, job["eval_id"], job["run_id"], db)
+                )
+            run_id = job["run_id"]
+            place = (run_id, item.id, position, self.name, self.where)
+            db.note_worker(*place)
+            error = await run_record(app, context, item, run_id, db, NoOutput())
+            db.note_worker(*place, ended=True)
+            return error
 
 
 @dataclass
@@ -187,7 +215,7 @@ class Worker:
     """Times in a row its set-up (``ready``) failed."""
     calls: int = 0
     """Calls in flight on it."""
-    parked: list[Record] = field(default_factory=list)
+    parked: list[Item] = field(default_factory=list)
     """Records whose call failed while the worker was unreachable."""
     where: dict[str, Any] = field(default_factory=dict)
 
@@ -201,11 +229,17 @@ class WorkerPool:
     """The run's actors: created named after the run, killed when it ends."""
 
     def __init__(self, ray: Any, engine: RayOptions, job: dict[str, Any]) -> None:
-        """Describe the pool; `__enter__` creates the actors."""
+        """Describe the pool; `__enter__` creates the actors.
+
+        ``job`` names the pool (``name``: the run id, or the run's and an
+        evaluation's) and says what its workers open (`RecordWorker`).
+        """
         self.ray, self.engine, self.job = ray, engine, job
         self.workers: list[Worker] = []
-        self.todo: deque[Record] = deque()
-        self.calls: dict[Any, tuple[Worker, Record, int]] = {}
+        self.todo: deque[Item] = deque()
+        self.positions: dict[str, int] = {}
+        """Record id -> its place in the input (stored with where it ran)."""
+        self.calls: dict[Any, tuple[Worker, Item, int]] = {}
         """Call -> its worker, record, and the worker's process id when sent."""
         self.attempts: Counter[str] = Counter()
         self.lost: set[tuple[str, int]] = set()
@@ -222,12 +256,12 @@ class WorkerPool:
             RayEngineError: when another driver works the run on this cluster,
                 or no worker can start (before any record moved).
         """
-        ray, run_id = self.ray, self.job["run_id"]
-        _wait_for_names_to_go(ray, run_id)
+        ray, job_name = self.ray, self.job["name"]
+        _wait_for_names_to_go(ray, job_name)
         actor = ray.remote(RecordWorker)
         try:
             for i in range(self.engine.workers):
-                name = f"{run_id}/{i}"
+                name = f"{job_name}/{i}"
                 handle = actor.options(
                     name=name,
                     namespace=NAMESPACE,
@@ -235,7 +269,7 @@ class WorkerPool:
                     num_gpus=self.engine.gpus_per_worker,
                     max_restarts=RESTARTS,
                     max_task_retries=0,
-                ).remote(self.job)
+                ).remote(self.job, name)
                 self.workers.append(Worker(name, handle))
             self._wait_for_one()
         except BaseException:
@@ -281,7 +315,7 @@ class WorkerPool:
 
     def work(
         self,
-        records: list[Record],
+        records: list[Item],
         per_worker: int,
         settle: Settle,
         progress: Callable[[], None],
@@ -292,6 +326,8 @@ class WorkerPool:
             RuntimeError: when every worker is broken with records to go.
         """
         self.todo.extend(records)
+        for n, record in enumerate(records):
+            self.positions.setdefault(record.id, n)
         while self.todo or self.calls or any(w.parked for w in self.workers):
             if all(w.broken for w in self.workers):
                 raise RuntimeError(
@@ -307,8 +343,8 @@ class WorkerPool:
             self._check_nodes()
             progress()
 
-    def _submit(self, worker: Worker, record: Record) -> None:
-        ref = worker.handle.run.remote(record.model_dump())
+    def _submit(self, worker: Worker, record: Item) -> None:
+        ref = worker.handle.run.remote(_payload(record), self.positions[record.id])
         worker.calls += 1
         self.calls[ref] = (worker, record, int(worker.where.get("pid", 0)))
 
@@ -409,7 +445,7 @@ class WorkerPool:
             self._hand_over(record, cause, None)
         worker.parked = []
 
-    def _hand_over(self, record: Record, cause: str, settle: Settle | None) -> None:
+    def _hand_over(self, record: Item, cause: str, settle: Settle | None) -> None:
         self.attempts[record.id] += 1
         if self.attempts[record.id] < self.engine.max_attempts or settle is None:
             self.handed_over += 1
@@ -436,6 +472,12 @@ class WorkerPool:
                 self._release(worker, "its node died")
 
 
+def _payload(item: Item) -> dict[str, Any]:
+    if isinstance(item, Record):
+        return item.model_dump()
+    return dataclasses.asdict(item)
+
+
 def _cause(exc: Exception) -> str:
     """Say in one line why a worker failed: Ray's exit detail when it has one."""
     text = str(exc)
@@ -446,7 +488,7 @@ def _cause(exc: Exception) -> str:
 
 
 def _wait_for_names_to_go(ray: Any, run_id: str) -> None:
-    """Wait for the workers of an earlier driver of this run to go.
+    """Wait for the workers of an earlier driver of this run (or evaluation) to go.
 
     Raises:
         RayEngineError: when they are still alive after `HANDOVER_SECONDS`.

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import shutil
 import tempfile
 import uuid
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from anonygraph import store
 from anonygraph.inputs import MAX_CHARS, InputError
+from anonygraph.runs.files import secure_file
+from anonygraph.runs.schema import WAITING
 from anonygraph.runs.tables import (
     BATCH_ROWS,
     MAX_BATCH_BYTES,
@@ -33,6 +35,9 @@ from anonygraph.runs.tables import (
     table_format,
 )
 from anonygraph.state.domain import Record
+
+if TYPE_CHECKING:
+    from anonygraph.runs.store import RunStore
 
 
 @dataclass(frozen=True)
@@ -200,7 +205,7 @@ def _with_results(
 
 
 def _write_csv(path: Path, tables: Iterator[Any]) -> None:
-    store.secure_file(path)
+    secure_file(path)
     first = True
     for table in tables:
         frame = table.to_pandas()
@@ -220,7 +225,7 @@ def _write_csv(path: Path, tables: Iterator[Any]) -> None:
 def _write_parquet(path: Path, tables: Iterator[Any]) -> None:
     import pyarrow.parquet as pq
 
-    store.secure_file(path)
+    secure_file(path)
     writer = None
     try:
         for table in tables:
@@ -268,3 +273,196 @@ def _write_dataset(path: Path, tables: Iterator[Any]) -> None:
     path.chmod(0o700)
     for file in path.iterdir():
         file.chmod(0o600)
+
+
+# --- A run's output table -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """How a run reads its input table and names the columns it adds."""
+
+    columns: TableColumns = TableColumns()
+    split: str | None = None
+    """The split of a dataset with several."""
+    output_columns: OutputColumns = OutputColumns()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the options as JSON-ready values (stored with the run)."""
+        return {
+            "columns": asdict(self.columns),
+            "split": self.split,
+            "output_columns": asdict(self.output_columns),
+        }
+
+    @classmethod
+    def from_dict(cls, values: Mapping[str, Any]) -> TableOptions:
+        """Rebuild the options `to_dict` gave."""
+        return cls(
+            columns=TableColumns(**values.get("columns", {})),
+            split=values.get("split"),
+            output_columns=OutputColumns(**values.get("output_columns", {})),
+        )
+
+
+def parse_output_columns(text: str) -> OutputColumns:
+    """Read ``anonymized=NAME,outcome=NAME,...`` (the ``--output-columns`` flag).
+
+    Raises:
+        InputError: naming a pair that is malformed or a column the output
+            does not add.
+    """
+    known = {f.name for f in fields(OutputColumns)}
+    names: dict[str, str] = {}
+    for pair in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, name = pair.partition("=")
+        if not sep or not name.strip():
+            raise InputError(f"--output-columns {pair}: expected COLUMN=NAME")
+        if key.strip() not in known:
+            raise InputError(
+                f"--output-columns {pair}: no added column {key.strip()!r}; "
+                f"columns: {', '.join(sorted(known))}"
+            )
+        names[key.strip()] = name.strip()
+    out = OutputColumns(**names)
+    if len(set(out.names())) < len(out.names()):
+        raise InputError(f"--output-columns {text}: two added columns share a name")
+    return out
+
+
+def store_results(
+    db: RunStore, run_id: str, *, comments: bool, review_hint: str = ""
+) -> Callable[[list[str]], dict[str, TableResult]]:
+    """Return the lookup `write_table` asks: the stored results of some records."""
+
+    def lookup(ids: list[str]) -> dict[str, TableResult]:
+        return {
+            row["record_id"]: stored_result(row, comments=comments, hint=review_hint)
+            for row in db.records_of(run_id, ids)
+        }
+
+    return lookup
+
+
+def stored_result(
+    row: Mapping[str, Any], *, comments: bool, hint: str = ""
+) -> TableResult:
+    """Turn a record's store row into the columns the output adds."""
+    if row["status"] == "done":
+        result = json.loads(row.get("result") or "{}")
+        result.setdefault("anonymized", row.get("anonymized") or "")
+        return graph_result(result, comments=comments)
+    if row["status"] == WAITING:
+        return no_result("waiting for review", f"the record waits for a review{hint}")
+    if row["status"] == "failed":
+        return no_result("failed", str(row.get("error") or "the method failed"))
+    return NOT_RUN
+
+
+def sidecar_path(output: str | Path) -> Path:
+    """The file naming the run that wrote ``output`` (beside it, also for a folder)."""
+    target = Path(output)
+    return target.with_name(target.name + ".run.json")
+
+
+class TableOutput:
+    """Where a table run's finished records go: the store alone, until the end.
+
+    The table is written whole from the store when the run ends
+    (`write_run_table`); meanwhile this sink only counts the finished ids.
+    Opening it claims the output for the run, as the JSONL output file does.
+    """
+
+    def __init__(
+        self, path: str, identity: dict[str, Any], *, force: bool = False
+    ) -> None:
+        """Remember the output and the run that claims it."""
+        self.path = Path(path)
+        self.identity = identity
+        self.force = force
+        self.ids: set[str] = set()
+
+    def __enter__(self) -> TableOutput:
+        """Refuse an output another run (or another program) wrote; claim it."""
+        sidecar = sidecar_path(self.path)
+        try:
+            owner = json.loads(sidecar.read_text())
+        except (OSError, ValueError):
+            owner = {}
+        mine = (
+            isinstance(owner, dict) and owner.get("run_id") == self.identity["run_id"]
+        )
+        if self.path.exists() and not mine and not self.force:
+            who = f"run {owner['run_id']!r}" if owner else "an unknown program"
+            raise InputError(
+                f"--output {self.path} holds results of {who}, not of this run "
+                f"{self.identity['run_id']!r}; name another output, or add --force "
+                "to replace it"
+            )
+        if not mine:
+            secure_file(sidecar)
+            sidecar.write_text(json.dumps(self.identity, indent=2) + "\n")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Nothing to close: the table is written by `write_run_table`."""
+
+    def restore(self, done_rows: list[dict[str, Any]]) -> None:
+        """Count the records the store already finished."""
+        self.ids.update(str(row["record_id"]) for row in done_rows)
+
+    def append(self, line: dict[str, Any]) -> None:
+        """Count one finished record; its result is in the store."""
+        self.ids.add(str(line["id"]))
+
+
+def write_run_table(
+    db: RunStore,
+    run_id: str,
+    input: str,
+    output: str,
+    table: TableOptions,
+    *,
+    max_chars: int = MAX_CHARS,
+) -> dict[str, int]:
+    """Write a run's output table from the store, replacing the last one whole.
+
+    The table is written beside ``output`` and moved in place at the end, so a
+    reader never sees half a table. Returns the rows written per outcome.
+    """
+    target = Path(output)
+    kind = table_format(target) or table_format(input) or "csv"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.partial")
+    if kind != "dataset":
+        partial = partial.with_name(partial.name + (".csv" if kind == "csv" else ".pq"))
+    _remove(partial)
+    if kind == "dataset":
+        partial.mkdir(mode=0o700)
+    hint = f": anonygraph review --run {run_id} --db {db.location}"
+    try:
+        counts = write_table(
+            input,
+            partial,
+            store_results(
+                db, run_id, comments=bool(table.columns.comments), review_hint=hint
+            ),
+            table.columns,
+            table.output_columns,
+            split=table.split,
+            max_chars=max_chars,
+        )
+    except BaseException:
+        _remove(partial)
+        raise
+    if kind == "dataset" and target.exists():
+        _remove(target)
+    os.replace(partial, target)
+    return counts
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir():
+        shutil.rmtree(path)
+    elif path.exists():
+        path.unlink()

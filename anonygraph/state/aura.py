@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, TypedDict
+from types import MappingProxyType
+from typing import Annotated, Any, ClassVar, Literal, TypedDict
 
 from pydantic import BaseModel, Field
 
@@ -252,6 +254,21 @@ class AuraContext(ModelContext, AcceptanceOptions, SearchOptions, ReviewOptions)
             raise ValueError("num_candidates (N) must be at least 1")
         if self.mask_rounds < 0 or self.max_specific < 0:
             raise ValueError("mask_rounds and max_specific may not be negative")
+        offline = self.search_backend == "offline" and not (
+            self.search_index or self.search_corpus
+        )
+        if self.paper and (not self.search_backend or offline):
+            raise ValueError(
+                "AURA's paper profile starts with a web-search probe (phase 0): "
+                "give it a search backend, offline with --search-index or "
+                "--search-corpus, or ddgs/tavily with --allow-web"
+            )
+
+    PAPER_METHOD: ClassVar[str] = "aura"
+    PAPER_FIELDS: ClassVar[Mapping[str, Any]] = MappingProxyType(
+        # Candidates are chosen by S, C and L alone; masking rewrites are taken.
+        {"acceptance": False}
+    )
 
 
 def merge_candidates(

@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import MISSING, Field, dataclass, field, fields
+from types import MappingProxyType
 from typing import Any, ClassVar, Literal, Protocol, TypeVar, get_args
 
 from anonygraph.attributes import DEFAULT_ATTRIBUTES
+from anonygraph.llm.decoding import (
+    PAPER_DECODING,
+    ROLE_DECODING,
+    DecodingTable,
+    with_overrides,
+)
 from anonygraph.prompts.adversary import (
     ANONYMIZE_PROMPT,
     ARBITRATE_PROMPT,
     ATTACK_PROMPT,
+    PAPER_FGAA_ANONYMIZE_PROMPT,
+    PAPER_RLAA_ANONYMIZE_PROMPT,
+    PAPER_RLAA_ARBITRATE_PROMPT,
+    PAPER_RLAA_ATTACK_PROMPT,
 )
 from anonygraph.prompts.search_agent import SEARCH_AGENT_PROMPT, SEARCH_STEP_PROMPT
 from anonygraph.tools.acceptance import AcceptanceThresholds
@@ -33,6 +45,13 @@ the same run."""
 
 SEARCH_MODES: tuple[str, ...] = ("auto", "tools", "structured")
 """How a search agent runs: native tool calls, or one structured answer per step."""
+
+PROFILES: tuple[str, ...] = ("product", "paper")
+"""product: our defaults (checks, cue injection); paper: each method as its paper
+wrote it (docs/paper_profiles.md)."""
+
+ATTACK_FORMATS: tuple[str, ...] = ("product", "rlaa", "seal", "intentanony")
+"""Attacker answer formats: ours (a guess may be left empty), or a paper's."""
 
 SearchBackendName = Literal["offline", "ddgs", "tavily"]
 """Search backends a run can name; the last two send queries off the machine."""
@@ -75,11 +94,6 @@ class ModelContext:
     max_chars: int = field(
         default=20_000,
         metadata={"description": "Longest text accepted, in characters."},
-    )
-
-    cache_db: str = field(
-        default="",
-        metadata={"description": "Store file caching model calls; empty: no cache."},
     )
 
     cache_mode: str = field(
@@ -138,8 +152,71 @@ class ModelContext:
         metadata={"description": "Attacker template: slots {text}, {attributes}."},
     )
 
+    profile: str = field(
+        default="product",
+        metadata={
+            "description": "product: our defaults; paper: the method as its paper "
+            "wrote it (its prompts, decoding per role, loop rules; no acceptance "
+            "checks, no cue injection, forced guesses). Fields set explicitly win.",
+            "choices": PROFILES,
+        },
+    )
+
+    decoding: list[str] = field(
+        default_factory=list,
+        metadata={
+            "description": "Per-role decoding over the profile's table: "
+            "ROLE.KEY=VALUE with KEY temperature, top_p or max_tokens, e.g. "
+            "attacker.temperature=0.1,anonymizer.max_tokens=1024."
+        },
+    )
+
+    attack_format: str = field(
+        default="product",
+        metadata={
+            "description": "Attacker answer: product (guesses may be empty) or a "
+            "paper's forced guesses: rlaa (one per key), seal (one, null "
+            "allowed), intentanony (three per attribute).",
+            "choices": ATTACK_FORMATS,
+        },
+    )
+
+    PAPER_METHOD: ClassVar[str] = ""
+    """The method whose paper the paper profile follows ('' for none)."""
+
+    PAPER_FIELDS: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+    """Field -> value the paper profile sets where the field is at its default."""
+
+    @property
+    def paper(self) -> bool:
+        """Tell whether this run follows the paper (``profile == 'paper'``)."""
+        return self.profile == "paper"
+
+    def decoding_table(self) -> DecodingTable:
+        """Return the profile's per-role decoding with the run's overrides."""
+        base = PAPER_DECODING.get(self.PAPER_METHOD, ROLE_DECODING)
+        return with_overrides(base if self.paper else ROLE_DECODING, self.decoding)
+
     def __post_init__(self) -> None:
-        """Fill fields left at their defaults from ANONYGRAPH_<FIELD> variables."""
+        """Read ANONYGRAPH_<FIELD> variables, then apply the profile.
+
+        Raises:
+            ValueError: for an unknown profile or a malformed decoding override.
+        """
+        self._read_environment()
+        if self.profile not in PROFILES:
+            raise ValueError(
+                f"profile {self.profile!r}: choose one of {', '.join(PROFILES)}"
+            )
+        if self.paper:
+            for f in fields(self):
+                if f.name in self.PAPER_FIELDS and getattr(self, f.name) == _default_of(
+                    f
+                ):
+                    setattr(self, f.name, self.PAPER_FIELDS[f.name])
+        self.decoding_table()  # a malformed override fails here, before any call
+
+    def _read_environment(self) -> None:
         for f in fields(self):
             env = os.environ.get(f"ANONYGRAPH_{f.name.upper()}")
             if env is None or getattr(self, f.name) != _default_of(f):
@@ -223,6 +300,14 @@ class AcceptanceOptions:
             "beyond coarser forms of what it replaced (invented details)."
         },
     )
+    acceptance: bool = field(
+        default=True,
+        metadata={
+            "description": "Check each model rewrite before it replaces the text "
+            "(the checks below); off in the paper profile, where every rewrite "
+            "is taken as the model wrote it."
+        },
+    )
     rewrite_retries: int = field(
         default=1,
         metadata={
@@ -271,6 +356,44 @@ class Context(ModelContext, AcceptanceOptions, ReviewOptions):
     anonymize_prompt: str = field(
         default=ANONYMIZE_PROMPT,
         metadata={"description": "Anonymizer template: slots {text}, {feedback}."},
+    )
+
+    cue_check: bool = field(
+        default=True,
+        metadata={
+            "description": "Add explicit cues the detectors still find in the "
+            "text to the policy (the final check; off in the paper profile: "
+            "only the arbitrator's verdicts or the attacker's inferences act)."
+        },
+    )
+
+    PAPER_METHOD: ClassVar[str] = "rlaa"
+    PAPER_FIELDS: ClassVar[Mapping[str, Any]] = MappingProxyType(
+        {
+            # Every role of the paper is a model: rules cannot answer its prompts.
+            "default_model": "local",
+            "attack_prompt": PAPER_RLAA_ATTACK_PROMPT,
+            "attack_format": "rlaa",
+            "arbitrate_prompt": PAPER_RLAA_ARBITRATE_PROMPT,
+            "anonymize_prompt": PAPER_RLAA_ANONYMIZE_PROMPT,
+            "acceptance": False,
+            "cue_check": False,
+            "stop_when_nothing_inferred": False,
+        }
+    )
+
+
+@dataclass(kw_only=True)
+class FgaaContext(Context):
+    """Parameters of FgAA (RLAA's loop without arbitrator); Studio shows them.
+
+    Its paper profile feeds every attribute's inference to SEAL D.1's
+    anonymizer (the RLAA paper prints no FgAA anonymizer) for T rounds.
+    """
+
+    PAPER_METHOD: ClassVar[str] = "fgaa"
+    PAPER_FIELDS: ClassVar[Mapping[str, Any]] = MappingProxyType(
+        {**Context.PAPER_FIELDS, "anonymize_prompt": PAPER_FGAA_ANONYMIZE_PROMPT}
     )
 
 
@@ -365,6 +488,9 @@ ModelContextT = TypeVar("ModelContextT", bound=ModelContext)
 
 SearchOptionsT = TypeVar("SearchOptionsT", bound=SearchOptions)
 """Run parameters of a graph that searches."""
+
+ContextT = TypeVar("ContextT", bound=Context)
+"""RLAA's or FgAA's run parameters (steps both loops share are generic in it)."""
 
 RewriteOptionsT = TypeVar("RewriteOptionsT", bound=RewriteOptions)
 """Run parameters of a graph that uses the shared anonymize step."""

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from types import MappingProxyType
+from typing import Any, ClassVar, get_args
 
 from anonygraph.state.context import Context
 from anonygraph.state.record import RecordInput, RecordOutput
 from anonygraph.tools.dp_embed.dp_accountant import Composition
 from anonygraph.tools.torch_device import PRECISIONS
+
+PII_RULE_SETS: tuple[str, ...] = ("product", "paper")
+"""`pii_rules` values: ours (`tools/dp_embed/pii_rules`) or the paper's
+(`tools/dp_embed/pii_paper`)."""
 
 
 @dataclass(kw_only=True)
@@ -56,8 +62,26 @@ class DpEmbedContext(Context):
     keep_categories: list[str] = field(
         default_factory=list,
         metadata={
-            "description": "PII categories not to placeholder (e.g. DATE); they go "
-            "through the noised rewrite like other text."
+            "description": "PII categories not to placeholder (e.g. DATE, or a "
+            "paper rule's category such as 'age expression'); they go through "
+            "the noised rewrite like other text."
+        },
+    )
+    pii_rules: str = field(
+        default="product",
+        metadata={
+            "description": "PII rule set: product (checksum-validated, 10 "
+            "categories, [NAME]) or paper (the paper's sanitizer: 33 rules, "
+            "[PERSON], [AGE], [LOCATION], ...).",
+            "choices": PII_RULE_SETS,
+        },
+    )
+    split_blank_lines: bool = field(
+        default=True,
+        metadata={
+            "description": "Cut chunks at blank lines too (joined comments come "
+            "apart); off in the paper profile, where K counts the plain pieces "
+            "between placeholders."
         },
     )
     encoder_path: str = field(
@@ -105,6 +129,16 @@ class DpEmbedContext(Context):
         },
     )
 
+    PAPER_METHOD: ClassVar[str] = "dp-embed"
+    PAPER_FIELDS: ClassVar[Mapping[str, Any]] = MappingProxyType(
+        {
+            "pii_rules": "paper",
+            "split_blank_lines": False,
+            # The paper's pins (torch 2.4.1, vec2text) run in fp32.
+            "precision": "fp32",
+        }
+    )
+
     def __post_init__(self) -> None:
         """Read environment fallbacks; refuse a review DP-Embed has no step for.
 
@@ -113,6 +147,10 @@ class DpEmbedContext(Context):
 
         """
         super().__post_init__()
+        if self.pii_rules not in PII_RULE_SETS:
+            raise ValueError(
+                f"pii_rules {self.pii_rules!r}: choose {' or '.join(PII_RULE_SETS)}"
+            )
         if self.review:
             raise ValueError(
                 "dp-embed has no review step (its rewrite is noise, not a "

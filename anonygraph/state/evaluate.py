@@ -3,12 +3,66 @@
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, field
-from typing import Annotated, Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from types import MappingProxyType
+from typing import Annotated, Any, ClassVar
 
-from anonygraph.prompts.evaluate import JUDGE_PROMPT
-from anonygraph.state.context import ModelContext, SearchOptions
+from anonygraph.llm.decoding import (
+    PAPER_DECODING,
+    ROLE_DECODING,
+    DecodingTable,
+    with_overrides,
+)
+from anonygraph.prompts.adversary import PAPER_RLAA_ATTACK_PROMPT
+from anonygraph.prompts.evaluate import (
+    JUDGE_PROMPT,
+    PAPER_ATTACK_PROMPT,
+    PAPER_JUDGE_PROMPT,
+    PAPER_VALIDATE_PROMPT,
+)
+from anonygraph.prompts.seal import PAPER_SEAL_INFER_PROMPT, PAPER_SEAL_VALIDATE_PROMPT
+from anonygraph.state.context import ModelContext, SearchOptions, _default_of
 from anonygraph.state.search_agent import SearchLog, SearchTrace
+
+PROTOCOLS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
+    {
+        # RLAA 4.1: one best guess per key, exact correctness only (how
+        # equality is decided is not said: the rules decide, no validator).
+        "rlaa": {
+            "attack_prompt": PAPER_RLAA_ATTACK_PROMPT,
+            "attack_format": "rlaa",
+            "validator": False,
+            "less_precise_score": 0.0,
+        },
+        # SEAL 5.1, A.1, D.2-D.4: one guess (null allowed), GPT-4.1 validator,
+        # less precise occupation, place of birth and location score 0.5.
+        "seal": {
+            "attack_prompt": PAPER_SEAL_INFER_PROMPT,
+            "attack_format": "seal",
+            "validator": True,
+            "validate_prompt": PAPER_SEAL_VALIDATE_PROMPT,
+            "less_precise_score": 0.5,
+            "less_precise_attributes": [
+                "occupation",
+                "birth_city_country",
+                "city_country",
+            ],
+        },
+        # IntentAnony 5.1, D.2, D.5, D.6: three forced guesses and a certainty,
+        # DeepSeek validator at temperature 0; less precise is not scored.
+        "intentanony": {
+            "attack_prompt": PAPER_ATTACK_PROMPT,
+            "attack_format": "intentanony",
+            "validator": True,
+            "validate_prompt": PAPER_VALIDATE_PROMPT,
+            "less_precise_score": 0.0,
+        },
+    }
+)
+"""The papers' evaluation protocols: field -> value, set under ``profile=paper``
+where the field is at its default (besides the papers' judge prompt and
+semantic similarity, which all three share)."""
 
 ADVERSARY_GOAL = (
     "find out who wrote this text: the person, their online profile or page, "
@@ -49,6 +103,68 @@ class EvalContext(ModelContext, SearchOptions):
         default=JUDGE_PROMPT,
         metadata={"description": "Judge template: slots {original}, {text}."},
     )
+    protocol: str = field(
+        default="intentanony",
+        metadata={
+            "description": "Under profile=paper, whose evaluation protocol: rlaa "
+            "(one guess, exact only), seal (one guess, less precise = 0.5 for "
+            "occupation/birthplace/location, validator) or intentanony (three "
+            "forced guesses, validator). The product profile ignores it.",
+            "choices": tuple(PROTOCOLS),
+        },
+    )
+    validate_prompt: str = field(
+        default="",
+        metadata={
+            "description": "Validator template; empty: ours (one pair: {attribute}, "
+            "{truth}, {guess}); a paper's takes {pairs}."
+        },
+    )
+    less_precise_score: float = field(
+        default=0.0,
+        metadata={
+            "description": "What a less precise guess scores in PRIV (SEAL: 0.5; "
+            "0: only correct guesses count)."
+        },
+    )
+    less_precise_attributes: list[str] = field(
+        default_factory=list,
+        metadata={
+            "description": "Attributes whose less precise guesses score "
+            "less_precise_score; empty: every attribute."
+        },
+    )
+
+    PAPER_FIELDS: ClassVar[Mapping[str, Any]] = MappingProxyType(
+        {"judge_prompt": PAPER_JUDGE_PROMPT, "semantic": True}
+    )
+
+    def __post_init__(self) -> None:
+        """Apply the profile, then the chosen paper protocol's settings.
+
+        Raises:
+            ValueError: for an unknown protocol (or as `ModelContext`).
+        """
+        super().__post_init__()
+        if self.protocol not in PROTOCOLS:
+            raise ValueError(
+                f"protocol {self.protocol!r}: choose one of {', '.join(PROTOCOLS)}"
+            )
+        if self.paper:
+            chosen = PROTOCOLS[self.protocol]
+            for f in fields(self):
+                if f.name in chosen and getattr(self, f.name) == _default_of(f):
+                    setattr(self, f.name, chosen[f.name])
+
+    def decoding_table(self) -> DecodingTable:
+        """Return the protocol's per-role decoding (paper) with the overrides."""
+        base = PAPER_DECODING.get(self.protocol, ROLE_DECODING)
+        return with_overrides(base if self.paper else ROLE_DECODING, self.decoding)
+
+    def scores_less_precise(self, attribute: str) -> float:
+        """What a less precise guess on ``attribute`` scores."""
+        listed = self.less_precise_attributes
+        return self.less_precise_score if not listed or attribute in listed else 0.0
 
 
 @dataclass(kw_only=True)
@@ -63,6 +179,9 @@ class InputState:
 
     labels: dict[str, Any] = field(default_factory=dict)
     """Ground-truth attribute values; attributes without one are skipped."""
+
+    gold_pii: list[str] = field(default_factory=list)
+    """PII strings known to be in the original (DP-Embed's leak metric)."""
 
     hardness: dict[str, int] = field(default_factory=dict)
     """Label hardness per attribute, where the data has it."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -11,6 +13,10 @@ from anonygraph.attributes import resolve_attributes
 from anonygraph.prompts.intentanony import (
     EVIDENCE_PROMPT,
     INTENT_PROMPT,
+    PAPER_EVIDENCE_PROMPT,
+    PAPER_INTENT_PROMPT,
+    PAPER_INTENTANONY_INFER_PROMPT,
+    PAPER_INTENTANONY_REWRITE_PROMPT,
     REWRITE_PROMPT,
 )
 from anonygraph.state.context import AcceptanceOptions, ModelContext, ReviewOptions
@@ -235,6 +241,22 @@ class IntentAnonyContext(ModelContext, AcceptanceOptions, ReviewOptions):
     max_verify_rounds: int = field(
         default=2,
         metadata={"description": "R: most extra rewrites the verify loop may ask for."},
+    )
+
+    PAPER_METHOD: ClassVar[str] = "intentanony"
+    PAPER_FIELDS: ClassVar[Mapping[str, Any]] = MappingProxyType(
+        {
+            "default_model": "local",
+            "intent_prompt": PAPER_INTENT_PROMPT,
+            "attack_prompt": PAPER_INTENTANONY_INFER_PROMPT,
+            "attack_format": "intentanony",
+            "evidence_prompt": PAPER_EVIDENCE_PROMPT,
+            # D.4: the model decides the granularity; no table, no span plan.
+            "rewrite_prompt": PAPER_INTENTANONY_REWRITE_PROMPT,
+            "intent_threshold": 0.0,
+            "verify": False,
+            "acceptance": False,
+        }
     )
 
 

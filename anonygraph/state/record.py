@@ -110,8 +110,9 @@ class RecordOutput:
     final text), no explicit cue found (only the ``rules`` detectors checked
     it: they see explicit cues, not style or topics, so the text is not
     called anonymized), partly anonymized (leaks remain, listed in `leaks`),
-    unchanged (no rewrite passed the checks; leaks remain) or, set by the
-    runner, failed. Empty for a method that cannot check its final text."""
+    unchanged (no rewrite passed the checks; leaks remain), not checked
+    (the paper profile returns its last rewrite without attacking it) or,
+    set by the runner, failed. Empty for a method that cannot check its final text."""
 
     leaks: list[str] = field(default_factory=list)
     """Attributes the run's attacker still finds in the final text."""
@@ -139,9 +140,18 @@ NO_EXPLICIT_CUE = "no explicit cue found"
 """Outcome when only the rules detectors checked it and found nothing left."""
 
 
+NOT_CHECKED = "not checked"
+"""Outcome when the method's paper returns its last rewrite unattacked."""
+
+
 def explicit_cues_only(checked_by: str) -> bool:
     """Tell whether a checker spec is the rules detectors (explicit cues only)."""
-    return checked_by.split(":", 1)[0].strip() == "rules"
+    from anonygraph.llm.registry import backend_of, parse_spec
+
+    try:
+        return backend_of(parse_spec(checked_by)).answers_from_cues
+    except ValueError:  # not a spec at all: no checker this package knows
+        return False
 
 
 def outcome_of(

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import operator
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, TypeVar
+from types import MappingProxyType
+from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, Field
 
+from anonygraph.prompts.evaluate import PAPER_JUDGE_PROMPT
 from anonygraph.prompts.seal import (
+    PAPER_SEAL_ANONYMIZE_PROMPT,
+    PAPER_SEAL_INFER_PROMPT,
+    PAPER_SEAL_REFINE_PROMPT,
     SEAL_ANONYMIZE_PROMPT,
     SEAL_INFER_PROMPT,
     SEAL_JUDGE_PROMPT,
@@ -74,6 +80,18 @@ class TrajectoryContext(ModelContext, AcceptanceOptions):
         },
     )
 
+    PAPER_METHOD: ClassVar[str] = "seal"
+    PAPER_FIELDS: ClassVar[Mapping[str, Any]] = MappingProxyType(
+        {
+            "default_model": "local",
+            "attack_prompt": PAPER_SEAL_INFER_PROMPT,
+            "attack_format": "seal",
+            "anonymize_prompt": PAPER_SEAL_ANONYMIZE_PROMPT,
+            "judge_prompt": PAPER_JUDGE_PROMPT,  # D.3
+            "acceptance": False,
+        }
+    )
+
 
 @dataclass(kw_only=True)
 class SealContext(TrajectoryContext):
@@ -99,6 +117,24 @@ class SealContext(TrajectoryContext):
             "meaning/10 and no-hallucination): a rewrite judged below it is "
             "dropped, the previous text returned and refinement stopped; 0: off."
         },
+    )
+
+    stop_when_nothing_inferred: bool = field(
+        default=True,
+        metadata={
+            "description": "Stop refining once the model infers nothing (off in "
+            "the paper profile: results are reported at fixed iterations)."
+        },
+    )
+
+    PAPER_FIELDS: ClassVar[Mapping[str, Any]] = MappingProxyType(
+        {
+            **TrajectoryContext.PAPER_FIELDS,
+            # Section 4.3: D.1 plus the model's own utility judgement.
+            "anonymize_prompt": PAPER_SEAL_REFINE_PROMPT,
+            "stop_when_nothing_inferred": False,
+            "min_utility": 0.0,
+        }
     )
 
     def __post_init__(self) -> None:

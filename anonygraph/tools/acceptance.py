@@ -209,6 +209,48 @@ def check_similarity(
     return None
 
 
+_TOKEN = re.compile(r"[\w'’-]+|[^\w\s]")
+_JOINING_WORDS = frozenset("a an the another part parts of".split())
+"""Words the generalizer adds around a replacement ("another part of the US",
+"rural parts of the US") or changes beside it ("a" -> "an")."""
+
+
+def only_cue_generalizations(original: str, rewrite: str) -> bool:
+    """Tell whether every edit of ``rewrite`` puts a cue's coarser form in its place.
+
+    Each changed word of ``original`` must lie in a detected cue's span (or be
+    an article right before one), and each word put in must belong to what
+    those cues generalize to (`anonygraph.cues.generalize`). Such a rewrite
+    says what the original said with some words coarser: it cannot be about
+    something else, whatever MiniLM scores it.
+    """
+    cues = detect_cues(original)
+    old = [(m.start(), m.end(), m.group().lower()) for m in _TOKEN.finditer(original)]
+    new = [m.group().lower() for m in _TOKEN.finditer(rewrite)]
+    matcher = difflib.SequenceMatcher(None, [w for *_, w in old], new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if i1 < i2:
+            start, end = old[i1][0], old[i2 - 1][1]
+        else:  # an insertion: between two words of the original
+            start = end = old[i1][0] if i1 < len(old) else len(original)
+        touching = [c for c in cues if c.start <= end and start <= c.end]
+        if not touching:
+            return False
+        for k in range(i1, i2):
+            s, e, word = old[k]
+            inside = any(c.start <= s and e <= c.end for c in touching)
+            if not inside and word not in _JOINING_WORDS:
+                return False
+        allowed = set(_JOINING_WORDS)
+        for cue in touching:
+            allowed |= {w.lower() for w in _TOKEN.findall(generalize(cue))}
+        if any(w not in allowed for w in new[j1:j2]):
+            return False
+    return True
+
+
 def check_task_talk(
     original: str, rewrite: str, vocabulary: Iterable[str] | None = None
 ) -> str | None:
@@ -462,11 +504,19 @@ def rejections(
     evidence: Sequence[str] = (),
     thresholds: AcceptanceThresholds | None = None,
     similarity: Callable[[str, str], float] | None = None,
+    rules_rewrite: bool = False,
 ) -> list[Rejection]:
     """Run every check; return why the rewrite is refused ([] accepts it).
 
     Cheap checks run first; the similarity model is loaded only when they pass.
     A rewrite with the wrong shape (empty, unchanged) is not checked further.
+    The similarity floor does not apply to a rewrite by the ``rules``
+    anonymizer (``rules_rewrite``) made only of cue generalizations
+    (`only_cue_generalizations`): the floor catches a model's drift and talk,
+    and such a rewrite has neither; in a short text dense with cues it
+    scores under the floor because every cue changed ("a security guard at
+    Heathrow pays £28,000" -> "a security worker at a company pays a decent
+    salary": 0.54). A model's rewrite keeps the floor.
     """
     limits = thresholds or AcceptanceThresholds()
     if reason := check_shape(original, rewrite, limits.min_length_ratio):
@@ -490,6 +540,7 @@ def rejections(
     if (
         not found
         and long_enough
+        and not (rules_rewrite and only_cue_generalizations(original, rewrite))
         and (
             reason := check_similarity(
                 original, rewrite, limits.min_similarity, similarity
@@ -534,6 +585,7 @@ __all__ = [
     "check_new_specifics",
     "check_similarity",
     "check_task_talk",
+    "only_cue_generalizations",
     "rejections",
     "task_vocabulary",
     "thresholds_from",

@@ -14,8 +14,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from anonygraph.runs.files import secure_file
 from anonygraph.state.context import SearchBackendName as BackendName
-from anonygraph.store import secure_file
 
 WEB_BACKENDS: frozenset[str] = frozenset({"ddgs", "tavily"})
 """Backends that reach the internet and so need an explicit opt-in."""

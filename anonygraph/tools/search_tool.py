@@ -15,7 +15,7 @@ from langgraph.prebuilt import ToolRuntime
 from langgraph.types import Command
 from pydantic import Field
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.prompts.common import fence, fill
 from anonygraph.prompts.search_agent import NO_SEARCHES_LEFT, SEARCH_TOOL_REFUSED
 from anonygraph.state.context import SEARCH_MODES, SearchOptions
@@ -93,10 +93,10 @@ def uses_tools(context: SearchOptions) -> bool:
         )
     if mode != "auto":
         return mode == "tools"
-    settings = models.settings_for(context, "attacker")
-    if not models.supports_tools(settings.spec):
+    settings = llm.settings_for(context, "attacker")
+    if not settings.backend.calls_tools:
         return False
-    return not models.tools_refused(models.parse_spec(settings.spec), settings.cache_db)
+    return not llm.tools_refused(settings.spec)
 
 
 def _position(state: Any, call_id: str) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -133,13 +135,48 @@ def semantic_similarities(
         raise ValueError("references and candidates differ in length")
     if not references:
         return []
-    model = load_embedder()
-    ref = model.encode(references, normalize_embeddings=True, convert_to_numpy=True)
-    cand = model.encode(candidates, normalize_embeddings=True, convert_to_numpy=True)
-    sims = (ref * cand).sum(axis=1)
+    vectors = embeddings([*references, *candidates])
+    sims = [
+        float((vectors[r] * vectors[c]).sum())
+        for r, c in zip(references, candidates, strict=True)
+    ]
     if not clip:
-        return [min(max(float(s), -1.0), 1.0) for s in sims]  # float error only
-    return [min(max(float(s), 0.0), 1.0) for s in sims]
+        return [min(max(s, -1.0), 1.0) for s in sims]  # float error only
+    return [min(max(s, 0.0), 1.0) for s in sims]
+
+
+EMBEDDINGS_KEPT = 4096
+"""Texts whose embedding is kept for the next ask (a few MB)."""
+
+_KEPT: OrderedDict[str, Any] = OrderedDict()
+_KEPT_LOCK = threading.Lock()
+
+
+def embeddings(texts: list[str]) -> dict[str, Any]:
+    """Return each text's normalized embedding; texts seen lately are not redone.
+
+    A record's original is compared with every rewrite of it (each round,
+    each retry): its embedding is computed once. The texts not kept are
+    embedded together, in one pass.
+    """
+    with _KEPT_LOCK:
+        found = {t: _KEPT[t] for t in texts if t in _KEPT}
+    missing = list(dict.fromkeys(t for t in texts if t not in found))
+    if missing:
+        rows = load_embedder().encode(
+            missing, normalize_embeddings=True, convert_to_numpy=True
+        )
+        found.update(zip(missing, rows, strict=True))
+        with _KEPT_LOCK:
+            for text, row in zip(missing, rows, strict=True):
+                _KEPT[text] = row
+            while len(_KEPT) > EMBEDDINGS_KEPT:
+                _KEPT.popitem(last=False)
+    with _KEPT_LOCK:
+        for text in found:
+            if text in _KEPT:
+                _KEPT.move_to_end(text)
+    return found
 
 
 def semantic_similarity(reference: str, candidate: str) -> float:

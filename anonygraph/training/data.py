@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from anonygraph import sql, store
 from anonygraph.attributes import resolve_attributes
 from anonygraph.model_requests.inference import attack_request
 from anonygraph.prompts.common import JSON_HINT
@@ -25,6 +24,9 @@ from anonygraph.prompts.seal import (
     SEAL_INFER_PROMPT,
     SEAL_JUDGE_PROMPT,
 )
+from anonygraph.runs import sql
+from anonygraph.runs.files import secure_file
+from anonygraph.runs.store import RunStore
 from anonygraph.state.answers import Rewrite, attack_answer_model
 from anonygraph.state.domain import AttributeInference
 from anonygraph.state.seal import TrajectoryStep
@@ -208,13 +210,13 @@ def write_data(data: SealData, out_dir: str | Path) -> dict[str, Path]:
     folder = Path(out_dir)
     paths: dict[str, Path] = {}
     for name, filename in FILES.items():
-        path = store.secure_file(folder / filename)
+        path = secure_file(folder / filename)
         with open(path, "w", encoding="utf-8") as handle:
             for row in getattr(data, name):
                 check_row(name, row)
                 handle.write(dumps(row) + "\n")
         paths[name] = path
-    summary = store.secure_file(folder / "summary.json")
+    summary = secure_file(folder / "summary.json")
     summary.write_text(
         json.dumps({"trajectories": data.trajectories, **data.counts()}, indent=2)
     )
@@ -235,7 +237,7 @@ def load_trajectories(db_path: str | Path, run_id: str) -> list[list[TrajectoryS
     """
     if not sql.is_postgres(db_path) and not Path(db_path).is_file():
         raise NoTrajectoriesError(f"no run store at {db_path}")
-    runs = store.RunStore(db_path)
+    runs = RunStore(db_path)
     run = runs.get_run(run_id)
     if run is None:
         raise NoTrajectoriesError(f"no run {run_id!r} in {db_path}")

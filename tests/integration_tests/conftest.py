@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from servers import LlamaServer, fail_or_skip, free_port
 
-from anonygraph import models
+from anonygraph import llm
 
 
 @pytest.fixture(scope="session")
@@ -18,7 +18,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
     if importlib.util.find_spec("fastapi") is None:
         fail_or_skip("llama_cpp.server needs llama-cpp-python[server]: make install")
     log = Path(tmp_path_factory.mktemp("llama-server")) / "server.log"
-    server = LlamaServer(models.embedded_model_path(), free_port(), log)
+    server = LlamaServer(llm.embedded_model_path(), free_port(), log)
     server.start()
     yield server
     server.stop()
@@ -33,7 +33,7 @@ def llama_tool_server(
         fail_or_skip("llama_cpp.server needs llama-cpp-python[server]: make install")
     log = Path(tmp_path_factory.mktemp("llama-tool-server")) / "server.log"
     server = LlamaServer(
-        models.embedded_model_path(),
+        llm.embedded_model_path(),
         free_port(),
         log,
         chat_format="chatml-function-calling",

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from conftest import EXAMPLES
 
-from anonygraph.runner import RunOptions, run_batch
-from anonygraph.store import RunStore
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.store import RunStore
 
 
 def test_when_rlaa_runs_on_the_embedded_model_then_two_records_finish_accounted(

@@ -9,7 +9,7 @@ import pytest
 from conftest import EXAMPLES
 
 from anonygraph import cli
-from anonygraph.store import RunStore
+from anonygraph.runs.store import RunStore
 
 
 def test_when_rlaa_and_fgaa_runs_are_evaluated_then_report_has_table_and_plots(
@@ -38,9 +38,13 @@ def test_when_rlaa_and_fgaa_runs_are_evaluated_then_report_has_table_and_plots(
 
     table = (tmp_path / "report" / "report.md").read_text()
     assert "| original text |" in table
-    assert re.search(r"\| rlaa \| rlaa-\w+ \| 1 \|", table)
-    assert re.search(r"\| fgaa \| fgaa-\w+ \| 1 \|", table)
-    assert (tmp_path / "report" / "report.csv").read_text().startswith("method,run")
+    assert re.search(r"\| rlaa \| product; eval product \| rlaa-\w+ \| 1 \|", table)
+    assert re.search(r"\| fgaa \| product; eval product \| fgaa-\w+ \| 1 \|", table)
+    assert (
+        (tmp_path / "report" / "report.csv")
+        .read_text()
+        .startswith("method,profile,run")
+    )
     assert (tmp_path / "report" / "privacy_utility.png").stat().st_size > 1000
     store = RunStore(db)
     rows = [

@@ -15,9 +15,11 @@ import pytest
 from conftest import EXAMPLES
 from servers import fail_or_skip
 
-from anonygraph import models
-from anonygraph.runner import RunOptions, run_batch
-from anonygraph.store import RunStore
+from anonygraph import llm
+from anonygraph.llm import decoding, loading
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.store import RunStore
 
 
 @pytest.fixture(scope="session")
@@ -27,7 +29,7 @@ def hf_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
         from transformers import AutoModelForCausalLM, AutoTokenizer
     except ImportError:
         fail_or_skip("hf: needs transformers and gguf: make install")
-    gguf = models.embedded_model_path()
+    gguf = llm.embedded_model_path()
     tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
     model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name)
     # The weights are already dequantized: save them as a plain checkpoint.
@@ -42,10 +44,11 @@ def test_when_a_role_spec_is_an_hf_folder_then_rlaa_runs_a_record_on_it(
     hf_checkpoint: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Tight token limits keep CPU generation short; the code path is the same.
-    for role, params in list(models.ROLE_PARAMS.items()):
-        monkeypatch.setitem(
-            models.ROLE_PARAMS, role, dataclasses.replace(params, max_tokens=160)
-        )
+    short = {
+        role: dataclasses.replace(params, max_tokens=160)
+        for role, params in decoding.ROLE_DECODING.items()
+    }
+    monkeypatch.setattr(decoding, "ROLE_DECODING", short)
     import torch
 
     torch.manual_seed(0)  # the attacker and anonymizer sample (temperature > 0)
@@ -94,8 +97,8 @@ def test_when_an_hf_model_answers_under_a_schema_then_the_json_parses(
 ) -> None:
     from anonygraph.state.answers import Rewrite
 
-    model = models.load_chat_model(f"hf:{hf_checkpoint}", "judge")
-    bound = models.constrained(model, models.parse_spec(f"hf:{hf_checkpoint}"), Rewrite)
+    model = loading.load_chat_model(f"hf:{hf_checkpoint}", "judge")
+    bound = llm.constrained(model, llm.parse_spec(f"hf:{hf_checkpoint}"), Rewrite)
     prompt = "Rewrite so the author's city is hidden: 'I moved to Calgary.' JSON."
     for _ in range(2):  # the second call must not inherit the first one's state
         answer = bound.invoke(prompt)

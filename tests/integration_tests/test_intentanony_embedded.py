@@ -10,9 +10,9 @@ from typing import Any
 
 from conftest import EXAMPLES
 
-from anonygraph import store
 from anonygraph.attributes import resolve_attributes
 from anonygraph.graphs import intentanony
+from anonygraph.runs.checkpointers import open_checkpointer
 from anonygraph.state.intentanony import (
     EvidenceChain,
     ExposureBudget,
@@ -35,7 +35,7 @@ def test_when_intentanony_runs_on_the_embedded_model_then_one_record_is_accounte
     config: Any = {"configurable": {"thread_id": f"intentanony:{record['id']}"}}
 
     async def go() -> dict[str, Any]:
-        async with store.open_checkpointer(tmp_path / "runs.sqlite") as saver:
+        async with open_checkpointer(tmp_path / "runs.sqlite") as saver:
             app: Any = intentanony.build_graph().compile(checkpointer=saver)
             result: dict[str, Any] = await app.ainvoke(
                 {"text": record["text"]}, config, context=ctx, durability="sync"

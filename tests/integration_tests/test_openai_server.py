@@ -20,7 +20,7 @@ from conftest import EXAMPLES
 from servers import LlamaServer, RecordingProxy, free_port
 
 from anonygraph.reporting import report
-from anonygraph.store import RunStore
+from anonygraph.runs.store import RunStore
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -141,7 +141,7 @@ def test_when_the_run_is_evaluated_on_the_server_then_scores_name_their_models(
 
     files = report.write_report(db, str(tmp / "report"))
     table = files["markdown"].read_text()
-    assert table.splitlines()[2].startswith("| method | run |")
+    assert table.splitlines()[2].startswith("| method | profile | run |")
     assert table.count(f"| {spec} | {spec} |") == 2  # original and the run
     header = files["csv"].read_text().splitlines()[0]
     assert header.endswith("attacker,judge")

@@ -14,8 +14,9 @@ from trl.data_utils import is_conversational
 
 from anonygraph.cli.commands.seal import seal_data_command
 from anonygraph.graphs import GRAPHS, seal
-from anonygraph.runner import RunOptions, run_batch
-from anonygraph.store import RunStore
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.store import RunStore
 from anonygraph.training.data import FILES, load_trajectories
 from anonygraph.training.trl_format import check_row, read_jsonl
 

@@ -18,11 +18,12 @@ from scripted import Script, attack_json, rewrite_json
 
 from anonygraph.graphs import GRAPHS, aura, evaluate
 from anonygraph.prompts.aura import SCOPE_PRIOR_NONE, VARIATIONS
-from anonygraph.runner import RunOptions, run_batch
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.store import RunStore
 from anonygraph.state.answers import scope_answer_model
 from anonygraph.state.aura import AuraContext, Candidate
 from anonygraph.state.evaluate import EvalContext
-from anonygraph.store import RunStore
 from anonygraph.tools.aura.scope import scope_name
 from anonygraph.tools.aura.selection import select_candidate
 from anonygraph.tools.search import WebSearchDisabledError
@@ -843,3 +844,33 @@ def test_when_a_refill_is_meta_text_then_the_acceptance_checks_reject_it(
     assert not by_index[1]["rejected"]
     assert out["choice"]["index"] == 1
     assert out["anonymized"] == CONVERGED
+
+
+def test_when_aura_runs_in_the_paper_profile_then_only_a_gap_rejects_a_candidate(
+    script: Script, tmp_path: Path
+) -> None:
+    # The same three candidates as above: the paper selects by S, C and L
+    # alone, so restoring or blacklisted words do not refuse one; a gap does.
+    write_corpus(tmp_path / "pages")
+    restores = {**SEEDS, "MASK_2": "Vashon Island"}
+    leaves_gap = {**SEEDS, "MASK_3": ""}
+    blacklisted = {**SEEDS, "MASK_1": "my Blue Heron glass"}
+    script_studio(
+        script,
+        restores,
+        leaves_gap,
+        blacklisted,
+        probe=probe_json(("studio", "institution", "Blue Heron glass")),
+    )
+
+    out = run(
+        num_candidates=3,
+        profile="paper",
+        search_backend="offline",
+        search_corpus=str(tmp_path / "pages"),
+    )
+
+    rejected = {c["index"]: c["rejected"] for c in out["candidates"]}
+    assert rejected == {0: [], 1: ["leaves [MASK_3] unfilled"], 2: []}
+    assert sum('"severity"' in p for p in script.prompts("attacker")) == 2
+    assert out["choice"]["index"] in (0, 2)

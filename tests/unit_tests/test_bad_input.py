@@ -14,8 +14,10 @@ from scripted import Script, attack_json, rewrite_json, verdicts_json
 
 from anonygraph import cli
 from anonygraph.cli.flags import context_fields
-from anonygraph.runner import RunOptions, run_batch
-from anonygraph.store import RunStore, checkpoint_path
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.checkpointers import checkpoint_path
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.store import RunStore
 
 
 def script_city_leak(script: Script) -> None:
@@ -264,16 +266,16 @@ def test_when_a_resumed_record_has_more_model_time_than_wall_time_then_share_is_
     script_city_leak(script)
     source = tmp_path / "in.jsonl"
     source.write_text('{"id": "a", "text": "I live in Calgary."}\n')
-    from anonygraph import runner
+    from anonygraph.runs import records
 
-    original = runner.invoke_thread
+    original = records.invoke_thread
 
     async def with_earlier_calls(*args: Any, **kwargs: Any) -> Any:
         result, error = await original(*args, **kwargs)
         result["calls"] = [*result["calls"], {"id": "earlier", "seconds": 50.0}]
         return result, error
 
-    monkeypatch.setattr(runner, "invoke_thread", with_earlier_calls)
+    monkeypatch.setattr(records, "invoke_thread", with_earlier_calls)
     summary = asyncio.run(run_batch(options(tmp_path, source)))
 
     assert summary.totals["wall_seconds"] >= summary.totals["model_seconds"] >= 50

@@ -22,12 +22,14 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from scripted import Script, calgary_script, rewrite_json, rlaa_batch
 
-from anonygraph import models, store
-from anonygraph.backends.faults import Fault, ServerError
-from anonygraph.runner import RunSummary, invoke_thread
+from anonygraph import llm
+from anonygraph.llm.faults import Fault, ServerError
+from anonygraph.runs.recorder import record_calls
+from anonygraph.runs.records import invoke_thread
+from anonygraph.runs.store import RunStore
+from anonygraph.runs.summary import RunSummary
 from anonygraph.state.answers import Rewrite
 from anonygraph.state.context import Context
-from anonygraph.store import RunStore
 
 URL = "http://127.0.0.1:9/v1"
 
@@ -118,7 +120,7 @@ async def sample(state: Sampled, runtime: Runtime[Context]) -> dict[str, Any]:
 
     def ask(prompt: str) -> tuple[Rewrite, list[dict[str, Any]]]:
         return asyncio.run(
-            models.ask_structured(
+            llm.ask_structured(
                 "anonymizer", prompt, Rewrite, runtime.context, step="sample"
             )
         )
@@ -126,7 +128,7 @@ async def sample(state: Sampled, runtime: Runtime[Context]) -> dict[str, Any]:
     texts, calls = [], []
     for n in range(3):
         if n < 2:
-            answer, made = await models.ask_structured(
+            answer, made = await llm.ask_structured(
                 "anonymizer", "rewrite me", Rewrite, runtime.context, step="sample"
             )
         else:
@@ -152,13 +154,13 @@ def test_when_a_step_samples_one_prompt_n_times_then_the_rerun_replays_n_answers
     context = Context(default_model="local", cache_mode="off")
 
     async def run_once() -> tuple[dict[str, Any], Exception | None]:
-        store.track_calls(db, "run", "rec")
+        record_calls(db, "run", "rec")
         return await invoke_thread(
             app, "run:rec", {}, context, finished=lambda v: bool(v.get("texts"))
         )
 
     _, error = asyncio.run(run_once())
-    assert isinstance(error, models.ModelServerError)
+    assert isinstance(error, llm.ModelServerError)
     result, error = asyncio.run(run_once())
 
     assert error is None
@@ -176,13 +178,13 @@ def test_when_a_steps_answer_stays_unusable_then_the_rerun_asks_afresh(
     context = Context(default_model="local", cache_mode="off", max_retries=0)
 
     async def ask() -> None:
-        store.track_calls(db, "run", "rec")
-        await models.ask_structured("anonymizer", "p", Rewrite, context, step="s")
+        record_calls(db, "run", "rec")
+        await llm.ask_structured("anonymizer", "p", Rewrite, context, step="s")
 
     for _ in range(2):
         try:
             asyncio.run(ask())
-        except models.ModelOutputError:
+        except llm.ModelOutputError:
             pass
     assert len(script.prompts("anonymizer")) == 2
     assert db.db.query("select * from call_journal") == []
@@ -192,8 +194,9 @@ CHILD = """
 import os, sys
 sys.path.insert(0, {tests!r})
 from scripted import calgary_script, rewrite_json
-from anonygraph import cli, models
-from anonygraph.backends.faults import Fault, ServerError
+from anonygraph import cli
+from anonygraph.llm import loading
+from anonygraph.llm.faults import Fault, ServerError
 
 def anonymizer(prompt):
     retry = "was refused" in prompt
@@ -206,7 +209,7 @@ def anonymizer(prompt):
 
 script = calgary_script()
 script.set("anonymizer", anonymizer)
-models.load_chat_model = script.load
+loading.load_chat_model = script.load
 sys.exit(cli.main(sys.argv[1:]))
 """
 
@@ -253,7 +256,7 @@ def test_when_a_run_is_purged_then_its_and_its_evaluations_journal_go_too(
 
 async def ask_again(state: Sampled, runtime: Runtime[Context]) -> dict[str, Any]:
     """Ask the same prompt once per round."""
-    answer, made = await models.ask_structured(
+    answer, made = await llm.ask_structured(
         "anonymizer", "rewrite me", Rewrite, runtime.context, step="ask_again"
     )
     return {"texts": [answer.text], "calls": made}
@@ -283,13 +286,13 @@ def test_when_a_node_asks_the_same_prompt_in_a_later_round_then_it_is_sent_again
     context = Context(default_model="local", cache_mode="off")
 
     async def run_once() -> tuple[dict[str, Any], Exception | None]:
-        store.track_calls(db, "run", "rec")
+        record_calls(db, "run", "rec")
         return await invoke_thread(
             app, "run:rec", {}, context, finished=lambda v: len(v["texts"]) >= 3
         )
 
     _, error = asyncio.run(run_once())  # the third round meets the fault
-    assert isinstance(error, models.ModelServerError)
+    assert isinstance(error, llm.ModelServerError)
     result, error = asyncio.run(run_once())
 
     # Each round is its own graph task: the re-run's round is asked afresh,

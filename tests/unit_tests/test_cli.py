@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import subprocess
 import sys
@@ -12,10 +13,12 @@ from typing import get_args
 
 import pytest
 
+import anonygraph
 from anonygraph.cli import build_parser, flags, main
 from anonygraph.cli.commands.eval import eval_fields
 from anonygraph.cli.commands.run import run_exit_code
 from anonygraph.runs.datasets import Format
+from anonygraph.runs.ray_connect import RayOptions
 from anonygraph.state.context import ModelContext
 from anonygraph.state.evaluate import EvalContext
 from anonygraph.state.intentanony import LEVELS, Level
@@ -173,7 +176,7 @@ def test_when_a_choice_is_not_in_the_constants_then_the_parser_refuses_it() -> N
 def test_when_a_run_ends_then_the_exit_code_says_whether_every_text_is_anonymized(
     outcomes: dict[str, int], failed: int, code: int
 ) -> None:
-    from anonygraph.runner import RunSummary
+    from anonygraph.runs.summary import RunSummary
 
     summary = RunSummary(run_id="r", method="rlaa", failed=failed, outcomes=outcomes)
 
@@ -279,3 +282,112 @@ def test_when_a_choice_list_repeats_a_literal_then_it_comes_from_the_type() -> N
         assert parser.parse_args(["run", "--input", "i", "--output", "o",
                                   "--format", name]).format == name  # fmt: skip
     assert LEVELS == get_args(Level)
+
+
+# --- The engine: --engine, --ray-address, --workers, per-worker sizes --------
+
+
+@pytest.mark.parametrize("command", ["run", "eval"])
+def test_when_engine_flags_are_given_then_the_command_gets_its_ray_options(
+    command: str,
+) -> None:
+    head = (
+        ["run", "--input", "i", "--output", "o"]
+        if command == "run"
+        else ["eval", "--run", "r"]
+    )
+    plain = build_parser().parse_args(head)
+    ray = build_parser().parse_args(
+        [*head, "--engine", "ray", "--ray-address", "10.0.0.1:6379", "--workers",
+         "3", "--gpus-per-worker", "1", "--cpus-per-worker", "2.5"]
+    )  # fmt: skip
+
+    assert flags.engine_options(plain) == ("local", RayOptions())
+    assert flags.engine_options(ray) == (
+        "ray",
+        RayOptions(
+            address="10.0.0.1:6379", workers=3, gpus_per_worker=1, cpus_per_worker=2.5
+        ),
+    )
+
+
+def test_when_ray_options_get_a_flag_field_then_run_and_eval_have_the_flag() -> None:
+    fields = dataclasses.fields(RayOptions)
+    named = [f.metadata["flag"] for f in fields if "flag" in f.metadata]
+    assert named == ["--ray-address", "--workers", "--cpus-per-worker",
+                     "--gpus-per-worker"]  # fmt: skip
+    for command in ("run", "eval"):
+        shown = subprocess.run(
+            [sys.executable, "-m", "anonygraph.cli", command, "--help"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for flag in ["--engine", *named]:
+            assert flag in shown, (command, flag)
+
+
+REFUSED_ENGINE_FLAGS = {
+    "no workers": (
+        ["--engine", "ray", "--workers", "0"],
+        "--workers 0: give 1 or more",
+    ),
+    "negative GPUs": (
+        ["--engine", "ray", "--gpus-per-worker", "-1"],
+        "--gpus-per-worker -1.0: give 0 or more",
+    ),
+    "a Ray Client address": (
+        ["--engine", "ray", "--ray-address", "ray://head:10001"],
+        "--ray-address ray://head:10001: give a head node's HOST:PORT, 'auto' or "
+        "none (Ray Client addresses, ray://, are not supported",
+    ),
+    "a Ray flag on the local engine": (
+        ["--workers", "2", "--ray-address", "auto"],
+        "--ray-address, --workers: an option of --engine ray; add --engine ray",
+    ),
+}
+
+
+@pytest.mark.parametrize("command", ["run", "eval"])
+@pytest.mark.parametrize("case", REFUSED_ENGINE_FLAGS)
+def test_when_engine_flags_do_not_fit_then_one_line_says_so_and_nothing_starts(
+    case: str, command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv, expected = REFUSED_ENGINE_FLAGS[case]
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"id": "a", "text": "I moved to Calgary."}) + "\n")
+    db = tmp_path / "r.sqlite"
+    head = (
+        ["run", "--input", str(source), "--output", str(tmp_path / "out.jsonl"),
+         "--model", "rules"]
+        if command == "run"
+        else ["eval", "--run", "r", "--model", "rules"]
+    )  # fmt: skip
+
+    code = main([*head, "--db", str(db), *argv])
+
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert err.startswith(f"anonygraph {command}: ") and expected in err, err
+    assert len(err.splitlines()) == 1
+    assert not db.exists() and not (tmp_path / "out.jsonl").exists()
+
+
+def test_when_the_old_worker_command_is_run_then_one_line_names_the_ray_engine(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["worker", "--run", "forum", "--db", "postgresql://x@h/db"])
+
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "the lease queue is gone" in err
+    assert "anonygraph run --engine ray --ray-address HEAD:PORT" in err
+
+
+def test_when_the_engine_is_unknown_then_the_api_names_the_engines(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(ValueError, match="engine 'spark': choose from local, ray"):
+        anonygraph.run_file(
+            str(tmp_path / "in.jsonl"), str(tmp_path / "out.jsonl"), engine="spark"
+        )

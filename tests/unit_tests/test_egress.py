@@ -36,8 +36,9 @@ def getaddrinfo(host, *args, **kwargs):
 
 socket.socket.connect, socket.getaddrinfo = connect, getaddrinfo
 from scripted import calgary_script
-from anonygraph import cli, models
-models.load_chat_model = calgary_script().load
+from anonygraph import cli
+from anonygraph.llm import loading
+loading.load_chat_model = calgary_script().load
 sys.exit(cli.main(sys.argv[1:]))
 """
 

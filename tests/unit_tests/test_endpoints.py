@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from anonygraph import models
-from anonygraph.endpoints import EndpointPool
-from anonygraph.models import ModelSpecError, ask_structured, parse_spec
+from anonygraph.llm import ModelSpecError, ask_structured, loading, parse_spec
+from anonygraph.llm.endpoints import EndpointPool
 
 
 class Answer(BaseModel):
@@ -83,14 +82,13 @@ class Ctx:
     def __init__(self, spec: str) -> None:
         self.models = {"anonymizer": spec}
         self.max_retries = 0
-        self.cache_db = ""
 
 
 def test_when_a_role_names_two_servers_then_calls_alternate_within_the_limit(
     servers: list[Server],
 ) -> None:
     spec = f"openai:pooled@{servers[0].url},{servers[1].url}"
-    pool = models.load_chat_model(spec, "anonymizer")
+    pool = loading.load_chat_model(spec, "anonymizer")
     assert isinstance(pool, EndpointPool) and pool.urls == [s.url for s in servers]
     pool.limit = 2
 

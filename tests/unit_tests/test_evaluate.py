@@ -12,12 +12,13 @@ import pytest
 from scripted import Script, attack_json, judge_json, rewrite_json, verdicts_json
 
 from anonygraph.graphs import evaluate
-from anonygraph.models import ModelOutputError
+from anonygraph.llm import ModelOutputError
 from anonygraph.reporting.evaluation import EvalOptions, evaluate_run
 from anonygraph.reporting.report import write_report
-from anonygraph.runner import RunOptions, run_batch
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.store import RunStore
 from anonygraph.state.evaluate import EvalContext
-from anonygraph.store import RunStore
 
 ORIGINAL = "Three winters in Calgary and I still hate the cold. My wife agrees."
 
@@ -216,8 +217,13 @@ def test_when_runs_are_evaluated_then_report_has_table_plots_and_mrs(
     files = write_report(db, str(tmp_path / "report"))
 
     table = files["markdown"].read_text()
-    assert "| original text | - | 3 | 1.0000 | 1.0000 |" in table
-    assert re.search(r"\| rlaa \| rlaa-\w+ \| 3 \| 0\.8667 \| 0\.0000 \|", table)
+    assert "| original text | eval product | - | 3 | 1.0000 | 1.0000 |" in table
+    assert re.search(
+        r"\| rlaa \| product; eval product \| rlaa-\w+ \| 3 \| 0\.8667 \| 0\.0000 \|",
+        table,
+    )
+    # The per-attribute accuracy table of the papers, top-1.
+    assert "## Attacker accuracy per attribute (top-1)" in table
     assert "## Per round" in table and "MRS" in table
     assert "| LEAK |" in table
     assert "| original text | 1.00 (3/3) |" in table

@@ -22,7 +22,7 @@ from transformers import (
     PreTrainedTokenizerFast,
 )
 
-from anonygraph.backends.hf_schema import SchemaLogits
+from anonygraph.llm.backends.hf_schema import SchemaLogits
 
 
 class Guess(BaseModel):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import re
@@ -10,6 +11,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +21,15 @@ from langgraph.types import Command
 from pydantic import ValidationError
 from scripted import Script, attack_json, rewrite_json, verdicts_json
 
+from anonygraph import cli
+from anonygraph.cli.commands.run import WAITING_EXIT
 from anonygraph.graphs import fgaa, rlaa
-from anonygraph.pending_reviews import parse_edit, review_run
-from anonygraph.runner import WAITING, RunOptions, run_batch
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.pending_reviews import parse_edit, review_run
+from anonygraph.runs.records import WAITING
+from anonygraph.runs.store import RunStore
 from anonygraph.state.context import Context
-from anonygraph.store import RunStore
 
 TESTS = Path(__file__).resolve().parents[1]
 TEXT = "I am 34 and live in Calgary."
@@ -311,8 +317,10 @@ CHILD = """
 import os, signal, sys
 sys.path.insert(0, {tests!r})
 from scripted import Script, attack_json, rewrite_json, verdicts_json
-from anonygraph.checkpointers import InLoopSqliteSaver
-from anonygraph import cli, models
+from anonygraph.runs.checkpointers import InLoopSqliteSaver
+from anonygraph import cli
+from anonygraph.cli.commands.run import WAITING_EXIT
+from anonygraph.llm import loading
 
 kill_on = os.environ.get("KILL_ON", "")
 original = InLoopSqliteSaver.aput_writes
@@ -327,7 +335,7 @@ script = Script()
 script.set("attacker", attack_json(age=("34", 5), city_country=("Calgary, Canada", 5)))
 script.set("arbitrator", verdicts_json(age="high", city_country="high"))
 script.set("anonymizer", rewrite_json("I am in my thirties and live in a city."))
-models.load_chat_model = script.load
+loading.load_chat_model = script.load
 sys.exit(cli.main(sys.argv[1:]))
 """
 
@@ -406,6 +414,65 @@ def test_when_dp_embed_is_asked_to_review_then_its_context_refuses() -> None:
 
     with pytest.raises(ValueError, match="dp-embed has no review step"):
         DpEmbedContext(review=True)
+
+
+# --- Review of a run on Postgres --------------------------------------------
+
+
+def test_when_a_postgres_run_pauses_for_review_then_its_records_wait_there(
+    tmp_path: Path, script: Script, pg_url: str
+) -> None:
+    script_two_leaks(script)
+    shared = replace(options(tmp_path, review=True), db=pg_url)
+
+    summary = asyncio.run(run_batch(shared))
+
+    assert (summary.done, summary.waiting, summary.failed) == (0, 2, 0)
+    assert "2 waiting for review" in summary.report()
+    db = RunStore(pg_url)
+    # Neither failed nor done: only an answer moves them on.
+    waiting = dict.fromkeys(["r0", "r1"], WAITING)
+    assert db.record_statuses(summary.run_id) == waiting
+    assert db.get_run(summary.run_id)["status"] == WAITING  # type: ignore[index]
+    again = asyncio.run(run_batch(shared))
+    assert (again.waiting, again.failed) == (2, 0)
+    assert db.record_statuses(summary.run_id) == waiting
+    assert script.prompts("anonymizer") == []
+
+
+def test_when_run_prints_the_review_command_on_postgres_then_that_command_works(
+    tmp_path: Path,
+    script: Script,
+    pg_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    script_two_leaks(script)
+    monkeypatch.setenv("ANONYGRAPH_DB", pg_url)
+    shared = options(tmp_path, review=True)
+    code = cli.main(
+        ["run", "--method", "rlaa", "--input", shared.input, "--output",
+         shared.output, "--model", "local", "--attributes", "age,city_country",
+         "--max-iterations", "1", "--cache", "off", "--review", "--no-progress"]
+    )  # fmt: skip
+    assert code == WAITING_EXIT
+    printed = re.search(r"answer them: anonygraph (review .*)", capsys.readouterr().err)
+    assert printed is not None and f"--db {pg_url}" in printed.group(1)
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("a\na\n"))
+    code = cli.main(printed.group(1).split())
+
+    assert code == 0, capsys.readouterr().err
+    assert len(script.prompts("anonymizer")) == 2
+    assert [line["text"] for line in output_lines(tmp_path)] == [
+        "I am 34 and live in a city."
+    ] * 2
+    db = RunStore(pg_url)
+    (run,) = db.runs()
+    assert db.record_statuses(run["id"]) == {"r0": "done", "r1": "done"}
+    assert run["status"] == "done"
+    # The same command without --db finds the store through ANONYGRAPH_DB.
+    assert cli.main(["review", "--run", run["id"]]) == 0
 
 
 # --- LangChain's human-in-the-loop convention -------------------------------

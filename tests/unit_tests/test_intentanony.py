@@ -402,6 +402,10 @@ def test_when_nothing_is_inferred_then_no_evidence_or_rewrite_call_is_made(
     assert [c["role"] for c in out["calls"]] == ["intent", "attacker"]
     assert (out["anonymized"], out["status"], out["chains"]) == (TEXT, "done", [])
     assert [it["rewritten"] for it in out["iterations"]] == [None]
+    # The attacker saw nothing, yet "Boston" and "My husband" stand: the
+    # detectors' cues keep the text from being called anonymized.
+    assert out["outcome"] == "unchanged"
+    assert {"city_country", "relationship_status"} <= set(out["leaks"])
 
 
 def test_when_verify_is_satisfied_then_the_loop_stops_after_one_check(
@@ -532,7 +536,8 @@ def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
         "\treview_budgets -.-> rewrite;",
         "\trewrite -.-> finish_budgets;",
         "\trewrite -.-> verify;",
-        "\ttrace_evidence --> assign_budgets;",
+        "\ttrace_evidence -.-> assign_budgets;",
+        "\ttrace_evidence -.-> rewrite;",
         "\tverify -.-> finish_budgets;",
         "\tverify -.-> review_budgets;",
         "\tverify -.-> rewrite;",

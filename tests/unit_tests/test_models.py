@@ -6,8 +6,14 @@ from typing import Any
 
 import pytest
 
-from anonygraph import models
-from anonygraph.models import ModelSpec, ModelSpecError, parse_json_answer, parse_spec
+from anonygraph import llm
+from anonygraph.llm import (
+    ModelSpec,
+    ModelSpecError,
+    loading,
+    parse_json_answer,
+    parse_spec,
+)
 from anonygraph.state.answers import (
     Rewrite,
     attack_answer_model,
@@ -54,11 +60,11 @@ def test_when_spec_is_invalid_then_the_error_names_it(spec: str, message: str) -
 
 def test_when_a_gguf_file_is_missing_then_loading_names_it() -> None:
     with pytest.raises(ModelSpecError, match="no such file"):
-        models.load_chat_model("llamacpp:/nope/model.gguf", "attacker")
+        loading.load_chat_model("llamacpp:/nope/model.gguf", "attacker")
 
 
 def test_when_the_embedded_model_is_installed_then_its_gguf_is_found() -> None:
-    path = models.embedded_model_path()
+    path = llm.embedded_model_path()
     assert path.suffix == ".gguf" and path.stat().st_size > 50_000_000
 
 

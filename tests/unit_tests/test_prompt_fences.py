@@ -25,10 +25,9 @@ from langgraph.runtime import Runtime
 from scripted import Script, attack_json, fenced, rewrite_json, verdicts_json
 
 import anonygraph.prompts
-from anonygraph import models
 from anonygraph.graphs import rlaa
+from anonygraph.llm import ModelOutputError, ask, ask_structured, parse_json_answer
 from anonygraph.model_requests.inference import infer_attributes
-from anonygraph.models import ModelOutputError, ask_structured, parse_json_answer
 from anonygraph.nodes import adversary, aura, evaluate, intentanony, seal, search_agent
 from anonygraph.prompts.common import (
     FENCE_NAMES,
@@ -142,7 +141,7 @@ def unconstrained(monkeypatch: pytest.MonkeyPatch) -> None:
     """Play a backend without constrained decoding (an OpenAI-compatible server
     in plain-text mode): the answer format then quotes the schema, one more
     value every prompt carries inside its own fence."""
-    monkeypatch.setattr(models, "constrained", lambda model, *_args: model)
+    monkeypatch.setattr(ask, "constrained", lambda model, *_args: model)
 
 
 def ctx_kw() -> dict[str, Any]:

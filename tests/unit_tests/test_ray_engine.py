@@ -12,28 +12,34 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pytest
+from city_records import write_records
 from fixed_model import CityModel, calls_kept
 from ray_cluster import RayCluster, ray_environment
 from servers import fail_or_skip, free_port
-from shared_run import write_records
 
-from anonygraph.runner import RunOptions
+import anonygraph
+from anonygraph import cli
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.ray_connect import private_token
 from anonygraph.runs.ray_engine import (
     RayEngineError,
     RayOptions,
+    RaySummary,
     run_on_ray,
 )
-from anonygraph.store import RunStore
+from anonygraph.runs.store import RunStore
 
 RECORDS = 200
 
@@ -148,28 +154,36 @@ def test_when_a_worker_node_dies_mid_run_then_200_records_finish_once_on_the_oth
 
 
 DRIVER = """
-import json, sys
-from anonygraph.runner import RunOptions
-from anonygraph.runs.ray_engine import RayOptions, run_on_ray
+import asyncio, json, sys
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.ray_connect import RayOptions
 run, engine = json.loads(sys.argv[1])
-summary = run_on_ray(RunOptions(**run), RayOptions(**engine))
+run.update(engine="ray", ray=RayOptions(**engine))
+summary = asyncio.run(run_batch(RunOptions(**run)))
 print(json.dumps({"done": summary.done, "skipped": summary.skipped,
-                  "failed": summary.failed}))
+                  "failed": summary.failed, "nodes": list(summary.nodes)}))
 """
 
 
 def driver(
-    run: RunOptions, engine: RayOptions, without: tuple[str, ...] = ()
+    run: RunOptions,
+    engine: RayOptions,
+    without: tuple[str, ...] = (),
+    home: Path | None = None,
 ) -> subprocess.Popen[str]:
-    """`run_on_ray` in a process of its own, with this one's environment
-    ``without`` some variables."""
-    argument = json.dumps([run.__dict__, engine.__dict__])
+    """`run_batch` with ``engine`` in a process of its own, with this one's
+    environment ``without`` some variables (and ``home`` as HOME)."""
+    fields = {k: v for k, v in asdict(run).items() if k not in ("engine", "ray")}
+    env = {k: v for k, v in os.environ.items() if k not in without}
+    if home is not None:
+        env["HOME"] = str(home)
     return subprocess.Popen(
-        [sys.executable, "-c", DRIVER, argument],
+        [sys.executable, "-c", DRIVER, json.dumps([fields, asdict(engine)])],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={k: v for k, v in os.environ.items() if k not in without},
+        env=env,
     )
 
 
@@ -212,25 +226,28 @@ def test_when_an_in_process_model_runs_on_ray_then_each_worker_loads_it_once(
         fail_or_skip("the embedded model needs llama-cpp-python: make install")
     write_records(tmp_path / "in.jsonl", 3)
     loads = tmp_path / "loads.txt"
-    run = RunOptions(
-        method="rlaa",
-        input=str(tmp_path / "in.jsonl"),
-        output=str(tmp_path / "out.jsonl"),
-        db=pg_url,
-        # One call to the embedded model a record (the attacker's); the
-        # rules answer the other roles.
-        context={"default_model": "rules", "models": {"attacker": "local"},
-                 "attributes": ["city_country"], "max_iterations": 1},
-        concurrency=1,  # the second worker gets records once it is up
-        progress=False,
-    )  # fmt: skip
     hook = {
         "worker_process_setup_hook": "load_counter.count_llama_loads",
         "env_vars": {"ANONYGRAPH_LOADS": str(loads), "ANONYGRAPH_MAX_TOKENS": "40"},
     }
     engine = RayOptions(address=cluster.address, workers=2, runtime_env=hook)
 
-    summary = run_on_ray(run, engine)
+    # Through the Python API's file entry, as a user scripts a Ray run.
+    summary = anonygraph.run_file(
+        str(tmp_path / "in.jsonl"),
+        str(tmp_path / "out.jsonl"),
+        "rlaa",
+        # One call to the embedded model a record (the attacker's); the
+        # rules answer the other roles.
+        models={"default": "rules", "attacker": "local"},
+        db=pg_url,
+        concurrency=1,  # the second worker gets records once it is up
+        engine="ray",
+        ray=engine,
+        attributes=["city_country"],
+        max_iterations=1,
+    )
+    assert isinstance(summary, RaySummary)
 
     assert (summary.done, summary.failed) == (3, 0), summary.report()
     calls = RunStore(pg_url).db.query(
@@ -243,21 +260,60 @@ def test_when_an_in_process_model_runs_on_ray_then_each_worker_loads_it_once(
     assert len(pids) == len(set(pids)) == len(summary.nodes)
 
 
-def test_when_no_address_is_given_then_a_local_cluster_runs_the_sqlite_store(
+def test_when_no_address_is_given_then_a_local_cluster_runs_with_a_private_token(
     model: CityModel, tmp_path: Path, ray_cluster: RayCluster
 ) -> None:
     ids = write_records(tmp_path / "in.jsonl", 6)
     db = str(tmp_path / "runs.sqlite")
     run = options(tmp_path, db, model, run_id="local-cluster")
+    home = tmp_path / "home"
+    home.mkdir()
 
-    summary = run_on_ray(run, RayOptions(address=None, workers=2))
+    # No token anywhere: Ray's default turns token mode on and would write
+    # ~/.ray/auth_token with the umask's permissions (0644 here).
+    previous = os.umask(0o022)
+    try:
+        started = driver(
+            run,
+            RayOptions(address=None, workers=2),
+            without=("RAY_AUTH_TOKEN", "RAY_AUTH_MODE"),
+            home=home,
+        )
+        out, err = started.communicate(timeout=300)
+    finally:
+        os.umask(previous)
 
-    assert (summary.done, summary.failed) == (6, 0), summary.report()
-    assert {node.split()[0] for node in summary.nodes} == {"127.0.0.1"}
+    assert started.returncode == 0, err
+    counts = json.loads(out.splitlines()[-1])
+    assert (counts["done"], counts["failed"]) == (6, 0)
+    assert {node.split()[0] for node in counts["nodes"]} == {"127.0.0.1"}
     assert_each_finished_once(
         RunStore(db), "local-cluster", ids, tmp_path / "out.jsonl", model
     )
     assert oct(os.stat(db).st_mode & 0o777) == "0o600"
+    token = home / ".ray" / "auth_token"
+    assert oct(token.stat().st_mode & 0o777) == "0o600" and token.read_text()
+
+
+def test_when_a_token_file_of_an_earlier_cluster_is_readable_then_it_is_made_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ray_cluster: RayCluster
+) -> None:
+    token = tmp_path / ".ray" / "auth_token"
+    token.parent.mkdir()
+    token.write_text("a" * 32)
+    token.chmod(0o644)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("RAY_AUTH_TOKEN")
+    monkeypatch.delenv("RAY_AUTH_MODE")
+
+    assert private_token() == token
+    assert oct(token.stat().st_mode & 0o777) == "0o600"
+    assert token.read_text() == "a" * 32
+
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    token.chmod(0o644)
+    assert private_token() is None  # no token mode: not ours to touch
+    assert oct(token.stat().st_mode & 0o777) == "0o644"
 
 
 Case = Callable[[RayCluster, CityModel], tuple[RayOptions, dict[str, Any]]]
@@ -362,3 +418,117 @@ def test_when_no_worker_can_start_then_the_run_is_refused_before_it_starts(
     assert message.startswith("no Ray worker could start: ") and "\n" not in message
     assert RunStore(pg_url).get_run("no-worker") is None
     assert not (tmp_path / "out.jsonl").read_text() and model.calls == {}
+
+
+def test_when_run_and_eval_go_on_ray_from_the_cli_then_status_shows_each_worker(
+    cluster: RayCluster,
+    pg_url: str,
+    model: CityModel,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    ids = write_records(tmp_path / "in.jsonl", 8)
+    out = tmp_path / "out.jsonl"
+    ray = ["--engine", "ray", "--ray-address", cluster.address, "--workers", "2"]
+
+    code = cli.main(
+        ["run", *ray, "--concurrency", "3", "--db", pg_url, "--run-id", "cli-ray",
+         "--model", f"default={model.spec}", "--attributes", "city_country",
+         "--max-iterations", "2", "--cache", "off", "--no-progress",
+         "--input", str(tmp_path / "in.jsonl"), "--output", str(out)]
+    )  # fmt: skip
+
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "ray: 2 worker(s); records per node: " in err
+    assert_each_finished_once(RunStore(pg_url), "cli-ray", ids, out, model)
+
+    assert cli.main(["status", "--run", "cli-ray", "--db", pg_url]) == 0
+    status = capsys.readouterr().out
+    rows = re.findall(
+        r"^cli-ray/([01]) +127\.0\.0\.1 [0-9a-f]{8} +(\d+) +0 +0 +0 *$", status, re.M
+    )
+    assert rows and sum(int(done) for _, done in rows) == 8, status
+    assert re.search(r"^total +8 +0 +0 +0 *$", status, re.M), status
+    assert "run cli-ray (done): updated " in status
+    exported = tmp_path / "exported.jsonl"
+    assert cli.main(
+        ["export", "--run", "cli-ray", "--db", pg_url, "--output", str(exported)]
+    ) == 0  # fmt: skip
+    assert output_ids(exported) == ids  # input order, from where each ran
+
+    code = cli.main(
+        ["eval", "--run", "cli-ray", *ray, "--db", pg_url, "--model", "rules",
+         "--no-judge", "--no-progress"]
+    )  # fmt: skip
+
+    err = capsys.readouterr().err
+    assert code == 0, err
+    scored = RunStore(pg_url).db.one(
+        "select count(*) from evaluations where run_id = ? and status = 'done'",
+        ["cli-ray"],
+    )
+    assert scored is not None and scored[0] == 16  # original and final of each
+    (line,) = [x for x in err.splitlines() if x.startswith("  ray: texts per node: ")]
+    assert set(re.findall(r"on (\S+) [0-9a-f]{8}", line)) == {"127.0.0.1"}
+    assert sum(int(n) for n in re.findall(r"(\d+) on ", line)) == 16
+
+
+def test_when_a_table_runs_on_ray_then_the_table_comes_back_with_bad_rows_named(
+    cluster: RayCluster,
+    pg_url: str,
+    model: CityModel,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import pandas as pd
+
+    source = tmp_path / "in.csv"
+    pd.DataFrame(
+        {
+            "k": ["a", "b", "c"],
+            "body": ["record r1 lives in Calgary", "", "record r2 lives in Calgary"],
+        }
+    ).to_csv(source, index=False)
+    out = tmp_path / "out.csv"
+
+    code = cli.main(
+        ["run", "--engine", "ray", "--ray-address", cluster.address, "--workers", "2",
+         "--db", pg_url, "--model", f"default={model.spec}",
+         "--attributes", "city_country", "--max-iterations", "2", "--cache", "off",
+         "--no-progress", "--input", str(source), "--output", str(out),
+         "--text-column", "body", "--id-column", "k"]
+    )  # fmt: skip
+
+    err = capsys.readouterr().err
+    assert code == 1, err  # one bad row
+    table = pd.read_csv(out, dtype=str, keep_default_na=False)
+    assert list(table["k"]) == ["a", "b", "c"]
+    assert list(table["outcome"])[1] == "bad input"
+    done = "record {} lives in a city somewhere"
+    assert list(table["anonymized"]) == [done.format("r1"), "", done.format("r2")], err
+    assert "bad input row" in err and "output table: 3 rows" in err
+
+
+def test_when_a_cli_run_names_a_store_file_and_a_cluster_of_nodes_then_it_refuses(
+    cluster: RayCluster,
+    model: CityModel,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    write_records(tmp_path / "in.jsonl", 3)
+    db = tmp_path / "runs.sqlite"
+
+    code = cli.main(
+        ["run", "--engine", "ray", "--ray-address", cluster.address, "--db", str(db),
+         "--model", f"default={model.spec}", "--no-progress",
+         "--input", str(tmp_path / "in.jsonl"),
+         "--output", str(tmp_path / "out.jsonl")]
+    )  # fmt: skip
+
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith(f"anonygraph run: --db {db} is a file on this machine")
+    assert "pass --db postgresql://USER@HOST:PORT/DB" in err
+    assert not db.exists() and not (tmp_path / "out.jsonl").exists()
+    assert model.calls == {}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from anonygraph.store import RunStore
+from anonygraph.runs.store import RunStore
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -22,8 +22,9 @@ CHILD = """
 import os, signal, sys
 sys.path.insert(0, {tests!r})
 from scripted import calgary_script
-from anonygraph.checkpointers import InLoopSqliteSaver
-from anonygraph import cli, models
+from anonygraph.runs.checkpointers import InLoopSqliteSaver
+from anonygraph import cli
+from anonygraph.llm import loading
 
 kill_step = int(os.environ.get("KILL_STEP", "-99"))
 original = InLoopSqliteSaver.aput_writes
@@ -37,7 +38,7 @@ async def aput_writes(self, config, writes, task_id, task_path=""):
             os.kill(os.getpid(), signal.SIGKILL)
 
 InLoopSqliteSaver.aput_writes = aput_writes
-models.load_chat_model = calgary_script().load
+loading.load_chat_model = calgary_script().load
 sys.exit(cli.main(sys.argv[1:]))
 """
 

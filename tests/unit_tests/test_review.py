@@ -17,7 +17,7 @@ from anonygraph.reporting.record_view import (
     label_values,
     record_reviews,
 )
-from anonygraph.store import RunStore
+from anonygraph.runs.store import RunStore
 from anonygraph.tools.text_diff import changed_words, render_terminal, word_diff
 
 

@@ -9,7 +9,7 @@ import pytest
 from scripted import Script, attack_json, rewrite_json, verdicts_json
 
 from anonygraph.graphs import fgaa, rlaa
-from anonygraph.models import ModelOutputError
+from anonygraph.llm import ModelOutputError
 from anonygraph.state.context import Context
 
 TEXT = "I moved to Calgary for work and my wife hates the cold."
@@ -204,7 +204,8 @@ def test_when_graph_runs_then_every_call_is_accounted(script: Script) -> None:
 def test_when_wiring_changes_then_this_snapshot_must_change_too() -> None:
     assert rlaa.graph.get_graph().draw_mermaid(with_styles=False).split("\n")[1:] == [
         "\t__start__ --> prepare;",
-        "\tanonymize --> attack;",
+        "\tanonymize -.-> attack;",
+        "\tanonymize -.-> finish_loop;",
         "\tarbitrate -.-> anonymize;",
         "\tarbitrate -.-> finish_loop;",
         "\tarbitrate -.-> review_policy;",
@@ -290,3 +291,20 @@ def test_when_a_model_anonymizer_leaves_an_explicit_cue_then_it_is_fed_back(
         "converged",
         [],
     )
+
+
+def test_when_a_weak_attacker_calls_an_explicit_cue_clean_then_it_is_not_anonymized(
+    script: Script,
+) -> None:
+    # Round 0: the attacker misses "Calgary", so no rewrite happens; the
+    # detectors still find the city in the final text.
+    script.set("attacker", attack_json(city_country=None, relationship_status=None))
+    script.set("arbitrator", verdicts_json())
+    script.set("anonymizer", rewrite_json("never used"))
+
+    out = run(rlaa)
+
+    assert script.prompts("anonymizer") == []
+    assert out["status"] == "converged"
+    assert out["outcome"] == "unchanged"
+    assert "city_country" in out["leaks"]

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.cues import warm_up
+from anonygraph.llm import loading
 from anonygraph.state.answers import (
     Rewrite,
     attack_answer_model,
@@ -43,7 +44,7 @@ def context(**roles: str) -> SimpleNamespace:
 
 def ask(role: str, schema: Any, facts: dict[str, Any] | None, **roles: str) -> Any:
     return asyncio.run(
-        models.ask_structured(
+        llm.ask_structured(
             role, "prompt", schema, context(**roles), step=role, facts=facts
         )
     )
@@ -66,6 +67,27 @@ def test_when_the_attacker_is_rules_then_explicit_cues_become_guesses() -> None:
     (call,) = calls
     assert call["backend"] == "rules" and call["tokens_in"] == call["tokens_out"] == 0
     assert call["ok"] and call["seconds"] < 0.5
+
+
+@pytest.mark.parametrize(
+    ("text", "guesses"),
+    [
+        ("First in my family at university, reading history at Durham.",
+         ["in college"]),
+        ("Back at Westfield High for my last semester.", ["in highschool"]),
+        ("Sitting my A-levels this spring, wish me luck.", ["in highschool"]),
+        ("Did my Abitur in 2010 and never looked back.", ["highschool"]),
+    ],
+)  # fmt: skip
+def test_when_a_school_or_exam_is_named_then_the_attacker_guesses_its_level(
+    text: str, guesses: list[str]
+) -> None:
+    answer, _ = ask(
+        "attacker", attack_answer_model(["education"]), {"text": text},
+        attacker="rules",
+    )  # fmt: skip
+    (found,) = inferences_from_answer(answer)
+    assert found.guesses == guesses, found.reasoning
 
 
 def test_when_the_arbitrator_is_rules_then_cues_grade_the_inferences() -> None:
@@ -162,33 +184,34 @@ def test_when_evidence_has_no_rule_then_the_anonymizer_says_so() -> None:
 def test_when_rules_play_a_role_they_cannot_then_the_error_names_role_and_step() -> (
     None
 ):
-    with pytest.raises(models.ModelSpecError, match="'judge'.*judge role.*--model"):
+    with pytest.raises(llm.ModelSpecError, match="'judge'.*judge role.*--model"):
         ask("judge", Rewrite, {"text": "x"}, judge="rules")
 
 
 def test_when_a_step_passes_no_facts_then_rules_refuse_with_what_to_do() -> None:
-    with pytest.raises(models.ModelSpecError, match="step 'attacker'.*no facts"):
+    with pytest.raises(llm.ModelSpecError, match="step 'attacker'.*no facts"):
         ask("attacker", attack_answer_model(["age"]), None, attacker="rules")
 
 
 def test_when_facts_lack_a_slot_then_the_call_fails_with_the_missing_fact() -> None:
-    with pytest.raises(models.ModelOutputError, match="missing: policy"):
+    with pytest.raises(llm.ModelOutputError, match="missing: policy"):
         ask("anonymizer", Rewrite, {"text": "x"}, anonymizer="rules")
 
 
 def test_when_rules_is_parsed_then_it_is_a_backend_and_no_chat_model() -> None:
-    assert models.parse_spec("rules") == models.ModelSpec("rules")
-    with pytest.raises(models.ModelSpecError, match="takes no name"):
-        models.parse_spec("rules:x")
-    with pytest.raises(models.ModelSpecError, match="no chat model"):
-        models.load_chat_model("rules", "judge")
+    assert llm.parse_spec("rules") == llm.ModelSpec("rules")
+    with pytest.raises(llm.ModelSpecError, match="takes no name"):
+        llm.parse_spec("rules:x")
+    with pytest.raises(llm.ModelSpecError, match="no chat model"):
+        loading.load_chat_model("rules", "judge")
 
 
 def test_when_make_run_defaults_anonymize_the_shipped_examples_then_no_label_leaks(
     tmp_path: Path,
 ) -> None:
     from anonygraph.cues.leaks import leaked_attributes
-    from anonygraph.runner import RunOptions, run_batch
+    from anonygraph.runs.batch import run_batch
+    from anonygraph.runs.options import RunOptions
     from anonygraph.tools.acceptance import check_task_talk
 
     examples = (

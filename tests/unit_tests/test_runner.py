@@ -19,8 +19,11 @@ import pytest
 from scripted import Script, attack_json, rewrite_json, rlaa_batch, verdicts_json
 
 from anonygraph import cli
-from anonygraph.runner import RunOptions, run_batch
-from anonygraph.store import RunLockedError, RunStore, checkpoint_path, run_lock
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.checkpointers import checkpoint_path
+from anonygraph.runs.locks import RunLockedError, run_lock
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.store import RunStore
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -172,7 +175,8 @@ CHILD = """
 import os, re, signal, sys
 sys.path.insert(0, {tests!r})
 from scripted import Script, attack_json, rewrite_json, verdicts_json
-from anonygraph import cli, models
+from anonygraph import cli
+from anonygraph.llm import loading
 
 log = open({log!r}, "a")
 
@@ -200,7 +204,7 @@ script = Script()
 script.set("attacker", attacker)
 script.set("arbitrator", arbitrator)
 script.set("anonymizer", anonymizer)
-models.load_chat_model = script.load
+loading.load_chat_model = script.load
 sys.exit(cli.main(sys.argv[1:]))
 """
 
@@ -328,7 +332,7 @@ def test_when_input_is_a_shared_data_set_then_its_labels_reach_the_store(
 def test_when_output_lines_are_appended_then_each_is_readable_at_once_and_flushed_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from anonygraph import runner
+    from anonygraph.runs import output as output_module
 
     flushed: list[int] = []
     real_fsync = os.fsync
@@ -337,11 +341,11 @@ def test_when_output_lines_are_appended_then_each_is_readable_at_once_and_flushe
         flushed.append(fd)
         real_fsync(fd)
 
-    monkeypatch.setattr(runner.os, "fsync", fsync)
+    monkeypatch.setattr(output_module.os, "fsync", fsync)
     path = tmp_path / "out.jsonl"
     identity = {"run_id": "r1", "method": "rlaa", "input": "in", "options": {}}
     seen: list[int] = []
-    with runner.OutputFile(str(path), identity) as output:
+    with output_module.OutputFile(str(path), identity) as output:
         for rid in ("a", "b", "c"):
             output.append({"id": rid, "text": "x"})
             # Another process (export, a reader) sees the line before the run ends.
@@ -360,21 +364,21 @@ def test_when_the_warm_up_starts_then_it_waits_for_the_first_model_call(
 ) -> None:
     import threading
 
-    from anonygraph import cues, runner, store
+    from anonygraph import cues
+    from anonygraph.runs import recorder, warm_up
 
     events: list[str] = []
     monkeypatch.setattr(cues, "warm_up", lambda: events.append("warm-up"))
-    monkeypatch.setattr(store, "CALL_WENT_OUT", threading.Event())
-    thread = threading.Thread(target=runner._warm_up)
+    went_out = threading.Event()
+    monkeypatch.setattr(recorder, "CALL_WENT_OUT", went_out)
+    monkeypatch.setattr(warm_up, "CALL_WENT_OUT", went_out)
+    thread = threading.Thread(target=warm_up._warm_up)
     thread.start()
     thread.join(0.2)
     events.append("call")
     db = RunStore(tmp_path / "runs.sqlite")
-    token = store.CALL_LOG.set((db, "r1", "a"))
-    try:
-        store.log_call({"id": "c1", "role": "attacker", "step": "attack"}, "start")
-    finally:
-        store.CALL_LOG.reset(token)
+    started = {"id": "c1", "role": "attacker", "step": "attack"}
+    recorder.StoreRecorder(db, "r1", "a").started(started)
     thread.join(5)
 
     assert events == ["call", "warm-up"]

@@ -16,12 +16,14 @@ from typing import Any
 import pytest
 from scripted import Script, attack_json, rewrite_json
 
-from anonygraph import cli, models
+from anonygraph import cli, llm
 from anonygraph.cli.commands.seal import seal_data_command
 from anonygraph.graphs import GRAPHS, seal
-from anonygraph.runner import RunOptions, run_batch
+from anonygraph.llm import loading
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.store import RunStore
 from anonygraph.state.seal import SealContext, TrajectoryContext
-from anonygraph.store import RunStore
 from anonygraph.training.data import build_data, load_trajectories
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -232,13 +234,13 @@ def test_when_only_the_anonymizer_is_named_then_it_plays_every_role() -> None:
     pinned = SealContext(models={"anonymizer": "ollama:a", "judge": "openai:j"})
 
     assert {
-        role: models.settings_for(context, role).spec
+        role: str(llm.settings_for(context, role).spec)
         for role in ("anonymizer", "attacker", "judge")
     } == dict.fromkeys(("anonymizer", "attacker", "judge"), "ollama:seal-8b")
-    assert models.settings_for(pinned, "judge").spec == "openai:j"
-    assert models.settings_for(pinned, "attacker").spec == "ollama:a"
+    assert str(llm.settings_for(pinned, "judge").spec) == "openai:j"
+    assert str(llm.settings_for(pinned, "attacker").spec) == "ollama:a"
     teacher = TrajectoryContext(models={"anonymizer": "ollama:a"})
-    assert models.settings_for(teacher, "judge").spec == "local"
+    assert str(llm.settings_for(teacher, "judge").spec) == "local"
 
 
 def test_when_seal_runs_from_the_cli_with_one_spec_then_every_call_uses_it(
@@ -260,10 +262,10 @@ def test_when_seal_runs_from_the_cli_with_one_spec_then_every_call_uses_it(
     specs: list[tuple[str, str]] = []
 
     def load(spec: str, role: str) -> Any:
-        specs.append((spec, role))
+        specs.append((str(spec), role))
         return script.load(spec, role)
 
-    monkeypatch.setattr(models, "load_chat_model", load)
+    monkeypatch.setattr(loading, "load_chat_model", load)
     source = tmp_path / "in.jsonl"
     source.write_text(json.dumps({"id": "a", "text": "I moved to Calgary for work."}))
     code = cli.main(
@@ -328,7 +330,8 @@ CHILD = """
 import os, re, signal, sys
 sys.path.insert(0, {tests!r})
 from scripted import Script, attack_json, rewrite_json
-from anonygraph import cli, models
+from anonygraph import cli
+from anonygraph.llm import loading
 from anonygraph.graphs import GRAPHS, seal
 
 GRAPHS.setdefault("seal_trajectory", seal.build_trajectory_graph)
@@ -356,7 +359,7 @@ script = Script()
 script.set("attacker", attacker)
 script.set("judge", judge)
 script.set("anonymizer", anonymizer)
-models.load_chat_model = script.load
+loading.load_chat_model = script.load
 sys.exit(cli.main(sys.argv[1:]))
 """
 

@@ -14,13 +14,15 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from scripted import Script, attack_json, tool_call
 from servers import FakeOpenAI
 
-from anonygraph import models
+from anonygraph import llm
 from anonygraph.graphs import aura, evaluate, search_agent
 from anonygraph.reporting.evaluation import EvalOptions, evaluate_run
-from anonygraph.runner import RunOptions, run_batch
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.recorder import calls_kept_in
+from anonygraph.runs.store import RunStore
 from anonygraph.state.aura import AuraContext
 from anonygraph.state.evaluate import EvalContext
-from anonygraph.store import RunStore
 from anonygraph.tools.search_tool import uses_tools, web_search
 from tests.unit_tests.test_aura_graph import (
     ATTRS,
@@ -212,9 +214,9 @@ def test_when_search_mode_is_auto_then_tool_calling_backends_use_tools() -> None
 
 
 def test_when_a_backend_has_no_tool_calling_then_the_error_says_what_to_set() -> None:
-    with pytest.raises(models.ModelSpecError, match="search_mode=structured"):
+    with pytest.raises(llm.ModelSpecError, match="search_mode=structured"):
         asyncio.run(
-            models.ask_with_tools(
+            llm.ask_with_tools(
                 "attacker", [HumanMessage("hi")], [], EvalContext(), step="search_agent"
             )
         )
@@ -346,15 +348,16 @@ def test_when_a_tool_turn_is_cached_then_the_replay_carries_its_tool_calls(
     script: Script, tmp_path: Path
 ) -> None:
     script.set("attacker", tool_call("Vashon glass", call_id="c1"), "changed")
-    context = EvalContext(cache_db=str(tmp_path / "cache.sqlite"), cache_mode="all")
+    context = EvalContext(cache_mode="all")
 
     def ask() -> tuple[AIMessage, list[dict[str, Any]]]:
-        return asyncio.run(
-            models.ask_with_tools(
-                "attacker", [HumanMessage("find her")], [web_search], context,
-                step="search_agent",
-            )
-        )  # fmt: skip
+        with calls_kept_in(tmp_path / "cache.sqlite"):
+            return asyncio.run(
+                llm.ask_with_tools(
+                    "attacker", [HumanMessage("find her")], [web_search], context,
+                    step="search_agent",
+                )
+            )  # fmt: skip
 
     first, (call,) = ask()
     again, (replayed,) = ask()
@@ -372,7 +375,7 @@ def test_when_an_openai_server_is_asked_then_the_request_carries_the_tool(
     with FakeOpenAI(answer='{"query": "Vashon glass"}') as server:
         context = EvalContext(default_model=f"openai:fake@{server.url}")
         answer, (call,) = asyncio.run(
-            models.ask_with_tools(
+            llm.ask_with_tools(
                 "attacker", [HumanMessage("find her")], [web_search], context,
                 step="search_agent", tool_choice="web_search",
             )
@@ -394,9 +397,9 @@ def test_when_a_server_refuses_tools_then_the_error_says_to_use_structured(
     monkeypatch.setenv("ANONYGRAPH_SERVER_RETRIES", "3")
     with FakeOpenAI(refuse=("tools",)) as server:
         context = EvalContext(default_model=f"openai:fake@{server.url}")
-        with pytest.raises(models.ModelServerError, match="search_mode=structured"):
+        with pytest.raises(llm.ModelServerError, match="search_mode=structured"):
             asyncio.run(
-                models.ask_with_tools(
+                llm.ask_with_tools(
                     "attacker", [HumanMessage("find her")], [web_search], context,
                     step="search_agent",
                 )
@@ -416,7 +419,7 @@ def test_when_a_tool_turn_goes_back_to_a_server_then_its_content_is_not_null(
         turn = tool_call("Vashon glass", call_id="c1")
         result = ToolMessage("1. Blue Heron Glass", tool_call_id="c1")
         asyncio.run(
-            models.ask_with_tools(
+            llm.ask_with_tools(
                 "attacker", [opening, turn, result], [web_search], context,
                 step="search_agent",
             )
@@ -463,7 +466,7 @@ def test_when_auto_mode_meets_a_server_refusing_tools_then_structured_steps_sear
                 EvalOptions(run_id=run.run_id, db=db, context=context, progress=False)
             )
         )
-        with pytest.raises(models.ModelServerError, match="search_mode=structured"):
+        with pytest.raises(llm.ModelServerError, match="search_mode=structured"):
             evaluate_text(
                 CLUES, default_model=spec, **{**options, "search_mode": "tools"}
             )
@@ -483,4 +486,5 @@ def test_when_auto_mode_meets_a_server_refusing_tools_then_structured_steps_sear
     assert mode["note"].startswith(f"{server.url}: HTTP 400")
     expected = "structured steps (the server refused tool calls)"
     assert f"search agent: {spec} -> {expected}" in evaluated.report()
-    assert not uses_tools(EvalContext(default_model=spec, cache_db=db, **options))
+    with calls_kept_in(db):
+        assert not uses_tools(EvalContext(default_model=spec, **options))

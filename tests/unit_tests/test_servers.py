@@ -17,13 +17,17 @@ import pytest
 from conftest import EXAMPLES
 from servers import FakeOpenAI, _Quiet, free_port
 
-from anonygraph import cli, models
-from anonygraph.backends.faults import ServerPolicy
-from anonygraph.endpoints import EndpointPool
-from anonygraph.runner import RunOptions, RunSummary, run_batch
+from anonygraph import cli, llm
+from anonygraph.llm import loading
+from anonygraph.llm.endpoints import EndpointPool
+from anonygraph.llm.faults import ServerPolicy
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.recorder import StoreRecorder, calls_kept_in
+from anonygraph.runs.store import RunStore
+from anonygraph.runs.summary import RunSummary
 from anonygraph.state.answers import Rewrite
 from anonygraph.state.context import Context
-from anonygraph.store import RunStore
 
 
 @pytest.fixture(autouse=True)
@@ -33,7 +37,7 @@ def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def ask(context: Context) -> tuple[Rewrite, list[dict[str, Any]]]:
-    return await models.ask_structured(
+    return await llm.ask_structured(
         "anonymizer", "rewrite", Rewrite, context, step="s"
     )
 
@@ -111,9 +115,9 @@ def test_when_a_client_error_is_not_about_the_mode_then_it_is_not_retried() -> N
     assert policy.wait(0) == 0.0
     with FakeOpenAI(statuses=[401]) as fake:
         context = Context(default_model=f"openai:fake@{fake.url}")
-        with pytest.raises(models.ModelServerError, match="HTTP 401") as caught:
+        with pytest.raises(llm.ModelServerError, match="HTTP 401") as caught:
             asyncio.run(
-                models.ask_structured("judge", "hi", Rewrite, context, step="s")
+                llm.ask_structured("judge", "hi", Rewrite, context, step="s")
             )
     assert len(fake.requests) == 1
     assert caught.value.url == fake.url and caught.value.status == 401
@@ -136,15 +140,16 @@ def test_when_the_server_refuses_a_mode_then_the_next_is_used_and_remembered(
     RunStore(db)
     with FakeOpenAI(answer=answer, refuse=refuse) as fake:
         spec = f"openai:fake@{fake.url}"
-        context = Context(default_model=spec, cache_db=db, cache_mode="off")
-        first, calls = asyncio.run(ask(context))
-        again, _ = asyncio.run(ask(context))
+        context = Context(default_model=spec, cache_mode="off")
+        with calls_kept_in(db):
+            first, calls = asyncio.run(ask(context))
+            again, _ = asyncio.run(ask(context))
     assert first.text == again.text == "a rewrite"
     # Detection costs one refused request per refused mode, once per server.
     assert len(fake.requests) == len(refuse) + 2
     assert [c["ok"] for c in calls] == [False] * len(refuse) + [True]
     assert calls[-1]["mode"] == mode
-    assert models.structured_modes([spec], db) == {spec: mode}
+    assert llm.structured_modes([spec], StoreRecorder(RunStore(db))) == {spec: mode}
     stored = RunStore(db).db.query("select * from server_modes")
     assert [(r["base_url"], r["mode"]) for r in stored] == [(fake.url, mode)]
     if mode == "tools":
@@ -184,7 +189,7 @@ def test_when_a_role_runs_on_ollama_then_it_sends_the_schema_and_its_options(
         context = Context(default_model=f"ollama:qwen@{url}")
         for role in ("anonymizer", "arbitrator"):
             answer, calls = asyncio.run(
-                models.ask_structured(role, "rewrite", Rewrite, context, step="s")
+                llm.ask_structured(role, "rewrite", Rewrite, context, step="s")
             )
             assert answer.text == "y" and calls[0]["tokens_out"] == 3
     finally:
@@ -222,10 +227,10 @@ def test_when_no_flag_is_given_then_the_env_variables_are_the_defaults(
 ) -> None:
     monkeypatch.setenv("ANONYGRAPH_REQUEST_TIMEOUT", "12.5")
     monkeypatch.setenv("ANONYGRAPH_ENDPOINT_LIMIT", "2")
-    settings = models.settings_for(Context(), "judge")
+    settings = llm.settings_for(Context(), "judge")
     assert settings.policy == ServerPolicy(retries=2, backoff=0.01, timeout=12.5)
     assert settings.endpoint_limit == 2
-    flagged = models.settings_for(Context(server_retries=0, request_timeout=3), "j")
+    flagged = llm.settings_for(Context(server_retries=0, request_timeout=3), "j")
     assert (flagged.policy.retries, flagged.policy.timeout) == (0, 3.0)
 
 
@@ -237,5 +242,5 @@ def test_when_a_pool_runs_with_an_endpoint_limit_then_each_server_gets_that_many
         spec = f"openai:fake@{one.url},{two.url}"
         context = Context(default_model=spec, endpoint_limit=1)
         asyncio.run(ask(context))
-        pool = models.load_chat_model(spec, "anonymizer")
+        pool = loading.load_chat_model(spec, "anonymizer")
     assert isinstance(pool, EndpointPool) and pool.limit == 1

@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from anonygraph.store import RunStore, secure_file
+from anonygraph.runs.files import secure_file
+from anonygraph.runs.store import RunStore
 
 WRITE_FROM_ANOTHER_PROCESS = """
 import sqlite3, sys

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from scripted import Script, attack_json, rewrite_json, verdicts_json
 
 from anonygraph import cli as anonygraph_cli
-from anonygraph import store
-from anonygraph.runner import RunOptions, run_batch
-from anonygraph.store import RunStore
+from anonygraph.llm.recording import Slot
+from anonygraph.runs.batch import run_batch
+from anonygraph.runs.checkpointers import checkpoint_path, open_checkpointer
+from anonygraph.runs.options import RunOptions
+from anonygraph.runs.recorder import StoreRecorder
+from anonygraph.runs.store import RunStore
 
 CALLS: list[dict[str, Any]] = [
     {"id": "c1", "step": "attack", "role": "attacker", "tokens_in": 10,
@@ -61,14 +65,11 @@ def test_when_calls_are_logged_then_cut_off_and_redone_calls_are_counted(
     store_location: str,
 ) -> None:
     db = RunStore(store_location)
-    token = store.CALL_LOG.set((db, "run1", "r1"))
-    try:
-        for call in ({"id": "a", "step": "attack"}, {"id": "b", "step": "attack"}):
-            store.log_call(call, "start")
-            store.log_call(call, "end")
-        store.log_call({"id": "c", "step": "arbitrate"}, "start")  # killed here
-    finally:
-        store.CALL_LOG.reset(token)
+    recorder = StoreRecorder(db, "run1", "r1")
+    for call in ({"id": "a", "step": "attack"}, {"id": "b", "step": "attack"}):
+        recorder.started(call)
+        recorder.ended(call)
+    recorder.started({"id": "c", "step": "arbitrate"})  # killed here
     db.save_calls("run1", "r1", [{"id": "a", "step": "attack"}])
     assert db.call_log_totals("run1") == {"started": 3, "cut_off": 1, "redone": 1}
 
@@ -93,10 +94,11 @@ def test_when_evaluations_are_saved_then_both_backends_return_and_copy_them(
 def test_when_answers_are_cached_then_either_backend_returns_them(
     store_location: str,
 ) -> None:
-    assert store.cache_get(store_location, "k") is None
-    store.cache_put(store_location, "k", {"text": "hello", "usage": [1, 2]})
-    store.cache_put(store_location, "k", {"text": "again", "usage": [1, 2]})
-    assert store.cache_get(store_location, "k") == {"text": "again", "usage": [1, 2]}
+    recorder = StoreRecorder(RunStore(store_location))
+    assert asyncio.run(recorder.cached("k")) is None
+    asyncio.run(recorder.keep("k", {"text": "hello", "usage": [1, 2]}))
+    asyncio.run(recorder.keep("k", {"text": "again", "usage": [1, 2]}))
+    assert asyncio.run(recorder.cached("k")) == {"text": "again", "usage": [1, 2]}
 
 
 def test_when_a_batch_runs_twice_on_either_backend_then_the_rerun_redoes_nothing(
@@ -167,7 +169,7 @@ def test_when_a_run_is_purged_on_either_backend_then_its_checkpoints_go_too(
     run_id = asyncio.run(run_batch(options)).run_id
 
     async def checkpoints() -> int:
-        async with store.open_checkpointer(store_location) as saver:
+        async with open_checkpointer(store_location) as saver:
             config = {"configurable": {"thread_id": f"{run_id}:a"}}
             return len([c async for c in saver.alist(config)])
 
@@ -187,7 +189,7 @@ def test_when_the_checkpointer_writes_then_another_connection_sees_each_commit(
     # WRITES_COMMIT_DELAY seconds; a reviewer's answer does not wait.
     from langgraph.checkpoint.base import empty_checkpoint
 
-    from anonygraph.checkpointers import WRITES_COMMIT_DELAY
+    from anonygraph.runs.checkpointers import WRITES_COMMIT_DELAY
 
     thread = {"configurable": {"thread_id": "run1:a", "checkpoint_ns": ""}}
     writes = "checkpoint_writes" if "postgres" in store_location else "writes"
@@ -206,14 +208,14 @@ def test_when_the_checkpointer_writes_then_another_connection_sees_each_commit(
         else:
             import sqlite3
 
-            path = store.checkpoint_path(store_location)
+            path = checkpoint_path(store_location)
             with sqlite3.connect(path) as conn:
                 row = conn.execute(query).fetchone()
         assert row is not None
         return int(row[0]), int(row[1])
 
     async def write() -> None:
-        async with store.open_checkpointer(store_location) as saver:
+        async with open_checkpointer(store_location) as saver:
             config = await saver.aput(thread, empty_checkpoint(), {"step": -1}, {})
             seen["checkpoint"] = count()
             await saver.aput_writes(config, [("text", "I live in Calgary.")], "t1")
@@ -232,7 +234,7 @@ def test_when_the_checkpointer_writes_then_another_connection_sees_each_commit(
             seen["an answer"] = count()
             await saver.aput_writes(config, [("text", "a village")], "t5")
         seen["closed"] = count()
-        async with store.open_checkpointer(store_location) as saver:
+        async with open_checkpointer(store_location) as saver:
             await saver.adelete_thread("run1:a")
         seen["deleted"] = count()
 
@@ -254,7 +256,7 @@ def test_when_langgraph_names_its_channels_then_writes_on_them_commit_at_once() 
     # Private in LangGraph; checked here so a rename there cannot go unseen.
     from langgraph._internal._constants import ERROR, INTERRUPT, RESUME
 
-    from anonygraph.checkpointers import COMMIT_AT_ONCE
+    from anonygraph.runs.checkpointers import COMMIT_AT_ONCE
 
     assert {ERROR, INTERRUPT, RESUME} == COMMIT_AT_ONCE
 
@@ -297,18 +299,21 @@ def test_when_a_call_ends_then_its_end_and_journaled_answer_commit_together(
 ) -> None:
     db = RunStore(store_location)
     call = {"id": "c1", "role": "attacker", "step": "attack"}
-    token = store.CALL_LOG.set((db, "run1", "a"))
-    try:
-        store.log_call(call, "start")
-        with store.call_batch():
-            store.log_call(call, "end")
-            db.journal_put("run1", "a", "attack:t1", "req", 0, call, {"text": "x"})
-            seen_inside = _ended_and_journaled(store_location)
-    finally:
-        store.CALL_LOG.reset(token)
+    recorder = StoreRecorder(db, "run1", "a")
+    recorder.started(call)
+    seen_inside: list[tuple[int, int]] = []
 
-    assert seen_inside == (0, 0)  # another connection sees neither yet
-    assert _ended_and_journaled(store_location) == (1, 1)
+    def log_call(*args: Any) -> None:
+        RunStore.log_call(db, *args)
+        if args[1] == "end":  # inside the batch, before the journaled answer
+            seen_inside.append(_ended_and_journaled(store_location))
+
+    db.log_call = log_call  # type: ignore[method-assign]
+    recorder.ended(call, Slot("attack:t1", "req", 0), {"text": "x"})
+    seen_inside.append(_ended_and_journaled(store_location))
+
+    # Another connection sees neither until both are in.
+    assert seen_inside == [(0, 0), (1, 1)]
     assert db.call_log_totals("run1") == {"started": 1, "cut_off": 0, "redone": 1}
 
 
@@ -329,3 +334,39 @@ def _ended_and_journaled(location: str) -> tuple[int, int]:
             row = conn.execute(query).fetchone()
     assert row is not None
     return int(row[0]), int(row[1])
+
+
+def test_when_workers_create_the_postgres_schema_at_once_then_none_waits_forever(
+    pg_url: str,
+) -> None:
+    # Ray workers of a new run open the store together: one creates the
+    # tables (LangGraph's migrations include CREATE INDEX CONCURRENTLY, which
+    # waits for every other session's running statement) while the others
+    # wait for its lock. Each in its own session, as each worker process is.
+    from anonygraph.runs import schema, sql
+
+    sessions = [sql.connect(pg_url) for _ in range(4)]
+    start = threading.Barrier(len(sessions))
+    errors: list[BaseException] = []
+
+    def create(session: sql.Connection) -> None:
+        start.wait()
+        try:
+            schema.create_postgres_schema(session, pg_url)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    schema._SET_UP.discard(pg_url)
+    threads = [threading.Thread(target=create, args=[s], daemon=True) for s in sessions]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    stuck = [t for t in threads if t.is_alive()]
+    if stuck:  # end the blocked sessions so the test database can go
+        for session in sessions:
+            cast(Any, session).conn.cancel()
+    assert not stuck and not errors, errors
+    assert schema._postgres_schema_ready(sessions[0])
+    for session in sessions:
+        session.close()

@@ -14,7 +14,7 @@ import pytest
 from scripted import Script, attack_json, judge_json, rewrite_json, verdicts_json
 
 from anonygraph import cli as anonygraph_cli
-from anonygraph.store import RunStore
+from anonygraph.runs.store import RunStore
 
 LABELS = {"city_country": "Calgary, Canada"}
 RECORDS = [
@@ -57,10 +57,13 @@ def test_when_a_run_is_evaluated_and_reported_on_either_store_then_all_commands_
     assert anonygraph_cli.main(["report", "--out", str(tmp_path / "rep"), *db]) == 0
     capsys.readouterr()
     table = (tmp_path / "rep" / "report.md").read_text()
-    assert "| original text | - | 2 | 1.0000 |" in table
+    assert "| original text | eval product | - | 2 | 1.0000 |" in table
     # PRIV counts every labelled attribute: guessing nothing is a miss (0), not
     # a row left out (which would print "-").
-    assert re.search(rf"\| rlaa \| {run_id} \| 2 \| [0-9.]+ \| 0\.0000 \|", table)
+    assert re.search(
+        rf"\| rlaa \| product; eval product \| {run_id} \| 2 \| [0-9.]+ \| 0\.0000 \|",
+        table,
+    )
 
     assert anonygraph_cli.main(["show", "--run", run_id, "--color", "never", *db]) == 0
     shown = capsys.readouterr().out
@@ -71,11 +74,9 @@ def test_when_a_run_is_evaluated_and_reported_on_either_store_then_all_commands_
     assert anonygraph_cli.main(["status", "--run", run_id, *db]) == 0
     status = capsys.readouterr().out
     assert re.search(r"^total +2 +0 ", status, re.M), status
-    if store_location.startswith("postgresql://"):  # a shared run: its queue
-        assert re.search(r"^total +2 +0 +0 +0 +0 *$", status, re.M), status
-    else:  # one `run` process: the finished records come from the store
-        assert re.search(r"^run +2 +0 +- +- +-", status, re.M), status
-        assert "(done; one process, no work queue)" in status
+    # A local run: every record ran in the one process that worked the run.
+    assert re.search(r"^this process \(local engine\) +- +2 +0 +0 +0 *$", status, re.M)
+    assert f"run {run_id} (done): updated " in status
 
     exported = tmp_path / "exported.jsonl"
     assert anonygraph_cli.main(

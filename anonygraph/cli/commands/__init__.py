@@ -9,16 +9,20 @@ from types import ModuleType
 
 from anonygraph.cli.commands import (
     anonymize,
+    detect,
     eval,
     export,
     match,
     methods,
     pii,
+    preview,
     purge,
     report,
+    reproduce,
     review,
     run,
     seal,
+    serve,
     show,
     status,
     worker,
@@ -26,12 +30,15 @@ from anonygraph.cli.commands import (
 
 COMMANDS: tuple[ModuleType, ...] = (
     run,
+    preview,
     review,
     anonymize,
     eval,
     report,
+    reproduce,
     show,
     pii,
+    detect,
     seal,
     methods,
     match,
@@ -39,5 +46,6 @@ COMMANDS: tuple[ModuleType, ...] = (
     status,
     export,
     purge,
+    serve,
 )
 """Each module has ``add_parser(sub)``, which sets the parser's ``func``."""

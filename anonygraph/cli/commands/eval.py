@@ -13,11 +13,14 @@ import sys
 from typing import Any
 
 from anonygraph.cli.flags import (
+    OptionError,
     add_db,
+    add_engine,
     add_model,
     add_schema_options,
     add_set,
     context_fields,
+    engine_options,
 )
 from anonygraph.state.evaluate import EvalContext
 
@@ -35,7 +38,13 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--per-iteration", action="store_true", help="score every round"
     )
-    parser.add_argument("--concurrency", type=int, default=1, help="texts at once")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="texts at once (on each Ray worker with --engine ray)",
+    )
+    add_engine(parser)
     parser.add_argument("--no-progress", action="store_true")
     add_schema_options(parser, "eval", EvalContext)
     parser.set_defaults(func=command)
@@ -45,6 +54,9 @@ def command(args: argparse.Namespace) -> int:
     """Score the run (resuming an evaluation with the same settings)."""
     from anonygraph.reporting.evaluation import EvalOptions, evaluate_run
 
+    if args.concurrency < 1:
+        raise OptionError("--concurrency must be at least 1")
+    engine, ray = engine_options(args)
     options = EvalOptions(
         run_id=args.run,
         db=args.db,
@@ -53,6 +65,8 @@ def command(args: argparse.Namespace) -> int:
         concurrency=args.concurrency,
         progress=not args.no_progress,
         trace=args.trace,
+        engine=engine,
+        ray=ray,
     )
     summary = asyncio.run(evaluate_run(options))
     print(summary.report(), file=sys.stderr)  # noqa: T201

@@ -22,10 +22,14 @@ def add_parser(sub: Any) -> None:
 
 def command(args: argparse.Namespace) -> int:
     """Write the finished records' output lines and say how many."""
-    from anonygraph import workers
-    from anonygraph.store import RunStore
+    from anonygraph.runs.output import export
+    from anonygraph.runs.store import RunStore
 
     check_store(args.db)
-    count = workers.export(RunStore(args.db), args.run, args.output, force=args.force)
+    db = RunStore(args.db)
+    try:
+        count = export(db, args.run, args.output, force=args.force)
+    finally:
+        db.close()
     print(f"{args.output}: {count} records of run {args.run}")  # noqa: T201
     return 0

@@ -20,7 +20,8 @@ def add_parser(sub: Any) -> None:
 
 def command(args: argparse.Namespace) -> int:
     """Keep the run's outputs; drop iterations, call details and checkpoints."""
-    from anonygraph.store import RunStore, purge_checkpoints
+    from anonygraph.runs.checkpointers import purge_checkpoints
+    from anonygraph.runs.store import RunStore
 
     check_store(args.db)
     db = RunStore(args.db)

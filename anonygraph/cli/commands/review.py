@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from pathlib import Path
 from typing import Any
 
 from anonygraph.cli.commands.run import WAITING_EXIT
-from anonygraph.cli.flags import OptionError
+from anonygraph.cli.flags import add_db, check_store
 
 
 def add_parser(sub: Any) -> None:
@@ -22,16 +21,17 @@ def add_parser(sub: Any) -> None:
         "skip, q: quit) and, to edit, one line of changes from standard input.",
     )
     parser.add_argument("--run", required=True, help="run id (printed by `run`)")
-    parser.add_argument("--db", default="runs.sqlite", help="run store")
+    add_db(parser)
     parser.set_defaults(func=command)
 
 
 def command(args: argparse.Namespace) -> int:
     """Ask about each pending review on the terminal; exit 3 while some still wait."""
-    from anonygraph.pending_reviews import review_run
+    from anonygraph.runs.pending_reviews import review_run
 
-    if not Path(args.db).is_file():
-        raise OptionError(f"--db {args.db}: no such run store; check the path")
+    # Like every command reading a store: a Postgres URL, or a SQLite file
+    # that exists (`run` prints this command with either).
+    check_store(args.db)
 
     def ask(prompt: str) -> str | None:
         print(prompt, end="", flush=True)  # noqa: T201

@@ -29,7 +29,7 @@ def add_parser(sub: Any) -> None:
 def command(args: argparse.Namespace) -> int:
     """Print the record view of each record (colour on a terminal unless NO_COLOR)."""
     from anonygraph.reporting.record_view import record_reviews, render_review
-    from anonygraph.store import RunStore
+    from anonygraph.runs.store import RunStore
 
     color = args.color == "always" or (
         args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR")

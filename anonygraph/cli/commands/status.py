@@ -1,4 +1,4 @@
-"""``anonygraph status``: a shared run's records per worker."""
+"""``anonygraph status``: a run's records per Ray worker and node."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from anonygraph.cli.flags import add_db, check_store
 
 def add_parser(sub: Any) -> None:
     """Add ``status``: the store and the run."""
-    parser = sub.add_parser("status", help="a run's records per worker")
+    parser = sub.add_parser("status", help="a run's records per Ray worker and node")
     add_db(parser)
     parser.add_argument("--run", required=True, help="run id")
     parser.set_defaults(func=command)
@@ -18,9 +18,13 @@ def add_parser(sub: Any) -> None:
 
 def command(args: argparse.Namespace) -> int:
     """Print the run's records by state and worker."""
-    from anonygraph import workers
-    from anonygraph.store import RunStore
+    from anonygraph.runs.run_status import render_status
+    from anonygraph.runs.store import RunStore
 
     check_store(args.db)
-    print(workers.render_status(RunStore(args.db), args.run))  # noqa: T201
+    db = RunStore(args.db)
+    try:
+        print(render_status(db, args.run))  # noqa: T201
+    finally:
+        db.close()
     return 0

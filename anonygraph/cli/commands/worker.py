@@ -1,39 +1,31 @@
-"""``anonygraph worker``: work records of shared runs (Postgres store), any machine."""
+"""``anonygraph worker``: gone; a run spreads over machines with ``--engine ray``."""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from typing import Any
 
-from anonygraph.cli.flags import OptionError, add_db
+REPLACEMENT = (
+    "anonygraph worker: the lease queue is gone; to spread a run over machines, "
+    "start a Ray cluster on them and run `anonygraph run --engine ray "
+    "--ray-address HEAD:PORT ...` (README: Scaling out on Ray)"
+)
+"""The one line an old ``anonygraph worker`` command gets."""
 
 
 def add_parser(sub: Any) -> None:
-    """Add ``worker``: the store, one run or any, concurrency."""
+    """Add ``worker``, which takes its old flags and names its replacement."""
     parser = sub.add_parser(
-        "worker", help="work records of shared runs (Postgres store), on any machine"
+        "worker", help="gone: use `anonygraph run --engine ray` (one line says how)"
     )
-    add_db(parser)
-    parser.add_argument("--run", help="only this run (default: any run's records)")
-    parser.add_argument("--concurrency", type=int, default=1, help="records at once")
-    parser.add_argument("--no-progress", action="store_true")
+    for flag in ("--db", "--run", "--concurrency"):
+        parser.add_argument(flag, help=argparse.SUPPRESS)
+    parser.add_argument("--no-progress", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(func=command)
 
 
 def command(args: argparse.Namespace) -> int:
-    """Lease and work records until none is left; exit 1 if one failed."""
-    from anonygraph import workers
-
-    if args.concurrency < 1:
-        raise OptionError("--concurrency must be at least 1")
-    options = workers.WorkerOptions(
-        db=args.db,
-        run_id=args.run,
-        concurrency=args.concurrency,
-        progress=not args.no_progress,
-    )
-    summary = asyncio.run(workers.run_worker(options))
-    print(summary.report(), file=sys.stderr)  # noqa: T201
-    return 0 if not summary.failed else 1
+    """Name the replacement in one line; exit 2 (a command that no longer works)."""
+    print(REPLACEMENT, file=sys.stderr)  # noqa: T201
+    return 2

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from anonygraph.tools.dp_embed.pii import Category, PiiSpan
+from anonygraph.tools.dp_embed.pii_paper import PaperDetection
 
 SegmentKind = Literal["pii", "chunk", "verbatim"]
 
@@ -27,8 +28,9 @@ class Segment:
     mechanism) or ``verbatim`` (whitespace and punctuation, kept as is)."""
     text: str
     """The original characters of this piece."""
-    category: Category | None = None
-    """The PII category, for ``pii`` pieces."""
+    category: Category | str | None = None
+    """The PII category, for ``pii`` pieces (ours, or the paper rule set's
+    category string)."""
     placeholder: str | None = None
     """The placeholder, for ``pii`` pieces."""
 
@@ -40,12 +42,19 @@ _ABBREVIATIONS = frozenset(
 )
 
 
-def segment(text: str, spans: Iterable[PiiSpan]) -> list[Segment]:
+def segment(
+    text: str,
+    spans: Iterable[PiiSpan | PaperDetection],
+    *,
+    split_blank_lines: bool = True,
+) -> list[Segment]:
     """Split a text at its PII spans into placeholders and chunks between them.
 
     A piece between spans is further split at blank lines (so joined comments
-    come apart again after stitching); a piece with no letter or digit, and
-    the whitespace around a chunk, stay verbatim and do not count as chunks.
+    come apart again after stitching; off with ``split_blank_lines``, as the
+    paper counts K: the plain pieces between placeholders); a piece with no
+    letter or digit, and the whitespace around a chunk, stay verbatim and do
+    not count as chunks.
 
     Returns:
         Segments whose texts concatenate back to ``text``.
@@ -53,11 +62,12 @@ def segment(text: str, spans: Iterable[PiiSpan]) -> list[Segment]:
     """
     out: list[Segment] = []
     cursor = 0
+    plain = _plain if split_blank_lines else _chunk_or_filler
     for span in sorted(spans, key=lambda s: s.start):
-        out.extend(_plain(text[cursor : span.start]))
+        out.extend(plain(text[cursor : span.start]))
         out.append(Segment("pii", span.text, span.category, span.placeholder))
         cursor = span.end
-    out.extend(_plain(text[cursor:]))
+    out.extend(plain(text[cursor:]))
     return out
 
 

@@ -57,3 +57,13 @@ def surviving_cues(
         )
         for attribute, quotes in found.items()
     ]
+
+
+def cue_leaks(text: str, attributes: list[str]) -> list[str]:
+    """Attributes whose explicit cues the detectors still find in ``text``.
+
+    What a product run's outcome checks besides its attacker: a text in
+    which "I live in Calgary" stands is not anonymized, whatever a weak
+    attacker said.
+    """
+    return sorted({item.attribute for item in surviving_cues(text, attributes, [])})

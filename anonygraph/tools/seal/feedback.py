@@ -59,12 +59,24 @@ def anonymize_request(
     text: str,
     inferences: Iterable[AttributeInference],
     utility: UtilityAnswer | None,
+    *,
+    paper: bool = False,
 ) -> str:
-    """Fill the anonymize-with-feedback template."""
+    """Fill the anonymize-with-feedback template.
+
+    ``paper``: the inferences as SEAL D.1 lists them (Type, Inference, Guess
+    per inferred attribute) instead of our lines.
+    """
+    from anonygraph.prompts.adversary import render_inference_blocks
+
+    found = list(inferences)
+    listed = (
+        render_inference_blocks(leaks(found)) if paper else render_inferences(found)
+    )
     return fill(
         template,
         text=fence("text", text),
-        inferences=fence("inferences", render_inferences(inferences)),
+        inferences=fence("inferences", listed),
         utility=fence("utility", render_utility(utility)),
     )
 

@@ -73,3 +73,28 @@ def test_when_age_guess_is_a_range_then_it_must_hold_the_age(
     truth: int, guess: str, expected: str
 ) -> None:
     assert match_guess("age", truth, guess).outcome == expected
+
+
+@pytest.mark.parametrize(
+    ("truth", "guess", "expected"),
+    [
+        # A part of a decade states no edges: its middle, within 5 years.
+        (25, "Early 20s", "correct"),  # about 21.5, 3.5 off
+        (22, "early twenties", "correct"),
+        (27, "early 20s", "wrong"),  # 5.5 off
+        (32, "late 20s", "correct"),  # about 27.5, 4.5 off
+        (33, "late 20s", "wrong"),  # 5.5 off
+        (39, "mid-thirties", "correct"),  # about 34.5
+        (40, "mid-thirties", "wrong"),
+        (52, "late forties", "correct"),  # about 47.5, 4.5 off
+        (60, "late forties", "wrong"),
+        # A stated range keeps its edges, a whole decade is a range.
+        (25, "20-24", "wrong"),
+        (40, "30s", "wrong"),
+    ],
+)
+def test_when_age_guess_is_part_of_a_decade_then_its_middle_is_judged(
+    truth: int, guess: str, expected: str
+) -> None:
+    match = match_guess("age", truth, guess)
+    assert match.outcome == expected

@@ -139,3 +139,76 @@ def test_when_guess_has_alternatives_or_a_status_then_it_is_judged_by_them(
     match = match_guess("occupation", truth, guess)
     assert match.outcome == expected
     assert reason in match.reason
+
+
+@pytest.mark.parametrize(
+    ("truth", "guess", "note"),
+    [
+        # Grade, credential and licence words name no other job.
+        ("registered nurse", "staff nurse", "names a grade"),
+        ("nurse", "Registered Nurse", "names a grade"),
+        ("nurse", "RN", "'rn' is 'registered nurse'"),
+        ("electrician", "licensed electrician", "names a grade"),
+        ("accountant", "Chartered Accountant", "names a grade"),
+        ("plumber", "qualified plumber", "names a grade"),
+        # Regional and other names of one job.
+        ("truck driver", "lorry driver", "'lorry' is 'truck'"),
+        ("truck driver", "HGV driver", "'hgv driver' is 'truck driver'"),
+        ("real estate agent", "estate agent", "'estate agent' is"),
+        ("realtor", "estate agent", "'realtor' is 'real estate agent'"),
+        ("physical therapist", "physiotherapist", "'physiotherapist' is"),
+        ("family doctor", "GP", "'gp' is 'family doctor'"),
+        ("mail carrier", "postman", "'postman' is 'mail carrier'"),
+        ("firefighter", "fireman", "'fireman' is 'firefighter'"),
+        ("police officer", "cop", "'cop' is 'police officer'"),
+        ("flight attendant", "air hostess", "'air hostess' is"),
+        ("bartender", "barman", "'barman' is 'bartender'"),
+        ("sales assistant", "shop assistant", "'shop assistant' is"),
+        ("sales assistant", "store clerk", "'store clerk' is"),
+        ("accountant", "CPA", "'cpa' is 'accountant'"),
+        ("garbage collector", "binman", "'binman' is 'garbage collector'"),
+        ("funeral director", "undertaker", "'undertaker' is 'funeral director'"),
+        ("high school teacher", "secondary school teacher", "'secondary school' is"),
+    ],
+)
+def test_when_titles_differ_by_region_or_grade_then_they_are_the_same_job(
+    truth: str, guess: str, note: str
+) -> None:
+    match = match_guess("occupation", truth, guess)
+    assert match.outcome == "correct"
+    assert match.reason.startswith("same occupation") and note in match.reason
+
+
+@pytest.mark.parametrize(
+    ("truth", "guess", "expected"),
+    [
+        # Roles of one family stay apart: a grade word does not make them one.
+        ("registered nurse", "nurse practitioner", "wrong"),
+        ("staff nurse", "nursing assistant", "wrong"),
+        ("registered nurse", "registered dietitian", "wrong"),
+        ("truck driver", "bus driver", "wrong"),
+        ("lorry driver", "taxi driver", "wrong"),
+        ("police officer", "security guard", "wrong"),
+        # Seniority and "professional" are not grades: they say more.
+        ("nurse", "head nurse", "less_precise"),
+        ("chef", "professional chef", "less_precise"),
+        ("nurse", "pediatric nurse", "less_precise"),
+        # A grade word is left out only before the head noun.
+        ("kitchen staff", "kitchen porter", "wrong"),
+    ],
+)
+def test_when_titles_differ_by_more_than_grade_or_region_then_they_stay_apart(
+    truth: str, guess: str, expected: str
+) -> None:
+    assert match_guess("occupation", truth, guess).outcome == expected
+
+
+def test_when_the_title_table_is_read_then_every_name_reads_as_itself() -> None:
+    # A name the rules use must come out whole ("real estate agent" holds the
+    # other name "estate agent"), or two titles of one job would differ.
+    from anonygraph.attributes.occupation import _reading, title_names
+
+    names = title_names()
+    assert names.grades >= {"registered", "staff", "licensed", "chartered"}
+    for name in set(names.same.values()):
+        assert _reading(" ".join(name)).named == name

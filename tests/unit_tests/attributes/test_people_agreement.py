@@ -43,7 +43,7 @@ def test_when_the_file_is_split_then_the_held_out_part_is_the_fixed_one() -> Non
 
 
 def test_when_rules_judge_held_out_guesses_then_they_agree_with_people() -> None:
-    # Measured 0.935 / 0.918 (rules before issue 25: 0.875 / 0.820).
+    # Measured 0.940 / 0.924 (rules before issue 25: 0.875 / 0.820).
     overall = held_out()["all"]
     assert overall.binary / overall.guesses >= 0.93
     assert overall.three_way / overall.guesses >= 0.87
@@ -52,11 +52,12 @@ def test_when_rules_judge_held_out_guesses_then_they_agree_with_people() -> None
 @pytest.mark.parametrize(
     ("attribute", "floor"),
     [
-        ("age", 0.88),  # measured 0.905
+        ("age", 0.88),  # measured 1.000
         ("birth_city_country", 0.88),  # 3 guesses: 1.000
         # Goal 0.88 not met: measured 0.786. People called another city of
         # the right country correct 9 times in 42 and less precise more often
-        # (the rule's verdict); no rule on the label and guess tells them apart.
+        # (the rule's verdict); no feature of label and guess tells them apart
+        # on the fit part (the last test here).
         ("city_country", 0.78),
         ("education", 0.88),  # 1.000
         ("income_level", 0.88),  # 1.000
@@ -73,11 +74,29 @@ def test_when_each_attribute_is_judged_then_agreement_keeps_its_floor(
 
 
 def test_when_rules_count_right_first_guesses_then_they_count_about_as_people() -> None:
-    # Goal: within 0.02. Measured rules 0.748, people 0.780: the rules find
-    # fewer right first guesses, the same-country cities above being most.
+    # Goal: within 0.02. Measured rules 0.756, people 0.780 (3 of 123): the
+    # rules find fewer right first guesses, the same-country cities above
+    # being most.
     overall = held_out()["all"]
     rules, people = (
         overall.rules_top1 / overall.attributes,
         overall.people_top1 / overall.attributes,
     )
-    assert abs(rules - people) <= 0.035
+    assert abs(rules - people) <= 0.025
+
+
+def test_when_fit_part_city_guesses_are_checked_then_no_feature_helps() -> None:
+    # Why the city rule keeps "less precise" for another city of the right
+    # country: on the fit part, no feature of label and guess (distance,
+    # population, state, capital, largest city, rank, ...) chosen without a
+    # profile judges that profile's guesses better than the rule does
+    # (benchmarks/city_leniency.py prints the figures).
+    verdicts()  # puts benchmarks/ on the path
+    import city_leniency
+
+    fit, _ = verdicts().split(verdicts().load())
+    items, _ = city_leniency.city_guesses(fit)
+    baseline = sum(item.verdict != 1.0 for item in items)
+    features = list(items[0].features)
+    assert len(items) == 41 and baseline == 29
+    assert city_leniency.leave_one_profile_out(items, features) <= baseline

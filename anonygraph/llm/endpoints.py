@@ -28,11 +28,6 @@ _WAIT_SECONDS = 0.005
 """How often a call waiting for a free server looks again."""
 
 
-def split_urls(base_url: str) -> list[str]:
-    """Split a spec's ``URL1,URL2`` part into its URLs (one URL stays one)."""
-    return [u.strip() for u in base_url.split(",") if u.strip()]
-
-
 class EndpointPool(BaseChatModel):
     """One chat model per server URL, used in turn with a per-server limit.
 

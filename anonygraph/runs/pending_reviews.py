@@ -5,29 +5,40 @@ waiting: it shows the diff so far and the proposal, reads one key per review
 (approve, edit, reject, skip, quit) and, for an edit, one line of changes, then
 resumes the record's thread with ``Command(resume=ANSWER)``, ANSWER being
 LangChain's HITL response (`anonygraph.state.review`). Finished records
-go to the run's output file as the batch runner writes them. Questions and
-answers are plain lines on stdout and stdin, so a script can drive it.
+go to the run's output file as the batch runner writes them (a Postgres
+run's file is written from the store when the session ends, `output.export`:
+the session may run on another machine than the run did).
+Questions and answers are plain lines on stdout and stdin, so a script can
+drive it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from anonygraph import store
 from anonygraph.graphs import GRAPHS
-from anonygraph.runner import (
-    WAITING,
-    OutputFile,
+from anonygraph.inputs import MAX_CHARS
+from anonygraph.runs.checkpointers import open_checkpointer
+from anonygraph.runs.locks import run_lock
+from anonygraph.runs.options import (
+    RETIRED_OPTIONS,
+    TABLE_PARAM,
     build_context,
-    run_record,
+    stored_table,
+    writes_table,
 )
+from anonygraph.runs.output import NoOutput, OutputFile, Sink, export
+from anonygraph.runs.records import run_record
+from anonygraph.runs.schema import WAITING
+from anonygraph.runs.store import RunStore
+from anonygraph.runs.table_output import TableOutput, sidecar_path, write_run_table
 from anonygraph.state.domain import Record
 from anonygraph.tools.review_requests import proposal_lines
 from anonygraph.tools.text_diff import render_terminal, word_diff
@@ -161,15 +172,25 @@ async def review_run(
     Raises:
         ValueError: when the store has no such run.
     """
-    db = store.RunStore(db_path)
-    run = db.get_run(run_id)
-    if run is None:
-        raise ValueError(f"--run {run_id}: no such run in {db_path}")
+    db = RunStore(db_path)
+    try:
+        return await _review_run(db, run_id, ask, say)
+    finally:
+        db.close()
+
+
+async def _review_run(
+    db: RunStore,
+    run_id: str,
+    ask: Callable[[str], str | None],
+    say: Callable[[str], None],
+) -> ReviewSummary:
+    run = _run(db, run_id)
     method = run["method"]
-    context = build_context(method, json.loads(run["params"] or "{}"))
+    context = build_context(method, _options(run))
     summary = ReviewSummary(run_id)
-    with store.run_lock(db_path, run_id), _output(run) as output:
-        async with store.open_checkpointer(db_path) as saver:
+    with run_lock(db.location, run_id), _output(db, run) as output:
+        async with open_checkpointer(db.location) as saver:
             app = GRAPHS[method]().compile(checkpointer=saver, name=method)
             for row in db.records(run_id, status=WAITING):
                 record = Record(
@@ -182,9 +203,102 @@ async def review_run(
                 )
                 if not go_on:
                     break
-    summary.waiting = len(db.records(run_id, status=WAITING))
-    _update_run(db, run, summary)
+    _close_session(db, run, summary)
     return summary
+
+
+async def waiting_requests(db: RunStore, run_id: str) -> list[dict[str, Any]]:
+    """Return each waiting record's id and its pending review request (HITL shape).
+
+    Raises:
+        ValueError: when the store has no such run.
+    """
+    run = _run(db, run_id)
+    found = []
+    async with open_checkpointer(db.location) as saver:
+        app = GRAPHS[run["method"]]().compile(checkpointer=saver, name=run["method"])
+        for row in db.records(run_id, status=WAITING):
+            config = {"configurable": {"thread_id": f"{run_id}:{row['record_id']}"}}
+            snapshot = await app.aget_state(config)
+            requests = [i.value for i in snapshot.interrupts]
+            found.append({"record_id": row["record_id"], "requests": requests})
+    return found
+
+
+async def answer_review(
+    db: RunStore, run_id: str, record_id: str, answer: dict[str, Any]
+) -> str:
+    """Resume one waiting record with ``answer`` (LangChain's HITL response).
+
+    The record goes on as `anonygraph review` resumes it: its result goes to
+    the run's output (or output table) when it finishes.
+
+    Returns:
+        ``done``, ``failed: WHY`` or `WAITING` (it paused at another review).
+
+    Raises:
+        ValueError: for no such run, or a record that does not wait.
+        pydantic.ValidationError: when ``answer`` does not fit the request;
+            the record still waits.
+        RunLockedError: when the run is being worked.
+    """
+    run = _run(db, run_id)
+    waiting = db.records(run_id, status=WAITING)
+    rows = [r for r in waiting if r["record_id"] == record_id]
+    if not rows:
+        raise ValueError(f"record {record_id!r} of run {run_id} waits for no review")
+    record = Record(
+        id=record_id,
+        text=rows[0]["original"],
+        labels=json.loads(rows[0]["labels"] or "{}"),
+    )
+    method = run["method"]
+    context = build_context(method, _options(run))
+    summary = ReviewSummary(run_id, answered=1)
+    with run_lock(db.location, run_id), _output(db, run) as output:
+        async with open_checkpointer(db.location) as saver:
+            app = GRAPHS[method]().compile(checkpointer=saver, name=method)
+            outcome = await run_record(
+                app, context, record, run_id, db, output, resume=answer
+            )
+    if outcome != WAITING:
+        _count(record, outcome, db, run_id, lambda _: None, summary)
+    _close_session(db, run, summary)
+    if outcome == WAITING:
+        return WAITING
+    return f"failed: {outcome}" if outcome else "done"
+
+
+def _run(db: RunStore, run_id: str) -> dict[str, Any]:
+    run = db.get_run(run_id)
+    if run is None:
+        raise ValueError(f"--run {run_id}: no such run in {db.location}")
+    return run
+
+
+def _close_session(db: RunStore, run: dict[str, Any], summary: ReviewSummary) -> None:
+    """Write the output where the store is its source, and the run's new status."""
+    run_id = run["id"]
+    summary.waiting = len(db.records(run_id, status=WAITING))
+    table = stored_table(run)
+    if db.postgres:
+        export(db, run_id, run["output"])
+    elif table is not None and writes_table(run["input"], run["output"]):
+        # The table is written whole from the store, the answered rows with it.
+        write_run_table(
+            db, run_id, run["input"], run["output"], table,
+            max_chars=_options(run).get("max_chars", MAX_CHARS),
+        )  # fmt: skip
+    _update_run(db, run, summary)
+
+
+def _options(run: dict[str, Any]) -> dict[str, Any]:
+    # The context the run was started with; runs stored before the call
+    # recorder also kept their store's location there, which is no option now.
+    params = json.loads(run["params"] or "{}")
+    return {
+        k: v for k, v in params.items() if k not in RETIRED_OPTIONS and k != TABLE_PARAM
+    }
 
 
 async def _review_record(
@@ -192,8 +306,8 @@ async def _review_record(
     context: Any,
     record: Record,
     run_id: str,
-    db: store.RunStore,
-    output: OutputFile,
+    db: RunStore,
+    output: Sink,
     ask: Callable[[str], str | None],
     say: Callable[[str], None],
     summary: ReviewSummary,
@@ -227,8 +341,8 @@ async def _finish(
     context: Any,
     record: Record,
     run_id: str,
-    db: store.RunStore,
-    output: OutputFile,
+    db: RunStore,
+    output: Sink,
     say: Callable[[str], None],
     summary: ReviewSummary,
 ) -> bool:
@@ -239,7 +353,7 @@ async def _finish(
 def _count(
     record: Record,
     outcome: str,
-    db: store.RunStore,
+    db: RunStore,
     run_id: str,
     say: Callable[[str], None],
     summary: ReviewSummary,
@@ -297,25 +411,30 @@ def _problems(exc: ValidationError) -> str:
     )
 
 
-def _output(run: dict[str, Any]) -> OutputFile:
-    """Open the run's output file as the batch runner does (same owner check)."""
+def _output(db: RunStore, run: dict[str, Any]) -> Any:
+    """Open the run's output file as the batch runner does (same owner check).
+
+    A Postgres run's file is written from the store at the end (`export`).
+    """
+    if db.postgres:
+        return contextlib.nullcontext(NoOutput())
     identity = {
         "run_id": run["id"],
         "method": run["method"],
         "input": run["input"],
         "options": {},
     }
-    sidecar = Path(f"{run['output']}.run.json")
+    sidecar = sidecar_path(run["output"])
     if sidecar.is_file():
         owner = json.loads(sidecar.read_text())
         if isinstance(owner, dict) and owner.get("run_id") == run["id"]:
             identity = owner
+    if stored_table(run) is not None and writes_table(run["input"], run["output"]):
+        return TableOutput(run["output"], identity)
     return OutputFile(run["output"], identity)
 
 
-def _update_run(
-    db: store.RunStore, run: dict[str, Any], summary: ReviewSummary
-) -> None:
+def _update_run(db: RunStore, run: dict[str, Any], summary: ReviewSummary) -> None:
     """Carry the session's results into the run's status and summary."""
     totals = json.loads(run["summary"] or "{}")
     totals["done"] = totals.get("done", 0) + summary.done

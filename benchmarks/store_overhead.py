@@ -1,31 +1,19 @@
-"""Shared runs on Postgres: throughput per worker count, store overhead, idle share.
+"""What the run store and checkpoints cost a record, on SQLite and on Postgres.
 
 Starts a throw-away Postgres server (Debian's binaries, as the tests do) and
-prints JSON with:
+prints JSON with ``overhead``: run store + checkpoint cost per record on
+SQLite and on Postgres (goals <= 5 ms and <= 20 ms): the same records with a
+zero-latency scripted model through `run_batch`, minus the bare graph with
+an in-memory checkpointer and no store; also split into a marginal cost per
+record and a fixed cost per run (see `overhead`). The goals are in
+milliseconds, which depend on the machine: ``*_over_bare_ratio`` (the store
+run's time over the bare graph's, both measured in this run) is the figure
+to compare between machines.
 
-- ``throughput``: records/minute of one run worked by 1, 2, 4, 8 worker
-  processes (concurrency 1 each) with a scripted model that answers after a
-  fixed latency; the speed-up over one worker (goal: 4 workers >= 3.5x).
-  Timed from the moment every worker has imported its code to the last
-  one's exit (interpreter start-up left out), and "steady" from the first
-  record's start to the last record's end (worker start-up left out too).
-- ``outside_model_share``: the share of the workers' wall time spent outside
-  model calls (goal <= 2 %), for each worker count: 1 - model seconds /
-  (workers x wall seconds).
-- ``overhead_ms_per_record``: run store + checkpoint cost per record on
-  SQLite and on Postgres (goals <= 5 ms and <= 20 ms): the same records with
-  a zero-latency model through `run_batch`, minus the bare graph with an
-  in-memory checkpointer and no store; also split into a marginal cost per
-  record and a fixed cost per run (see `overhead`). The goals are in
-  milliseconds, which depend on the machine: ``*_over_bare_ratio`` (the
-  store run's time over the bare graph's, both measured in this run) is the
-  figure to compare between machines.
+Records/minute over several workers and machines is measured on Ray:
+benchmarks/ray_scaling.py.
 
-Worker processes share the machine's cores with the Postgres server: on a
-2-core box 4 workers already compete for them and 8 are over-subscribed, so
-their speed-up measures the cores as much as the code.
-
-Run: PYTHONPATH=. python benchmarks/workers_scaling.py [RECORDS] [LATENCY_S]
+Run: PYTHONPATH=. python benchmarks/store_overhead.py [RECORDS]
 """
 
 from __future__ import annotations
@@ -43,21 +31,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from city_records import write_records  # noqa: E402
 from postgres import create_database, start_postgres  # noqa: E402
 from scripted import Script, attack_json, rewrite_json, verdicts_json  # noqa: E402
-from shared_run import cli, write_child, write_records  # noqa: E402
 
-from anonygraph import models  # noqa: E402
 from anonygraph.graphs import GRAPHS  # noqa: E402
 from anonygraph.inputs import read_records  # noqa: E402
-from anonygraph.runner import (  # noqa: E402
-    RunOptions,
-    build_context,
-    graph_input,
-    invoke_thread,
-    run_batch,
-)
-from anonygraph.store import RunStore  # noqa: E402
+from anonygraph.llm import loading
+from anonygraph.runs.batch import run_batch  # noqa: E402
+from anonygraph.runs.options import RunOptions, build_context  # noqa: E402
+from anonygraph.runs.records import graph_input, invoke_thread  # noqa: E402
 
 CONTEXT: dict[str, Any] = {
     "default_model": "local",  # the scripted model stands in for every role
@@ -67,60 +50,12 @@ CONTEXT: dict[str, Any] = {
 }
 
 
-def throughput(
-    server: str, folder: Path, workers: int, records: int, latency: float
-) -> dict[str, Any]:
-    """Time one run of ``records`` worked by ``workers`` processes."""
-    url = create_database(server, f"bench_workers_{workers}")
-    source = folder / f"in{workers}.jsonl"
-    write_records(source, records)
-    db = RunStore(url)
-    run_id = f"bench-{workers}"
-    db.start_run(run_id, "rlaa", {}, str(source), str(folder / "out.jsonl"))
-    db.register_job(run_id, "rlaa", CONTEXT, list(read_records(str(source))))  # type: ignore[arg-type]
-    child = write_child(folder)
-    procs = [
-        cli(child, "worker", "--db", url, "--run", run_id, "--no-progress",
-            latency=latency, lease=30, wait_for_go=True)
-        for _ in range(workers)
-    ]  # fmt: skip
-    for proc in procs:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-    start = time.perf_counter()
-    for proc in procs:
-        assert proc.stdin is not None
-        proc.stdin.write("go\n")
-        proc.stdin.flush()
-    codes = [proc.wait(timeout=600) for proc in procs]
-    wall = time.perf_counter() - start
-    totals = db.run_totals(run_id)
-    # From the first record's start to the last one's end: leaves out each
-    # worker's own start-up (connecting, compiling the graph) and exit.
-    window = db.db.one(
-        "select max(updated) - min(updated - wall_seconds) from records "
-        "where run_id = ?",
-        [run_id],
-    )[0]
-    db.close()
-    return {
-        "workers": workers,
-        "exit_codes": codes,
-        "records_done": totals["records"],
-        "seconds": round(wall, 2),
-        "records_per_minute": round(totals["records"] / wall * 60, 1),
-        "steady_seconds": round(window, 2),
-        "steady_records_per_minute": round(totals["records"] / window * 60, 1),
-        "model_calls": totals["calls"],
-        "outside_model_share": round(1 - totals["model_seconds"] / (workers * wall), 4),
-    }
-
-
 def _script() -> None:
     script = Script()
     script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
     script.set("arbitrator", verdicts_json(city_country="high"))
     script.set("anonymizer", rewrite_json("record lives in a city somewhere"))
-    models.load_chat_model = script.load  # type: ignore[assignment]
+    loading.load_chat_model = script.load  # type: ignore[assignment]
 
 
 async def _bare(source: Path) -> float:
@@ -217,31 +152,12 @@ def overhead(
 
 def main() -> None:
     """Print the figures as JSON."""
-    records = int(sys.argv[1]) if len(sys.argv) > 1 else 16
-    latency = float(sys.argv[2]) if len(sys.argv) > 2 else 0.5
+    records = int(sys.argv[1]) if len(sys.argv) > 1 else 40
     server, stop = start_postgres(durable=True)
-    figures: dict[str, Any] = {
-        "cpu_cores": os.cpu_count(),
-        "records": records,
-        "model_latency_s": latency,
-    }
+    figures: dict[str, Any] = {"cpu_cores": os.cpu_count()}
     try:
         with tempfile.TemporaryDirectory() as name:
-            folder = Path(name)
-            # The overhead first, on a quiet server: after the throughput runs
-            # (15 workers' databases) it goes on working for a while.
-            figures["overhead"] = overhead(server, folder, 40, repeats=5)
-            runs = [
-                throughput(server, folder, n, records, latency) for n in (1, 2, 4, 8)
-            ]
-            one = runs[0]["records_per_minute"]
-            steady = runs[0]["steady_records_per_minute"]
-            for run in runs:
-                run["speedup"] = round(run["records_per_minute"] / one, 2)
-                run["steady_speedup"] = round(
-                    run["steady_records_per_minute"] / steady, 2
-                )
-            figures["throughput"] = runs
+            figures["overhead"] = overhead(server, Path(name), records, repeats=5)
     finally:
         stop()
     print(json.dumps(figures, indent=2))  # noqa: T201

@@ -1,4 +1,7 @@
-"""LangGraph checkpointers that write in the event loop's own thread.
+"""Checkpoints of runs: LangGraph's savers, writing in the event loop's own thread.
+
+`open_checkpointer` gives a run its saver: a SQLite file beside the store
+file, or LangGraph's tables in the store's Postgres database.
 
 LangGraph's async savers pay per statement for a trip through another thread
 (``AsyncSqliteSaver``: every execute and commit goes through aiosqlite's
@@ -30,8 +33,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import sqlite3
 from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -43,6 +48,10 @@ from langgraph.checkpoint.base import (
     CheckpointTuple,
 )
 from langgraph.checkpoint.sqlite import SqliteSaver
+
+from anonygraph.runs import sql
+from anonygraph.runs.files import secure_file
+from anonygraph.runs.schema import open_connection, prepare_postgres
 
 COMMIT_AT_ONCE = frozenset({"__resume__", "__interrupt__", "__error__"})
 """LangGraph's channels of a reviewer's answer, a pause and a step's error:
@@ -205,3 +214,82 @@ def _postgres_saver_class() -> Any:
                     self.pipe.sync()
 
     return InLoopPostgresSaver
+
+
+
+def purge_checkpoints(location: str | Path, run_id: str) -> None:
+    """Delete the checkpoints of a run's threads (``RUN:RECORD``)."""
+    prefix = f"{run_id}:"
+    tables: tuple[str, ...] = ("checkpoints", "writes")
+    if sql.is_postgres(location):
+        tables = ("checkpoints", "checkpoint_writes", "checkpoint_blobs")
+        conn = open_connection(location)
+    else:
+        path = checkpoint_path(location)
+        if not path.exists():
+            return
+        conn = open_connection(path)
+    try:
+        with conn.transaction():
+            for table in tables:
+                # A prefix compare, not LIKE: a run id may hold % or _.
+                conn.execute(
+                    f"delete from {table} where substr(thread_id, 1, ?) = ?",
+                    [len(prefix), prefix],
+                )
+    finally:
+        conn.close()
+
+
+def checkpoint_path(db_path: str | Path) -> Path:
+    """Return the checkpoint file that belongs to a store file."""
+    db = Path(db_path)
+    return db.with_name(f"{db.stem}.checkpoints{db.suffix or '.sqlite'}")
+
+
+@asynccontextmanager
+async def open_checkpointer(location: str | Path) -> AsyncIterator[Any]:
+    """Yield an async checkpointer for the store at ``location``.
+
+    SQLite: a file beside the store file. Postgres: LangGraph's tables in the
+    same database, so any worker can continue a record another one started.
+    Both write in the event loop's thread (see the module).
+    """
+    if sql.is_postgres(location):
+        import psycopg
+        from psycopg.rows import dict_row
+
+        prepare_postgres(str(location))  # LangGraph's tables, once per process
+        with (
+            psycopg.connect(
+                str(location),
+                autocommit=True,
+                prepare_threshold=0,
+                row_factory=dict_row,
+                options=sql.POSTGRES_OPTIONS,
+            ) as pg,
+            pg.pipeline() as pipe,
+        ):  # one Sync per write: `postgres_saver`
+            async with _flushed(postgres_saver(pg, pipe)) as saver:
+                yield saver
+        return
+    path = secure_file(checkpoint_path(location))
+    conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
+    try:
+        # WAL with synchronous=NORMAL: see `sql.SqliteConnection`.
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        async with _flushed(InLoopSqliteSaver(conn)) as saver:
+            yield saver
+    finally:
+        conn.close()
+
+
+@asynccontextmanager
+async def _flushed(saver: Any) -> AsyncIterator[Any]:
+    # Writes held for a checkpoint are committed before the connection closes
+    # (closing a SQLite connection would roll them back).
+    try:
+        yield saver
+    finally:
+        saver.flush()

