@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import ipaddress
 import logging
 import os
 import socket
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from anonygraph.runs import sql
+from anonygraph.runs.hosts import is_loopback
 
 LOOPBACK = "127.0.0.1"
 
@@ -120,7 +120,7 @@ def import_ray(address: str | None) -> Any:
         RayEngineError: when Ray is not installed.
     """
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-    if address is None or _is_loopback(_host_port(address)[0]):
+    if address is None or is_loopback(_host_port(address)[0]):
         os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     try:
         import ray
@@ -138,15 +138,6 @@ def _host_port(address: str) -> tuple[str, int]:
     if not host or not port.isdigit():
         return rest, 0
     return host.strip("[]"), int(port)
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 @contextlib.contextmanager

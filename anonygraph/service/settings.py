@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from anonygraph.runs.hosts import is_loopback
 
 
 class BindingError(ValueError):
@@ -47,16 +48,6 @@ class ServiceSettings:
             return Path(self.batch_dir)
         store = Path(self.db)
         return store.with_name(store.name + ".batches")
-
-
-def is_loopback(host: str) -> bool:
-    """Tell whether ``host`` is a loopback address (or ``localhost``)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def check_binding(settings: ServiceSettings) -> None:
