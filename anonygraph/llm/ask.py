@@ -24,6 +24,7 @@ from anonygraph.llm.modes import remember_mode, structured_mode
 from anonygraph.llm.recording import CallRecord, current
 from anonygraph.llm.registry import backend_of, spec_of
 from anonygraph.llm.repair import parse_json_answer
+from anonygraph.llm.repetition import REPETITION, describe_loop
 from anonygraph.llm.settings import CallSettings, settings_for
 from anonygraph.llm.spec import ModelSpec
 from anonygraph.llm.structured import (
@@ -131,6 +132,20 @@ async def _ask_in_mode(
         calls.append(record)
         if mode:
             remember_mode(settings.spec, mode, note)
+        unit = looped(answer)
+        if unit is not None:
+            # A loop is not asked again, with more tokens or a repair request:
+            # the same model falls into it again. It is never parsed into a
+            # result either.
+            reason = describe_loop(unit, _output_tokens(answer))
+            record["ok"] = False
+            record["error"] = reason
+            current().forget(calls)
+            raise ModelOutputError(
+                role, step, reason, calls,
+                hint="A larger token budget cannot help; use a larger model "
+                f"(--model {role}=SPEC).",
+            )  # fmt: skip
         if settings.grow_cut_off and cut_off(answer):
             limit = settings.decoding.max_tokens
             if limit * 2 <= budget:
@@ -178,6 +193,19 @@ def cut_off(answer: BaseMessage) -> bool:
     """Tell whether the model stopped at its token limit (OpenAI, llama.cpp, ollama)."""
     meta = getattr(answer, "response_metadata", None) or {}
     return "length" in (meta.get("finish_reason"), meta.get("done_reason"))
+
+
+def looped(answer: BaseMessage) -> str | None:
+    """Return the unit a looping answer repeated (llama.cpp's guard), else None."""
+    meta = getattr(answer, "response_metadata", None) or {}
+    if meta.get("finish_reason") != REPETITION:
+        return None
+    return str(meta.get("repeated") or "")
+
+
+def _output_tokens(answer: BaseMessage) -> int:
+    usage = getattr(answer, "usage_metadata", None) or {}
+    return int(usage.get("output_tokens", 0))
 
 
 def _chat_model(settings: CallSettings, role: str) -> BaseChatModel:
