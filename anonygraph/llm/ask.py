@@ -121,7 +121,7 @@ async def _ask_in_mode(
 ) -> tuple[T, list[CallRecord]]:
     model = constrained(base, settings.spec, schema, mode)
     messages = _messages(prompt, system, schema, unconstrained=model is base, mode=mode)
-    reason = ""
+    reason = hint = ""
     budget = settings.decoding.max_tokens * GROWTH_CAP
     attempt = 0
     while attempt <= settings.max_retries:
@@ -134,18 +134,25 @@ async def _ask_in_mode(
             remember_mode(settings.spec, mode, note)
         unit = looped(answer)
         if unit is not None:
-            # A loop is not asked again, with more tokens or a repair request:
-            # the same model falls into it again. It is never parsed into a
-            # result either.
+            # A bad answer, asked again with the error like any other, never
+            # with more tokens: a larger budget only buys more of the loop.
+            # The answer is shown up to its first repeat, so the loop itself
+            # does not prompt more of it.
             reason = describe_loop(unit, _output_tokens(answer))
+            hint = (
+                "A larger token budget cannot help; use a larger model "
+                f"(--model {role}=SPEC)."
+            )
             record["ok"] = False
             record["error"] = reason
-            current().forget(calls)
-            raise ModelOutputError(
-                role, step, reason, calls,
-                hint="A larger token budget cannot help; use a larger model "
-                f"(--model {role}=SPEC).",
-            )  # fmt: skip
+            attempt += 1
+            messages = [
+                *messages,
+                AIMessage(_before_loop(text, unit)),
+                HumanMessage(fill(REPAIR_REQUEST, error=reason + LOOP_REQUEST)),
+            ]
+            continue
+        hint = ""
         if settings.grow_cut_off and cut_off(answer):
             limit = settings.decoding.max_tokens
             if limit * 2 <= budget:
@@ -181,7 +188,7 @@ async def _ask_in_mode(
     # Unusable answers are not kept for a re-run: running the command again
     # asks afresh, as the error suggests.
     current().forget(calls)
-    raise ModelOutputError(role, step, reason, calls)
+    raise ModelOutputError(role, step, reason, calls, hint)
 
 
 GROWTH_CAP = 4
@@ -201,6 +208,17 @@ def looped(answer: BaseMessage) -> str | None:
     if meta.get("finish_reason") != REPETITION:
         return None
     return str(meta.get("repeated") or "")
+
+
+LOOP_REQUEST = " (do not repeat yourself)"
+
+
+def _before_loop(text: str, unit: str) -> str:
+    # The answer up to and including the loop's first unit.
+    head = text
+    while unit and head.endswith(unit):
+        head = head[: -len(unit)]
+    return head + unit
 
 
 def _output_tokens(answer: BaseMessage) -> int:

@@ -66,6 +66,5 @@ def describe_loop(unit: str, tokens: int) -> str:
     """Say, for a record's error, what the looping answer repeated."""
     shown = unit if len(unit) <= 40 else unit[:37] + "..."
     return (
-        f"the answer started repeating {shown!r} and was stopped after "
-        f"{tokens} tokens"
+        f"the answer started repeating {shown!r} and was stopped after {tokens} tokens"
     )

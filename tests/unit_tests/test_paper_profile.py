@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -513,3 +514,77 @@ def test_when_reports_score_paper_matches_then_overall_and_attributes_follow() -
     assert overall({"PRIV": 0.3, "UTIL": 0.8}, {"PRIV": 0.6, "UTIL": 1.0}) == (
         pytest.approx(0.3)
     )
+
+
+def looping(text: str, unit: str) -> Any:
+    from langchain_core.messages import AIMessage
+
+    return AIMessage(
+        content=text,
+        response_metadata={"finish_reason": "repetition", "repeated": unit},
+    )
+
+
+def test_when_a_paper_answer_loops_then_it_is_asked_again_not_with_more_tokens(
+    script: Script,
+) -> None:
+    # The re-ask with twice the budget is for an answer cut off at the limit;
+    # a looping one (the embedded arbitrator's 1,024-4,096-token loops) only
+    # loops longer: it is a bad answer, asked again with the error, the loop
+    # shown only up to its first repeat.
+    script.set("attacker", rlaa_attack("Calgary, Canada"))
+    script.set(
+        "arbitrator",
+        looping('{"verdicts": [{"attribute": "' + "city city " * 20, "city "),
+        verdicts(city_country="low", relationship_status="low"),
+    )
+    out = run(rlaa, Context)
+    arbitrations = [c for c in out["calls"] if c["step"] == "arbitrate"]
+    assert [c["ok"] for c in arbitrations] == [False, True]
+    assert "started repeating 'city '" in arbitrations[0]["error"]
+    assert "arbitrator" not in script.decodings  # never asked with more tokens
+    again = script.prompts("arbitrator")[1]
+    assert "do not repeat yourself" in again
+    assert "city " * 3 not in again
+    assert out["status"] == "converged"
+
+
+def test_when_every_answer_loops_then_the_step_fails_naming_a_larger_model(
+    script: Script,
+) -> None:
+    from anonygraph.llm import ModelOutputError
+
+    script.set("attacker", rlaa_attack("Calgary, Canada"))
+    script.set("arbitrator", looping("verdict " * 30, "verdict "))
+    with pytest.raises(ModelOutputError) as caught:
+        run(rlaa, Context)
+    error = caught.value
+    assert error.step == "arbitrate" and len(error.calls) == 3  # 1 + max_retries
+    assert "started repeating 'verdict '" in str(error)
+    assert re.search(r"stopped after \d+ tokens", str(error))
+    assert "larger model (--model arbitrator=SPEC)" in str(error)
+    assert "--max-retries" not in str(error) and "max_tokens" not in str(error)
+    assert "arbitrator" not in script.decodings
+
+
+def test_when_a_product_answer_loops_then_it_is_not_repaired_into_a_result(
+    script: Script,
+) -> None:
+    from anonygraph.graphs import rlaa as rlaa_graph
+    from anonygraph.llm import ModelOutputError
+    from anonygraph.state.context import Context as ProductContext
+
+    # Its JSON would repair into a guess ("Calgary Calgary ..."); a loop is
+    # never parsed into a result.
+    script.set(
+        "attacker",
+        looping(
+            '{"city_country": {"reasoning": "x", "guesses": ["' + "Calgary " * 30,
+            "Calgary ",
+        ),
+    )
+    graph = rlaa_graph.build_graph().compile()
+    ctx = ProductContext(attributes=ATTRS, default_model="local", max_iterations=0)
+    with pytest.raises(ModelOutputError, match="started repeating 'Calgary '"):
+        asyncio.run(graph.ainvoke({"text": TEXT}, context=ctx))
+    assert len(script.prompts("attacker")) == 3
