@@ -269,6 +269,8 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
         )
         if summary.failed:
             notes.append(f"{label}: {summary.failed} record(s) failed")
+            # Each with its record, step and what to do, as the run said it.
+            notes += [f"{label}: {failure}" for failure in summary.failures]
         scored = await evaluate_run(
             EvalOptions(
                 run_id=summary.run_id,

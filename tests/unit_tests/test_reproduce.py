@@ -111,3 +111,38 @@ def test_when_a_paper_has_no_plan_then_reproduce_says_why(tmp_path: Path) -> Non
     options = ReproduceOptions(paper="aura", data="x", out=str(tmp_path))
     with pytest.raises(ValueError, match="re-identification count"):
         asyncio.run(reproduce(options))
+
+
+def test_when_a_models_answers_loop_then_the_table_notes_each_failed_record(
+    script: Script, tmp_path: Path
+) -> None:
+    from langchain_core.messages import AIMessage
+
+    paper_script(script)
+    script.set(
+        "arbitrator",
+        AIMessage(
+            content="verdict " * 30,
+            response_metadata={"finish_reason": "repetition", "repeated": "verdict "},
+        ),
+    )
+    options = ReproduceOptions(
+        paper="rlaa",
+        data=str(PERSONALREDDIT / "train.jsonl"),
+        out=str(tmp_path),
+        records=2,
+        models={"default_model": "local"},
+        max_iterations=1,
+        progress=False,
+    )
+    text = render(asyncio.run(reproduce(options)))
+    notes = [line for line in text.splitlines() if line.startswith("ours: RLAA")]
+    assert notes[0] == "ours: RLAA: 2 record(s) failed"
+    assert len(notes) == 3
+    for note in notes[1:]:
+        assert "record 'pr-" in note and "step 'arbitrate'" in note
+        assert "started repeating 'verdict '" in note
+        assert "use a larger model (--model arbitrator=SPEC)" in note
+    # Nothing of a failed record is written out as a result.
+    assert (tmp_path / "rlaa.jsonl").read_text() == ""
+    assert "| RLAA | local | this run (paper; eval paper (rlaa)) | - | - |" in text
