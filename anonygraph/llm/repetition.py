@@ -14,11 +14,15 @@ REPETITION = "repetition"
 
 MAX_PERIOD = 120
 """The longest repeated unit looked for, in characters (a sentence or two)."""
-MIN_REPEATS = 4
-"""A unit must follow itself at least this many times in a row."""
-MIN_SPAN = 160
-"""...and the repeats must cover at least this many characters: a short run
-of the same character ("----", "0000", an indent) is ordinary text."""
+MIN_REPEATS = 8
+"""A unit must follow itself at least this many times in a row: the embedded
+model sometimes repeats a phrase four or five times and then moves on to a
+usable answer."""
+MIN_SPAN = 400
+"""...and the repeats must cover at least this many characters: a run of the
+same character ("----", "0000", an indent) or a short refrain is ordinary
+text. A runaway loop goes on to the token limit (512 tokens are about 2,000
+characters), so most of the budget is still saved."""
 
 
 def loop_unit(text: str) -> str | None:

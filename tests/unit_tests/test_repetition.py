@@ -15,6 +15,7 @@ import pytest
 
 from anonygraph.llm.backends import llamacpp
 from anonygraph.llm.repetition import (
+    MIN_REPEATS,
     MIN_SPAN,
     REPETITION,
     RepetitionGuard,
@@ -36,15 +37,17 @@ SENTENCE = "The author lives in Lyon, France and works as a nurse there. "
     [
         (PROSE, None),
         (PROSE * 2, None),  # a paragraph twice is not a loop (period > 120)
-        ("the " * 60, "the "),
-        (PROSE + "very " * 50, "very "),
+        ("the " * 100, "the "),
+        ("the " * 99, None),  # under MIN_SPAN characters
+        (PROSE + "very " * 80, "very "),
         (PROSE.strip() + " " * MIN_SPAN, " "),  # a grammar's endless whitespace
         (PROSE.strip() + " " * (MIN_SPAN - 1), None),
         (PROSE + "-" * 40, None),  # a rule line is ordinary text
-        (PROSE + SENTENCE * 4, SENTENCE),
-        (PROSE + SENTENCE * 3, None),
-        ('{"guesses": [' + '"Lyon, France", ' * 12, '"Lyon, France", '),
-        (", ".join(str(n) for n in range(1, 80)), None),  # counting moves on
+        (PROSE + SENTENCE * MIN_REPEATS, SENTENCE),
+        # The embedded model's refrain that ended by itself after a few rounds.
+        (PROSE + SENTENCE * 5, None),
+        ('{"guesses": [' + '"Lyon, France", ' * 30, '"Lyon, France", '),
+        (", ".join(str(n) for n in range(1, 200)), None),  # counting moves on
         ("", None),
     ],
 )
@@ -61,14 +64,14 @@ def test_when_an_answer_ends_so_then_the_detector_finds_this_unit(
 
 def test_when_pieces_arrive_then_the_guard_fires_at_the_first_looping_one() -> None:
     guard = RepetitionGuard()
-    pieces = [PROSE, *["again "] * 40]
+    pieces = [PROSE, *["again "] * 200]
     fired = [guard.feed(p) for p in pieces]
     first = fired.index(True)
-    # 160 characters of "again " need 27 repeats: the guard fires there, not
+    # 400 characters of "again " need 67 repeats: the guard fires there, not
     # at the token limit.
-    assert first == 27
+    assert first == 67 and all(fired[first:])
     assert guard.unit is not None and sorted(guard.unit) == sorted("again ")
-    assert "stopped after 28 tokens" in describe_loop(guard.unit, 28)
+    assert "stopped after 68 tokens" in describe_loop(guard.unit, 68)
 
 
 class ScriptedLlama:
@@ -108,8 +111,9 @@ def test_when_a_stream_loops_then_decoding_stops_there_with_reason_repetition() 
     )
     assert out["finish_reason"] == REPETITION
     assert sorted(out["repeated"]) == sorted("same words ")
-    assert llama.sent == 16 and llama.closed  # not the 501 scripted tokens
-    assert out["completion_tokens"] == 16
+    # 400 characters of "same words " need 37 of them (and the opening piece).
+    assert llama.sent == 38 and llama.closed  # not the 501 scripted tokens
+    assert out["completion_tokens"] == 38
     assert llama.kwargs["stream"] is True and llama.kwargs["response_format"] == fmt
 
 
