@@ -9,6 +9,7 @@ from anonygraph.llm.spec import ModelSpecError
 
 __all__ = ["ModelOutputError", "ModelServerError", "ModelSpecError"]
 
+
 class ModelServerError(RuntimeError):
     """Raised when a role's server kept failing (refused, timed out, 429, 5xx)."""
 
@@ -58,4 +59,3 @@ class ModelOutputError(RuntimeError):
         self.step = step
         self.reason = reason
         self.calls = calls
-

@@ -588,3 +588,85 @@ def test_when_a_product_answer_loops_then_it_is_not_repaired_into_a_result(
     with pytest.raises(ModelOutputError, match="started repeating 'Calgary '"):
         asyncio.run(graph.ainvoke({"text": TEXT}, context=ctx))
     assert len(script.prompts("attacker")) == 3
+
+
+# IntentAnony 5.5: Intent Overlap and Stability F1 (Figure 5). The paper
+# names them without a definition (tests/data/papers/intentanony.json); ours
+# is in anonygraph.tools.intent_metrics.
+
+
+@pytest.mark.parametrize(
+    ("original", "rewrite", "overlap", "f1"),
+    [
+        ({"I1": 0.6, "I4": 0.4}, {"I1": 0.6, "I4": 0.4}, 1.0, 1.0),
+        ({"I1": 0.6, "I4": 0.4}, {"I1": 0.5, "I2": 0.5}, 1 / 3, 0.5),
+        ({"I1": 1.0}, {"I1": 0.5}, 0.5, 1.0),  # same intent, half its weight
+        ({"I1": 0.5, "I4": 0.5}, {"I1": 1.0}, 1 / 3, 2 / 3),  # an intent lost
+        ({"I3": 1.0}, {"I5": 1.0}, 0.0, 0.0),
+        ({}, {}, 1.0, 1.0),
+        ({"I2": 0.3}, {}, 0.0, 0.0),
+    ],
+)
+def test_when_intents_are_compared_then_overlap_and_stability_f1_are_so(
+    original: dict[str, float], rewrite: dict[str, float], overlap: float, f1: float
+) -> None:
+    from anonygraph.tools.intent_metrics import intent_overlap, stability_f1
+
+    paper = facts("intentanony")["evaluation"]["intent_preservation"]
+    assert paper["metrics"] == ["Intent Overlap", "Stability F1"]
+    assert paper["definition"] is None  # ours, said so in the module
+    assert intent_overlap(original, rewrite) == pytest.approx(overlap)
+    assert stability_f1(original, rewrite) == pytest.approx(f1)
+
+
+def test_when_the_evaluator_runs_the_intentanony_protocol_then_intents_are_compared(
+    script: Script,
+) -> None:
+    from scripted import fenced
+
+    from anonygraph.graphs import evaluate
+    from anonygraph.reporting.tables import utility_parts
+    from anonygraph.state.evaluate import EvalContext
+
+    rewrite = "I moved to a city for work and we hate the cold."
+
+    def intents(prompt: str) -> str:
+        if fenced(prompt) == TEXT:
+            return json.dumps({"I1": 0.6, "I4": 0.4})
+        assert fenced(prompt) == rewrite
+        return json.dumps({"I1": 0.5, "I2": 0.5})
+
+    guess = {"Type": "location", "Inference": "x", "Guess": "Oslo; Bergen; Rome"}
+    script.set("attacker", json.dumps({"attributes": [{**guess, "Certainty": 2}]}))
+    script.set("judge", PAPER_JUDGE)
+    script.set("validator", json.dumps({"verdicts": ["no", "no", "no"]}))
+    script.set("intent", intents)
+    kw: dict[str, Any] = {"attributes": ["city_country"], "default_model": "local"}
+    assert not EvalContext(**kw, profile="paper", protocol="rlaa").intents
+    ctx = EvalContext(**kw, profile="paper", protocol="intentanony")
+    assert ctx.intents
+    graph = evaluate.build_graph().compile()
+    labels = {"city_country": "Calgary, Canada"}
+
+    out = asyncio.run(
+        graph.ainvoke(
+            {"text": rewrite, "original": TEXT, "labels": labels}, context=ctx
+        )
+    )
+    found = out["metrics"]["intents"]
+    assert found["original"]["I1"] == 0.6 and found["rewrite"]["I2"] == 0.5
+    assert found["overlap"] == pytest.approx(1 / 3)
+    assert found["stability_f1"] == pytest.approx(0.5)
+    assert "rouge_l" in out["metrics"]  # the score step's metrics stay
+    assert [c["step"] for c in out["calls"]].count("intents") == 2
+    row = {"utility": "{}", "metrics": json.dumps(out["metrics"])}
+    parts = utility_parts([row, {"utility": "{}", "metrics": "{}"}])
+    assert parts["IOV"] == pytest.approx(1 / 3) and parts["ISF1"] == 0.5
+
+    # The original text is not compared with itself.
+    before = len(script.prompts("intent"))
+    same = asyncio.run(
+        graph.ainvoke({"text": TEXT, "original": TEXT, "labels": labels}, context=ctx)
+    )
+    assert "intents" not in same["metrics"]
+    assert len(script.prompts("intent")) == before
