@@ -37,6 +37,7 @@ from anonygraph.llm.structured import (
 from anonygraph.prompts.common import (
     ANSWER_FORMAT,
     JSON_HINT,
+    LOOP_REQUEST,
     REPAIR_REQUEST,
     fence,
     fill,
@@ -208,9 +209,6 @@ def looped(answer: BaseMessage) -> str | None:
     if meta.get("finish_reason") != REPETITION:
         return None
     return str(meta.get("repeated") or "")
-
-
-LOOP_REQUEST = " (do not repeat yourself)"
 
 
 def _before_loop(text: str, unit: str) -> str:
