@@ -165,3 +165,25 @@ def test_when_the_embedded_model_streams_then_answer_and_usage_match_one_shot(
     )
     if constrained:
         assert "city" in json.loads(streamed.content)
+
+
+def test_when_the_embedded_model_loops_under_a_grammar_then_it_is_stopped_early(
+    embedded: llamacpp.LlamaCppChat,
+) -> None:
+    from langchain_core.messages import HumanMessage
+
+    fmt = {
+        "type": "json_object",
+        "schema": {
+            "type": "object",
+            "properties": {"words": {"type": "array", "items": {"type": "string"}}},
+            "required": ["words"],
+        },
+    }
+    model = embedded.model_copy(update={"max_tokens": 512})
+    prompt = "Repeat the word 'cat' in the list 'words', 200 times."
+    answer = model.bind(response_format=fmt).invoke([HumanMessage(prompt)])
+    assert answer.response_metadata["finish_reason"] == REPETITION
+    assert "cat" in answer.response_metadata["repeated"]
+    # Stopped once 400 characters looped, well before the 512-token limit.
+    assert answer.usage_metadata["output_tokens"] < 300
