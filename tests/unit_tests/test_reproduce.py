@@ -61,6 +61,19 @@ def paper_script(script: Script) -> None:
     )
 
 
+def rlaa_options(out: Path) -> ReproduceOptions:
+    """Two PersonalReddit records, T = 1, every role the (scripted) local model."""
+    return ReproduceOptions(
+        paper="rlaa",
+        data=str(PERSONALREDDIT / "train.jsonl"),
+        out=str(out),
+        records=2,
+        models={"default_model": "local"},
+        max_iterations=1,
+        progress=False,
+    )
+
+
 @pytest.mark.parametrize("paper", sorted(PLANS))
 def test_when_a_plan_names_a_table_then_its_rows_and_columns_exist(paper: str) -> None:
     plan = PLANS[paper]
@@ -74,15 +87,7 @@ def test_when_rlaa_is_reproduced_then_our_rows_follow_the_published_ones(
     script: Script, tmp_path: Path
 ) -> None:
     paper_script(script)
-    options = ReproduceOptions(
-        paper="rlaa",
-        data=str(PERSONALREDDIT / "train.jsonl"),
-        out=str(tmp_path),
-        records=2,
-        models={"default_model": "local"},
-        max_iterations=1,
-        progress=False,
-    )
+    options = rlaa_options(tmp_path)
     result = asyncio.run(reproduce(options))
     text = render(result)
 
@@ -126,15 +131,7 @@ def test_when_a_models_answers_loop_then_the_table_notes_each_failed_record(
             response_metadata={"finish_reason": "repetition", "repeated": "verdict "},
         ),
     )
-    options = ReproduceOptions(
-        paper="rlaa",
-        data=str(PERSONALREDDIT / "train.jsonl"),
-        out=str(tmp_path),
-        records=2,
-        models={"default_model": "local"},
-        max_iterations=1,
-        progress=False,
-    )
+    options = rlaa_options(tmp_path)
     text = render(asyncio.run(reproduce(options)))
     notes = [line for line in text.splitlines() if line.startswith("ours: RLAA")]
     assert notes[0] == "ours: RLAA: 2 record(s) failed"
