@@ -286,6 +286,7 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
         )
         if scored.failed:
             notes.append(f"{label}: {scored.failed} text(s) failed to score")
+            notes += [f"{label}: {failure}" for failure in scored.failures]
         evaluated.append((label, summary.run_id, scored.eval_id))
     return Reproduction(
         options.paper, plan, count, collect_rows(db, plan, evaluated), notes

@@ -143,3 +143,14 @@ def test_when_a_models_answers_loop_then_the_table_notes_each_failed_record(
     # Nothing of a failed record is written out as a result.
     assert (tmp_path / "rlaa.jsonl").read_text() == ""
     assert "| RLAA | local | this run (paper; eval paper (rlaa)) | - | - |" in text
+    # A text the judge cannot score is named the same way.
+    script.set(
+        "judge",
+        AIMessage(
+            content="score " * 30,
+            response_metadata={"finish_reason": "repetition", "repeated": "score "},
+        ),
+    )
+    text = render(asyncio.run(reproduce(rlaa_options(tmp_path / "again"))))
+    assert "ours: FgAA (Naive): 2 text(s) failed to score" in text
+    assert "ours: FgAA (Naive): record 'pr-1' final: step 'judge'" in text
