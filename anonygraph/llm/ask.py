@@ -134,7 +134,14 @@ async def _ask_in_mode(
         if mode:
             remember_mode(settings.spec, mode, note)
         unit = looped(answer)
-        if unit is not None:
+        if unit is not None and not settings.grow_cut_off:
+            # The product repairs a cut answer; a looping one is cut where its
+            # loop began and goes the same way (the loop itself never becomes
+            # a guess or a rewrite; the acceptance checks judge what is left).
+            record["error"] = describe_loop(unit, _output_tokens(answer))
+            text = _before_loop(text, unit).removesuffix(unit)
+            unit = None
+        elif unit is not None:
             # A bad answer, asked again with the error like any other, never
             # with more tokens: a larger budget only buys more of the loop.
             # The answer is shown up to its first repeat, so the loop itself

@@ -567,27 +567,31 @@ def test_when_every_answer_loops_then_the_step_fails_naming_a_larger_model(
     assert "arbitrator" not in script.decodings
 
 
-def test_when_a_product_answer_loops_then_it_is_not_repaired_into_a_result(
+def test_when_a_product_answer_loops_then_only_the_text_before_the_loop_is_repaired(
     script: Script,
 ) -> None:
     from anonygraph.graphs import rlaa as rlaa_graph
-    from anonygraph.llm import ModelOutputError
     from anonygraph.state.context import Context as ProductContext
 
-    # Its JSON would repair into a guess ("Calgary Calgary ..."); a loop is
-    # never parsed into a result.
+    # The product repairs a cut answer; a looping one is cut where the loop
+    # began, so "Calgary Calgary ..." never becomes a guess.
     script.set(
         "attacker",
         looping(
-            '{"city_country": {"reasoning": "x", "guesses": ["' + "Calgary " * 30,
+            '{"city_country": {"reasoning": "lives near the Bow", "guesses": '
+            '["Calgary, Canada", "' + "Calgary " * 30,
             "Calgary ",
         ),
     )
+    script.set("arbitrator", verdicts(city_country="low", relationship_status="low"))
     graph = rlaa_graph.build_graph().compile()
     ctx = ProductContext(attributes=ATTRS, default_model="local", max_iterations=0)
-    with pytest.raises(ModelOutputError, match="started repeating 'Calgary '"):
-        asyncio.run(graph.ainvoke({"text": TEXT}, context=ctx))
-    assert len(script.prompts("attacker")) == 3
+    out = asyncio.run(graph.ainvoke({"text": TEXT}, context=ctx))
+    assert len(script.prompts("attacker")) == 1
+    arbitrated = script.prompts("arbitrator")[0]
+    assert "Calgary, Canada" in arbitrated and "Calgary Calgary" not in arbitrated
+    attack = [c for c in out["calls"] if c["step"] == "attack"][0]
+    assert "started repeating 'Calgary '" in attack["error"]
 
 
 # IntentAnony 5.5: Intent Overlap and Stability F1 (Figure 5). The paper
