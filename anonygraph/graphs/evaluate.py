@@ -1,4 +1,8 @@
-"""Evaluator: attack a text (optionally with web search), judge utility, score."""
+"""Evaluator: attack a text (optionally with web search), judge utility, score.
+
+Under IntentAnony's protocol it also compares the intents of original and
+rewrite (5.5).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,13 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from anonygraph.graphs import search_agent
-from anonygraph.nodes.evaluate import judge, prepare_eval, profile_author, score
+from anonygraph.nodes.evaluate import (
+    compare_intents,
+    judge,
+    prepare_eval,
+    profile_author,
+    score,
+)
 from anonygraph.state.evaluate import EvalContext, InputState, OutputState, State
 
 
@@ -30,6 +40,15 @@ def route_after_profile(
     return "score"
 
 
+def route_after_score(
+    state: State, runtime: Runtime[EvalContext]
+) -> Literal["compare_intents", "__end__"]:
+    """Compare intents when asked (IntentAnony 5.5), for a rewrite only."""
+    if runtime.context.intents and state.text != state.original:
+        return "compare_intents"
+    return "__end__"
+
+
 def build_graph() -> StateGraph[State, EvalContext, InputState, OutputState]:
     """Wire the evaluator (uncompiled)."""
     builder = StateGraph(
@@ -43,6 +62,7 @@ def build_graph() -> StateGraph[State, EvalContext, InputState, OutputState]:
     builder.add_node(profile_author)
     builder.add_node(judge)
     builder.add_node(score)
+    builder.add_node(compare_intents)
     builder.add_edge(START, "prepare_eval")
     builder.add_conditional_edges(
         "prepare_eval", route_after_prepare, ["search", "profile_author"]
@@ -52,7 +72,8 @@ def build_graph() -> StateGraph[State, EvalContext, InputState, OutputState]:
         "profile_author", route_after_profile, ["judge", "score"]
     )
     builder.add_edge("judge", "score")
-    builder.add_edge("score", END)
+    builder.add_conditional_edges("score", route_after_score, ["compare_intents", END])
+    builder.add_edge("compare_intents", END)
     return builder
 
 

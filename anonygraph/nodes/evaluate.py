@@ -1,4 +1,4 @@
-"""Evaluator steps: prepare, attack (after optional searches), judge, score."""
+"""Evaluator steps: prepare, attack (after optional searches), judge, score, intents."""
 
 from __future__ import annotations
 
@@ -13,11 +13,20 @@ from anonygraph.inputs import check_text
 from anonygraph.model_requests.inference import infer_attributes
 from anonygraph.prompts.common import fence, fill
 from anonygraph.prompts.evaluate import VALIDATE_PROMPT
-from anonygraph.prompts.intentanony import PAPER_PAIR_LINE
+from anonygraph.prompts.intentanony import PAPER_INTENT_PROMPT, PAPER_PAIR_LINE
 from anonygraph.state.answers import UtilityAnswer, ValidatorAnswer
 from anonygraph.state.domain import AttributeInference, UtilityScore
 from anonygraph.state.evaluate import EvalContext, State
-from anonygraph.state.paper_answers import PaperUtilityAnswer, PaperValidatorAnswer
+from anonygraph.state.paper_answers import (
+    PaperIntentVector,
+    PaperUtilityAnswer,
+    PaperValidatorAnswer,
+)
+from anonygraph.tools.intent_metrics import (
+    INTENT_CODES,
+    intent_overlap,
+    stability_f1,
+)
 from anonygraph.tools.matching import AttributeMatch, Validator, match_inference
 from anonygraph.tools.text_metrics import bleu, leaked_pii, length_ratio, rouge_l
 
@@ -159,3 +168,24 @@ async def score(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
                                rationale="identical to the original")  # fmt: skip
         update["utility"] = {**perfect.model_dump(), "util": perfect.util}
     return update
+
+
+async def compare_intents(
+    state: State, runtime: Runtime[EvalContext]
+) -> dict[str, Any]:
+    """Weigh the intents of the original and the rewrite (IntentAnony D.1, 5.5)."""
+    weights: dict[str, dict[str, float]] = {}
+    calls: list[dict[str, Any]] = []
+    for name, text in (("original", state.original), ("rewrite", state.text)):
+        prompt = fill(PAPER_INTENT_PROMPT, text=fence("text", text))
+        vector, made = await llm.ask_structured(
+            "intent", prompt, PaperIntentVector, runtime.context, step="intents"
+        )
+        weights[name] = {code: getattr(vector, code) for code in INTENT_CODES}
+        calls += made
+    intents = {
+        **weights,
+        "overlap": intent_overlap(weights["original"], weights["rewrite"]),
+        "stability_f1": stability_f1(weights["original"], weights["rewrite"]),
+    }
+    return {"metrics": {**state.metrics, "intents": intents}, "calls": calls}

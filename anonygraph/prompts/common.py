@@ -118,6 +118,9 @@ JSON schema:
 REPAIR_REQUEST = """Your last answer could not be used: {error}
 Answer again with only the JSON object, following the schema exactly."""
 
+LOOP_REQUEST = " (do not repeat yourself)"
+"""Added to the repair request's error when the last answer looped."""
+
 JSON_HINT = """
 
 Answer with a single JSON object."""

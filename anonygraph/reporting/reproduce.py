@@ -269,6 +269,8 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
         )
         if summary.failed:
             notes.append(f"{label}: {summary.failed} record(s) failed")
+            # Each with its record, step and what to do, as the run said it.
+            notes += [f"{label}: {failure}" for failure in summary.failures]
         scored = await evaluate_run(
             EvalOptions(
                 run_id=summary.run_id,
@@ -284,6 +286,7 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
         )
         if scored.failed:
             notes.append(f"{label}: {scored.failed} text(s) failed to score")
+            notes += [f"{label}: {failure}" for failure in scored.failures]
         evaluated.append((label, summary.run_id, scored.eval_id))
     return Reproduction(
         options.paper, plan, count, collect_rows(db, plan, evaluated), notes

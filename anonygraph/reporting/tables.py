@@ -28,6 +28,8 @@ COLUMNS = (
     "SIM",
     "LEN",
     "PII",
+    "IOV",
+    "ISF1",
     "MEAN",
     "READ",
     "HALL",
@@ -40,7 +42,9 @@ COLUMNS = (
 
 Overall (SEAL 5.1) = (P0 - P) / P0 - (U0 - U) / U0 against the original row;
 SIM the mean semantic similarity, LEN the mean length ratio and PII the
-gold-PII leak rate (DP-Embed 4.2), where the evaluation computed them."""
+gold-PII leak rate (DP-Embed 4.2), IOV and ISF1 IntentAnony's Intent Overlap
+and Stability F1 (5.5, our definitions: `anonygraph.tools.intent_metrics`),
+where the evaluation computed them."""
 
 
 def _avg(values: Iterable[float | None]) -> float | None:
@@ -97,6 +101,8 @@ def utility_parts(rows: list[dict[str, Any]]) -> dict[str, float | None]:
         "BLEU": _avg(m.get("bleu") for m in metrics),
         "SIM": _avg(m.get("semantic") for m in metrics),
         "LEN": _avg(m.get("length_ratio") for m in metrics),
+        "IOV": _avg(m["intents"]["overlap"] for m in metrics if m.get("intents")),
+        "ISF1": _avg(m["intents"]["stability_f1"] for m in metrics if m.get("intents")),
         # Pooled over every gold string, as DP-Embed's leak (4.2).
         "PII": sum(g["leaked"] for g in gold) / gold_total if gold_total else None,
     }

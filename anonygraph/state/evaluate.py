@@ -57,6 +57,8 @@ PROTOCOLS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
             "validator": True,
             "validate_prompt": PAPER_VALIDATE_PROMPT,
             "less_precise_score": 0.0,
+            # 5.5: intent preservation (Intent Overlap, Stability F1).
+            "intents": True,
         },
     }
 )
@@ -98,6 +100,13 @@ class EvalContext(ModelContext, SearchOptions):
     search_goal: str = field(
         default=ADVERSARY_GOAL,
         metadata={"description": "What the web-search adversary is after."},
+    )
+    intents: bool = field(
+        default=False,
+        metadata={
+            "description": "Also compare the intents (IntentAnony D.1) of the "
+            "original and the rewrite: Intent Overlap and Stability F1 (5.5)."
+        },
     )
     judge_prompt: str = field(
         default=JUDGE_PROMPT,

@@ -61,6 +61,19 @@ def paper_script(script: Script) -> None:
     )
 
 
+def rlaa_options(out: Path) -> ReproduceOptions:
+    """Two PersonalReddit records, T = 1, every role the (scripted) local model."""
+    return ReproduceOptions(
+        paper="rlaa",
+        data=str(PERSONALREDDIT / "train.jsonl"),
+        out=str(out),
+        records=2,
+        models={"default_model": "local"},
+        max_iterations=1,
+        progress=False,
+    )
+
+
 @pytest.mark.parametrize("paper", sorted(PLANS))
 def test_when_a_plan_names_a_table_then_its_rows_and_columns_exist(paper: str) -> None:
     plan = PLANS[paper]
@@ -74,15 +87,7 @@ def test_when_rlaa_is_reproduced_then_our_rows_follow_the_published_ones(
     script: Script, tmp_path: Path
 ) -> None:
     paper_script(script)
-    options = ReproduceOptions(
-        paper="rlaa",
-        data=str(PERSONALREDDIT / "train.jsonl"),
-        out=str(tmp_path),
-        records=2,
-        models={"default_model": "local"},
-        max_iterations=1,
-        progress=False,
-    )
+    options = rlaa_options(tmp_path)
     result = asyncio.run(reproduce(options))
     text = render(result)
 
@@ -111,3 +116,41 @@ def test_when_a_paper_has_no_plan_then_reproduce_says_why(tmp_path: Path) -> Non
     options = ReproduceOptions(paper="aura", data="x", out=str(tmp_path))
     with pytest.raises(ValueError, match="re-identification count"):
         asyncio.run(reproduce(options))
+
+
+def test_when_a_models_answers_loop_then_the_table_notes_each_failed_record(
+    script: Script, tmp_path: Path
+) -> None:
+    from langchain_core.messages import AIMessage
+
+    paper_script(script)
+    script.set(
+        "arbitrator",
+        AIMessage(
+            content="verdict " * 30,
+            response_metadata={"finish_reason": "repetition", "repeated": "verdict "},
+        ),
+    )
+    options = rlaa_options(tmp_path)
+    text = render(asyncio.run(reproduce(options)))
+    notes = [line for line in text.splitlines() if line.startswith("ours: RLAA")]
+    assert notes[0] == "ours: RLAA: 2 record(s) failed"
+    assert len(notes) == 3
+    for note in notes[1:]:
+        assert "record 'pr-" in note and "step 'arbitrate'" in note
+        assert "started repeating 'verdict '" in note
+        assert "use a larger model (--model arbitrator=SPEC)" in note
+    # Nothing of a failed record is written out as a result.
+    assert (tmp_path / "rlaa.jsonl").read_text() == ""
+    assert "| RLAA | local | this run (paper; eval paper (rlaa)) | - | - |" in text
+    # A text the judge cannot score is named the same way.
+    script.set(
+        "judge",
+        AIMessage(
+            content="score " * 30,
+            response_metadata={"finish_reason": "repetition", "repeated": "score "},
+        ),
+    )
+    text = render(asyncio.run(reproduce(rlaa_options(tmp_path / "again"))))
+    assert "ours: FgAA (Naive): 2 text(s) failed to score" in text
+    assert "ours: FgAA (Naive): record 'pr-1' final: step 'judge'" in text
