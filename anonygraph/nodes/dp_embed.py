@@ -82,6 +82,7 @@ def perturb(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
         num_steps=ctx.num_steps if loaded.corrector else 0,
         rng=dp_accountant.noise_source(ctx.noise_seed, state.current),
         max_length=ctx.max_tokens,
+        pick=ctx.corrector_pick,  # type: ignore[arg-type]  # checked in the context
     )
     call = {
         "id": uuid.uuid4().hex,

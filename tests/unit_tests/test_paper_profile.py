@@ -382,6 +382,12 @@ def test_when_dp_embed_splits_in_the_paper_profile_then_the_papers_rules_tag_it(
     assert tags["product"] == {"[EMAIL]"}
     assert {"[AGE]", "[PERSON]", "[LOCATION]", "[EMAIL]"} <= tags["paper"]
     assert DpEmbedContext(profile="paper").precision == "fp32"
+    pick = facts("dp_embed")["algorithm"]["corrector_pick"]
+    assert "Section" in pick["source"]
+    assert DpEmbedContext(profile="paper").corrector_pick == pick["value"]
+    assert DpEmbedContext().corrector_pick == "best"
+    with pytest.raises(ValueError, match="corrector_pick"):
+        DpEmbedContext(corrector_pick="first")
     # A blank line cuts a chunk in the product only (K counts the pieces
     # between placeholders in the paper).
     plain = "Good morning.\n\nSee you at noon."
