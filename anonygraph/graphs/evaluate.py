@@ -14,8 +14,14 @@ from anonygraph.state.evaluate import EvalContext, InputState, OutputState, Stat
 
 def route_after_prepare(
     state: State, runtime: Runtime[EvalContext]
-) -> Literal["search", "profile_author"]:
-    """Search the web first only when the run names a search backend."""
+) -> Literal["search", "profile_author", "judge", "score"]:
+    """Search the web first only when the run names a search backend.
+
+    Without an attacker (DP-Embed's protocol) go straight to the judge or
+    the text metrics.
+    """
+    if not runtime.context.attack:
+        return route_after_profile(state, runtime)
     if not runtime.context.search_backend:
         return "profile_author"
     return "search"
@@ -45,7 +51,9 @@ def build_graph() -> StateGraph[State, EvalContext, InputState, OutputState]:
     builder.add_node(score)
     builder.add_edge(START, "prepare_eval")
     builder.add_conditional_edges(
-        "prepare_eval", route_after_prepare, ["search", "profile_author"]
+        "prepare_eval",
+        route_after_prepare,
+        ["search", "profile_author", "judge", "score"],
     )
     builder.add_edge("search", "profile_author")
     builder.add_conditional_edges(

@@ -161,7 +161,8 @@ def eval_models(db: store.RunStore, eval_id: str) -> dict[str, str]:
     chosen = params.get("models") or {}
     default = params.get("default_model", "local")
     judge = chosen.get("judge", default) if params.get("judge", True) else "none"
-    return {"attacker": chosen.get("attacker", default), "judge": judge}
+    attacker = chosen.get("attacker", default) if params.get("attack", True) else "none"
+    return {"attacker": attacker, "judge": judge}
 
 
 def run_row(db: store.RunStore, run: dict[str, Any], eval_id: str) -> dict[str, Any]:

@@ -69,6 +69,14 @@ class DpEmbedContext(Context):
             "split into sentences and noise every one."
         },
     )
+    redact_only: bool = field(
+        default=False,
+        metadata={
+            "description": "Placeholders only: the plain text between them stays "
+            "as written, no noise and no privacy receipt (the paper's 'regex "
+            "sanitizer alone' baseline, 4.2)."
+        },
+    )
     keep_categories: list[str] = field(
         default_factory=list,
         metadata={

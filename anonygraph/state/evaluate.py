@@ -58,6 +58,9 @@ PROTOCOLS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
             "validate_prompt": PAPER_VALIDATE_PROMPT,
             "less_precise_score": 0.0,
         },
+        # DP-Embed 4.2: gold-PII leak, raw MiniLM similarity, length ratio and
+        # seconds per example; no attacker and no judge.
+        "dp-embed": {"attack": False, "judge": False, "validator": False},
     }
 )
 """The papers' evaluation protocols: field -> value, set under ``profile=paper``
@@ -74,6 +77,13 @@ ADVERSARY_GOAL = (
 class EvalContext(ModelContext, SearchOptions):
     """Parameters of an evaluation; web search is off unless a backend is named."""
 
+    attack: bool = field(
+        default=True,
+        metadata={
+            "description": "Infer the author's attributes with the attacker model; "
+            "off: text metrics only (DP-Embed's protocol)."
+        },
+    )
     judge: bool = field(
         default=True, metadata={"description": "Score utility with the judge model."}
     )
@@ -109,7 +119,9 @@ class EvalContext(ModelContext, SearchOptions):
             "description": "Under profile=paper, whose evaluation protocol: rlaa "
             "(one guess, exact only), seal (one guess, less precise = 0.5 for "
             "occupation/birthplace/location, validator) or intentanony (three "
-            "forced guesses, validator). The product profile ignores it.",
+            "forced guesses, validator) or dp-embed (no attacker or judge: "
+            "gold-PII leak, similarity, length ratio). The product profile "
+            "ignores it.",
             "choices": tuple(PROTOCOLS),
         },
     )

@@ -372,6 +372,7 @@ def test_when_dp_embed_splits_in_the_paper_profile_then_the_papers_rules_tag_it(
 
     from anonygraph.nodes.dp_embed import split
     from anonygraph.state.dp_embed import DpEmbedContext, State
+    from anonygraph.state.evaluate import EvalContext
 
     text = "I'm 34 and my wife Dana moved to Calgary.\n\nMail d@x.io today."
     tags = {}
@@ -386,6 +387,11 @@ def test_when_dp_embed_splits_in_the_paper_profile_then_the_papers_rules_tag_it(
     assert "Section" in pick["source"]
     assert DpEmbedContext(profile="paper").corrector_pick == pick["value"]
     assert DpEmbedContext().corrector_pick == "best"
+    # 4.2's metrics need neither an attacker nor a judge.
+    metrics = facts("dp_embed")["evaluation"]["metrics"]
+    assert set(metrics) == {"leak", "sem_sim", "len_ratio", "sec_per_ex"}
+    scored = EvalContext(profile="paper", protocol="dp-embed")
+    assert (scored.attack, scored.judge, scored.semantic) == (False, False, True)
     with pytest.raises(ValueError, match="corrector_pick"):
         DpEmbedContext(corrector_pick="first")
     # A blank line cuts a chunk in the product only (K counts the pieces

@@ -23,8 +23,19 @@ def add_parser(sub: Any) -> None:
         "--data",
         required=True,
         help="the paper's data set: PersonalReddit train.jsonl (rlaa, "
-        "intentanony) or SynthPAI profiles.jsonl (seal)",
+        "intentanony), SynthPAI profiles.jsonl (seal), or JSONL PII examples "
+        "with text and gold_pii strings or spans (dp-embed, e.g. Nemotron-PII)",
     )
+    for flag, what in (
+        ("--encoder", "dp-embed: the GTR encoder folder (gtr-t5-base)"),
+        ("--inverter", "dp-embed: the inverter folder (jxm/gtr__nq__32, as saved)"),
+        (
+            "--corrector",
+            "dp-embed: the corrector folder (jxm/gtr__nq__32__correct, as saved)",
+        ),
+    ):
+        parser.add_argument(flag, default="", help=what)
+    parser.add_argument("--device", default="", help="dp-embed: torch device")
     parser.add_argument("--records", type=int, default=8, help="records to run")
     parser.add_argument(
         "--max-iterations",
@@ -52,6 +63,16 @@ def command(args: argparse.Namespace) -> int:
         out=args.out,
         records=args.records,
         models=parse_models(args.model or []),
+        run_fields={
+            name: value
+            for name, value in (
+                ("encoder_path", args.encoder),
+                ("inverter_path", args.inverter),
+                ("corrector_path", args.corrector),
+                ("device", args.device),
+            )
+            if value
+        },
         max_iterations=args.max_iterations,
         db=args.db,
         concurrency=args.concurrency,
