@@ -525,3 +525,39 @@ def test_when_reports_score_paper_matches_then_overall_and_attributes_follow() -
     assert overall({"PRIV": 0.3, "UTIL": 0.8}, {"PRIV": 0.6, "UTIL": 1.0}) == (
         pytest.approx(0.3)
     )
+
+
+def test_when_aura_masks_in_the_paper_profile_then_the_blacklist_does_not_drive_it() -> (
+    None
+):
+    from types import SimpleNamespace
+
+    from anonygraph.graphs.aura import route_after_infer_scope
+    from anonygraph.nodes.aura import plan_suppression
+    from anonygraph.state.aura import AuraContext, State
+
+    use = facts("aura")["algorithm"]["blacklist_use"]["paper_profile"]
+    assert "Phase 1" in use["source"]
+    text = "I tune interferometers at the Lindqvist lab."
+    # Nothing in A is inferred any more, but a span of B still stands.
+    state = State(
+        text=text,
+        current=text,
+        round=1,
+        blacklist=[{"quote": "Lindqvist lab", "attribute": "workplace"}],
+        inferences=[{"attribute": "age", "reasoning": "", "guesses": []}],
+    )
+    kw = {"search_backend": "offline", "search_corpus": "c"}
+    paper = AuraContext(profile="paper", **kw)
+    product = AuraContext(**kw)
+    assert paper.blacklist_in_masking is use["blacklist_in_masking"]
+    assert product.blacklist_in_masking is True
+
+    def runtime(ctx: AuraContext) -> Any:
+        return SimpleNamespace(context=ctx)
+
+    assert route_after_infer_scope(state, runtime(product)) == "plan_suppression"
+    assert route_after_infer_scope(state, runtime(paper)) == "build_template"
+    policy = plan_suppression(state, runtime(product))["policy"]
+    assert [p["evidence"] for p in policy] == [["Lindqvist lab"]]
+    assert plan_suppression(state, runtime(paper))["policy"] == []
