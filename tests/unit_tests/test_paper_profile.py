@@ -527,7 +527,7 @@ def test_when_reports_score_paper_matches_then_overall_and_attributes_follow() -
     )
 
 
-def test_when_aura_masks_in_the_paper_profile_then_the_blacklist_does_not_drive_it() -> (
+def test_when_aura_masks_in_the_paper_profile_then_the_blacklist_plays_no_part() -> (
     None
 ):
     from types import SimpleNamespace
