@@ -8,13 +8,19 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from anonygraph.graphs import search_agent
-from anonygraph.nodes.evaluate import judge, prepare_eval, profile_author, score
+from anonygraph.nodes.evaluate import (
+    judge,
+    prepare_eval,
+    profile_author,
+    recover_facts,
+    score,
+)
 from anonygraph.state.evaluate import EvalContext, InputState, OutputState, State
 
 
 def route_after_prepare(
     state: State, runtime: Runtime[EvalContext]
-) -> Literal["search", "profile_author", "judge", "score"]:
+) -> Literal["search", "profile_author", "judge", "recover_facts", "score"]:
     """Search the web first only when the run names a search backend.
 
     Without an attacker (DP-Embed's protocol) go straight to the judge or
@@ -29,11 +35,16 @@ def route_after_prepare(
 
 def route_after_profile(
     state: State, runtime: Runtime[EvalContext]
-) -> Literal["judge", "score"]:
+) -> Literal["judge", "recover_facts", "score"]:
     """Judge utility unless disabled or the text is the original itself."""
     if runtime.context.judge and state.text != state.original:
         return "judge"
-    return "score"
+    return route_after_judge(state)
+
+
+def route_after_judge(state: State) -> Literal["recover_facts", "score"]:
+    """Check the record's utility facts (AURA) when it has any."""
+    return "recover_facts" if any(state.facts.values()) else "score"
 
 
 def build_graph() -> StateGraph[State, EvalContext, InputState, OutputState]:
@@ -48,18 +59,22 @@ def build_graph() -> StateGraph[State, EvalContext, InputState, OutputState]:
     builder.add_node("search", search_agent.graph)
     builder.add_node(profile_author)
     builder.add_node(judge)
+    builder.add_node(recover_facts)
     builder.add_node(score)
     builder.add_edge(START, "prepare_eval")
     builder.add_conditional_edges(
         "prepare_eval",
         route_after_prepare,
-        ["search", "profile_author", "judge", "score"],
+        ["search", "profile_author", "judge", "recover_facts", "score"],
     )
     builder.add_edge("search", "profile_author")
     builder.add_conditional_edges(
-        "profile_author", route_after_profile, ["judge", "score"]
+        "profile_author", route_after_profile, ["judge", "recover_facts", "score"]
     )
-    builder.add_edge("judge", "score")
+    builder.add_conditional_edges(
+        "judge", route_after_judge, ["recover_facts", "score"]
+    )
+    builder.add_edge("recover_facts", "score")
     builder.add_edge("score", END)
     return builder
 

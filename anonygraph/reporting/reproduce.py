@@ -13,6 +13,7 @@ records; with the paper's models it is the reproduction.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,6 +98,14 @@ class Plan:
     llm: bool = True
     """Whether the rows come from language models (the embedded one stands
     in for the paper's); DP-Embed's come from its encoder and inverters."""
+    more_tables: tuple[str, ...] = ()
+    """Further published tables the same runs fill."""
+    extra_columns: Mapping[str, Mapping[str, tuple[str, str]]] = field(
+        default_factory=dict
+    )
+    """Table id -> our own columns after the paper's: key -> (scale, what)."""
+    eval_fields: tuple[str, ...] = ()
+    """Run fields the evaluation gets too (AURA's adversary searches)."""
 
 
 def _columns(paper: str) -> dict[str, Callable[[dict[str, Any]], Any]]:
@@ -181,25 +190,55 @@ PLANS: Mapping[str, Plan] = {
         needs=("encoder_path", "inverter_path", "corrector_path"),
         llm=False,
     ),
+    "aura": Plan(
+        table="aura-reidentification",
+        more_tables=("aura-utility-grid",),
+        dataset="anthropic_interviewer_27",
+        data_format="transcripts",
+        runs=tuple((f"AURA ({v})", "aura") for v in ("adaptive", "pure", "8attr")),
+        protocol="aura",
+        original="Original transcript",
+        columns={
+            "reid": lambda row: (
+                None if row.get("REID") is None else f"{row['REID']} / {row['REID_n']}"
+            ),
+            "profile_pct": _key("PROFILE"),
+            "codebook_pct": _key("CODEBOOK"),
+            "grid_unit_pct": _key("GRID"),
+        },
+        extra_columns={
+            "aura-reidentification": {
+                "reid": ("count", "re-identified by this run's attacker model")
+            },
+            "aura-utility-grid": {
+                "profile_pct": ("%", "interviewee-profile facts recovered"),
+                "codebook_pct": ("%", "codebook facts recovered"),
+            },
+        },
+        contexts={f"AURA ({v})": {"variant": v} for v in ("adaptive", "pure", "8attr")},
+        needs=("search_backend",),
+        eval_fields=(
+            "search_backend",
+            "search_corpus",
+            "search_index",
+            "allow_web",
+        ),
+    ),
 }
-"""The papers ``reproduce`` runs. AURA needs its interview transcripts with
-known identities and a re-identification count; it is not planned yet
-(`UNPLANNED` says so)."""
+"""The papers ``reproduce`` runs."""
 
 DP_EMBED_MAX_CHARS = 800
 """DP-Embed 4.2 keeps examples of at most 800 characters."""
 
-UNPLANNED: Mapping[str, str] = {
-    "aura": "AURA's tables count re-identifications of 27 interview "
-    "transcripts by web-search agents; the evaluator has no re-identification "
-    "count against a known identity yet",
-}
+UNPLANNED: Mapping[str, str] = {}
 """Papers ``reproduce`` knows but cannot run yet, with why."""
 
 NEEDS_FLAGS: Mapping[str, str] = {
     "encoder_path": "--encoder DIR (the paper's: gtr-t5-base)",
     "inverter_path": "--inverter DIR (the paper's: jxm/gtr__nq__32)",
     "corrector_path": "--corrector DIR (the paper's: jxm/gtr__nq__32__correct)",
+    "search_backend": "--search-backend offline with --search-corpus FILE (or "
+    "ddgs/tavily with --allow-web; the paper's agents search the web)",
 }
 """A run field a plan needs -> the flag that gives it, with the paper's model."""
 
@@ -240,6 +279,8 @@ def write_sample(plan: Plan, data: str, records: int, out: Path) -> tuple[Path, 
 
     if plan.data_format == "gold-pii":
         return _write_gold_pii_sample(data, records, out)
+    if plan.data_format == "transcripts":
+        return _write_transcript_sample(data, records, out)
     loaded = (
         load_personalreddit(data, all_labels=True)
         if plan.data_format == "personalreddit"
@@ -301,6 +342,42 @@ def _write_gold_pii_sample(data: str, records: int, out: Path) -> tuple[Path, in
     return sample, len(chosen)
 
 
+TRANSCRIPT_LABELS = ("identity", "profile_facts", "codebook_facts", "grid_units")
+"""What an AURA transcript record carries besides its text (top level or in
+``labels``): who the interviewee is, the utility facts, the grid units."""
+
+
+def _write_transcript_sample(data: str, records: int, out: Path) -> tuple[Path, int]:
+    chosen: list[dict[str, Any]] = []
+    with open(data, encoding="utf-8") as handle:
+        for number, raw in enumerate(handle, 1):
+            if len(chosen) >= max(1, records):
+                break
+            if not raw.strip():
+                continue
+            line = json.loads(raw)
+            given = {**line, **(line.get("labels") or {})}
+            labels = {k: given[k] for k in TRANSCRIPT_LABELS if given.get(k)}
+            # Re-identification needs the interviewee's known identity.
+            if not line.get("text") or not labels.get("identity"):
+                continue
+            record_id = str(line.get("id") or f"line-{number}")
+            chosen.append({"id": record_id, "text": line["text"], "labels": labels})
+    if not chosen:
+        raise ValueError(
+            f"{data}: no transcript with text and identity (a page or name of "
+            "the interviewee); profile_facts, codebook_facts and grid_units are "
+            "optional"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    sample = out / "sample.jsonl"
+    with open(sample, "w", encoding="utf-8") as handle:
+        for line in chosen:
+            handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+    sample.chmod(0o600)
+    return sample, len(chosen)
+
+
 @dataclass
 class Reproduction:
     """What a reproduction ran and the rows it scored."""
@@ -345,7 +422,7 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
         notes[0] += f", T = {iterations}"
     if plan.needs:
         notes += [
-            f"{NEEDS_FLAGS.get(name, name)}: {options.run_fields[name]}"
+            f"{name.removesuffix('_path')}: {options.run_fields[name]}"
             for name in plan.needs
         ]
     for label, fields_ in plan.contexts.items():
@@ -370,7 +447,8 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
             RunOptions(
                 method=method,
                 input=str(sample),
-                output=str(out / f"{method}.jsonl"),
+                # One file per row: AURA's three variants are one method.
+                output=str(out / f"{method}-{_slug(label)}.jsonl"),
                 db=db,
                 context=context,
                 concurrency=options.concurrency,
@@ -387,6 +465,11 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
                 context={
                     "profile": "paper",
                     "protocol": plan.protocol,
+                    **{
+                        k: v
+                        for k, v in options.run_fields.items()
+                        if k in plan.eval_fields
+                    },
                     **options.models,
                 },
                 concurrency=options.concurrency,
@@ -453,10 +536,15 @@ def collect_rows(
     return rows
 
 
+def _slug(label: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+
+
 def _cell(value: Any, scale: str = "") -> str:
     if value is None:
         return "-"
-    if scale.startswith("count") and float(value).is_integer():
+    numeric = isinstance(value, int | float) and not isinstance(value, bool)
+    if numeric and scale.startswith("count") and float(value).is_integer():
         return str(int(value))  # a count (records, re-identified) stays whole
     if isinstance(value, int) and not isinstance(value, bool):
         value = float(value)  # means of integer scores print as the paper's
@@ -466,11 +554,8 @@ def _cell(value: Any, scale: str = "") -> str:
 
 
 def render(result: Reproduction) -> str:
-    """Print the published table's rows, then ours, in the paper's columns."""
+    """Print each published table's rows, then ours, in the paper's columns."""
     plan = result.plan
-    table: PublishedTable = paper_figures(result.paper).table(plan.table)
-    keys = table.keys()
-    scales = {c.key: c.scale for c in table.columns}
     models = sorted(
         {
             str(row.get(k))
@@ -479,22 +564,41 @@ def render(result: Reproduction) -> str:
             if row.get(k)
         }
     )
+    head_lines = []
+    if plan.llm and all(m == "none" or stands_in(m) for m in models):  # no judge
+        head_lines.append("shape only: the embedded model is not the paper's")
+    head_lines += [f"ours: {note}" for note in result.notes]
+    tables = [
+        _render_table(result, paper_figures(result.paper).table(table_id))
+        for table_id in (plan.table, *plan.more_tables)
+    ]
+    first, *rest = tables
+    return "\n\n".join(
+        ["\n".join([first[0], first[1], *head_lines, *first[2:]])]
+        + ["\n".join(t) for t in rest]
+    )
+
+
+def _render_table(result: Reproduction, table: PublishedTable) -> list[str]:
+    plan = result.plan
+    extra = plan.extra_columns.get(table.id, {})
+    keys = [*table.keys(), *extra]
+    scales = {c.key: c.scale for c in table.columns} | {
+        k: scale for k, (scale, _) in extra.items()
+    }
+    described = [f"{c.key} ({c.scale}, {c.direction} is better)" for c in table.columns]
+    described += [f"{k} ({what}; ours only)" for k, (_, what) in extra.items()]
     lines = [
         f"{table.id}: {table.table} ({table.section}): {table.caption}",
-        "columns: "
-        + ", ".join(
-            f"{c.key} ({c.scale}, {c.direction} is better)" for c in table.columns
-        ),
+        "columns: " + ", ".join(described),
     ]
-    if plan.llm and all(m == "none" or stands_in(m) for m in models):  # no judge
-        lines.append("shape only: the embedded model is not the paper's")
-    lines += [f"ours: {note}" for note in result.notes]
     head = ["row", "model", "source", *keys]
     lines += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in table.rows:
         if row.dataset != plan.dataset:
             continue
-        cells = [row.method, row.model or "-", "published"]
+        name = f"{row.method} ({row.variant})" if row.variant else row.method
+        cells = [name, row.model or "-", "published"]
         cells += [_cell(row.values.get(k), scales[k]) for k in keys]
         lines.append("| " + " | ".join(cells) + " |")
     for ours in result.rows:
@@ -506,4 +610,4 @@ def render(result: Reproduction) -> str:
             for k in keys
         ]
         lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return lines

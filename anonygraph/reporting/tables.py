@@ -99,6 +99,30 @@ def utility_parts(rows: list[dict[str, Any]]) -> dict[str, float | None]:
         "LEN": _avg(m.get("length_ratio") for m in metrics),
         # Pooled over every gold string, as DP-Embed's leak (4.2).
         "PII": sum(g["leaked"] for g in gold) / gold_total if gold_total else None,
+        **aura_parts(metrics),
+    }
+
+
+def _pooled(parts: list[dict[str, int]]) -> float | None:
+    total = sum(p["total"] for p in parts)
+    return 100 * sum(p["recovered"] for p in parts) / total if total else None
+
+
+def aura_parts(metrics: list[dict[str, Any]]) -> dict[str, Any]:
+    """AURA's figures: re-identifications and percent of facts recovered.
+
+    REID counts the texts re-identified among those with a known identity
+    (REID_n); PROFILE, CODEBOOK and GRID pool every fact or unit (the grid's
+    weighted recovery rate).
+    """
+    known = [m["reidentified"] for m in metrics if "reidentified" in m]
+    facts = [m["facts"] for m in metrics if m.get("facts")]
+    return {
+        "REID": sum(known) if known else None,
+        "REID_n": len(known) if known else None,
+        "PROFILE": _pooled([f["profile"] for f in facts if "profile" in f]),
+        "CODEBOOK": _pooled([f["codebook"] for f in facts if "codebook" in f]),
+        "GRID": _pooled([m["grid"] for m in metrics if m.get("grid")]),
     }
 
 

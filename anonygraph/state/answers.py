@@ -287,6 +287,19 @@ class SearchStep(BaseModel):
     query: str = _bounded(120, "Short keyword query; empty when answering.", "")
 
 
+class FactCheck(BaseModel):
+    """Whether one numbered fact can still be recovered from a rewrite."""
+
+    fact: int = Field(description="The fact's number in the list.")
+    recovered: bool = Field(description="True when the rewrite still gives it.")
+
+
+class FactsAnswer(BaseModel):
+    """The fact checker's answer: one entry per listed fact."""
+
+    facts: list[FactCheck] = Field(description="One entry per fact, in order.")
+
+
 class ValidatorAnswer(BaseModel):
     """The validator's decision on one guess the rules could not settle."""
 

@@ -607,6 +607,19 @@ PAPER_CASES: dict[str, Case] = {
             ),
         )
     },
+    "facts": Case(
+        "judge",
+        lambda h: evaluate.recover_facts(
+            EvalState(
+                current=h("M_TEXT"),
+                facts={"profile": [h("M_FACT")], "codebook": [h("M_CODE")]},
+            ),
+            rt(EvalContext(**ctx_kw())),
+        ),
+        ["rewrite", "facts", "schema"],
+        {"M_TEXT": {"rewrite"}, "M_FACT": {"facts"}, "M_CODE": {"facts"}},
+        ("FACTS_PROMPT",),
+    ),
     "paper_eval_judge": Case(
         "judge",
         lambda h: evaluate.judge(

@@ -24,7 +24,9 @@ def add_parser(sub: Any) -> None:
         required=True,
         help="the paper's data set: PersonalReddit train.jsonl (rlaa, "
         "intentanony), SynthPAI profiles.jsonl (seal), or JSONL PII examples "
-        "with text and gold_pii strings or spans (dp-embed, e.g. Nemotron-PII)",
+        "with text and gold_pii strings or spans (dp-embed, e.g. Nemotron-PII), "
+        "or JSONL transcripts with text, identity, profile_facts, codebook_facts "
+        "(aura)",
     )
     for flag, what in (
         ("--encoder", "dp-embed: the GTR encoder folder (gtr-t5-base)"),
@@ -36,6 +38,16 @@ def add_parser(sub: Any) -> None:
     ):
         parser.add_argument(flag, default="", help=what)
     parser.add_argument("--device", default="", help="dp-embed: torch device")
+    parser.add_argument(
+        "--search-backend",
+        default="",
+        help="aura: offline, ddgs or tavily (the probe and the adversary search)",
+    )
+    parser.add_argument("--search-corpus", default="", help="aura: offline corpus")
+    parser.add_argument("--search-index", default="", help="aura: offline index")
+    parser.add_argument(
+        "--allow-web", action="store_true", help="aura: let ddgs/tavily search"
+    )
     parser.add_argument("--records", type=int, default=8, help="records to run")
     parser.add_argument(
         "--max-iterations",
@@ -70,6 +82,10 @@ def command(args: argparse.Namespace) -> int:
                 ("inverter_path", args.inverter),
                 ("corrector_path", args.corrector),
                 ("device", args.device),
+                ("search_backend", args.search_backend),
+                ("search_corpus", args.search_corpus),
+                ("search_index", args.search_index),
+                ("allow_web", args.allow_web),
             )
             if value
         },
