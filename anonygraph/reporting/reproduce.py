@@ -277,10 +277,8 @@ def write_sample(plan: Plan, data: str, records: int, out: Path) -> tuple[Path, 
     """
     from anonygraph.runs.datasets import load_personalreddit, load_synthpai
 
-    if plan.data_format == "gold-pii":
-        return _write_gold_pii_sample(data, records, out)
-    if plan.data_format == "transcripts":
-        return _write_transcript_sample(data, records, out)
+    if plan.data_format in JSONL_READERS:
+        return _write_jsonl_sample(plan.data_format, data, records, out)
     loaded = (
         load_personalreddit(data, all_labels=True)
         if plan.data_format == "personalreddit"
@@ -289,14 +287,18 @@ def write_sample(plan: Plan, data: str, records: int, out: Path) -> tuple[Path, 
     chosen = loaded.records[: max(1, records)]
     if not chosen:
         raise ValueError(f"{data}: no {plan.data_format} record could be read")
+    lines = [{"id": r.id, "text": r.text, "labels": r.labels} for r in chosen]
+    return _save_sample(out, lines)
+
+
+def _save_sample(out: Path, lines: list[dict[str, Any]]) -> tuple[Path, int]:
     out.mkdir(parents=True, exist_ok=True)
     sample = out / "sample.jsonl"
     with open(sample, "w", encoding="utf-8") as handle:
-        for record in chosen:
-            line = {"id": record.id, "text": record.text, "labels": record.labels}
+        for line in lines:
             handle.write(json.dumps(line, ensure_ascii=False) + "\n")
     sample.chmod(0o600)
-    return sample, len(chosen)
+    return sample, len(lines)
 
 
 def gold_pii_record(line: dict[str, Any]) -> tuple[str, list[str]]:
@@ -313,33 +315,13 @@ def gold_pii_record(line: dict[str, Any]) -> tuple[str, list[str]]:
     return text, list(dict.fromkeys(strings))
 
 
-def _write_gold_pii_sample(data: str, records: int, out: Path) -> tuple[Path, int]:
-    chosen: list[dict[str, Any]] = []
-    with open(data, encoding="utf-8") as handle:
-        for number, raw in enumerate(handle, 1):
-            if len(chosen) >= max(1, records):
-                break
-            if not raw.strip():
-                continue
-            line = json.loads(raw)
-            text, gold = gold_pii_record(line)
-            # The leak rate needs gold strings; the paper keeps short examples.
-            if not gold or len(text) > DP_EMBED_MAX_CHARS:
-                continue
-            record_id = str(line.get("id") or line.get("uid") or f"line-{number}")
-            chosen.append({"id": record_id, "text": text, "labels": {"gold_pii": gold}})
-    if not chosen:
-        raise ValueError(
-            f"{data}: no example with a text of at most {DP_EMBED_MAX_CHARS} "
-            "characters and gold PII (gold_pii strings or spans with start/end)"
-        )
-    out.mkdir(parents=True, exist_ok=True)
-    sample = out / "sample.jsonl"
-    with open(sample, "w", encoding="utf-8") as handle:
-        for line in chosen:
-            handle.write(json.dumps(line, ensure_ascii=False) + "\n")
-    sample.chmod(0o600)
-    return sample, len(chosen)
+def _gold_pii_line(line: dict[str, Any], number: int) -> dict[str, Any] | None:
+    text, gold = gold_pii_record(line)
+    # The leak rate needs gold strings; the paper keeps short examples.
+    if not gold or len(text) > DP_EMBED_MAX_CHARS:
+        return None
+    record_id = str(line.get("id") or line.get("uid") or f"line-{number}")
+    return {"id": record_id, "text": text, "labels": {"gold_pii": gold}}
 
 
 TRANSCRIPT_LABELS = ("identity", "profile_facts", "codebook_facts", "grid_units")
@@ -347,35 +329,46 @@ TRANSCRIPT_LABELS = ("identity", "profile_facts", "codebook_facts", "grid_units"
 ``labels``): who the interviewee is, the utility facts, the grid units."""
 
 
-def _write_transcript_sample(data: str, records: int, out: Path) -> tuple[Path, int]:
+def _transcript_line(line: dict[str, Any], number: int) -> dict[str, Any] | None:
+    given = {**line, **(line.get("labels") or {})}
+    labels = {k: given[k] for k in TRANSCRIPT_LABELS if given.get(k)}
+    # Re-identification needs the interviewee's known identity.
+    if not line.get("text") or not labels.get("identity"):
+        return None
+    record_id = str(line.get("id") or f"line-{number}")
+    return {"id": record_id, "text": line["text"], "labels": labels}
+
+
+JSONL_READERS: Mapping[str, tuple[Callable[[dict[str, Any], int], Any], str]] = {
+    "gold-pii": (
+        _gold_pii_line,
+        f"example with a text of at most {DP_EMBED_MAX_CHARS} characters and "
+        "gold PII (gold_pii strings or spans with start/end)",
+    ),
+    "transcripts": (
+        _transcript_line,
+        "transcript with text and identity (a page or name of the interviewee); "
+        "profile_facts, codebook_facts and grid_units are optional",
+    ),
+}
+"""Our JSONL data formats: the reader of one line (None: skipped) and what a
+usable line needs."""
+
+
+def _write_jsonl_sample(
+    data_format: str, data: str, records: int, out: Path
+) -> tuple[Path, int]:
+    read, needs = JSONL_READERS[data_format]
     chosen: list[dict[str, Any]] = []
     with open(data, encoding="utf-8") as handle:
         for number, raw in enumerate(handle, 1):
             if len(chosen) >= max(1, records):
                 break
-            if not raw.strip():
-                continue
-            line = json.loads(raw)
-            given = {**line, **(line.get("labels") or {})}
-            labels = {k: given[k] for k in TRANSCRIPT_LABELS if given.get(k)}
-            # Re-identification needs the interviewee's known identity.
-            if not line.get("text") or not labels.get("identity"):
-                continue
-            record_id = str(line.get("id") or f"line-{number}")
-            chosen.append({"id": record_id, "text": line["text"], "labels": labels})
+            if raw.strip() and (record := read(json.loads(raw), number)):
+                chosen.append(record)
     if not chosen:
-        raise ValueError(
-            f"{data}: no transcript with text and identity (a page or name of "
-            "the interviewee); profile_facts, codebook_facts and grid_units are "
-            "optional"
-        )
-    out.mkdir(parents=True, exist_ok=True)
-    sample = out / "sample.jsonl"
-    with open(sample, "w", encoding="utf-8") as handle:
-        for line in chosen:
-            handle.write(json.dumps(line, ensure_ascii=False) + "\n")
-    sample.chmod(0o600)
-    return sample, len(chosen)
+        raise ValueError(f"{data}: no {needs}")
+    return _save_sample(out, chosen)
 
 
 @dataclass
