@@ -14,7 +14,11 @@ from anonygraph.model_requests.inference import infer_attributes
 from anonygraph.prompts.common import fence, fill
 from anonygraph.prompts.evaluate import FACTS_PROMPT, VALIDATE_PROMPT
 from anonygraph.prompts.intentanony import PAPER_PAIR_LINE
-from anonygraph.state.answers import FactsAnswer, UtilityAnswer, ValidatorAnswer
+from anonygraph.state.answers import (
+    UtilityAnswer,
+    ValidatorAnswer,
+    facts_answer_model,
+)
 from anonygraph.state.domain import AttributeInference, UtilityScore
 from anonygraph.state.evaluate import EvalContext, State
 from anonygraph.state.paper_answers import PaperUtilityAnswer, PaperValidatorAnswer
@@ -79,7 +83,11 @@ async def recover_facts(state: State, runtime: Runtime[EvalContext]) -> dict[str
         facts=fence("facts", numbered),
     )
     answer, calls = await llm.ask_structured(
-        "judge", prompt, FactsAnswer, runtime.context, step="recover_facts"
+        "judge",
+        prompt,
+        facts_answer_model(len(listed)),
+        runtime.context,
+        step="recover_facts",
     )
     given = {c.fact: c.recovered for c in answer.facts if 1 <= c.fact <= len(listed)}
     recovered: dict[str, list[bool | None]] = {level: [] for level in FACT_LEVELS}

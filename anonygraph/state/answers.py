@@ -300,6 +300,16 @@ class FactsAnswer(BaseModel):
     facts: list[FactCheck] = Field(description="One entry per fact, in order.")
 
 
+def facts_answer_model(count: int) -> type[FactsAnswer]:
+    """Bound the answer to ``count`` entries (a small model would go on)."""
+    entries = Field(
+        min_length=count, max_length=count, description="One entry per fact, in order."
+    )
+    return create_model(
+        "FactsAnswer", __base__=FactsAnswer, facts=(list[FactCheck], entries)
+    )
+
+
 class ValidatorAnswer(BaseModel):
     """The validator's decision on one guess the rules could not settle."""
 

@@ -18,6 +18,7 @@ from scripted import Script, attack_json
 
 from anonygraph.nodes.evaluate import grid_recovery
 from anonygraph.reporting.reproduce import ReproduceOptions, render, reproduce
+from anonygraph.state.answers import facts_answer_model
 from anonygraph.tools.aura.scope import reidentified
 from unit_tests.test_aura_graph import (
     SEEDS,
@@ -180,3 +181,10 @@ def test_when_grid_units_are_counted_then_both_facts_must_be_recovered() -> None
         "recovered": 1,
         "total": 2,
     }
+
+
+def test_when_facts_are_asked_then_the_answer_has_one_entry_per_fact() -> None:
+    schema = facts_answer_model(3).model_json_schema()["properties"]["facts"]
+    assert (schema["minItems"], schema["maxItems"]) == (3, 3)
+    with pytest.raises(ValueError, match="at least 3"):
+        facts_answer_model(3).model_validate({"facts": []})
