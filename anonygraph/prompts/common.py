@@ -43,6 +43,7 @@ FENCE_NAMES: tuple[str, ...] = (
     "pairs",
     "intents",
     "evidence_chains",
+    "facts",
 )
 """Every tag name a prompt fences a value in; these are defused inside values."""
 

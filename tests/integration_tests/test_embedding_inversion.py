@@ -197,6 +197,34 @@ def test_when_corrector_steps_run_then_best_similarity_never_drops(
         assert 0 <= b.step <= 3
 
 
+def test_when_the_last_step_is_picked_then_it_is_the_chains_end_not_its_best(
+    models: im.InversionModels,
+) -> None:
+    targets = ei.add_gaussian_noise(
+        ei.clip_l2(ei.embed(SENTENCES, models.encoder), 1.5), 0.3, 5
+    )
+    chain = [
+        ei.invert_scored(targets, models, num_steps=k, max_length=8, pick="last")
+        for k in range(4)
+    ]
+    best = ei.invert_scored(targets, models, num_steps=3, max_length=8, pick="best")
+    for row, found in enumerate(best):
+        ends = [c[row] for c in chain]
+        # Step k's hypothesis, unless the corrector reached a fixed point before.
+        for k in range(1, 4):
+            assert ends[k].step == k or ends[k].text == ends[k - 1].text
+        assert found.similarity == pytest.approx(max(e.similarity for e in ends))
+        assert found.text == max(ends, key=lambda e: e.similarity).text
+    # The seeded tiny corrector wanders: for some row its last step re-embeds
+    # farther than its best one, so the two picks give different texts.
+    assert any(
+        end.similarity < found.similarity - 1e-9
+        for end, found in zip(chain[3], best, strict=True)
+    )
+    with pytest.raises(ValueError, match="best or last"):
+        ei.invert_scored(targets, models, num_steps=1, pick="first")  # type: ignore[arg-type]
+
+
 def test_when_no_corrector_then_only_zero_steps_are_allowed(
     model_dirs: dict[str, str],
 ) -> None:

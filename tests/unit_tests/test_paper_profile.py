@@ -373,6 +373,7 @@ def test_when_dp_embed_splits_in_the_paper_profile_then_the_papers_rules_tag_it(
 
     from anonygraph.nodes.dp_embed import split
     from anonygraph.state.dp_embed import DpEmbedContext, State
+    from anonygraph.state.evaluate import EvalContext
 
     text = "I'm 34 and my wife Dana moved to Calgary.\n\nMail d@x.io today."
     tags = {}
@@ -383,6 +384,17 @@ def test_when_dp_embed_splits_in_the_paper_profile_then_the_papers_rules_tag_it(
     assert tags["product"] == {"[EMAIL]"}
     assert {"[AGE]", "[PERSON]", "[LOCATION]", "[EMAIL]"} <= tags["paper"]
     assert DpEmbedContext(profile="paper").precision == "fp32"
+    pick = facts("dp_embed")["algorithm"]["corrector_pick"]
+    assert "Section" in pick["source"]
+    assert DpEmbedContext(profile="paper").corrector_pick == pick["value"]
+    assert DpEmbedContext().corrector_pick == "best"
+    # 4.2's metrics need neither an attacker nor a judge.
+    metrics = facts("dp_embed")["evaluation"]["metrics"]
+    assert set(metrics) == {"leak", "sem_sim", "len_ratio", "sec_per_ex"}
+    scored = EvalContext(profile="paper", protocol="dp-embed")
+    assert (scored.attack, scored.judge, scored.semantic) == (False, False, True)
+    with pytest.raises(ValueError, match="corrector_pick"):
+        DpEmbedContext(corrector_pick="first")
     # A blank line cuts a chunk in the product only (K counts the pieces
     # between placeholders in the paper).
     plain = "Good morning.\n\nSee you at noon."
@@ -674,3 +686,39 @@ def test_when_the_evaluator_runs_the_intentanony_protocol_then_intents_are_compa
     )
     assert "intents" not in same["metrics"]
     assert len(script.prompts("intent")) == before
+
+
+def test_when_aura_masks_in_the_paper_profile_then_the_blacklist_plays_no_part() -> (
+    None
+):
+    from types import SimpleNamespace
+
+    from anonygraph.graphs.aura import route_after_infer_scope
+    from anonygraph.nodes.aura import plan_suppression
+    from anonygraph.state.aura import AuraContext, State
+
+    use = facts("aura")["algorithm"]["blacklist_use"]["paper_profile"]
+    assert "Phase 1" in use["source"]
+    text = "I tune interferometers at the Lindqvist lab."
+    # Nothing in A is inferred any more, but a span of B still stands.
+    state = State(
+        text=text,
+        current=text,
+        round=1,
+        blacklist=[{"quote": "Lindqvist lab", "attribute": "workplace"}],
+        inferences=[{"attribute": "age", "reasoning": "", "guesses": []}],
+    )
+    kw = {"search_backend": "offline", "search_corpus": "c"}
+    paper = AuraContext(profile="paper", **kw)
+    product = AuraContext(**kw)
+    assert paper.blacklist_in_masking is use["blacklist_in_masking"]
+    assert product.blacklist_in_masking is True
+
+    def runtime(ctx: AuraContext) -> Any:
+        return SimpleNamespace(context=ctx)
+
+    assert route_after_infer_scope(state, runtime(product)) == "plan_suppression"
+    assert route_after_infer_scope(state, runtime(paper)) == "build_template"
+    policy = plan_suppression(state, runtime(product))["policy"]
+    assert [p["evidence"] for p in policy] == [["Lindqvist lab"]]
+    assert plan_suppression(state, runtime(paper))["policy"] == []

@@ -296,11 +296,17 @@ def test_when_evaluate_wiring_changes_then_this_snapshot_must_change_too() -> No
     mermaid = evaluate.graph.get_graph().draw_mermaid(with_styles=False)
     assert mermaid.split("\n")[1:] == [
         "\t__start__ --> prepare_eval;",
-        "\tjudge --> score;",
+        "\tjudge -.-> recover_facts;",
+        "\tjudge -.-> score;",
+        "\tprepare_eval -.-> judge;",
         "\tprepare_eval -.-> profile_author;",
+        "\tprepare_eval -.-> recover_facts;",
+        "\tprepare_eval -.-> score;",
         "\tprepare_eval -.-> search;",
         "\tprofile_author -.-> judge;",
+        "\tprofile_author -.-> recover_facts;",
         "\tprofile_author -.-> score;",
+        "\trecover_facts --> score;",
         "\tsearch --> profile_author;",
         "\tscore --> __end__;",
         "",

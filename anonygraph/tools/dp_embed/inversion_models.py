@@ -231,6 +231,9 @@ def load_inversion_models(
 ) -> InversionModels:
     """Load the encoder, inverter and optional corrector, or reuse a loaded set.
 
+    The inverter and corrector directories may each be in anonygraph's layout
+    or vec2text's published one (`vec2text_checkpoint.detect_layout`).
+
     Sets are cached per paths, device and precision: up to `CPU_CACHED_SETS`
     on the CPU, `ACCELERATOR_CACHED_SETS` on a GPU, where the least recently
     used set is dropped before the next one loads so two never share memory.
@@ -264,10 +267,14 @@ def _load_set(
     device: str,
     precision: str,
 ) -> InversionModels:
+    from anonygraph.tools.dp_embed.vec2text_checkpoint import load_model_dir
+
     encoder = load_encoder(encoder_path, device, precision)
-    inverter = load_conditioned_t5(inverter_path, device, precision)
+    # A published vec2text directory carries no tokenizer: it decodes with the
+    # T5 vocabulary the GTR encoder shares.
+    inverter = load_model_dir(inverter_path, encoder_path, device, precision)
     corrector = (
-        load_conditioned_t5(corrector_path, device, precision)
+        load_model_dir(corrector_path, encoder_path, device, precision)
         if corrector_path
         else None
     )
