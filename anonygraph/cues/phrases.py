@@ -287,6 +287,10 @@ def detect_statuses(text: str, doc: Any) -> list[Cue]:
         lower = token.lower_
         if lower not in STATUS_WORDS or token.dep_ in ("amod", "compound", "nmod"):
             continue
+        if token.pos_ in ("NOUN", "PROPN") or any(
+            c.dep_ in ("det", "poss") for c in token.children
+        ):
+            continue  # "a single", "the engaged": a thing, not a status
         if any(s <= token.idx < e for s, e in listed):
             continue  # the phrase list's ("newly single", "divorced twice")
         if any(c.dep_ == "nsubj" for c in token.children) and not any(
@@ -296,7 +300,7 @@ def detect_statuses(text: str, doc: Any) -> list[Cue]:
         if token.head.lower_ in ("got", "get", "getting", "gets"):
             continue  # "got married": the phrase list's, with a verb form
         after = text[token.idx + len(token) :]
-        if re.match(r"\s+(?:in|with|to|by|for|on|couple|people|man|woman)\b", after):
+        if re.match(r"\s+(?:in|with|to|by|on|couple|people|man|woman)\b", after):
             continue
         subjects = [
             c for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass")

@@ -57,6 +57,7 @@ def test_when_an_age_in_passing_is_not_the_authors_then_none_is_found(
     ("text", "quote", "replacement"),
     [
         ("Still single and loving it.", "single", "on my own"),
+        ("Single for three years and counting.", "Single", "On my own"),
         ("Divorced. Two kids, one dog.", "Divorced", "on my own"),
         ("Married! Best day of my life.", "Married", "Spoken for"),
         ("Been separated since the spring.", "separated", "on my own"),
@@ -74,6 +75,7 @@ def test_when_a_status_word_is_said_of_the_author_then_it_is_hidden(
     "text",
     [
         "I read every single page.",
+        "I waited for a single for two hours.",
         "I was engaged in a long argument.",
         "We met a married couple on the ferry.",
         "My brother is single again.",
