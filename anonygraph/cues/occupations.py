@@ -513,6 +513,35 @@ PRONOUNS = frozenset(
 )
 
 
+def _taught_end(match: re.Match[str], verb: Any) -> int:
+    """Return where the subject taught ends: "teaching high school chemistry".
+
+    The object's words right after the verb, never past a punctuation mark;
+    with no object in the parse, the word after the verb if it is a noun or a
+    number ("teach year 4"), else the verb alone ("Teaching has shown me").
+    """
+    if verb is None:
+        return match.end("obj")
+    objects = [c for c in verb.children if c.dep_ == "dobj" and c.i > verb.i]
+    following = verb.doc[verb.i + 1] if verb.i + 1 < len(verb.doc) else None
+    if objects:
+        words_ = set(objects[0].subtree)
+    elif (
+        following is not None
+        and following.head is verb
+        and following.pos_ in ("NOUN", "PROPN", "NUM")
+    ):
+        words_ = {following, *(c for c in following.children if c.i > following.i)}
+    else:
+        return match.end("verb")
+    end = match.end("verb")
+    for token in verb.doc[verb.i + 1 :]:
+        if token not in words_ or token.is_punct or token.sent != verb.sent:
+            break
+        end = token.idx + len(token)
+    return end
+
+
 def detect_teaching(text: str, doc: Any) -> list[Cue]:
     """Find "I teach Spanish", "now teaching Italian to teenagers": a teacher.
 
@@ -550,17 +579,14 @@ def detect_teaching(text: str, doc: Any) -> list[Cue]:
                     replacement, 4)
             )  # fmt: skip
             continue
-        if verb is not None:
-            # The whole subject taught ("high school chemistry") goes with it.
-            objects = [c for c in verb.children if c.dep_ == "dobj"]
-            if objects:
-                last = max(t.idx + len(t) for t in objects[0].subtree)
-                end = max(end if m.group("to") else m.end("obj"), last)
-        if m.group("to") and end == m.end():
-            replacement = f"{TEACH_FORMS[word]} with"
-        else:
-            end = max(end, m.end("obj")) if not m.group("to") else end
-            replacement = TEACH_FORMS[word]
+        end = _taught_end(m, verb)
+        replacement = TEACH_FORMS[word]
+        if verb is not None and verb.dep_ in ("amod", "compound", "nmod"):
+            # "teaching gigs": the word describes a noun; "work gigs" still reads.
+            end, replacement = m.end("verb"), "work"
+        to = re.match(r"\s+to\b", text[end:])
+        if to:
+            end, replacement = end + to.end(), f"{replacement} with"
         cues.append(
             Cue(m.start(), end, text[m.start() : end], "occupation", "job_verb",
                 "teacher", replacement, 4)

@@ -307,8 +307,10 @@ def detect_statuses(text: str, doc: Any) -> list[Cue]:
         ] + [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")]
         if subjects and not any(s.lower_ in ("i", "me") for s in subjects):
             continue
-        if not subjects and not first_person_sentence(text, token.idx):
-            continue
+        if not subjects and not (
+            _fragment(token) and first_person_sentence(text, token.idx)
+        ):
+            continue  # "staying single's cool", "who chose to stay single"
         status, coarse = STATUS_WORDS[lower]
         if token.text[:1].isupper():
             coarse = coarse[:1].upper() + coarse[1:]
@@ -317,6 +319,18 @@ def detect_statuses(text: str, doc: Any) -> list[Cue]:
                 "status", status, coarse, 4)
         )  # fmt: skip
     return cues
+
+
+def _fragment(token: Any) -> bool:
+    """Tell whether a status word stands as its own clause ("Engaged!")."""
+    if token.dep_ == "ROOT":
+        return True
+    head = token.head
+    return (
+        token.dep_ in ("conj", "appos")
+        and head.dep_ == "ROOT"
+        and not any(c.dep_ in ("nsubj", "nsubjpass") for c in head.children)
+    )
 
 
 GROUP_FEMALE = frozenset("mums moms mothers women ladies girls gals".split())

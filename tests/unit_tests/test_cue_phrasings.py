@@ -80,6 +80,8 @@ def test_when_a_status_word_is_said_of_the_author_then_it_is_hidden(
         "We met a married couple on the ferry.",
         "My brother is single again.",
         "They are engaged to be wed in May.",
+        "Staying single is underrated.",
+        "Who here chose to stay single?",
     ],
 )
 def test_when_a_status_word_is_no_status_of_the_author_then_none_is_found(
@@ -152,6 +154,9 @@ def test_when_an_informal_demonym_is_the_author_then_it_becomes_its_continent(
          "Moved back home, now working at a comprehensive."),
         ("I went to Korea to teach English.", "I went to Asia to work in English."),
         ("The man teaching judo is strict.", "The man teaching judo is strict."),
+        ("Taught kids chess - who knew? Loved it.", "Worked - who knew? Loved it."),
+        ("Teaching has shown me patience.", "Working has shown me patience."),
+        ("I love my teaching job.", "I love my job."),
     ],
 )  # fmt: skip
 def test_when_the_author_teaches_then_the_job_goes_and_a_language_stays(
