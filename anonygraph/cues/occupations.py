@@ -497,6 +497,11 @@ TEACH_FORMS = {
 }
 """The teaching verb's neutral form: the subject taught goes with it, since
 "to work with English" or "working with maths" reads as another job."""
+LEARNERS = frozenset(
+    "kids children students pupils adults teens teenagers toddlers kids' "
+    "beginners learners graders refugees".split()
+)
+"""Those taught: after a teaching verb they stay ("working with kids")."""
 DURATIONS = frozenset("years decades months weeks yrs".split())
 TEACH = re.compile(
     r"\b(?P<verb>teach|teaches|teaching|taught)\s+(?P<obj>[A-Za-z]+)(?P<to>\s+to\b)?",
@@ -582,8 +587,11 @@ def detect_teaching(text: str, doc: Any) -> list[Cue]:
         end = _taught_end(m, verb)
         replacement = TEACH_FORMS[word]
         if verb is not None and verb.dep_ in ("amod", "compound", "nmod"):
-            # "teaching gigs": the word describes a noun; "work gigs" still reads.
-            end, replacement = m.end("verb"), "work"
+            # "teaching gigs" -> "working gigs"; the parse may take "Teaching
+            # kids ..." for a kind of kids: those taught stay, "working with" them.
+            end = m.end("verb")
+            if verb.head.lower_ in LEARNERS:
+                replacement = f"{replacement} with"
         to = re.match(r"\s+to\b", text[end:])
         if to:
             end, replacement = end + to.end(), f"{replacement} with"

@@ -157,6 +157,7 @@ def test_when_an_informal_demonym_is_the_author_then_it_becomes_its_continent(
         ("Taught kids chess - who knew? Loved it.", "Worked - who knew? Loved it."),
         ("Teaching has shown me patience.", "Working has shown me patience."),
         ("I love my teaching job.", "I love my job."),
+        ("Teaching kids now challenges me.", "Working with kids now challenges me."),
     ],
 )  # fmt: skip
 def test_when_the_author_teaches_then_the_job_goes_and_a_language_stays(
