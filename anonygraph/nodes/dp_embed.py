@@ -16,7 +16,7 @@ from anonygraph.state.dp_embed import DpEmbedContext, State
 from anonygraph.tools.dp_embed import (
     dp_accountant,
     embedding_inversion,
-    inversion_models,
+    model_sets,
     pii,
     segmentation,
 )
@@ -68,7 +68,7 @@ def perturb(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
             "(ANONYGRAPH_ENCODER_PATH, ANONYGRAPH_INVERTER_PATH)"
         )
     start = time.perf_counter()
-    loaded = inversion_models.load_inversion_models(
+    loaded = model_sets.load_inversion_models(
         ctx.encoder_path,
         ctx.inverter_path,
         ctx.corrector_path or None,

@@ -12,6 +12,7 @@ from devices import TEST_DEVICE
 from anonygraph.tools import torch_device
 from anonygraph.tools.dp_embed import embedding_inversion as ei
 from anonygraph.tools.dp_embed import inversion_models as im
+from anonygraph.tools.dp_embed import model_sets
 from anonygraph.tools.dp_embed.dp_accountant import privacy_receipt
 
 D_MODEL = 32
@@ -90,7 +91,7 @@ def model_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def models(model_dirs: dict[str, str]) -> im.InversionModels:
     # fp32 on every device: the tolerances below are fp32's.
-    return im.load_inversion_models(
+    return model_sets.load_inversion_models(
         model_dirs["encoder"],
         model_dirs["inverter"],
         model_dirs["corrector"],
@@ -228,7 +229,7 @@ def test_when_the_last_step_is_picked_then_it_is_the_chains_end_not_its_best(
 def test_when_no_corrector_then_only_zero_steps_are_allowed(
     model_dirs: dict[str, str],
 ) -> None:
-    bare = im.load_inversion_models(
+    bare = model_sets.load_inversion_models(
         model_dirs["encoder"], model_dirs["inverter"], None, TEST_DEVICE
     )
     vectors = ei.embed(SENTENCES[:1], bare.encoder)
@@ -250,7 +251,7 @@ def test_when_roles_are_swapped_then_loading_fails(
     model_dirs: dict[str, str],
 ) -> None:
     with pytest.raises(ValueError, match="corrector"):
-        im.load_inversion_models(
+        model_sets.load_inversion_models(
             model_dirs["encoder"], model_dirs["corrector"], None, TEST_DEVICE
         )
 
@@ -259,7 +260,7 @@ def test_when_precision_is_auto_then_models_load_in_the_devices_precision(
     model_dirs: dict[str, str],
 ) -> None:
     device, precision = im.resolve_hardware(TEST_DEVICE, "auto")
-    auto = im.load_inversion_models(
+    auto = model_sets.load_inversion_models(
         model_dirs["encoder"], model_dirs["inverter"], None, TEST_DEVICE, "auto"
     )
     dtype = torch_device.torch_dtype(precision)
@@ -276,16 +277,17 @@ def test_when_the_model_cache_is_full_then_the_oldest_set_is_dropped(
     model_dirs: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # One set, as on a GPU: the next set replaces it rather than joining it.
-    monkeypatch.setattr(im, "CPU_CACHED_SETS", 1)
-    monkeypatch.setattr(im, "ACCELERATOR_CACHED_SETS", 1)
-    im.clear_model_cache()
+    monkeypatch.setattr(model_sets, "CPU_CACHED_SETS", 1)
+    monkeypatch.setattr(model_sets, "ACCELERATOR_CACHED_SETS", 1)
+    model_sets.clear_model_cache()
     dirs = (model_dirs["encoder"], model_dirs["inverter"])
-    first = im.load_inversion_models(*dirs, None, TEST_DEVICE, "fp32")
-    assert im.load_inversion_models(*dirs, None, TEST_DEVICE, "fp32") is first
-    other = im.load_inversion_models(*dirs, model_dirs["corrector"], TEST_DEVICE)
+    load = model_sets.load_inversion_models
+    first = load(*dirs, None, TEST_DEVICE, "fp32")
+    assert load(*dirs, None, TEST_DEVICE, "fp32") is first
+    other = load(*dirs, model_dirs["corrector"], TEST_DEVICE)
     assert other is not first
-    assert im.load_inversion_models(*dirs, None, TEST_DEVICE, "fp32") is not first
-    im.clear_model_cache()
+    assert load(*dirs, None, TEST_DEVICE, "fp32") is not first
+    model_sets.clear_model_cache()
 
 
 def test_when_the_named_device_is_missing_then_loading_fails_without_fallback(
@@ -293,7 +295,7 @@ def test_when_the_named_device_is_missing_then_loading_fails_without_fallback(
 ) -> None:
     monkeypatch.setattr(torch_device, "mps_available", lambda: False)
     with pytest.raises(torch_device.DeviceError, match="no MPS backend"):
-        im.load_inversion_models(
+        model_sets.load_inversion_models(
             model_dirs["encoder"], model_dirs["inverter"], None, "mps"
         )
 

@@ -17,6 +17,7 @@ import pytest
 
 from anonygraph.tools.dp_embed import embedding_inversion as ei
 from anonygraph.tools.dp_embed import inversion_models as im
+from anonygraph.tools.dp_embed import model_sets
 from anonygraph.tools.dp_embed import vec2text_checkpoint as v2t
 from integration_tests.test_embedding_inversion import (
     D_MODEL,
@@ -297,7 +298,7 @@ def test_when_converted_models_run_the_mechanism_then_chunks_come_back_as_text(
     v2t.extract_embedder(
         published["inverter"]["dir"], tmp_path / "encoder", published["tokenizer"]
     )
-    models = im.load_inversion_models(
+    models = model_sets.load_inversion_models(
         str(tmp_path / "encoder"),
         str(tmp_path / "inverter"),
         str(tmp_path / "corrector"),
@@ -389,7 +390,7 @@ def test_when_published_folders_are_given_as_they_are_then_the_mechanism_runs(
     encoder = v2t.extract_embedder(
         published["inverter"]["dir"], tmp_path / "encoder", published["tokenizer"]
     )
-    models = im.load_inversion_models(
+    models = model_sets.load_inversion_models(
         str(encoder),
         str(published["inverter"]["dir"]),
         str(published["corrector"]["dir"]),

@@ -158,7 +158,7 @@ def test_when_a_models_answers_loop_then_the_table_notes_each_failed_record(
         assert "started repeating 'verdict '" in note
         assert "use a larger model (--model arbitrator=SPEC)" in note
     # Nothing of a failed record is written out as a result.
-    assert (tmp_path / "rlaa.jsonl").read_text() == ""
+    assert (tmp_path / "rlaa-rlaa.jsonl").read_text() == ""
     assert "| RLAA | local | this run (paper; eval paper (rlaa)) | - | - |" in text
     # A text the judge cannot score is named the same way.
     script.set(

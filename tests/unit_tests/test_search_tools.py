@@ -307,8 +307,10 @@ def test_when_evaluate_wiring_changes_then_this_snapshot_must_change_too() -> No
         "\tprofile_author -.-> recover_facts;",
         "\tprofile_author -.-> score;",
         "\trecover_facts --> score;",
+        "\tscore -.-> __end__;",
+        "\tscore -.-> compare_intents;",
         "\tsearch --> profile_author;",
-        "\tscore --> __end__;",
+        "\tcompare_intents --> __end__;",
         "",
     ]
 
