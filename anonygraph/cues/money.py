@@ -84,6 +84,18 @@ LIVING_PHRASES: dict[str, str] = {
     "very high": "a very high income",
 }
 """The same bands, for what someone lives on (a pension, a household)."""
+MODIFIER_PHRASES: dict[str, str] = {
+    "low": "modest",
+    "middle": "decent",
+    "high": "generous",
+    "very high": "very generous",
+}
+"""The same bands where the amount describes a noun ("a $34k stipend")."""
+MODIFIES_NOUN = re.compile(
+    r"\s+(?!(?:a|an|the|per|each|every|and|or|but|for|in|on|at|to|of|from|before|"
+    r"after|which|that|with|is|was|a\s+year|net|gross|plus|now|so|if)\b)[a-z]+\b"
+)
+
 HEDGE_BEFORE = re.compile(
     r"(?:\b(?:about|around|roughly|maybe|almost|nearly|over|under|just over|close to|"
     r"just under|approximately|like|only|barely)\s+)$",
@@ -277,9 +289,18 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
             start = hedge.start() if hedge else start
             after = PERIOD_AFTER.match(text[end:])
             end = end + after.end() if after else end
+            phrase = phrases[level]
+            if (
+                not after
+                and re.search(r"\b(?:a|an|my|our|his|her|their|the)\s+$", text[:start])
+                and MODIFIES_NOUN.match(text[end:])
+            ):
+                phrase = MODIFIER_PHRASES[
+                    level
+                ]  # "a $34k stipend" -> "a decent stipend"
             cues.append(
                 Cue(start, end, text[start:end], "income_level", "salary", level,
-                    phrases[level], 4, exact=True)
+                    phrase, 4, exact=True)
             )  # fmt: skip
         else:
             kind = "rent" if RENT_WORDS.search(sentence) else "amount"

@@ -25,6 +25,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from anonygraph.cues.ages import first_person_sentence
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table, words
 
@@ -85,6 +86,7 @@ JOB_NOUNS = frozenset("job jobs career gig contract role position shifts".split(
 """Nouns a field word before which names the author's job ("my audit job")."""
 
 FIRST_PERSON = frozenset({"i", "we", "me", "us", "myself"})
+OTHER_PRONOUNS = frozenset("him her them he she they himself herself".split())
 WAGE_NOUNS = frozenset("wage wages salary pay paycheck paycheque income hours".split())
 _SENTENCE_START = r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s)|(?<=\n))"
 CONTEXT_BEFORE = re.compile(
@@ -273,13 +275,30 @@ def _self_by_parse(head: Any) -> bool | None:
     token = head
     while token.dep_ == "conj" and token.head is not token:
         token = token.head
+    if (
+        token.dep_ == "pobj"
+        and token.head.lower_ == "of"
+        and any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in head.children)
+        and any(t.lower_ == "and" for t in head.doc[token.head.i : head.i])
+        and token.head.head.dep_ in ("attr", "oprd")
+    ):
+        # "I'm a dad of two girls and a software engineer": the parse joins
+        # the title to "girls", but "a" makes it a second thing the author is.
+        token = token.head.head
     while token.dep_ == "appos" and token.head is not token:
         token = token.head
     dep = token.dep_
-    if dep in ("attr", "acomp", "oprd"):
+    if dep in ("attr", "acomp", "oprd") or (
+        dep == "dep" and token.head.lemma_ == "be"
+    ):  # "I'm 23, a bartender in ...": the parse leaves the title loose
         subject = _subject(token.head)
         return None if subject is None else _first_person(subject)
     if dep == "pobj" and token.head.lower_ == "as":
+        before = token.doc[token.head.i - 1] if token.head.i else None
+        if before is not None and before.lower_ in OTHER_PRONOUNS:
+            return False  # "me as a translator and him as a game designer"
+        if before is not None and before.lower_ in ("me", "myself"):
+            return True
         governor = token.head.head
         if governor.pos_ in ("VERB", "AUX"):
             subject = _subject(governor)
@@ -471,23 +490,61 @@ def detect_licences(text: str) -> list[Cue]:
 
 
 TEACH_FORMS = {
-    "teach": "work with",
-    "teaches": "works with",
-    "teaching": "working with",
-    "taught": "worked with",
+    "teach": "work",
+    "teaches": "works",
+    "teaching": "working",
+    "taught": "worked",
 }
+"""The teaching verb's neutral form: the subject taught goes with it, since
+"to work with English" or "working with maths" reads as another job."""
+LEARNERS = frozenset(
+    "kids children students pupils adults teens teenagers toddlers kids' "
+    "beginners learners graders refugees".split()
+)
+"""Those taught: after a teaching verb they stay ("working with kids")."""
+DURATIONS = frozenset("years decades months weeks yrs".split())
 TEACH = re.compile(
     r"\b(?P<verb>teach|teaches|teaching|taught)\s+(?P<obj>[A-Za-z]+)(?P<to>\s+to\b)?",
     re.IGNORECASE,
 )
 TEACH_BEFORE = re.compile(
     r"(?:\bI\s+|\bI'?ve been\s+|\bI am\s+|\bI'm\s+|\bbeen\s+|\bnow\s+|\bcurrently\s+|"
-    r"\bstill\s+|\balso\s+|,\s*|^\s*|[.!?]\s+)$",
+    r"\bstill\s+|\balso\s+|,\s*|^\s*|[.!?]\s+|\band\s+|"
+    r"\b(?:years|decades|months)\s+)$",
     re.IGNORECASE,
 )
 PRONOUNS = frozenset(
     "myself yourself himself herself me you them him her us it".split()
 )
+
+
+def _taught_end(match: re.Match[str], verb: Any) -> int:
+    """Return where the subject taught ends: "teaching high school chemistry".
+
+    The object's words right after the verb, never past a punctuation mark;
+    with no object in the parse, the word after the verb if it is a noun or a
+    number ("teach year 4"), else the verb alone ("Teaching has shown me").
+    """
+    if verb is None:
+        return match.end("obj")
+    objects = [c for c in verb.children if c.dep_ == "dobj" and c.i > verb.i]
+    following = verb.doc[verb.i + 1] if verb.i + 1 < len(verb.doc) else None
+    if objects:
+        words_ = set(objects[0].subtree)
+    elif (
+        following is not None
+        and following.head is verb
+        and following.pos_ in ("NOUN", "PROPN", "NUM")
+    ):
+        words_ = {following, *(c for c in following.children if c.i > following.i)}
+    else:
+        return match.end("verb")
+    end = match.end("verb")
+    for token in verb.doc[verb.i + 1 :]:
+        if token not in words_ or token.is_punct or token.sent != verb.sent:
+            break
+        end = token.idx + len(token)
+    return end
 
 
 def detect_teaching(text: str, doc: Any) -> list[Cue]:
@@ -506,22 +563,41 @@ def detect_teaching(text: str, doc: Any) -> list[Cue]:
             subject = _subject(verb)
             if subject is not None:
                 by_parse = _first_person(subject)
-            elif verb.dep_ in ("acl", "relcl"):
+            elif verb.dep_ in ("acl", "relcl") and verb.head.lower_ not in DURATIONS:
+                # "38 years teaching chemistry" is the author's career; "the
+                # woman teaching yoga" is someone else.
                 by_parse = False
         if by_parse is False or not (
             by_parse or TEACH_BEFORE.search(text[: m.start()])
         ):
             continue
+        if not by_parse and not first_person_sentence(text, m.start()):
+            continue
         word = m.group("verb").lower()
-        obj = m.group("obj")
-        if m.group("to"):
-            work = TEACH_FORMS[word].removesuffix(" with")
-            replacement = f"{work} on {obj} with"
-        else:
-            replacement = f"{TEACH_FORMS[word]} {obj}"
+        end = m.end()
+        if m.group("obj") in words("languages.tsv"):
+            # A language stays a language: "teach English" -> "work in English".
+            replacement = f"{TEACH_FORMS[word]} in {m.group('obj')}"
+            replacement += " with" if m.group("to") else ""
+            cues.append(
+                Cue(m.start(), end, m.group(0), "occupation", "job_verb", "teacher",
+                    replacement, 4)
+            )  # fmt: skip
+            continue
+        end = _taught_end(m, verb)
+        replacement = TEACH_FORMS[word]
+        if verb is not None and verb.dep_ in ("amod", "compound", "nmod"):
+            # "teaching gigs" -> "working gigs"; the parse may take "Teaching
+            # kids ..." for a kind of kids: those taught stay, "working with" them.
+            end = m.end("verb")
+            if verb.head.lower_ in LEARNERS:
+                replacement = f"{replacement} with"
+        to = re.match(r"\s+to\b", text[end:])
+        if to:
+            end, replacement = end + to.end(), f"{replacement} with"
         cues.append(
-            Cue(m.start(), m.end(), m.group(0), "occupation", "job_verb", "teacher",
-                replacement, 4)
+            Cue(m.start(), end, text[m.start() : end], "occupation", "job_verb",
+                "teacher", replacement, 4)
         )  # fmt: skip
     return cues
 

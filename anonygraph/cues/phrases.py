@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
+from anonygraph.cues.ages import first_person_sentence
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table, words
 
@@ -28,6 +30,8 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     return {
         "partner": re.compile(
             r"\b(?P<my>my|our|the(?=\s+(?:wife|missus|hubby)\b))\s+"
+            # Describing words may stand between: "my German girlfriend".
+            r"(?P<adj>(?:(?!(?:ex|late|former|future|best|old)\b)[A-Za-z]+\s+){0,2}?)"
             rf"(?P<word>{_alternation(partners)})(?:'s)?\b"
             # "Wife and I are ...": the partner without "my", at a sentence's start.
             rf"|{_SENTENCE_START}\s*(?P<bare>(?:{_alternation(partners)}))"
@@ -84,6 +88,21 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "education": re.compile(
             rf"(?<![\w-])(?:{_alternation(education)})(?![\w-])", re.IGNORECASE
         ),
+        "public_employer": re.compile(
+            r"\b(?P<verb>work(?:s|ed|ing)?|retired|retiring|retire|laid off|quit|left|"
+            r"joined|employed|job|career|years)\s+(?:[^.!?\n,]{0,25}?\s)?"
+            r"(?P<prep>at|for|from|in|with|by)\s+"
+            r"(?P<span>(?:the\s+)?(?:post office|postal service|fire department|"
+            r"fire brigade|fire service|police department|police force|police|"
+            r"army|navy|air force|marines|NHS|civil service|coast guard|"
+            r"border force))\b",
+            re.IGNORECASE,
+        ),
+        # "in Year 11", "starting Year 7": a UK/Australian school year.
+        "school_year": re.compile(
+            r"\b(?:in|into|starting|start|finished|finishing|doing)\s+"
+            r"(?P<span>Year\s+(?:[7-9]|1[0-3]))\b"
+        ),
         "institution": re.compile(
             r"\b(?:(?:St\.?|Saint)\s+)?(?:[A-Z][\w'’&-]*(?:\.[A-Z]\w*)*\s+){1,4}"
             r"(?P<type>Hospital|Medical Cent(?:er|re)|Clinic|Infirmary|University|"
@@ -136,7 +155,13 @@ def detect_phrases(text: str) -> list[Cue]:
         word = m.group("word") or m.group("bare")
         _, status, sex, coarse = partners[word.lower()]
         owner = (m.group("my") or "my").lower()
-        replacement = f"{'my' if owner == 'the' else owner} {coarse}"
+        adjectives = m.group("adj") or ""
+        if adjectives and not all(
+            w.lower() in _demonym_words() or w.lower() in PARTNER_ADJECTIVES
+            for w in adjectives.split()
+        ):
+            continue  # "my best friend's wife", "my sister's husband" are not
+        replacement = f"{'my' if owner == 'the' else owner} {adjectives}{coarse}"
         if m.group("bare"):
             replacement = replacement[:1].upper() + replacement[1:]
         if m.group(0).endswith(("'s", "’s")):
@@ -171,6 +196,10 @@ def detect_phrases(text: str) -> list[Cue]:
     status_rows = {row[0].lower(): row for row in table("status.tsv")}
     for m in patterns["status"].finditer(text):
         _, status, coarse = status_rows[m.group(0).lower()]
+        if not re.search(r"\b(?:i|i'm|my|we|our)\b", m.group(0), re.IGNORECASE) and (
+            not first_person_sentence(text, m.start())
+        ):
+            continue  # "My brother is single again": his status
         cues.append(
             Cue(
                 m.start(),
@@ -183,6 +212,13 @@ def detect_phrases(text: str) -> list[Cue]:
                 4,
             )
         )
+        widow = re.search(r"\bwidow(er)?\b", m.group(0), re.IGNORECASE)
+        if widow:
+            # A widow is a woman, a widower a man: the status says the sex too.
+            sex = "male" if widow.group(1) else "female"
+            cues.append(
+                Cue(m.start(), m.end(), m.group(0), "sex", "status", sex, coarse, 4)
+            )
     gender = {row[0].lower(): row for row in table("gender.tsv")}
     cues.extend(_detect_gender(text, patterns, gender))
     cues.extend(_detect_job_verbs(text, patterns))
@@ -203,8 +239,98 @@ def detect_phrases(text: str) -> list[Cue]:
                 exact,
             )
         )
+    for m in patterns["school_year"].finditer(text):
+        cues.append(
+            Cue(m.start("span"), m.end("span"), m.group("span"), "education",
+                "degree", "in highschool", "school", 4)
+        )  # fmt: skip
     cues.extend(_detect_workplaces(text, patterns))
     return cues
+
+
+PARTNER_ADJECTIVES = frozenset(
+    "lovely wonderful amazing beautiful new current long-term longtime "
+    "long-suffering patient dear darling sweet poor gorgeous handsome".split()
+)
+"""Words that may stand between "my" and a partner word ("my lovely wife")."""
+
+
+@lru_cache(maxsize=1)
+def _demonym_words() -> frozenset[str]:
+    return frozenset(row[0].lower() for row in table("demonyms.tsv"))
+
+
+STATUS_WORDS = {
+    "single": ("single", "on my own"),
+    "engaged": ("engaged", "spoken for"),
+    "married": ("married", "spoken for"),
+    "divorced": ("divorced", "on my own"),
+    "separated": ("divorced", "on my own"),
+    "widowed": ("widowed", "on my own"),
+}
+"""Status adjectives the parse finds said of the author ("Still single at
+39", "Engaged!"): the relationship they state and a form that hides it."""
+
+
+def detect_statuses(text: str, doc: Any) -> list[Cue]:
+    """Find a status adjective predicated of the author or standing alone.
+
+    "I'm single" and "single mum" are in the phrase list; this finds the rest
+    from the parse: a status word that modifies no noun ("every single day",
+    "a married couple" are not statuses) in a sentence that is the author's or
+    has no subject ("Still single at 39", "Engaged! He asked at ..."), and not
+    followed by what it is done in or with ("engaged in a debate").
+    """
+    cues: list[Cue] = []
+    listed = [m.span() for m in _patterns()["status"].finditer(text)]
+    for token in doc:
+        lower = token.lower_
+        if lower not in STATUS_WORDS or token.dep_ in ("amod", "compound", "nmod"):
+            continue
+        if token.pos_ in ("NOUN", "PROPN") or any(
+            c.dep_ in ("det", "poss") for c in token.children
+        ):
+            continue  # "a single", "the engaged": a thing, not a status
+        if any(s <= token.idx < e for s, e in listed):
+            continue  # the phrase list's ("newly single", "divorced twice")
+        if any(c.dep_ == "nsubj" for c in token.children) and not any(
+            c.dep_ in ("aux", "auxpass") and c.lemma_ == "be" for c in token.children
+        ):
+            continue  # "I married late": the verb, not the state
+        if token.head.lower_ in ("got", "get", "getting", "gets"):
+            continue  # "got married": the phrase list's, with a verb form
+        after = text[token.idx + len(token) :]
+        if re.match(r"\s+(?:in|with|to|by|on|couple|people|man|woman)\b", after):
+            continue
+        subjects = [
+            c for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass")
+        ] + [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if subjects and not any(s.lower_ in ("i", "me") for s in subjects):
+            continue
+        if not subjects and not (
+            _fragment(token) and first_person_sentence(text, token.idx)
+        ):
+            continue  # "staying single's cool", "who chose to stay single"
+        status, coarse = STATUS_WORDS[lower]
+        if token.text[:1].isupper():
+            coarse = coarse[:1].upper() + coarse[1:]
+        cues.append(
+            Cue(token.idx, token.idx + len(token), token.text, "relationship_status",
+                "status", status, coarse, 4)
+        )  # fmt: skip
+    return cues
+
+
+def _fragment(token: Any) -> bool:
+    """Tell whether a status word stands as its own clause ("Engaged!")."""
+    if token.dep_ == "ROOT":
+        return True
+    head = token.head
+    return (
+        token.dep_ in ("conj", "appos")
+        and head.dep_ == "ROOT"
+        and not any(c.dep_ in ("nsubj", "nsubjpass") for c in head.children)
+    )
 
 
 GROUP_FEMALE = frozenset("mums moms mothers women ladies girls gals".split())
@@ -370,6 +496,14 @@ def _detect_workplaces(text: str, patterns: dict[str, re.Pattern[str]]) -> list[
                 exact=True,
             )
         )
+    for m in patterns["public_employer"].finditer(text):
+        # "Retired from the post office": a public employer names the job.
+        served = m.group("prep").lower() in ("at", "for", "by")
+        cues.append(
+            Cue(m.start("span"), m.end("span"), m.group("span"), "occupation",
+                "institution", "public employer",
+                "a public service" if served else "the public sector", 4)
+        )  # fmt: skip
     for m in patterns["saint"].finditer(text):
         if any(c.start <= m.start() < c.end for c in cues):
             continue

@@ -52,7 +52,7 @@ CONTINENT_ADJECTIVES: dict[str, tuple[str, str]] = {
     "Africa": ("African", "Africans"),
     "North America": ("North American", "North Americans"),
     "South America": ("South American", "South Americans"),
-    "Oceania": ("Pacific", "Pacific Islanders"),
+    "Oceania": ("Antipodean", "Antipodeans"),
 }
 """A nationality's coarser form: the adjective of its continent."""
 WORD = re.compile(r"[^\W\d_](?:[\w'’.&-]*\w)?\.?", re.UNICODE)
@@ -199,7 +199,45 @@ def _previous_word(text: str, start: int) -> str:
     return match.group(1).lower() if match else ""
 
 
+CALENDAR_WORDS = frozenset(
+    "january february march april may june july august september october november "
+    "december monday tuesday wednesday thursday friday saturday sunday".split()
+)
+"""Months and days: "passed in March" is a date, not the town of March."""
+
+
+@lru_cache(maxsize=1)
+def contested_city_names() -> frozenset[str]:
+    """Return city names shared by countries of like size (Gloucester, Richmond).
+
+    Without a state or country beside it, such a name's country is a guess:
+    it becomes "a city", not the country of the biggest one.
+    """
+    largest: dict[str, dict[str, int]] = {}
+    for city in cities():
+        by_country = largest.setdefault(fold(city.name), {})
+        by_country[city.country] = max(by_country.get(city.country, 0), city.population)
+    contested = set()
+    for name, by_country in largest.items():
+        sizes = sorted(by_country.values(), reverse=True)
+        if len(sizes) > 1 and sizes[1] * 2 >= sizes[0]:
+            contested.add(name)
+    return frozenset(contested)
+
+
+@lru_cache(maxsize=1)
+def postal_codes() -> dict[str, str]:
+    """Return state and province postal codes -> country name (NJ -> United States)."""
+    names = {code: country.name for code, country in countries().items()}
+    return {
+        d.postal: names[d.country] for d in divisions()
+        if d.postal and d.country in names
+    }  # fmt: skip
+
+
 def _accept(text: str, start: int, end: int, place: Place, quote: str) -> bool:
+    if quote.lower() in CALENDAR_WORDS and not re.match(r",\s*[A-Z]", text[end:]):
+        return False
     locative = _previous_word(text, start) in LOCATIVE
     if quote in words("ambiguous_places.txt") or quote.lower() in (
         w.lower() for w in words("ambiguous_places.txt")
@@ -321,7 +359,10 @@ def detect_places(text: str) -> list[Cue]:
                 start_at = start
             attribute = _attribute(text, start_at)
             replacement = replacement_for(place)
-            if place.kind == "city" and _previous_word(text, start_at) in NEARBY:
+            if place.kind == "city" and (
+                _previous_word(text, start_at) in NEARBY
+                or fold(quote) in contested_city_names()
+            ):
                 # "a village outside Cork": the country would say "abroad".
                 replacement = "a city"
             elif place.kind == "city" and _modifies_noun(

@@ -52,9 +52,15 @@ def route_after_prepare(
 def route_after_infer_scope(
     state: State, runtime: Runtime[AuraContext]
 ) -> Literal["plan_suppression", "build_template"]:
-    """Rewrite while A still leaks (a guess, or blacklisted words) and rounds remain."""
+    """Rewrite while A still leaks (a guess, or blacklisted words) and rounds remain.
+
+    Blacklisted words count only with ``blacklist_in_masking`` (the product).
+    """
     leaking = still_leaking(
-        state.inferences, state.blacklist, state.current, runtime.context.min_certainty
+        state.inferences,
+        state.masking_blacklist(runtime.context),
+        state.current,
+        runtime.context.min_certainty,
     )
     if leaking and state.round < runtime.context.mask_rounds:
         return "plan_suppression"

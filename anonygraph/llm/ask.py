@@ -24,6 +24,7 @@ from anonygraph.llm.modes import remember_mode, structured_mode
 from anonygraph.llm.recording import CallRecord, current
 from anonygraph.llm.registry import backend_of, spec_of
 from anonygraph.llm.repair import parse_json_answer
+from anonygraph.llm.repetition import REPETITION, describe_loop
 from anonygraph.llm.settings import CallSettings, settings_for
 from anonygraph.llm.spec import ModelSpec
 from anonygraph.llm.structured import (
@@ -36,6 +37,7 @@ from anonygraph.llm.structured import (
 from anonygraph.prompts.common import (
     ANSWER_FORMAT,
     JSON_HINT,
+    LOOP_REQUEST,
     REPAIR_REQUEST,
     fence,
     fill,
@@ -120,7 +122,7 @@ async def _ask_in_mode(
 ) -> tuple[T, list[CallRecord]]:
     model = constrained(base, settings.spec, schema, mode)
     messages = _messages(prompt, system, schema, unconstrained=model is base, mode=mode)
-    reason = ""
+    reason = hint = ""
     budget = settings.decoding.max_tokens * GROWTH_CAP
     attempt = 0
     while attempt <= settings.max_retries:
@@ -131,6 +133,34 @@ async def _ask_in_mode(
         calls.append(record)
         if mode:
             remember_mode(settings.spec, mode, note)
+        unit = looped(answer)
+        if unit is not None and not settings.grow_cut_off:
+            # The product repairs a cut answer; a looping one is cut where its
+            # loop began and goes the same way (the loop itself never becomes
+            # a guess or a rewrite; the acceptance checks judge what is left).
+            record["error"] = describe_loop(unit, _output_tokens(answer))
+            text = _before_loop(text, unit).removesuffix(unit)
+            unit = None
+        elif unit is not None:
+            # A bad answer, asked again with the error like any other, never
+            # with more tokens: a larger budget only buys more of the loop.
+            # The answer is shown up to its first repeat, so the loop itself
+            # does not prompt more of it.
+            reason = describe_loop(unit, _output_tokens(answer))
+            hint = (
+                "A larger token budget cannot help; use a larger model "
+                f"(--model {role}=SPEC)."
+            )
+            record["ok"] = False
+            record["error"] = reason
+            attempt += 1
+            messages = [
+                *messages,
+                AIMessage(_before_loop(text, unit)),
+                HumanMessage(fill(REPAIR_REQUEST, error=reason + LOOP_REQUEST)),
+            ]
+            continue
+        hint = ""
         if settings.grow_cut_off and cut_off(answer):
             limit = settings.decoding.max_tokens
             if limit * 2 <= budget:
@@ -166,7 +196,7 @@ async def _ask_in_mode(
     # Unusable answers are not kept for a re-run: running the command again
     # asks afresh, as the error suggests.
     current().forget(calls)
-    raise ModelOutputError(role, step, reason, calls)
+    raise ModelOutputError(role, step, reason, calls, hint)
 
 
 GROWTH_CAP = 4
@@ -178,6 +208,27 @@ def cut_off(answer: BaseMessage) -> bool:
     """Tell whether the model stopped at its token limit (OpenAI, llama.cpp, ollama)."""
     meta = getattr(answer, "response_metadata", None) or {}
     return "length" in (meta.get("finish_reason"), meta.get("done_reason"))
+
+
+def looped(answer: BaseMessage) -> str | None:
+    """Return the unit a looping answer repeated (llama.cpp's guard), else None."""
+    meta = getattr(answer, "response_metadata", None) or {}
+    if meta.get("finish_reason") != REPETITION:
+        return None
+    return str(meta.get("repeated") or "")
+
+
+def _before_loop(text: str, unit: str) -> str:
+    # The answer up to and including the loop's first unit.
+    head = text
+    while unit and head.endswith(unit):
+        head = head[: -len(unit)]
+    return head + unit
+
+
+def _output_tokens(answer: BaseMessage) -> int:
+    usage = getattr(answer, "usage_metadata", None) or {}
+    return int(usage.get("output_tokens", 0))
 
 
 def _chat_model(settings: CallSettings, role: str) -> BaseChatModel:

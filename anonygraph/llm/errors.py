@@ -9,6 +9,7 @@ from anonygraph.llm.spec import ModelSpecError
 
 __all__ = ["ModelOutputError", "ModelServerError", "ModelSpecError"]
 
+
 class ModelServerError(RuntimeError):
     """Raised when a role's server kept failing (refused, timed out, 429, 5xx)."""
 
@@ -38,14 +39,23 @@ class ModelServerError(RuntimeError):
 class ModelOutputError(RuntimeError):
     """Raised when a role's answer stays unusable after the bounded retries."""
 
-    def __init__(self, role: str, step: str, reason: str, calls: list[dict[str, Any]]):
+    def __init__(
+        self,
+        role: str,
+        step: str,
+        reason: str,
+        calls: list[dict[str, Any]],
+        hint: str = "",
+    ):
+        hint = hint or (
+            f"Try a stronger model (--model {role}=SPEC) or more retries "
+            "(--max-retries)."
+        )
         super().__init__(
             f"step {step!r}: the {role} model gave no usable answer after "
-            f"{len(calls)} attempt(s): {reason}. Try a stronger model "
-            f"(--model {role}=SPEC) or more retries (--max-retries)."
+            f"{len(calls)} attempt(s): {reason}. {hint}"
         )
         self.role = role
         self.step = step
         self.reason = reason
         self.calls = calls
-

@@ -143,7 +143,7 @@ async def infer_scope(state: State, runtime: Runtime[AuraContext]) -> dict[str, 
 
 def plan_suppression(state: State, runtime: Runtime[AuraContext]) -> dict[str, Any]:
     """Tell the rewriter what is inferable and which blacklisted spans remain."""
-    spans = blacklisted_left(state.blacklist, state.current)
+    spans = blacklisted_left(state.masking_blacklist(runtime.context), state.current)
     policy = []
     for leak in inferable(state.inferences, runtime.context.min_certainty):
         evidence = spans.pop(leak.attribute, [])
@@ -171,7 +171,10 @@ def build_template(state: State, runtime: Runtime[AuraContext]) -> dict[str, Any
     """Diff the original against the converged text into a mask template."""
     template = diff_template(original_text(state), state.current)
     converged = not still_leaking(
-        state.inferences, state.blacklist, state.current, runtime.context.min_certainty
+        state.inferences,
+        state.masking_blacklist(runtime.context),
+        state.current,
+        runtime.context.min_certainty,
     )
     update: dict[str, Any] = {
         "template": template.model_dump(),

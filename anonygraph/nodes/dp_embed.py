@@ -11,11 +11,12 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from anonygraph.inputs import split_comments
+from anonygraph.runs.store import INVERSION_BACKEND
 from anonygraph.state.dp_embed import DpEmbedContext, State
 from anonygraph.tools.dp_embed import (
     dp_accountant,
     embedding_inversion,
-    inversion_models,
+    model_sets,
     pii,
     segmentation,
 )
@@ -67,7 +68,7 @@ def perturb(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
             "(ANONYGRAPH_ENCODER_PATH, ANONYGRAPH_INVERTER_PATH)"
         )
     start = time.perf_counter()
-    loaded = inversion_models.load_inversion_models(
+    loaded = model_sets.load_inversion_models(
         ctx.encoder_path,
         ctx.inverter_path,
         ctx.corrector_path or None,
@@ -82,12 +83,13 @@ def perturb(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
         num_steps=ctx.num_steps if loaded.corrector else 0,
         rng=dp_accountant.noise_source(ctx.noise_seed, state.current),
         max_length=ctx.max_tokens,
+        pick=ctx.corrector_pick,  # type: ignore[arg-type]  # checked in the context
     )
     call = {
         "id": uuid.uuid4().hex,
         "role": "inverter",
         "step": "perturb",
-        "backend": "t5-inversion",
+        "backend": INVERSION_BACKEND,
         "model": Path(ctx.inverter_path).name,
         "ok": True,
         "error": "",
@@ -101,6 +103,15 @@ def perturb(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
         "similarities": result.similarities,
         "calls": [call],
     }
+
+
+def keep_chunks(state: State) -> dict[str, Any]:
+    """Leave every chunk as written: the placeholders are the whole rewrite.
+
+    Each chunk is its own target, so its similarity is 1 by definition.
+    """
+    chunks = state.chunk_texts()
+    return {"rewritten": chunks, "similarities": [1.0] * len(chunks)}
 
 
 def stitch(state: State) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Evaluator steps: prepare, attack (after optional searches), judge, score."""
+"""Evaluator steps: prepare, attack (after searches), judge, facts, score, intents."""
 
 from __future__ import annotations
 
@@ -12,12 +12,26 @@ from anonygraph import llm
 from anonygraph.inputs import check_text
 from anonygraph.model_requests.inference import infer_attributes
 from anonygraph.prompts.common import fence, fill
-from anonygraph.prompts.evaluate import VALIDATE_PROMPT
-from anonygraph.prompts.intentanony import PAPER_PAIR_LINE
-from anonygraph.state.answers import UtilityAnswer, ValidatorAnswer
+from anonygraph.prompts.evaluate import FACTS_PROMPT, VALIDATE_PROMPT
+from anonygraph.prompts.intentanony import PAPER_INTENT_PROMPT, PAPER_PAIR_LINE
+from anonygraph.state.answers import (
+    UtilityAnswer,
+    ValidatorAnswer,
+    facts_answer_model,
+)
 from anonygraph.state.domain import AttributeInference, UtilityScore
 from anonygraph.state.evaluate import EvalContext, State
-from anonygraph.state.paper_answers import PaperUtilityAnswer, PaperValidatorAnswer
+from anonygraph.state.paper_answers import (
+    PaperIntentVector,
+    PaperUtilityAnswer,
+    PaperValidatorAnswer,
+)
+from anonygraph.tools.aura.scope import reidentified
+from anonygraph.tools.intent_metrics import (
+    INTENT_CODES,
+    intent_overlap,
+    stability_f1,
+)
 from anonygraph.tools.matching import AttributeMatch, Validator, match_inference
 from anonygraph.tools.text_metrics import bleu, leaked_pii, length_ratio, rouge_l
 
@@ -55,6 +69,66 @@ async def judge(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
     )
     score = answer.to_score()
     return {"utility": {**score.model_dump(), "util": score.util}, "calls": calls}
+
+
+FACT_LEVELS = ("profile", "codebook")
+"""AURA's fact levels, in the order the fact checker reads them."""
+
+
+async def recover_facts(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
+    """Ask which of the original's facts the text still gives (AURA's utility).
+
+    Facts are numbered across both levels in one list; a fact the answer
+    leaves out is recorded as an error and counted as neither recovered nor
+    lost (None).
+    """
+    listed = [
+        (level, fact) for level in FACT_LEVELS for fact in state.facts.get(level, [])
+    ]
+    numbered = "\n".join(f"{n}. {fact}" for n, (_, fact) in enumerate(listed, 1))
+    prompt = fill(
+        FACTS_PROMPT,
+        text=fence("rewrite", state.current),
+        facts=fence("facts", numbered),
+    )
+    answer, calls = await llm.ask_structured(
+        "judge",
+        prompt,
+        facts_answer_model(len(listed)),
+        runtime.context,
+        step="recover_facts",
+    )
+    given = {c.fact: c.recovered for c in answer.facts if 1 <= c.fact <= len(listed)}
+    recovered: dict[str, list[bool | None]] = {level: [] for level in FACT_LEVELS}
+    for n, (level, _) in enumerate(listed, 1):
+        recovered[level].append(given.get(n))
+    missing = [n for n in range(1, len(listed) + 1) if n not in given]
+    errors = [f"recover_facts: no answer for fact(s) {missing}"] if missing else []
+    return {
+        "facts_recovered": {k: v for k, v in recovered.items() if v},
+        "calls": calls,
+        "errors": errors,
+    }
+
+
+def grid_recovery(
+    recovered: dict[str, list[bool | None]], units: list[list[int]]
+) -> dict[str, int]:
+    """Count AURA's grid units recovered: pairs whose two facts both were.
+
+    No units given: every (profile, codebook) pair; a pair with an
+    unanswered fact is left out.
+    """
+    profile = recovered.get("profile", [])
+    codebook = recovered.get("codebook", [])
+    pairs = units or [[i, j] for i in range(len(profile)) for j in range(len(codebook))]
+    judged = [
+        (profile[i], codebook[j])
+        for i, j in pairs
+        if i < len(profile) and j < len(codebook)
+        if profile[i] is not None and codebook[j] is not None
+    ]
+    return {"recovered": sum(bool(a and b) for a, b in judged), "total": len(judged)}
 
 
 def match_scores(match: AttributeMatch, less_precise: float) -> dict[str, float]:
@@ -140,6 +214,19 @@ async def score(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
         "bleu": bleu(state.original, state.text),
         "length_ratio": length_ratio(state.original, state.text),
     }
+    if state.identity:
+        metrics["reidentified"] = reidentified(
+            state.identified_profile, state.identity, state.search_log
+        )
+    if state.facts_recovered:
+        metrics["facts"] = {
+            level: {
+                "recovered": sum(v is True for v in values),
+                "total": sum(v is not None for v in values),
+            }
+            for level, values in state.facts_recovered.items()
+        }
+        metrics["grid"] = grid_recovery(state.facts_recovered, state.grid_units)
     if state.gold_pii:
         leaked = leaked_pii(state.text, state.gold_pii)
         metrics["gold_pii"] = {"leaked": len(leaked), "total": len(state.gold_pii)}
@@ -159,3 +246,24 @@ async def score(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
                                rationale="identical to the original")  # fmt: skip
         update["utility"] = {**perfect.model_dump(), "util": perfect.util}
     return update
+
+
+async def compare_intents(
+    state: State, runtime: Runtime[EvalContext]
+) -> dict[str, Any]:
+    """Weigh the intents of the original and the rewrite (IntentAnony D.1, 5.5)."""
+    weights: dict[str, dict[str, float]] = {}
+    calls: list[dict[str, Any]] = []
+    for name, text in (("original", state.original), ("rewrite", state.text)):
+        prompt = fill(PAPER_INTENT_PROMPT, text=fence("text", text))
+        vector, made = await llm.ask_structured(
+            "intent", prompt, PaperIntentVector, runtime.context, step="intents"
+        )
+        weights[name] = {code: getattr(vector, code) for code in INTENT_CODES}
+        calls += made
+    intents = {
+        **weights,
+        "overlap": intent_overlap(weights["original"], weights["rewrite"]),
+        "stability_f1": stability_f1(weights["original"], weights["rewrite"]),
+    }
+    return {"metrics": {**state.metrics, "intents": intents}, "calls": calls}

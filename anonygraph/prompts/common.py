@@ -43,6 +43,7 @@ FENCE_NAMES: tuple[str, ...] = (
     "pairs",
     "intents",
     "evidence_chains",
+    "facts",
 )
 """Every tag name a prompt fences a value in; these are defused inside values."""
 
@@ -117,6 +118,9 @@ JSON schema:
 
 REPAIR_REQUEST = """Your last answer could not be used: {error}
 Answer again with only the JSON object, following the schema exactly."""
+
+LOOP_REQUEST = " (do not repeat yourself)"
+"""Added to the repair request's error when the last answer looped."""
 
 JSON_HINT = """
 

@@ -77,6 +77,10 @@ INFERENCE_LINE = "- {attribute} (certainty {certainty}/5): {guesses}. {reasoning
 NO_INFERENCES = "- nothing: no attribute could be guessed"
 """Shown when the profiler guessed nothing."""
 
+NO_FEEDBACK = "- not shown: find the cues that give the author away yourself"
+"""Shown instead of the guesses in training rows built without adversarial
+feedback (SEAL Table 3's "Adv. Feed." off)."""
+
 UTILITY_LINES = """- readability {readability}/10: {readability_why}
 - meaning {meaning}/10: {meaning_why}
 - invented details: {hallucination}: {hallucination_why}"""

@@ -326,10 +326,23 @@ def _payload(row: EvalRow) -> dict[str, Any]:
     labels: dict[str, Any] = {}
     hardness: dict[str, int] = {}
     gold_pii: list[str] = []
+    identity: list[str] = []
+    facts: dict[str, list[str]] = {}
+    grid: list[list[int]] = []
     for name, value in row.labels.items():
         if name == "gold_pii":
             # Not an attribute: the PII strings DP-Embed's leak looks for.
             gold_pii = [str(v) for v in value] if isinstance(value, list) else []
+            continue
+        # Not attributes either: AURA's identity, utility facts and grid units.
+        if name == "identity":
+            identity = [str(v) for v in (value if isinstance(value, list) else [value])]
+            continue
+        if name in ("profile_facts", "codebook_facts"):
+            facts[name.removesuffix("_facts")] = [str(v) for v in value or []]
+            continue
+        if name == "grid_units":
+            grid = [[int(i), int(j)] for i, j in value or []]
             continue
         # Labels may carry their hardness: {"age": {"value": 34, "hardness": 2}}.
         if isinstance(value, dict):
@@ -344,4 +357,7 @@ def _payload(row: EvalRow) -> dict[str, Any]:
         "labels": labels,
         "hardness": hardness,
         "gold_pii": gold_pii,
+        "identity": identity,
+        "facts": facts,
+        "grid_units": grid,
     }

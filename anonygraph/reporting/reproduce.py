@@ -13,6 +13,7 @@ records; with the paper's models it is the reproduction.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,6 +91,21 @@ class Plan:
     """Paper column -> its value from our row (report keys, attributes)."""
     iterations: int = 0
     """T of the paper for this data set; 0: the method's default."""
+    contexts: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """The paper's run settings per row name (context fields)."""
+    needs: tuple[str, ...] = ()
+    """Run fields the user must give (`ReproduceOptions.run_fields`)."""
+    llm: bool = True
+    """Whether the rows come from language models (the embedded one stands
+    in for the paper's); DP-Embed's come from its encoder and inverters."""
+    more_tables: tuple[str, ...] = ()
+    """Further published tables the same runs fill."""
+    extra_columns: Mapping[str, Mapping[str, tuple[str, str]]] = field(
+        default_factory=dict
+    )
+    """Table id -> our own columns after the paper's: key -> (scale, what)."""
+    eval_fields: tuple[str, ...] = ()
+    """Run fields the evaluation gets too (AURA's adversary searches)."""
 
 
 def _columns(paper: str) -> dict[str, Callable[[dict[str, Any]], Any]]:
@@ -144,22 +160,87 @@ PLANS: Mapping[str, Plan] = {
         original="Original",
         columns=_columns("intentanony"),
     ),
+    "dp-embed": Plan(
+        table="dp-embed-comparison",
+        dataset="nvidia/Nemotron-PII (50)",
+        data_format="gold-pii",
+        runs=(
+            ("Regex sanitizer alone", "dp-embed"),
+            ("DP-Embed-Invert", "dp-embed"),
+        ),
+        protocol="dp-embed",
+        original="Original text",
+        columns={
+            "n": _key("records"),
+            "leak": _key("PII"),
+            "sem_sim": _key("SIM"),
+            "len_ratio": _key("LEN"),
+            "sec_per_ex": _key("sec/ex"),
+        },
+        contexts={
+            "Regex sanitizer alone": {"redact_only": True},
+            # Note 4.2: epsilon 16, delta 1e-3, 20 corrector steps, seed 0.
+            "DP-Embed-Invert": {
+                "epsilon": 16.0,
+                "delta": 1e-3,
+                "num_steps": 20,
+                "noise_seed": 0,
+            },
+        },
+        needs=("encoder_path", "inverter_path", "corrector_path"),
+        llm=False,
+    ),
+    "aura": Plan(
+        table="aura-reidentification",
+        more_tables=("aura-utility-grid",),
+        dataset="anthropic_interviewer_27",
+        data_format="transcripts",
+        runs=tuple((f"AURA ({v})", "aura") for v in ("adaptive", "pure", "8attr")),
+        protocol="aura",
+        original="Original transcript",
+        columns={
+            "reid": lambda row: (
+                None if row.get("REID") is None else f"{row['REID']} / {row['REID_n']}"
+            ),
+            "profile_pct": _key("PROFILE"),
+            "codebook_pct": _key("CODEBOOK"),
+            "grid_unit_pct": _key("GRID"),
+        },
+        extra_columns={
+            "aura-reidentification": {
+                "reid": ("count", "re-identified by this run's attacker model")
+            },
+            "aura-utility-grid": {
+                "profile_pct": ("%", "interviewee-profile facts recovered"),
+                "codebook_pct": ("%", "codebook facts recovered"),
+            },
+        },
+        contexts={f"AURA ({v})": {"variant": v} for v in ("adaptive", "pure", "8attr")},
+        needs=("search_backend",),
+        eval_fields=(
+            "search_backend",
+            "search_corpus",
+            "search_index",
+            "allow_web",
+        ),
+    ),
 }
-"""The papers ``reproduce`` runs. AURA needs its interview transcripts with
-known identities and a re-identification count, DP-Embed its encoder,
-inverter and corrector directories and gold-PII data; neither is planned yet
-(`unplanned` says so)."""
+"""The papers ``reproduce`` runs."""
 
-UNPLANNED: Mapping[str, str] = {
-    "aura": "AURA's tables count re-identifications of 27 interview "
-    "transcripts by web-search agents; the evaluator has no re-identification "
-    "count against a known identity yet",
-    "dp-embed": "DP-Embed's tables need the vec2text encoder, inverter and "
-    "corrector directories and gold-PII data; run `anonygraph run --method "
-    "dp-embed --profile paper` and `anonygraph eval --profile paper` (the PII "
-    "column: labels.gold_pii) yourself",
-}
+DP_EMBED_MAX_CHARS = 800
+"""DP-Embed 4.2 keeps examples of at most 800 characters."""
+
+UNPLANNED: Mapping[str, str] = {}
 """Papers ``reproduce`` knows but cannot run yet, with why."""
+
+NEEDS_FLAGS: Mapping[str, str] = {
+    "encoder_path": "--encoder DIR (the paper's: gtr-t5-base)",
+    "inverter_path": "--inverter DIR (the paper's: jxm/gtr__nq__32)",
+    "corrector_path": "--corrector DIR (the paper's: jxm/gtr__nq__32__correct)",
+    "search_backend": "--search-backend offline with --search-corpus FILE (or "
+    "ddgs/tavily with --allow-web; the paper's agents search the web)",
+}
+"""A run field a plan needs -> the flag that gives it, with the paper's model."""
 
 
 @dataclass
@@ -176,6 +257,8 @@ class ReproduceOptions:
     """0: the paper's T."""
     db: str = ""
     """The run store; empty: OUT/runs.sqlite."""
+    run_fields: dict[str, Any] = field(default_factory=dict)
+    """Context fields for every run (DP-Embed's model folders, device)."""
     concurrency: int = 1
     progress: bool = True
 
@@ -194,6 +277,8 @@ def write_sample(plan: Plan, data: str, records: int, out: Path) -> tuple[Path, 
     """
     from anonygraph.runs.datasets import load_personalreddit, load_synthpai
 
+    if plan.data_format in JSONL_READERS:
+        return _write_jsonl_sample(plan.data_format, data, records, out)
     loaded = (
         load_personalreddit(data, all_labels=True)
         if plan.data_format == "personalreddit"
@@ -202,14 +287,88 @@ def write_sample(plan: Plan, data: str, records: int, out: Path) -> tuple[Path, 
     chosen = loaded.records[: max(1, records)]
     if not chosen:
         raise ValueError(f"{data}: no {plan.data_format} record could be read")
+    lines = [{"id": r.id, "text": r.text, "labels": r.labels} for r in chosen]
+    return _save_sample(out, lines)
+
+
+def _save_sample(out: Path, lines: list[dict[str, Any]]) -> tuple[Path, int]:
     out.mkdir(parents=True, exist_ok=True)
     sample = out / "sample.jsonl"
     with open(sample, "w", encoding="utf-8") as handle:
-        for record in chosen:
-            line = {"id": record.id, "text": record.text, "labels": record.labels}
+        for line in lines:
             handle.write(json.dumps(line, ensure_ascii=False) + "\n")
     sample.chmod(0o600)
-    return sample, len(chosen)
+    return sample, len(lines)
+
+
+def gold_pii_record(line: dict[str, Any]) -> tuple[str, list[str]]:
+    """Read one PII example: its text and its gold PII surface strings.
+
+    The strings are ``gold_pii`` (or ``labels.gold_pii``), or the text under
+    each of ``spans`` (``start``/``end``, as a Nemotron-PII export has them).
+    """
+    text = str(line.get("text") or "")
+    gold = line.get("gold_pii") or (line.get("labels") or {}).get("gold_pii")
+    if gold is None and isinstance(line.get("spans"), list):
+        gold = [text[int(s["start"]) : int(s["end"])] for s in line["spans"]]
+    strings = [str(g) for g in gold or [] if str(g).strip()]
+    return text, list(dict.fromkeys(strings))
+
+
+def _gold_pii_line(line: dict[str, Any], number: int) -> dict[str, Any] | None:
+    text, gold = gold_pii_record(line)
+    # The leak rate needs gold strings; the paper keeps short examples.
+    if not gold or len(text) > DP_EMBED_MAX_CHARS:
+        return None
+    record_id = str(line.get("id") or line.get("uid") or f"line-{number}")
+    return {"id": record_id, "text": text, "labels": {"gold_pii": gold}}
+
+
+TRANSCRIPT_LABELS = ("identity", "profile_facts", "codebook_facts", "grid_units")
+"""What an AURA transcript record carries besides its text (top level or in
+``labels``): who the interviewee is, the utility facts, the grid units."""
+
+
+def _transcript_line(line: dict[str, Any], number: int) -> dict[str, Any] | None:
+    given = {**line, **(line.get("labels") or {})}
+    labels = {k: given[k] for k in TRANSCRIPT_LABELS if given.get(k)}
+    # Re-identification needs the interviewee's known identity.
+    if not line.get("text") or not labels.get("identity"):
+        return None
+    record_id = str(line.get("id") or f"line-{number}")
+    return {"id": record_id, "text": line["text"], "labels": labels}
+
+
+JSONL_READERS: Mapping[str, tuple[Callable[[dict[str, Any], int], Any], str]] = {
+    "gold-pii": (
+        _gold_pii_line,
+        f"example with a text of at most {DP_EMBED_MAX_CHARS} characters and "
+        "gold PII (gold_pii strings or spans with start/end)",
+    ),
+    "transcripts": (
+        _transcript_line,
+        "transcript with text and identity (a page or name of the interviewee); "
+        "profile_facts, codebook_facts and grid_units are optional",
+    ),
+}
+"""Our JSONL data formats: the reader of one line (None: skipped) and what a
+usable line needs."""
+
+
+def _write_jsonl_sample(
+    data_format: str, data: str, records: int, out: Path
+) -> tuple[Path, int]:
+    read, needs = JSONL_READERS[data_format]
+    chosen: list[dict[str, Any]] = []
+    with open(data, encoding="utf-8") as handle:
+        for number, raw in enumerate(handle, 1):
+            if len(chosen) >= max(1, records):
+                break
+            if raw.strip() and (record := read(json.loads(raw), number)):
+                chosen.append(record)
+    if not chosen:
+        raise ValueError(f"{data}: no {needs}")
+    return _save_sample(out, chosen)
 
 
 @dataclass
@@ -243,6 +402,10 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
             f"{', '.join([*PLANS, *UNPLANNED])}"
         )
     plan = PLANS[options.paper]
+    missing = [name for name in plan.needs if not options.run_fields.get(name)]
+    if missing:
+        flags = ", ".join(NEEDS_FLAGS.get(name, name) for name in missing)
+        raise ValueError(f"reproduce {options.paper} needs {flags}")
     out = Path(options.out)
     sample, count = write_sample(plan, options.data, options.records, out)
     db = options.db or str(out / "runs.sqlite")
@@ -250,16 +413,35 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
     notes = [f"{count} record(s) of {options.data}, paper profile"]
     if iterations:
         notes[0] += f", T = {iterations}"
+    if plan.needs:
+        notes += [
+            f"{name.removesuffix('_path')}: {options.run_fields[name]}"
+            for name in plan.needs
+        ]
+    for label, fields_ in plan.contexts.items():
+        shown = ", ".join(f"{k} {v}" for k, v in fields_.items())
+        notes.append(f"{label}: {shown}")
+        if fields_.get("noise_seed", -1) >= 0:
+            notes.append(
+                f"{label}: a fixed noise seed reproduces the paper's benchmark "
+                "and voids the privacy guarantee"
+            )
     evaluated: list[tuple[str, str, str]] = []
     for label, method in plan.runs:
-        context: dict[str, Any] = {"profile": "paper", **options.models}
+        context: dict[str, Any] = {
+            "profile": "paper",
+            **plan.contexts.get(label, {}),
+            **options.run_fields,
+            **options.models,
+        }
         if iterations:
             context["max_iterations"] = iterations
         summary = await run_batch(
             RunOptions(
                 method=method,
                 input=str(sample),
-                output=str(out / f"{method}.jsonl"),
+                # One file per row: AURA's three variants are one method.
+                output=str(out / f"{method}-{_slug(label)}.jsonl"),
                 db=db,
                 context=context,
                 concurrency=options.concurrency,
@@ -269,6 +451,8 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
         )
         if summary.failed:
             notes.append(f"{label}: {summary.failed} record(s) failed")
+            # Each with its record, step and what to do, as the run said it.
+            notes += [f"{label}: {failure}" for failure in summary.failures]
         scored = await evaluate_run(
             EvalOptions(
                 run_id=summary.run_id,
@@ -276,6 +460,11 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
                 context={
                     "profile": "paper",
                     "protocol": plan.protocol,
+                    **{
+                        k: v
+                        for k, v in options.run_fields.items()
+                        if k in plan.eval_fields
+                    },
                     **options.models,
                 },
                 concurrency=options.concurrency,
@@ -284,10 +473,17 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
         )
         if scored.failed:
             notes.append(f"{label}: {scored.failed} text(s) failed to score")
+            notes += [f"{label}: {failure}" for failure in scored.failures]
         evaluated.append((label, summary.run_id, scored.eval_id))
-    return Reproduction(
-        options.paper, plan, count, collect_rows(db, plan, evaluated), notes
-    )
+    rows = collect_rows(db, plan, evaluated)
+    if not plan.llm:
+        # DP-Embed's rows come from its inverter, or from the rules alone.
+        inverter = Path(options.run_fields["inverter_path"]).name
+        rows[0]["model"] = "-"
+        for (label, _), row in zip(plan.runs, rows[1:], strict=True):
+            rules = plan.contexts.get(label, {}).get("redact_only")
+            row["model"] = "paper rules" if rules else inverter
+    return Reproduction(options.paper, plan, count, rows, notes)
 
 
 def collect_rows(
@@ -320,6 +516,9 @@ def collect_rows(
             ]
         )
         rows.append(row)
+    for (_, run_id, _), row in zip(evaluated, rows[1:], strict=True):
+        per = db.run_totals(run_id).get("per_record", {})
+        row["sec/ex"] = per.get("wall_seconds")
     for row in rows:
         row["Utility"] = _intentanony_utility(row)
     for row in rows[1:]:
@@ -333,9 +532,16 @@ def collect_rows(
     return rows
 
 
-def _cell(value: Any) -> str:
+def _slug(label: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+
+
+def _cell(value: Any, scale: str = "") -> str:
     if value is None:
         return "-"
+    numeric = isinstance(value, int | float) and not isinstance(value, bool)
+    if numeric and scale.startswith("count") and float(value).is_integer():
+        return str(int(value))  # a count (records, re-identified) stays whole
     if isinstance(value, int) and not isinstance(value, bool):
         value = float(value)  # means of integer scores print as the paper's
     if isinstance(value, float):
@@ -344,10 +550,8 @@ def _cell(value: Any) -> str:
 
 
 def render(result: Reproduction) -> str:
-    """Print the published table's rows, then ours, in the paper's columns."""
+    """Print each published table's rows, then ours, in the paper's columns."""
     plan = result.plan
-    table: PublishedTable = paper_figures(result.paper).table(plan.table)
-    keys = table.keys()
     models = sorted(
         {
             str(row.get(k))
@@ -356,30 +560,50 @@ def render(result: Reproduction) -> str:
             if row.get(k)
         }
     )
+    head_lines = []
+    if plan.llm and all(m == "none" or stands_in(m) for m in models):  # no judge
+        head_lines.append("shape only: the embedded model is not the paper's")
+    head_lines += [f"ours: {note}" for note in result.notes]
+    tables = [
+        _render_table(result, paper_figures(result.paper).table(table_id))
+        for table_id in (plan.table, *plan.more_tables)
+    ]
+    first, *rest = tables
+    return "\n\n".join(
+        ["\n".join([first[0], first[1], *head_lines, *first[2:]])]
+        + ["\n".join(t) for t in rest]
+    )
+
+
+def _render_table(result: Reproduction, table: PublishedTable) -> list[str]:
+    plan = result.plan
+    extra = plan.extra_columns.get(table.id, {})
+    keys = [*table.keys(), *extra]
+    scales = {c.key: c.scale for c in table.columns} | {
+        k: scale for k, (scale, _) in extra.items()
+    }
+    described = [f"{c.key} ({c.scale}, {c.direction} is better)" for c in table.columns]
+    described += [f"{k} ({what}; ours only)" for k, (_, what) in extra.items()]
     lines = [
         f"{table.id}: {table.table} ({table.section}): {table.caption}",
-        "columns: "
-        + ", ".join(
-            f"{c.key} ({c.scale}, {c.direction} is better)" for c in table.columns
-        ),
+        "columns: " + ", ".join(described),
     ]
-    if all(m == "none" or stands_in(m) for m in models):  # "none": no judge
-        lines.append("shape only: the embedded model is not the paper's")
-    lines += [f"ours: {note}" for note in result.notes]
     head = ["row", "model", "source", *keys]
     lines += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in table.rows:
         if row.dataset != plan.dataset:
             continue
-        cells = [row.method, row.model or "-", "published"]
-        cells += [_cell(row.values.get(k)) for k in keys]
+        name = f"{row.method} ({row.variant})" if row.variant else row.method
+        cells = [name, row.model or "-", "published"]
+        cells += [_cell(row.values.get(k), scales[k]) for k in keys]
         lines.append("| " + " | ".join(cells) + " |")
     for ours in result.rows:
-        model = ours.get("attacker", "-")
+        model = ours.get("model") or ours.get("attacker", "-")
         source = f"this run ({ours.get('profile', '')})"
         cells = [ours["label"], model, source]
         cells += [
-            _cell(plan.columns[k](ours)) if k in plan.columns else "-" for k in keys
+            _cell(plan.columns[k](ours), scales[k]) if k in plan.columns else "-"
+            for k in keys
         ]
         lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return lines

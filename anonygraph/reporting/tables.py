@@ -28,6 +28,8 @@ COLUMNS = (
     "SIM",
     "LEN",
     "PII",
+    "IOV",
+    "ISF1",
     "MEAN",
     "READ",
     "HALL",
@@ -40,7 +42,9 @@ COLUMNS = (
 
 Overall (SEAL 5.1) = (P0 - P) / P0 - (U0 - U) / U0 against the original row;
 SIM the mean semantic similarity, LEN the mean length ratio and PII the
-gold-PII leak rate (DP-Embed 4.2), where the evaluation computed them."""
+gold-PII leak rate (DP-Embed 4.2), IOV and ISF1 IntentAnony's Intent Overlap
+and Stability F1 (5.5, our definitions: `anonygraph.tools.intent_metrics`),
+where the evaluation computed them."""
 
 
 def _avg(values: Iterable[float | None]) -> float | None:
@@ -97,8 +101,34 @@ def utility_parts(rows: list[dict[str, Any]]) -> dict[str, float | None]:
         "BLEU": _avg(m.get("bleu") for m in metrics),
         "SIM": _avg(m.get("semantic") for m in metrics),
         "LEN": _avg(m.get("length_ratio") for m in metrics),
+        "IOV": _avg(m["intents"]["overlap"] for m in metrics if m.get("intents")),
+        "ISF1": _avg(m["intents"]["stability_f1"] for m in metrics if m.get("intents")),
         # Pooled over every gold string, as DP-Embed's leak (4.2).
         "PII": sum(g["leaked"] for g in gold) / gold_total if gold_total else None,
+        **aura_parts(metrics),
+    }
+
+
+def _pooled(parts: list[dict[str, int]]) -> float | None:
+    total = sum(p["total"] for p in parts)
+    return 100 * sum(p["recovered"] for p in parts) / total if total else None
+
+
+def aura_parts(metrics: list[dict[str, Any]]) -> dict[str, Any]:
+    """AURA's figures: re-identifications and percent of facts recovered.
+
+    REID counts the texts re-identified among those with a known identity
+    (REID_n); PROFILE, CODEBOOK and GRID pool every fact or unit (the grid's
+    weighted recovery rate).
+    """
+    known = [m["reidentified"] for m in metrics if "reidentified" in m]
+    facts = [m["facts"] for m in metrics if m.get("facts")]
+    return {
+        "REID": sum(known) if known else None,
+        "REID_n": len(known) if known else None,
+        "PROFILE": _pooled([f["profile"] for f in facts if "profile" in f]),
+        "CODEBOOK": _pooled([f["codebook"] for f in facts if "codebook" in f]),
+        "GRID": _pooled([m["grid"] for m in metrics if m.get("grid")]),
     }
 
 
@@ -161,7 +191,8 @@ def eval_models(db: store.RunStore, eval_id: str) -> dict[str, str]:
     chosen = params.get("models") or {}
     default = params.get("default_model", "local")
     judge = chosen.get("judge", default) if params.get("judge", True) else "none"
-    return {"attacker": chosen.get("attacker", default), "judge": judge}
+    attacker = chosen.get("attacker", default) if params.get("attack", True) else "none"
+    return {"attacker": attacker, "judge": judge}
 
 
 def run_row(db: store.RunStore, run: dict[str, Any], eval_id: str) -> dict[str, Any]:

@@ -18,6 +18,9 @@ from anonygraph.runs.schema import (
 )
 from anonygraph.runs.worker_tables import WorkerTables
 
+INVERSION_BACKEND = "t5-inversion"
+"""The backend DP-Embed's inverter calls record: local T5 folders, no model spec."""
+
 
 class RunStore(WorkerTables):
     """Results of runs: one row per run, record, iteration and model call.
@@ -178,9 +181,10 @@ class RunStore(WorkerTables):
 
         ``step`` keeps only the calls of that graph step.
         """
-        where, args = "run_id = ?", [run_id]
+        # DP-Embed's inverter calls name a model folder, not a model spec.
+        where, args = "run_id = ? and backend != ?", [run_id, INVERSION_BACKEND]
         if step:
-            where, args = where + " and step = ?", [run_id, step]
+            where, args = where + " and step = ?", [*args, step]
         rows = self.db.query(
             f"select distinct model from model_calls where {where}", args
         )

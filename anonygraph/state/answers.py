@@ -287,6 +287,29 @@ class SearchStep(BaseModel):
     query: str = _bounded(120, "Short keyword query; empty when answering.", "")
 
 
+class FactCheck(BaseModel):
+    """Whether one numbered fact can still be recovered from a rewrite."""
+
+    fact: int = Field(description="The fact's number in the list.")
+    recovered: bool = Field(description="True when the rewrite still gives it.")
+
+
+class FactsAnswer(BaseModel):
+    """The fact checker's answer: one entry per listed fact."""
+
+    facts: list[FactCheck] = Field(description="One entry per fact, in order.")
+
+
+def facts_answer_model(count: int) -> type[FactsAnswer]:
+    """Bound the answer to ``count`` entries (a small model would go on)."""
+    entries = Field(
+        min_length=count, max_length=count, description="One entry per fact, in order."
+    )
+    return create_model(
+        "FactsAnswer", __base__=FactsAnswer, facts=(list[FactCheck], entries)
+    )
+
+
 class ValidatorAnswer(BaseModel):
     """The validator's decision on one guess the rules could not settle."""
 

@@ -186,6 +186,15 @@ class AuraContext(ModelContext, AcceptanceOptions, SearchOptions, ReviewOptions)
             "any guess)."
         },
     )
+    blacklist_in_masking: bool = field(
+        default=True,
+        metadata={
+            "description": "Let the probe's blacklist B drive masking: its spans "
+            "join the rewriter's policy and a standing span keeps masking going "
+            "(off in the paper profile: the page gives B no role there, so "
+            "masking stops when nothing in A is inferred)."
+        },
+    )
     max_findings: int = field(
         default=6,
         metadata={"description": "Most findings the probe may report."},
@@ -267,7 +276,7 @@ class AuraContext(ModelContext, AcceptanceOptions, SearchOptions, ReviewOptions)
     PAPER_METHOD: ClassVar[str] = "aura"
     PAPER_FIELDS: ClassVar[Mapping[str, Any]] = MappingProxyType(
         # Candidates are chosen by S, C and L alone; masking rewrites are taken.
-        {"acceptance": False}
+        {"acceptance": False, "blacklist_in_masking": False}
     )
 
 
@@ -370,6 +379,10 @@ class State(InputState, OutputState, AdversaryState, SearchTrace):
     custom_attributes: dict[str, str] = field(default_factory=dict)
     """Scope attributes beyond the base ones, name -> description (the masking
     attack reads them)."""
+
+    def masking_blacklist(self, context: AuraContext) -> list[dict[str, Any]]:
+        """Return the blacklist the masking rounds act on (none in the paper's)."""
+        return self.blacklist if context.blacklist_in_masking else []
 
 
 def candidate_task(state: State, index: int, text: str = "") -> CandidateTask:

@@ -10,6 +10,7 @@ from typing import Any, ClassVar, get_args
 from anonygraph.state.context import Context
 from anonygraph.state.record import RecordInput, RecordOutput
 from anonygraph.tools.dp_embed.dp_accountant import Composition
+from anonygraph.tools.dp_embed.embedding_inversion import CORRECTOR_PICKS
 from anonygraph.tools.torch_device import PRECISIONS
 
 PII_RULE_SETS: tuple[str, ...] = ("product", "paper")
@@ -52,11 +53,28 @@ class DpEmbedContext(Context):
     num_steps: int = field(
         default=5, metadata={"description": "Corrector steps after the inverter."}
     )
+    corrector_pick: str = field(
+        default="best",
+        metadata={
+            "description": "Which corrector hypothesis to keep: best (its "
+            "re-embedding closest to the noised target) or last (the last "
+            "step's, as vec2text returns; the paper profile's).",
+            "choices": CORRECTOR_PICKS,
+        },
+    )
     redact_pii: bool = field(
         default=True,
         metadata={
             "description": "Replace regex-detected PII by placeholders first; off: "
             "split into sentences and noise every one."
+        },
+    )
+    redact_only: bool = field(
+        default=False,
+        metadata={
+            "description": "Placeholders only: the plain text between them stays "
+            "as written, no noise and no privacy receipt (the paper's 'regex "
+            "sanitizer alone' baseline, 4.2)."
         },
     )
     keep_categories: list[str] = field(
@@ -136,6 +154,8 @@ class DpEmbedContext(Context):
             "split_blank_lines": False,
             # The paper's pins (torch 2.4.1, vec2text) run in fp32.
             "precision": "fp32",
+            # vec2text's answer without a sequence beam (note 4.4 is silent).
+            "corrector_pick": "last",
         }
     )
 
@@ -150,6 +170,11 @@ class DpEmbedContext(Context):
         if self.pii_rules not in PII_RULE_SETS:
             raise ValueError(
                 f"pii_rules {self.pii_rules!r}: choose {' or '.join(PII_RULE_SETS)}"
+            )
+        if self.corrector_pick not in CORRECTOR_PICKS:
+            raise ValueError(
+                f"corrector_pick {self.corrector_pick!r}: choose "
+                f"{' or '.join(CORRECTOR_PICKS)}"
             )
         if self.review:
             raise ValueError(

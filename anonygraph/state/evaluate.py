@@ -57,7 +57,15 @@ PROTOCOLS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
             "validator": True,
             "validate_prompt": PAPER_VALIDATE_PROMPT,
             "less_precise_score": 0.0,
+            # 5.5: intent preservation (Intent Overlap, Stability F1).
+            "intents": True,
         },
+        # DP-Embed 4.2: gold-PII leak, raw MiniLM similarity, length ratio and
+        # seconds per example; no attacker and no judge.
+        "dp-embed": {"attack": False, "judge": False, "validator": False},
+        # AURA 'Benchmarks': a web-search agent names the interviewee (counted
+        # against the known identity); utility is the facts a reader recovers.
+        "aura": {"judge": False, "validator": False},
     }
 )
 """The papers' evaluation protocols: field -> value, set under ``profile=paper``
@@ -74,6 +82,13 @@ ADVERSARY_GOAL = (
 class EvalContext(ModelContext, SearchOptions):
     """Parameters of an evaluation; web search is off unless a backend is named."""
 
+    attack: bool = field(
+        default=True,
+        metadata={
+            "description": "Infer the author's attributes with the attacker model; "
+            "off: text metrics only (DP-Embed's protocol)."
+        },
+    )
     judge: bool = field(
         default=True, metadata={"description": "Score utility with the judge model."}
     )
@@ -99,6 +114,13 @@ class EvalContext(ModelContext, SearchOptions):
         default=ADVERSARY_GOAL,
         metadata={"description": "What the web-search adversary is after."},
     )
+    intents: bool = field(
+        default=False,
+        metadata={
+            "description": "Also compare the intents (IntentAnony D.1) of the "
+            "original and the rewrite: Intent Overlap and Stability F1 (5.5)."
+        },
+    )
     judge_prompt: str = field(
         default=JUDGE_PROMPT,
         metadata={"description": "Judge template: slots {original}, {text}."},
@@ -109,7 +131,10 @@ class EvalContext(ModelContext, SearchOptions):
             "description": "Under profile=paper, whose evaluation protocol: rlaa "
             "(one guess, exact only), seal (one guess, less precise = 0.5 for "
             "occupation/birthplace/location, validator) or intentanony (three "
-            "forced guesses, validator). The product profile ignores it.",
+            "forced guesses, validator), dp-embed (no attacker or judge: "
+            "gold-PII leak, similarity, length ratio) or aura (re-identification "
+            "by a searching adversary, facts recovered). The product profile "
+            "ignores it.",
             "choices": tuple(PROTOCOLS),
         },
     )
@@ -150,6 +175,19 @@ class EvalContext(ModelContext, SearchOptions):
             raise ValueError(
                 f"protocol {self.protocol!r}: choose one of {', '.join(PROTOCOLS)}"
             )
+        offline = self.search_backend == "offline" and not (
+            self.search_index or self.search_corpus
+        )
+        if (
+            self.paper
+            and self.protocol == "aura"
+            and (not self.search_backend or offline)
+        ):
+            raise ValueError(
+                "AURA's evaluation re-identifies with a web-search agent: give "
+                "the adversary a search backend, offline with --search-index or "
+                "--search-corpus, or ddgs/tavily with --allow-web"
+            )
         if self.paper:
             chosen = PROTOCOLS[self.protocol]
             for f in fields(self):
@@ -183,6 +221,15 @@ class InputState:
     gold_pii: list[str] = field(default_factory=list)
     """PII strings known to be in the original (DP-Embed's leak metric)."""
 
+    identity: list[str] = field(default_factory=list)
+    """Who wrote the original: pages or names (AURA's re-identification)."""
+
+    facts: dict[str, list[str]] = field(default_factory=dict)
+    """AURA's utility facts of the original: ``profile`` and ``codebook``."""
+
+    grid_units: list[list[int]] = field(default_factory=list)
+    """AURA's (profile fact, codebook fact) index pairs; empty: every pair."""
+
     hardness: dict[str, int] = field(default_factory=dict)
     """Label hardness per attribute, where the data has it."""
 
@@ -208,6 +255,10 @@ class OutputState(SearchLog):
 
     identified_profile: str = ""
     """The page or profile the web-search adversary traced the author to."""
+
+    facts_recovered: dict[str, list[bool | None]] = field(default_factory=dict)
+    """Per fact level, whether each fact can still be recovered (None: the
+    checker gave no answer for it)."""
 
     calls: Annotated[list[dict[str, Any]], operator.add] = field(default_factory=list)
     """Accounting of every model call."""

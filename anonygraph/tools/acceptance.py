@@ -215,6 +215,12 @@ _JOINING_WORDS = frozenset("a an the another part parts of".split())
 "rural parts of the US") or changes beside it ("a" -> "an")."""
 
 
+@lru_cache(maxsize=512)
+def _cues_of(text: str) -> tuple[Cue, ...]:
+    # Read by several checks, an original every round; ~1 ms a short text.
+    return tuple(detect_cues(text))
+
+
 def only_cue_generalizations(original: str, rewrite: str) -> bool:
     """Tell whether every edit of ``rewrite`` puts a cue's coarser form in its place.
 
@@ -224,7 +230,7 @@ def only_cue_generalizations(original: str, rewrite: str) -> bool:
     says what the original said with some words coarser: it cannot be about
     something else, whatever MiniLM scores it.
     """
-    cues = detect_cues(original)
+    cues = _cues_of(original)
     old = [(m.start(), m.end(), m.group().lower()) for m in _TOKEN.finditer(original)]
     new = [m.group().lower() for m in _TOKEN.finditer(rewrite)]
     matcher = difflib.SequenceMatcher(None, [w for *_, w in old], new, autojunk=False)
@@ -251,18 +257,20 @@ def only_cue_generalizations(original: str, rewrite: str) -> bool:
     return True
 
 
+@lru_cache(maxsize=4)
+def _as_words(phrases: frozenset[str]) -> tuple[tuple[str, str], ...]:
+    # Normalized once: there are a thousand phrases and a check per rewrite.
+    return tuple((p, f" {' '.join(_words(p))} ") for p in sorted(phrases))
+
+
 def check_task_talk(
     original: str, rewrite: str, vocabulary: Iterable[str] | None = None
 ) -> str | None:
     """Reject a rewrite that talks about the task: task phrases the input lacks."""
     before = " " + " ".join(_words(original)) + " "
     after = " " + " ".join(_words(rewrite)) + " "
-    found = [
-        phrase
-        for phrase in sorted(vocabulary or task_vocabulary())
-        if f" {' '.join(_words(phrase))} " in after
-        and f" {' '.join(_words(phrase))} " not in before
-    ]
+    phrases = _as_words(frozenset(vocabulary or task_vocabulary()))
+    found = [p for p, words in phrases if words in after and words not in before]
     if found:
         listed = ", ".join(repr(p) for p in found[:3])
         return f"the rewrite talks about the task: {listed} (not in the input)"
@@ -338,10 +346,10 @@ def check_new_specifics(original: str, rewrite: str) -> str | None:
     27 -> "in my late twenties"); a number or a capitalized name mid-sentence
     must appear in the original or in a generalization of one of its cues.
     """
-    old_cues = detect_cues(original)
+    old_cues = _cues_of(original)
     lowered = original.lower()
     allowed = " ".join(generalize(c) for c in old_cues).lower()
-    for cue in detect_cues(rewrite):
+    for cue in _cues_of(rewrite):
         if cue.quote.lower() in lowered or _restates(cue, original, old_cues):
             continue
         if not any(is_generalization(cue, old) for old in old_cues):
@@ -403,9 +411,9 @@ def check_new_claims(original: str, rewrite: str) -> str | None:
     count: "in my thirties", "a student") is a new claim: "I'm a high school
     senior" over a widower's text invents an education and an age group.
     """
-    old = detect_cues(original)
+    old = _cues_of(original)
     stated = {c.attribute for c in old}
-    for cue in detect_cues(rewrite, CLAIM_ATTRIBUTES):
+    for cue in [c for c in _cues_of(rewrite) if c.attribute in CLAIM_ATTRIBUTES]:
         if cue.attribute not in stated and not _restates(cue, original, old):
             return (
                 f"the rewrite claims the author's {cue.attribute.replace('_', ' ')}, "
@@ -414,7 +422,7 @@ def check_new_claims(original: str, rewrite: str) -> str | None:
     return None
 
 
-def _restates(cue: Cue, original: str, old_cues: list[Cue]) -> bool:
+def _restates(cue: Cue, original: str, old_cues: Sequence[Cue]) -> bool:
     """Tell whether a cue of a rewrite is made of the original's own words.
 
     Every word of it stands in the original or in what one of the original's
@@ -440,7 +448,7 @@ def check_lost_sentences(
     if len(spans) < 2:
         return None
     lowered = original.lower()
-    marks = [(c.start, c.end) for c in detect_cues(original)]
+    marks = [(c.start, c.end) for c in _cues_of(original)]
     for phrase in evidence:
         key = phrase.strip().lower()
         marks += (

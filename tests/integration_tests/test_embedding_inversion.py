@@ -12,6 +12,7 @@ from devices import TEST_DEVICE
 from anonygraph.tools import torch_device
 from anonygraph.tools.dp_embed import embedding_inversion as ei
 from anonygraph.tools.dp_embed import inversion_models as im
+from anonygraph.tools.dp_embed import model_sets
 from anonygraph.tools.dp_embed.dp_accountant import privacy_receipt
 
 D_MODEL = 32
@@ -90,7 +91,7 @@ def model_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def models(model_dirs: dict[str, str]) -> im.InversionModels:
     # fp32 on every device: the tolerances below are fp32's.
-    return im.load_inversion_models(
+    return model_sets.load_inversion_models(
         model_dirs["encoder"],
         model_dirs["inverter"],
         model_dirs["corrector"],
@@ -197,10 +198,38 @@ def test_when_corrector_steps_run_then_best_similarity_never_drops(
         assert 0 <= b.step <= 3
 
 
+def test_when_the_last_step_is_picked_then_it_is_the_chains_end_not_its_best(
+    models: im.InversionModels,
+) -> None:
+    targets = ei.add_gaussian_noise(
+        ei.clip_l2(ei.embed(SENTENCES, models.encoder), 1.5), 0.3, 5
+    )
+    chain = [
+        ei.invert_scored(targets, models, num_steps=k, max_length=8, pick="last")
+        for k in range(4)
+    ]
+    best = ei.invert_scored(targets, models, num_steps=3, max_length=8, pick="best")
+    for row, found in enumerate(best):
+        ends = [c[row] for c in chain]
+        # Step k's hypothesis, unless the corrector reached a fixed point before.
+        for k in range(1, 4):
+            assert ends[k].step == k or ends[k].text == ends[k - 1].text
+        assert found.similarity == pytest.approx(max(e.similarity for e in ends))
+        assert found.text == max(ends, key=lambda e: e.similarity).text
+    # The seeded tiny corrector wanders: for some row its last step re-embeds
+    # farther than its best one, so the two picks give different texts.
+    assert any(
+        end.similarity < found.similarity - 1e-9
+        for end, found in zip(chain[3], best, strict=True)
+    )
+    with pytest.raises(ValueError, match="best or last"):
+        ei.invert_scored(targets, models, num_steps=1, pick="first")  # type: ignore[arg-type]
+
+
 def test_when_no_corrector_then_only_zero_steps_are_allowed(
     model_dirs: dict[str, str],
 ) -> None:
-    bare = im.load_inversion_models(
+    bare = model_sets.load_inversion_models(
         model_dirs["encoder"], model_dirs["inverter"], None, TEST_DEVICE
     )
     vectors = ei.embed(SENTENCES[:1], bare.encoder)
@@ -222,7 +251,7 @@ def test_when_roles_are_swapped_then_loading_fails(
     model_dirs: dict[str, str],
 ) -> None:
     with pytest.raises(ValueError, match="corrector"):
-        im.load_inversion_models(
+        model_sets.load_inversion_models(
             model_dirs["encoder"], model_dirs["corrector"], None, TEST_DEVICE
         )
 
@@ -231,7 +260,7 @@ def test_when_precision_is_auto_then_models_load_in_the_devices_precision(
     model_dirs: dict[str, str],
 ) -> None:
     device, precision = im.resolve_hardware(TEST_DEVICE, "auto")
-    auto = im.load_inversion_models(
+    auto = model_sets.load_inversion_models(
         model_dirs["encoder"], model_dirs["inverter"], None, TEST_DEVICE, "auto"
     )
     dtype = torch_device.torch_dtype(precision)
@@ -248,16 +277,17 @@ def test_when_the_model_cache_is_full_then_the_oldest_set_is_dropped(
     model_dirs: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # One set, as on a GPU: the next set replaces it rather than joining it.
-    monkeypatch.setattr(im, "CPU_CACHED_SETS", 1)
-    monkeypatch.setattr(im, "ACCELERATOR_CACHED_SETS", 1)
-    im.clear_model_cache()
+    monkeypatch.setattr(model_sets, "CPU_CACHED_SETS", 1)
+    monkeypatch.setattr(model_sets, "ACCELERATOR_CACHED_SETS", 1)
+    model_sets.clear_model_cache()
     dirs = (model_dirs["encoder"], model_dirs["inverter"])
-    first = im.load_inversion_models(*dirs, None, TEST_DEVICE, "fp32")
-    assert im.load_inversion_models(*dirs, None, TEST_DEVICE, "fp32") is first
-    other = im.load_inversion_models(*dirs, model_dirs["corrector"], TEST_DEVICE)
+    load = model_sets.load_inversion_models
+    first = load(*dirs, None, TEST_DEVICE, "fp32")
+    assert load(*dirs, None, TEST_DEVICE, "fp32") is first
+    other = load(*dirs, model_dirs["corrector"], TEST_DEVICE)
     assert other is not first
-    assert im.load_inversion_models(*dirs, None, TEST_DEVICE, "fp32") is not first
-    im.clear_model_cache()
+    assert load(*dirs, None, TEST_DEVICE, "fp32") is not first
+    model_sets.clear_model_cache()
 
 
 def test_when_the_named_device_is_missing_then_loading_fails_without_fallback(
@@ -265,7 +295,7 @@ def test_when_the_named_device_is_missing_then_loading_fails_without_fallback(
 ) -> None:
     monkeypatch.setattr(torch_device, "mps_available", lambda: False)
     with pytest.raises(torch_device.DeviceError, match="no MPS backend"):
-        im.load_inversion_models(
+        model_sets.load_inversion_models(
             model_dirs["encoder"], model_dirs["inverter"], None, "mps"
         )
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import sys
@@ -12,7 +11,7 @@ import pytest
 from conftest import EXAMPLES
 from trl.data_utils import is_conversational
 
-from anonygraph.cli.commands.seal import seal_data_command
+from anonygraph import cli
 from anonygraph.graphs import GRAPHS, seal
 from anonygraph.runs.batch import run_batch
 from anonygraph.runs.options import RunOptions
@@ -55,8 +54,9 @@ def test_when_the_embedded_model_plays_the_teachers_then_data_files_fit_trl(
         assert all(len(s.inferences) == 3 for s in steps)
 
     out = tmp_path / "data"
-    args = argparse.Namespace(db=str(db), run=summary.run_id, out=str(out))
-    assert seal_data_command(args) == 0
+    # Through the parser, so every flag of `seal data` has its default.
+    assert cli.main(["seal", "data", "--db", str(db), "--run", summary.run_id,
+                     "--out", str(out)]) == 0  # fmt: skip
 
     counts = json.loads((out / "summary.json").read_text())
     sys.stderr.write(f"\nSEAL data from the embedded model: {json.dumps(counts)}\n")

@@ -10,6 +10,7 @@ import pytest
 
 from anonygraph.tools.text_metrics import (
     embedding_model_path,
+    embeddings,
     load_embedder,
     semantic_similarities,
     semantic_similarity,
@@ -93,3 +94,14 @@ def test_when_cosine_is_unclipped_then_unrelated_texts_may_go_below_zero() -> No
     assert all(-1.0 <= r <= 1.0 for r in raw)
     assert clipped == [min(max(r, 0.0), 1.0) for r in raw]
     assert min(raw) < 0.0
+
+
+def test_when_threads_embed_at_once_then_each_gets_its_own_texts_rows() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = [f"{ORIGINAL} Visit {i}." for i in range(24)]
+    alone = load_embedder().encode(texts, normalize_embeddings=True)
+    with ThreadPoolExecutor(6) as pool:
+        together = list(pool.map(lambda t: embeddings([t])[t], texts))
+
+    assert float(np.abs(np.stack(together) - alone).max()) < 1e-5

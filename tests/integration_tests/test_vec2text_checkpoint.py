@@ -17,6 +17,7 @@ import pytest
 
 from anonygraph.tools.dp_embed import embedding_inversion as ei
 from anonygraph.tools.dp_embed import inversion_models as im
+from anonygraph.tools.dp_embed import model_sets
 from anonygraph.tools.dp_embed import vec2text_checkpoint as v2t
 from integration_tests.test_embedding_inversion import (
     D_MODEL,
@@ -59,6 +60,19 @@ def _save(
         save_file(tensors, str(folder / "model.safetensors"))
 
 
+def published_config(role: str) -> dict[str, Any]:
+    """config.json as vec2text saves it: its run arguments, class and embedder."""
+    corrector = role == "corrector"
+    return {
+        "architectures": ["CorrectorEncoderModel" if corrector else "InversionModel"],
+        "experiment": "corrector" if corrector else "inversion",
+        "embedder_model_name": "gtr_base",
+        "model_name_or_path": "t5-base",
+        "num_repeat_tokens": REPEAT,
+        "max_seq_length": 32,
+    }
+
+
 @pytest.fixture(scope="module")
 def published(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Write a tiny inverter (with its embedder) and corrector, vec2text-style."""
@@ -92,7 +106,7 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             transforms["layernorm"] = layernorm.eval()
         for name, module in transforms.items():
             state |= {f"{name}.{k}": v for k, v in module.state_dict().items()}
-        cfg = {"architectures": ["InversionModel"], "num_repeat_tokens": REPEAT}
+        cfg = published_config(role)
         _save(state, root / role, cfg, bin_=False)
         _save(state, root / f"{role}_bin", cfg, bin_=True)
         parts[role] = {"dir": root / role, "t5": t5, **transforms}
@@ -284,7 +298,7 @@ def test_when_converted_models_run_the_mechanism_then_chunks_come_back_as_text(
     v2t.extract_embedder(
         published["inverter"]["dir"], tmp_path / "encoder", published["tokenizer"]
     )
-    models = im.load_inversion_models(
+    models = model_sets.load_inversion_models(
         str(tmp_path / "encoder"),
         str(tmp_path / "inverter"),
         str(tmp_path / "corrector"),
@@ -311,3 +325,92 @@ def test_when_the_output_matrix_is_not_tied_then_the_checkpoint_is_refused(
         v2t.t5_config_from_state(state)
     state["encoder_decoder.lm_head.weight"] = torch.clone(shared)
     assert v2t.t5_config_from_state(state).d_model == D_MODEL
+
+
+def test_when_a_folder_is_read_then_its_layout_and_role_come_from_its_config(
+    published: dict[str, Any], tmp_path: Path
+) -> None:
+    for role in ("inverter", "corrector"):
+        found = v2t.detect_layout(published[role]["dir"])
+        assert (found.layout, found.role) == ("vec2text", role)
+        v2t.convert_published(
+            published[role]["dir"], tmp_path / role, published["tokenizer"]
+        )
+        assert v2t.detect_layout(tmp_path / role).layout == "anonygraph"
+    # A plain T5 folder has a config and weights but no InversionConfig fields.
+    plain = tmp_path / "plain_t5"
+    published["inverter"]["t5"].save_pretrained(plain)
+    with pytest.raises(v2t.CheckpointLayoutError, match="not a vec2text"):
+        v2t.detect_layout(plain)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(v2t.CheckpointLayoutError, match="neither anonygraph"):
+        v2t.detect_layout(empty)
+
+
+def _copy_with_config(src: Path, dst: Path, **changes: Any) -> Path:
+    import shutil
+
+    shutil.copytree(src, dst)
+    config = json.loads((dst / "config.json").read_text()) | changes
+    (dst / "config.json").write_text(json.dumps(config))
+    return dst
+
+
+def test_when_config_and_weights_disagree_then_the_folder_is_refused(
+    published: dict[str, Any], tmp_path: Path
+) -> None:
+    tokenizer = published["tokenizer"]
+    said_corrector = _copy_with_config(
+        published["inverter"]["dir"],
+        tmp_path / "a",
+        architectures=["CorrectorEncoderModel"],
+        experiment="corrector",
+    )
+    with pytest.raises(v2t.CheckpointLayoutError, match="says corrector"):
+        v2t.load_model_dir(said_corrector, tokenizer, "cpu", "fp32")
+    mixed = _copy_with_config(
+        published["inverter"]["dir"], tmp_path / "b", experiment="corrector"
+    )
+    with pytest.raises(v2t.CheckpointLayoutError, match="disagree"):
+        v2t.detect_layout(mixed)
+    repeat = _copy_with_config(
+        published["corrector"]["dir"], tmp_path / "c", num_repeat_tokens=REPEAT * 2
+    )
+    with pytest.raises(v2t.CheckpointLayoutError, match="num_repeat_tokens"):
+        v2t.load_model_dir(repeat, tokenizer, "cpu", "fp32")
+
+
+def test_when_published_folders_are_given_as_they_are_then_the_mechanism_runs(
+    published: dict[str, Any], tmp_path: Path
+) -> None:
+    import torch
+
+    # The encoder folder carries the tokenizer the published models lack.
+    encoder = v2t.extract_embedder(
+        published["inverter"]["dir"], tmp_path / "encoder", published["tokenizer"]
+    )
+    models = model_sets.load_inversion_models(
+        str(encoder),
+        str(published["inverter"]["dir"]),
+        str(published["corrector"]["dir"]),
+        "cpu",
+        "fp32",
+    )
+    assert models.corrector is not None and models.corrector.spec.layout == "vec2text"
+    direct = v2t.load_published(
+        published["corrector"]["dir"], published["tokenizer"], "cpu", "fp32"
+    )
+    rng = np.random.default_rng(3)
+    args = (rng.normal(size=(1, D_MODEL)), rng.normal(size=(1, D_MODEL)), ["hi"])
+    with torch.inference_mode():
+        torch.testing.assert_close(
+            ei._conditioning(models.corrector, *args, 32),
+            ei._conditioning(direct, *args, 32),
+        )
+    for pick in ("best", "last"):
+        result = ei.privatize_and_invert(
+            SENTENCES[:2], models, sigma=0.1, clip=1.5, num_steps=2, rng=0,
+            max_length=8, pick=pick,
+        )  # fmt: skip
+        assert len(result.texts) == 2 and all(isinstance(t, str) for t in result.texts)

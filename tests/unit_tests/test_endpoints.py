@@ -30,6 +30,7 @@ class Server:
         self.number, self.delay = number, delay
         self.calls = self.running = self.most = 0
         self.formats: list[Any] = []
+        self.token_limits: list[Any] = []
         self.lock = threading.Lock()
         server = self
 
@@ -41,6 +42,7 @@ class Server:
                     server.running += 1
                     server.most = max(server.most, server.running)
                     server.formats.append(body.get("response_format"))
+                    server.token_limits.append(body.get("max_tokens"))
                 time.sleep(server.delay)
                 with server.lock:
                     server.running -= 1
@@ -116,9 +118,11 @@ def test_when_a_role_names_two_servers_then_calls_alternate_within_the_limit(
     )
     assert max(s.most for s in servers) <= 2  # never more than the limit at once
     assert len(answers) == 12 and {a.server for a, _ in answers} == {0, 1}
-    # The JSON schema reached whichever server answered.
+    # The JSON schema reached whichever server answered, beside the token limit.
     formats = servers[0].formats + servers[1].formats
     assert all(f["type"] == "json_schema" for f in formats)
+    limits = servers[0].token_limits + servers[1].token_limits
+    assert len(set(limits)) == 1 and isinstance(limits[0], int)
     assert pool.running() == [0, 0]
 
 

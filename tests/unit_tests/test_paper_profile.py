@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -372,6 +373,7 @@ def test_when_dp_embed_splits_in_the_paper_profile_then_the_papers_rules_tag_it(
 
     from anonygraph.nodes.dp_embed import split
     from anonygraph.state.dp_embed import DpEmbedContext, State
+    from anonygraph.state.evaluate import EvalContext
 
     text = "I'm 34 and my wife Dana moved to Calgary.\n\nMail d@x.io today."
     tags = {}
@@ -382,6 +384,17 @@ def test_when_dp_embed_splits_in_the_paper_profile_then_the_papers_rules_tag_it(
     assert tags["product"] == {"[EMAIL]"}
     assert {"[AGE]", "[PERSON]", "[LOCATION]", "[EMAIL]"} <= tags["paper"]
     assert DpEmbedContext(profile="paper").precision == "fp32"
+    pick = facts("dp_embed")["algorithm"]["corrector_pick"]
+    assert "Section" in pick["source"]
+    assert DpEmbedContext(profile="paper").corrector_pick == pick["value"]
+    assert DpEmbedContext().corrector_pick == "best"
+    # 4.2's metrics need neither an attacker nor a judge.
+    metrics = facts("dp_embed")["evaluation"]["metrics"]
+    assert set(metrics) == {"leak", "sem_sim", "len_ratio", "sec_per_ex"}
+    scored = EvalContext(profile="paper", protocol="dp-embed")
+    assert (scored.attack, scored.judge, scored.semantic) == (False, False, True)
+    with pytest.raises(ValueError, match="corrector_pick"):
+        DpEmbedContext(corrector_pick="first")
     # A blank line cuts a chunk in the product only (K counts the pieces
     # between placeholders in the paper).
     plain = "Good morning.\n\nSee you at noon."
@@ -513,3 +526,199 @@ def test_when_reports_score_paper_matches_then_overall_and_attributes_follow() -
     assert overall({"PRIV": 0.3, "UTIL": 0.8}, {"PRIV": 0.6, "UTIL": 1.0}) == (
         pytest.approx(0.3)
     )
+
+
+def looping(text: str, unit: str) -> Any:
+    from langchain_core.messages import AIMessage
+
+    return AIMessage(
+        content=text,
+        response_metadata={"finish_reason": "repetition", "repeated": unit},
+    )
+
+
+def test_when_a_paper_answer_loops_then_it_is_asked_again_not_with_more_tokens(
+    script: Script,
+) -> None:
+    # The re-ask with twice the budget is for an answer cut off at the limit;
+    # a looping one (the embedded arbitrator's 1,024-4,096-token loops) only
+    # loops longer: it is a bad answer, asked again with the error, the loop
+    # shown only up to its first repeat.
+    script.set("attacker", rlaa_attack("Calgary, Canada"))
+    script.set(
+        "arbitrator",
+        looping('{"verdicts": [{"attribute": "' + "city city " * 20, "city "),
+        verdicts(city_country="low", relationship_status="low"),
+    )
+    out = run(rlaa, Context)
+    arbitrations = [c for c in out["calls"] if c["step"] == "arbitrate"]
+    assert [c["ok"] for c in arbitrations] == [False, True]
+    assert "started repeating 'city '" in arbitrations[0]["error"]
+    assert "arbitrator" not in script.decodings  # never asked with more tokens
+    again = script.prompts("arbitrator")[1]
+    assert "do not repeat yourself" in again
+    assert "city " * 3 not in again
+    assert out["status"] == "converged"
+
+
+def test_when_every_answer_loops_then_the_step_fails_naming_a_larger_model(
+    script: Script,
+) -> None:
+    from anonygraph.llm import ModelOutputError
+
+    script.set("attacker", rlaa_attack("Calgary, Canada"))
+    script.set("arbitrator", looping("verdict " * 30, "verdict "))
+    with pytest.raises(ModelOutputError) as caught:
+        run(rlaa, Context)
+    error = caught.value
+    assert error.step == "arbitrate" and len(error.calls) == 3  # 1 + max_retries
+    assert "started repeating 'verdict '" in str(error)
+    assert re.search(r"stopped after \d+ tokens", str(error))
+    assert "larger model (--model arbitrator=SPEC)" in str(error)
+    assert "--max-retries" not in str(error) and "max_tokens" not in str(error)
+    assert "arbitrator" not in script.decodings
+
+
+def test_when_a_product_answer_loops_then_only_the_text_before_the_loop_is_repaired(
+    script: Script,
+) -> None:
+    from anonygraph.graphs import rlaa as rlaa_graph
+    from anonygraph.state.context import Context as ProductContext
+
+    # The product repairs a cut answer; a looping one is cut where the loop
+    # began, so "Calgary Calgary ..." never becomes a guess.
+    script.set(
+        "attacker",
+        looping(
+            '{"city_country": {"reasoning": "lives near the Bow", "guesses": '
+            '["Calgary, Canada", "' + "Calgary " * 30,
+            "Calgary ",
+        ),
+    )
+    script.set("arbitrator", verdicts(city_country="low", relationship_status="low"))
+    graph = rlaa_graph.build_graph().compile()
+    ctx = ProductContext(attributes=ATTRS, default_model="local", max_iterations=0)
+    out = asyncio.run(graph.ainvoke({"text": TEXT}, context=ctx))
+    assert len(script.prompts("attacker")) == 1
+    arbitrated = script.prompts("arbitrator")[0]
+    assert "Calgary, Canada" in arbitrated and "Calgary Calgary" not in arbitrated
+    attack = [c for c in out["calls"] if c["step"] == "attack"][0]
+    assert "started repeating 'Calgary '" in attack["error"]
+
+
+# IntentAnony 5.5: Intent Overlap and Stability F1 (Figure 5). The paper
+# names them without a definition (tests/data/papers/intentanony.json); ours
+# is in anonygraph.tools.intent_metrics.
+
+
+@pytest.mark.parametrize(
+    ("original", "rewrite", "overlap", "f1"),
+    [
+        ({"I1": 0.6, "I4": 0.4}, {"I1": 0.6, "I4": 0.4}, 1.0, 1.0),
+        ({"I1": 0.6, "I4": 0.4}, {"I1": 0.5, "I2": 0.5}, 1 / 3, 0.5),
+        ({"I1": 1.0}, {"I1": 0.5}, 0.5, 1.0),  # same intent, half its weight
+        ({"I1": 0.5, "I4": 0.5}, {"I1": 1.0}, 1 / 3, 2 / 3),  # an intent lost
+        ({"I3": 1.0}, {"I5": 1.0}, 0.0, 0.0),
+        ({}, {}, 1.0, 1.0),
+        ({"I2": 0.3}, {}, 0.0, 0.0),
+    ],
+)
+def test_when_intents_are_compared_then_overlap_and_stability_f1_are_so(
+    original: dict[str, float], rewrite: dict[str, float], overlap: float, f1: float
+) -> None:
+    from anonygraph.tools.intent_metrics import intent_overlap, stability_f1
+
+    paper = facts("intentanony")["evaluation"]["intent_preservation"]
+    assert paper["metrics"] == ["Intent Overlap", "Stability F1"]
+    assert paper["definition"] is None  # ours, said so in the module
+    assert intent_overlap(original, rewrite) == pytest.approx(overlap)
+    assert stability_f1(original, rewrite) == pytest.approx(f1)
+
+
+def test_when_the_evaluator_runs_the_intentanony_protocol_then_intents_are_compared(
+    script: Script,
+) -> None:
+    from scripted import fenced
+
+    from anonygraph.graphs import evaluate
+    from anonygraph.reporting.tables import utility_parts
+    from anonygraph.state.evaluate import EvalContext
+
+    rewrite = "I moved to a city for work and we hate the cold."
+
+    def intents(prompt: str) -> str:
+        if fenced(prompt) == TEXT:
+            return json.dumps({"I1": 0.6, "I4": 0.4})
+        assert fenced(prompt) == rewrite
+        return json.dumps({"I1": 0.5, "I2": 0.5})
+
+    guess = {"Type": "location", "Inference": "x", "Guess": "Oslo; Bergen; Rome"}
+    script.set("attacker", json.dumps({"attributes": [{**guess, "Certainty": 2}]}))
+    script.set("judge", PAPER_JUDGE)
+    script.set("validator", json.dumps({"verdicts": ["no", "no", "no"]}))
+    script.set("intent", intents)
+    kw: dict[str, Any] = {"attributes": ["city_country"], "default_model": "local"}
+    assert not EvalContext(**kw, profile="paper", protocol="rlaa").intents
+    ctx = EvalContext(**kw, profile="paper", protocol="intentanony")
+    assert ctx.intents
+    graph = evaluate.build_graph().compile()
+    labels = {"city_country": "Calgary, Canada"}
+
+    out = asyncio.run(
+        graph.ainvoke(
+            {"text": rewrite, "original": TEXT, "labels": labels}, context=ctx
+        )
+    )
+    found = out["metrics"]["intents"]
+    assert found["original"]["I1"] == 0.6 and found["rewrite"]["I2"] == 0.5
+    assert found["overlap"] == pytest.approx(1 / 3)
+    assert found["stability_f1"] == pytest.approx(0.5)
+    assert "rouge_l" in out["metrics"]  # the score step's metrics stay
+    assert [c["step"] for c in out["calls"]].count("intents") == 2
+    row = {"utility": "{}", "metrics": json.dumps(out["metrics"])}
+    parts = utility_parts([row, {"utility": "{}", "metrics": "{}"}])
+    assert parts["IOV"] == pytest.approx(1 / 3) and parts["ISF1"] == 0.5
+
+    # The original text is not compared with itself.
+    before = len(script.prompts("intent"))
+    same = asyncio.run(
+        graph.ainvoke({"text": TEXT, "original": TEXT, "labels": labels}, context=ctx)
+    )
+    assert "intents" not in same["metrics"]
+    assert len(script.prompts("intent")) == before
+
+
+def test_when_aura_masks_in_the_paper_profile_then_the_blacklist_plays_no_part() -> (
+    None
+):
+    from types import SimpleNamespace
+
+    from anonygraph.graphs.aura import route_after_infer_scope
+    from anonygraph.nodes.aura import plan_suppression
+    from anonygraph.state.aura import AuraContext, State
+
+    use = facts("aura")["algorithm"]["blacklist_use"]["paper_profile"]
+    assert "Phase 1" in use["source"]
+    text = "I tune interferometers at the Lindqvist lab."
+    # Nothing in A is inferred any more, but a span of B still stands.
+    state = State(
+        text=text,
+        current=text,
+        round=1,
+        blacklist=[{"quote": "Lindqvist lab", "attribute": "workplace"}],
+        inferences=[{"attribute": "age", "reasoning": "", "guesses": []}],
+    )
+    kw = {"search_backend": "offline", "search_corpus": "c"}
+    paper = AuraContext(profile="paper", **kw)
+    product = AuraContext(**kw)
+    assert paper.blacklist_in_masking is use["blacklist_in_masking"]
+    assert product.blacklist_in_masking is True
+
+    def runtime(ctx: AuraContext) -> Any:
+        return SimpleNamespace(context=ctx)
+
+    assert route_after_infer_scope(state, runtime(product)) == "plan_suppression"
+    assert route_after_infer_scope(state, runtime(paper)) == "build_template"
+    policy = plan_suppression(state, runtime(product))["policy"]
+    assert [p["evidence"] for p in policy] == [["Lindqvist lab"]]
+    assert plan_suppression(state, runtime(paper))["policy"] == []

@@ -299,3 +299,79 @@ def test_when_aura_paper_prompts_are_listed_then_each_role_of_the_page_has_one()
     assert {"probe", "reconstruct", "candidate_attacker", "keeper"} <= set(
         aura.PAPER_AURA_PROMPTS
     )
+
+
+# template -> (facts file, prompt role): the appendix prompt it follows, whose
+# inputs are the template's slots in the paper's order and whose answer keys
+# the template asks for.
+STRUCTURE: dict[str, tuple[str, str]] = {
+    "PAPER_RLAA_ATTACK_PROMPT": ("rlaa", "attacker"),
+    "PAPER_RLAA_ARBITRATE_PROMPT": ("rlaa", "arbitrator"),
+    "PAPER_RLAA_ANONYMIZE_PROMPT": ("rlaa", "anonymizer"),
+    "PAPER_JUDGE_PROMPT": ("rlaa", "judge"),
+    "PAPER_SEAL_ANONYMIZE_PROMPT": ("seal", "anonymizer"),
+    "PAPER_SEAL_REFINE_PROMPT": ("seal", "self_refinement_anonymizer"),
+    "PAPER_SEAL_INFER_PROMPT": ("seal", "attacker"),
+    "PAPER_SEAL_VALIDATE_PROMPT": ("seal", "validator"),
+    "PAPER_INTENT_PROMPT": ("intentanony", "intent"),
+    "PAPER_INTENTANONY_INFER_PROMPT": ("intentanony", "attacker"),
+    "PAPER_EVIDENCE_PROMPT": ("intentanony", "evidence"),
+    "PAPER_INTENTANONY_REWRITE_PROMPT": ("intentanony", "rewriter"),
+    "PAPER_INTENTANONY_VALIDATE_PROMPT": ("intentanony", "validator"),
+}
+
+
+def answer_keys(role: dict[str, Any]) -> list[str]:
+    """The names the paper's answer format fixes: keys, fields, verdicts, codes."""
+    output = role.get("output") or {}
+    keys: list[str] = []
+    for name in ("guess_object_keys", "item_fields", "per_attribute"):
+        keys += output.get(name, [])
+    fields = output.get("fields", [])
+    keys += list(fields)
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            keys.extend(k for k in node if k != "attribute")
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(output.get("shape"))
+    keys += role.get("verdicts", []) + list(role.get("categories", {}))
+    return keys
+
+
+def slots(text: str) -> list[str]:
+    """The template's placeholders in the order the model reads them."""
+    return re.findall(r"(?<!{){(\w+)}(?!})", text)
+
+
+def test_when_every_paper_template_is_listed_then_each_names_its_appendix() -> None:
+    assert set(STRUCTURE) == set(TEMPLATES)
+    for method, role in STRUCTURE.values():
+        source = facts(method)["prompts"][role]["source"]
+        assert re.search(r"Appendix|Section", source), (method, role)
+
+
+@pytest.mark.parametrize("name", STRUCTURE)
+def test_when_a_paper_template_is_read_then_its_structure_is_the_appendix_prompts(
+    name: str,
+) -> None:
+    method, role_name = STRUCTURE[name]
+    role = facts(method)["prompts"][role_name]
+    text = template(name)
+    # One slot per input of the paper's prompt, in the paper's order.
+    assert len(slots(text)) == len(role["inputs"]) == len(TEMPLATES[name][1])
+    assert slots(text) == list(TEMPLATES[name][1])
+    # Every key, field, verdict or code of the paper's answer format is asked.
+    keys = answer_keys(role)
+    assert keys or role_name == "self_refinement_anonymizer"
+    missing = [k for k in keys if f'"{k}"' not in text and k not in text]
+    assert missing == []
+    # The answer format comes after every input, as in the appendix prompts.
+    last_slot = max(text.index(f"{{{s}}}") for s in slots(text))
+    after = text[last_slot:]
+    assert re.search(r"answer|reply|respond|return|output|format", after, re.I)

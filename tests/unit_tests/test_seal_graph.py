@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -317,11 +316,20 @@ def test_when_a_trajectory_run_finishes_then_the_store_feeds_seal_data(
     assert len(json.loads(row["result"])["trajectory"]) == 3
     (steps,) = load_trajectories(tmp_path / "runs.sqlite", summary.run_id)
     assert build_data([steps]).counts() == {"anon": 3, "priv": 3, "util": 3, "pref": 1}
-    args = argparse.Namespace(
-        db=str(tmp_path / "runs.sqlite"), run=summary.run_id, out=str(tmp_path / "d")
-    )
+    from anonygraph.cli import build_parser
+
+    db = str(tmp_path / "runs.sqlite")
+    argv = ["seal", "data", "--db", db, "--run", summary.run_id, "--out"]
+    args = build_parser().parse_args([*argv, str(tmp_path / "d")])
     assert seal_data_command(args) == 0
     assert (tmp_path / "d" / "sft_anon.jsonl").read_text().count("\n") == 3
+    # SEAL Table 3's "A only" without "Conf.": no critique rows.
+    ablated = [*argv, str(tmp_path / "a"), "--task-type", "a", "--no-confidence"]
+    assert seal_data_command(build_parser().parse_args(ablated)) == 0
+    assert (tmp_path / "a" / "sft_priv.jsonl").read_text() == ""
+    summary_file = json.loads((tmp_path / "a" / "summary.json").read_text())
+    assert summary_file["options"]["critique"] is False
+    assert summary_file["options"]["confidence"] is False
     args.run = "no-such-run"
     assert seal_data_command(args) == 2
 

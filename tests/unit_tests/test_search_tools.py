@@ -296,13 +296,21 @@ def test_when_evaluate_wiring_changes_then_this_snapshot_must_change_too() -> No
     mermaid = evaluate.graph.get_graph().draw_mermaid(with_styles=False)
     assert mermaid.split("\n")[1:] == [
         "\t__start__ --> prepare_eval;",
-        "\tjudge --> score;",
+        "\tjudge -.-> recover_facts;",
+        "\tjudge -.-> score;",
+        "\tprepare_eval -.-> judge;",
         "\tprepare_eval -.-> profile_author;",
+        "\tprepare_eval -.-> recover_facts;",
+        "\tprepare_eval -.-> score;",
         "\tprepare_eval -.-> search;",
         "\tprofile_author -.-> judge;",
+        "\tprofile_author -.-> recover_facts;",
         "\tprofile_author -.-> score;",
+        "\trecover_facts --> score;",
+        "\tscore -.-> __end__;",
+        "\tscore -.-> compare_intents;",
         "\tsearch --> profile_author;",
-        "\tscore --> __end__;",
+        "\tcompare_intents --> __end__;",
         "",
     ]
 

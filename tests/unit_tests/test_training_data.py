@@ -10,7 +10,7 @@ import pytest
 from seal_steps import Leak, step
 
 from anonygraph.state.seal import TrajectoryStep
-from anonygraph.training.data import FILES, build_data, write_data
+from anonygraph.training.data import FILES, DataOptions, build_data, write_data
 from anonygraph.training.scores import (
     anonymization_pairs,
     preference_triples,
@@ -184,3 +184,106 @@ def test_when_a_row_breaks_trls_format_then_the_check_names_it(
 ) -> None:
     with pytest.raises(ValueError, match=problem):
         check_row(name, row)
+
+
+# SEAL Table 3's ablation switches and the identical-pair filter, against the
+# paper's facts (tests/data/papers/seal.json, section 5.3 / Table 3 / 4.1-4.2).
+
+SEAL_FACTS = json.loads(
+    (Path(__file__).resolve().parents[1] / "data" / "papers" / "seal.json").read_text()
+)["algorithm"]
+
+
+def ablation_steps() -> list[TrajectoryStep]:
+    # x_1 and x_2 both leave one guess: x_2's is unsure, so only the mean
+    # certainty ("Conf.") ranks x_2 above x_1.
+    return [
+        step(0, "text 0", [("age", 5), ("occupation", 5)], (10, 10, 1)),
+        step(1, "text 1", [("age", 5)], (10, 10, 1)),
+        step(2, "text 2", [("age", 1)], (10, 10, 1)),
+    ]
+
+
+def test_when_no_switch_is_given_then_the_data_is_the_papers_full_method() -> None:
+    full = SEAL_FACTS["ablation_switches"]["full_method"]["value"]
+    options = DataOptions()
+    assert options.critique == (full["task_type"] == "A & C")
+    assert options.adversarial_feedback == full["adversarial_feedback"]
+    assert options.confidence == full["confidence_in_privacy_score"]
+
+
+@pytest.mark.parametrize(
+    ("switch", "options", "counts"),
+    [
+        # Task type "A only": D_anon and D_pref, no critique rows.
+        ("task_type", DataOptions(critique=False), (3, 0, 0, 1)),
+        ("task_type", DataOptions(), (3, 3, 3, 1)),
+        # Without "Conf.", x_2 (one unsure guess) no longer beats x_1 (one sure).
+        ("confidence_in_privacy_score", DataOptions(confidence=False), (2, 3, 3, 0)),
+    ],
+)
+def test_when_a_table_3_switch_is_set_then_the_data_sets_change_so(
+    switch: str, options: DataOptions, counts: tuple[int, int, int, int]
+) -> None:
+    assert switch in SEAL_FACTS["ablation_switches"]
+    built = build_data([ablation_steps()], options=options).counts()
+    assert tuple(built[name] for name in ("anon", "priv", "util", "pref")) == counts
+
+
+def test_when_adversarial_feedback_is_off_then_anonymization_rows_show_no_guesses() -> (
+    None
+):
+    assert "adversarial_feedback" in SEAL_FACTS["ablation_switches"]
+    steps = ablation_steps()
+    for feedback in (True, False):
+        data = build_data([steps], options=DataOptions(adversarial_feedback=feedback))
+        for prompt in [r["messages"][0]["content"] for r in data.anon] + [
+            r["prompt"][0]["content"] for r in data.pref
+        ]:
+            assert ("(certainty 5/5)" in prompt) is feedback
+            assert ("not shown: find the cues" in prompt) is not feedback
+            assert "readability 10/10" in prompt  # the utility stays
+
+
+def test_when_texts_repeat_then_identical_pairs_are_dropped_and_counted() -> None:
+    paper = SEAL_FACTS["datasets_for_training"]["identical_text_pairs_excluded"]
+    assert paper["value"] is False  # 4.1/4.2: the paper's sets keep them
+    steps = [
+        step(0, "a text", [("age", 5), ("occupation", 5)], (10, 10, 1)),
+        step(1, "a  text", [("age", 5)], (10, 10, 1)),  # same words as x_0
+        step(2, "other", [("age", 4)], (10, 10, 1)),
+        step(3, "other\n", [("age", 2)], (10, 10, 1)),  # same words as x_2
+    ]
+    product = build_data([steps])
+    kept = build_data([steps], options=DataOptions(keep_identical=True))
+
+    # D_anon: (0,1) and (2,3) are identical texts; D_pref: (i=1, w=3, l=2)
+    # and (i=0, w=3, l=2) prefer a text to itself.
+    assert product.dropped_identical == {"anon": 2, "pref": 2}
+    assert kept.dropped_identical == {"anon": 0, "pref": 0}
+    assert kept.counts()["anon"] - product.counts()["anon"] == 2
+    assert kept.counts()["pref"] - product.counts()["pref"] == 2
+    for row in product.pref:
+        chosen = json.loads(row["chosen"][0]["content"])["text"]
+        rejected = json.loads(row["rejected"][0]["content"])["text"]
+        assert chosen.split() != rejected.split()
+
+
+def test_when_data_is_written_then_the_summary_names_switches_and_drops(
+    tmp_path: Path,
+) -> None:
+    steps = [
+        step(0, "a text", [("age", 5)], (10, 10, 1)),
+        step(1, "a text", [], (10, 10, 1)),
+    ]
+    options = DataOptions(critique=False, confidence=False)
+    write_data(build_data([steps], options=options), tmp_path)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["dropped_identical"] == {"anon": 1, "pref": 0}
+    assert summary["options"] == {
+        "critique": False,
+        "adversarial_feedback": True,
+        "confidence": False,
+        "keep_identical": False,
+    }
+    assert (tmp_path / FILES["priv"]).read_text() == ""

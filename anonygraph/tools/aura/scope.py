@@ -46,6 +46,30 @@ def checked_match(page: str, search_log: list[dict[str, Any]]) -> tuple[str, lis
     return "", [f"probe: page {page!r} is not among the search results; dropped"]
 
 
+def _plain(name: str) -> str:
+    name = re.sub(r"^[a-z]+://", "", name.strip().lower())
+    return name.removeprefix("www.").rstrip("/")
+
+
+def reidentified(
+    page: str, identity: list[str], search_log: list[dict[str, Any]]
+) -> bool:
+    """Tell whether the adversary named the author: AURA's re-identification.
+
+    The page it names must be among its search results (`checked_match`) and
+    name one of ``identity`` (a page or name of the author; scheme, ``www.``,
+    case and a closing slash aside, one holding the other).
+    """
+    shown, _ = checked_match(page, search_log)
+    if not shown:
+        return False
+    named = _plain(shown)
+    return any(
+        (known := _plain(who)) and (known in named or named in known)
+        for who in identity
+    )
+
+
 def adaptive_scope(
     findings: list[dict[str, Any]], text: str, base: list[str], fallback: list[str]
 ) -> tuple[list[ScopeItem], list[BlacklistSpan], list[str]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Literal, cast, get_args
 
 import numpy as np
 
@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     import torch
 
 _DEFAULT_MAX_LENGTH = 32
+
+CorrectorPick = Literal["best", "last"]
+"""Which corrector hypothesis a run keeps: the closest re-embedding, or the
+last step's (vec2text's own answer without a sequence beam)."""
+CORRECTOR_PICKS: tuple[str, ...] = get_args(CorrectorPick)
 
 
 @dataclass(frozen=True)
@@ -146,6 +151,7 @@ def invert(
     num_steps: int = 5,
     max_length: int = _DEFAULT_MAX_LENGTH,
     num_beams: int = 1,
+    pick: CorrectorPick = "best",
 ) -> list[str]:
     """Turn embeddings back into text: one inverter guess, then corrector steps.
 
@@ -159,6 +165,7 @@ def invert(
         num_steps=num_steps,
         max_length=max_length,
         num_beams=num_beams,
+        pick=pick,
     )
     return [f.text for f in found]
 
@@ -170,16 +177,19 @@ def invert_scored(
     num_steps: int = 5,
     max_length: int = _DEFAULT_MAX_LENGTH,
     num_beams: int = 1,
+    pick: CorrectorPick = "best",
 ) -> list[Inversion]:
     """Invert embeddings and report how close each result re-embeds.
 
     Each step conditions the corrector on the target, the current hypothesis'
     embedding, their difference and the hypothesis tokens, and decodes a new
     hypothesis. The next step starts from that new hypothesis, so a step that
-    lands farther away does not end the search, but the answer is the
-    hypothesis whose re-embedding had the highest cosine similarity to the
-    target. Cosine rather than L2, because a noised target is far longer than
-    any real embedding. Decoding is greedy (or beam) and thus deterministic.
+    lands farther away does not end the search. With ``pick="best"`` the
+    answer is the hypothesis whose re-embedding had the highest cosine
+    similarity to the target (cosine rather than L2, because a noised target
+    is far longer than any real embedding); with ``"last"`` it is the last
+    step's, as vec2text returns without a sequence beam (the paper's
+    setting). Decoding is greedy (or beam) and thus deterministic.
 
     Args:
         embeddings: Target vectors, shape ``(n, embedding_dim)``.
@@ -187,14 +197,18 @@ def invert_scored(
         num_steps: Corrector iterations; 0 keeps the inverter's guess.
         max_length: Token limit for generated and re-embedded text.
         num_beams: Beam width of each decoding.
+        pick: ``best`` (closest re-embedding) or ``last`` (last step's).
 
     Returns:
-        The best hypothesis per row.
+        The picked hypothesis per row.
 
     Raises:
-        ValueError: If ``num_steps > 0`` and no corrector was loaded.
+        ValueError: If ``num_steps > 0`` and no corrector was loaded, or for
+            an unknown ``pick``.
 
     """
+    if pick not in CORRECTOR_PICKS:
+        raise ValueError(f"pick {pick!r}: choose {' or '.join(CORRECTOR_PICKS)}")
     if num_steps < 0:
         raise ValueError(f"num_steps must be >= 0, got {num_steps}")
     if num_steps > 0 and models.corrector is None:
@@ -215,6 +229,9 @@ def invert_scored(
         texts = new_texts
         current = embed(texts, models.encoder, max_length=max_length)
         sim = _cosine(targets, current)
+        if pick == "last":
+            best_sim, best_text, best_step = sim, list(texts), [step] * len(texts)
+            continue
         for i in np.flatnonzero(sim > best_sim):
             best_sim[i], best_text[i], best_step[i] = sim[i], texts[i], step
     return [
@@ -344,6 +361,7 @@ def privatize_and_invert(
     rng: int | np.random.Generator | torch.Generator | None = None,
     max_length: int = _DEFAULT_MAX_LENGTH,
     num_beams: int = 1,
+    pick: CorrectorPick = "best",
 ) -> ChunkRewrite:
     """Run encode -> clip -> noise -> invert on every chunk.
 
@@ -356,6 +374,7 @@ def privatize_and_invert(
         rng: Noise source, see ``add_gaussian_noise``.
         max_length: Token limit per chunk (vec2text's GTR models use 32).
         num_beams: Beam width of each decoding.
+        pick: Which corrector hypothesis to keep, see `invert_scored`.
 
     Returns:
         The rewritten chunks with diagnostics.
@@ -364,7 +383,12 @@ def privatize_and_invert(
     vectors = embed(chunks, models.encoder, max_length=max_length)
     noised = add_gaussian_noise(clip_l2(vectors, clip), sigma, rng)
     found = invert_scored(
-        noised, models, num_steps=num_steps, max_length=max_length, num_beams=num_beams
+        noised,
+        models,
+        num_steps=num_steps,
+        max_length=max_length,
+        num_beams=num_beams,
+        pick=pick,
     )
     return ChunkRewrite(
         texts=[f.text for f in found],

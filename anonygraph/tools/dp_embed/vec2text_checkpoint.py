@@ -30,8 +30,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from anonygraph.tools.dp_embed.inversion_models import (
+    CONDITIONING_CONFIG,
     ConditionedT5,
     ConditioningSpec,
+    Layout,
+    load_conditioned_t5,
     local_dir,
     new_projections,
     place_conditioned_t5,
@@ -220,6 +223,117 @@ def _projection_weights(
     hidden_dim, embedding_dim = (int(n) for n in first.shape)
     out = int(ours["embedding.2.weight"].shape[0])
     return ours, embedding_dim, hidden_dim, out
+
+
+PUBLISHED_CONFIG_KEYS = ("embedder_model_name", "num_repeat_tokens")
+"""InversionConfig fields every published inverter and corrector config holds
+(vec2text saves the union of its data, model and training arguments)."""
+
+ARCHITECTURE_ROLES = {
+    "InversionModel": "inverter",
+    "CorrectorEncoderModel": "corrector",
+}
+"""vec2text model class (``architectures`` in config.json) -> what it is."""
+
+EXPERIMENT_ROLES = {"inversion": "inverter", "corrector": "corrector"}
+"""vec2text ``experiment`` argument (config.json) -> what it trained."""
+
+
+@dataclass(frozen=True)
+class DetectedLayout:
+    """What a model directory holds, told from its files and config fields."""
+
+    layout: Layout
+    role: Literal["inverter", "corrector"] | None
+    """The config's word for it (published layout); None for anonygraph's,
+    whose `ConditioningSpec` names it."""
+    config: dict[str, Any]
+
+
+def detect_layout(path: str | Path) -> DetectedLayout:
+    """Tell anonygraph's layout from vec2text's published one.
+
+    anonygraph's directory holds ``conditioning.json``; a published one (the
+    folder a user downloads, e.g. ``jxm/gtr__nq__32__correct``) holds a
+    ``config.json`` with vec2text's InversionConfig fields and a weight file.
+    Its role comes from the config's ``architectures`` or ``experiment``.
+
+    Raises:
+        FileNotFoundError: for a missing directory.
+        CheckpointLayoutError: for a directory of neither layout, naming what
+            is missing.
+
+    """
+    local = local_dir(path)
+    if (local / CONDITIONING_CONFIG).is_file():
+        spec = json.loads((local / CONDITIONING_CONFIG).read_text("utf-8"))
+        return DetectedLayout(layout="anonygraph", role=None, config=spec)
+    config_file = local / "config.json"
+    weights = [name for name in WEIGHT_FILES if (local / name).is_file()]
+    if not config_file.is_file() or not weights:
+        raise CheckpointLayoutError(
+            f"{local}: neither anonygraph's layout ({CONDITIONING_CONFIG}) nor "
+            f"vec2text's (config.json and {' or '.join(WEIGHT_FILES)}); give the "
+            "folder that holds the model's files"
+        )
+    config: dict[str, Any] = json.loads(config_file.read_text("utf-8"))
+    absent = [key for key in PUBLISHED_CONFIG_KEYS if key not in config]
+    if absent:
+        raise CheckpointLayoutError(
+            f"{config_file}: no {', '.join(absent)}; not a vec2text "
+            "InversionConfig (a plain T5 or another model's folder?)"
+        )
+    roles = {
+        ARCHITECTURE_ROLES[name]
+        for name in config.get("architectures") or []
+        if name in ARCHITECTURE_ROLES
+    }
+    if config.get("experiment") in EXPERIMENT_ROLES:
+        roles.add(EXPERIMENT_ROLES[config["experiment"]])
+    if len(roles) > 1:
+        raise CheckpointLayoutError(
+            f"{config_file}: architectures and experiment disagree ({sorted(roles)})"
+        )
+    role = roles.pop() if roles else None
+    return DetectedLayout(layout="vec2text", role=role, config=config)  # type: ignore[arg-type]
+
+
+def load_model_dir(
+    path: str | Path,
+    tokenizer_path: str | Path,
+    device: str = "auto",
+    precision: str = "auto",
+) -> ConditionedT5:
+    """Load an inverter or corrector in either layout.
+
+    Args:
+        path: The model's directory.
+        tokenizer_path: A T5 tokenizer's directory for a published checkpoint
+            (which has none); unused for anonygraph's layout.
+        device: auto, cpu, cuda, cuda:N or mps.
+        precision: auto, bf16, fp16 or fp32.
+
+    Raises:
+        CheckpointLayoutError: as `detect_layout`, or when a published config
+            and its weights disagree on what the model is or its repeat tokens.
+
+    """
+    found = detect_layout(path)
+    if found.layout == "anonygraph":
+        return load_conditioned_t5(str(path), device, precision)
+    model = load_published(path, tokenizer_path, device, precision)
+    if found.role and found.role != model.spec.role:
+        raise CheckpointLayoutError(
+            f"{path}: config.json says {found.role}, the weights are a "
+            f"{model.spec.role}'s"
+        )
+    repeat = found.config["num_repeat_tokens"]
+    if repeat != model.spec.num_repeat_tokens:
+        raise CheckpointLayoutError(
+            f"{path}: config.json num_repeat_tokens {repeat}, the weights "
+            f"project to {model.spec.num_repeat_tokens}"
+        )
+    return model
 
 
 def load_published(

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from anonygraph.prompts.common import fence, fill, one_line
 from anonygraph.prompts.seal import (
     INFERENCE_LINE,
+    NO_FEEDBACK,
     NO_INFERENCES,
     NO_UTILITY,
     UTILITY_LINES,
@@ -61,11 +62,13 @@ def anonymize_request(
     utility: UtilityAnswer | None,
     *,
     paper: bool = False,
+    feedback: bool = True,
 ) -> str:
     """Fill the anonymize-with-feedback template.
 
     ``paper``: the inferences as SEAL D.1 lists them (Type, Inference, Guess
-    per inferred attribute) instead of our lines.
+    per inferred attribute) instead of our lines. ``feedback=False``: no
+    guesses shown (training data for SEAL Table 3 without "Adv. Feed.").
     """
     from anonygraph.prompts.adversary import render_inference_blocks
 
@@ -73,6 +76,8 @@ def anonymize_request(
     listed = (
         render_inference_blocks(leaks(found)) if paper else render_inferences(found)
     )
+    if not feedback:
+        listed = NO_FEEDBACK
     return fill(
         template,
         text=fence("text", text),
