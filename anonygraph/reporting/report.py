@@ -13,6 +13,7 @@ from anonygraph.reporting.tables import (
     accuracy_table,
     attribute_accuracy,
     curve_table,
+    eval_params,
     format_value,
     iteration_curve,
     leak_table,
@@ -20,13 +21,15 @@ from anonygraph.reporting.tables import (
     models_note,
     original_row,
     overall,
+    protocol_table,
+    report_protocol,
     run_row,
 )
 from anonygraph.runs import store
 
 
 def write_report(
-    db_path: str, out_dir: str, run_ids: list[str] | None = None
+    db_path: str, out_dir: str, run_ids: list[str] | None = None, protocol: str = ""
 ) -> dict[str, Path]:
     """Write report.md, report.csv, the plots and report.html for evaluated runs.
 
@@ -34,12 +37,16 @@ def write_report(
         db_path: the run store.
         out_dir: where the files go (created).
         run_ids: runs to include; default: every run that has an evaluation.
+        protocol: whose utility composite, judge scale and top-k the paper
+            table follows (rlaa, seal, intentanony); default: the paper
+            protocol the evaluations ran under, else rlaa.
 
     Returns:
         Name -> path of each file written.
 
     Raises:
-        ValueError: when no chosen run has been evaluated yet.
+        ValueError: when no chosen run has been evaluated yet, or the protocol
+            has no utility table.
     """
     db = store.RunStore(db_path)
     chosen = [r for r in db.runs() if not run_ids or r["id"] in run_ids]
@@ -84,10 +91,19 @@ def write_report(
         )
         for run, eval_id in evaluated
     }
+    chosen_protocol = report_protocol(
+        [eval_params(db, e or "") for _, e in evaluated], protocol
+    )
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     files = {"markdown": out / "report.md", "csv": out / "report.csv"}
     sections = ["# anonygraph report", "", markdown_table(rows), ""]
+    sections += [
+        f"## Under the {chosen_protocol} paper's protocol",
+        "",
+        protocol_table(rows, chosen_protocol),
+        "",
+    ]
     sections += [
         "## Explicit-cue leak rate per attribute",
         "",

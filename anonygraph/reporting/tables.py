@@ -6,7 +6,7 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable
 from statistics import mean
-from typing import Any
+from typing import Any, cast
 
 from anonygraph.cues.leaks import LeakRate
 from anonygraph.reporting.evaluation import overall_leak_rate, run_leak_rates
@@ -324,3 +324,142 @@ def curve_table(curve: list[dict[str, Any]]) -> str:
         "| " + " | ".join(format_value(p.get(k)) for k in keys) + " |" for p in curve
     ]
     return "\n".join(lines)
+
+
+JUDGED_PROTOCOLS = ("rlaa", "seal", "intentanony")
+"""The protocols whose tables print a judged utility (`protocol_table`)."""
+
+JUDGE_SCALE: dict[str, int] = {"rlaa": 10, "seal": 1, "intentanony": 1}
+"""The highest MEAN and READ of each protocol's tables: RLAA prints the
+judge's 1-10, SEAL (5.1) and IntentAnony (Table 1) divide by 10 (E9)."""
+
+UTILITY_LABELS: dict[str, str] = {
+    "rlaa": "UTIL = (READ/10 + MEAN/10 + HALL)/3 (RLAA 4.1, eq. 9)",
+    "seal": "Utility = (Mean + Read + Hall)/3, each on 0-1 (SEAL 5.1)",
+    "intentanony": "Utility = ((Mean + Read + Hall)/3 + BLEU + ROUGE)/3, Mean and "
+    "Read on 0-1 (IntentAnony Table 1; derived from its cells, not written in "
+    "the paper)",
+}
+"""How each protocol's utility composite is made (E8)."""
+
+PRIVACY_LABELS: dict[str, str] = {
+    "rlaa": "PRIV: top-1, one best guess per attribute (RLAA 4.1)",
+    "seal": "PRIV: top-1, one guess per attribute (SEAL 5.1, D.2)",
+    "intentanony": "PRIV: top-1 is the headline; PRIV@3 counts any of the three "
+    "guesses (D.2). The paper does not state which k its accuracy uses",
+}
+"""Which guesses each protocol's privacy counts (E11)."""
+
+PROTOCOL_COLUMNS = (
+    "method",
+    "run",
+    "records",
+    "Utility",
+    "PRIV",
+    "PRIV@3",
+    "Overall",
+    "MEAN",
+    "READ",
+    "HALL",
+    "BLEU",
+    "ROUGE",
+)
+
+
+def judge_score(row: dict[str, Any], key: str, protocol: str) -> float | None:
+    """Return a row's MEAN or READ (stored 1-10) on the protocol's scale."""
+    value = row.get(key)
+    if value is None:
+        return None
+    return float(value) * JUDGE_SCALE.get(protocol, 10) / 10
+
+
+def protocol_utility(row: dict[str, Any], protocol: str) -> float | None:
+    """Return the utility composite of the protocol's tables (E8).
+
+    RLAA's and SEAL's is UTIL (the judge's three scores on 0-1, averaged);
+    IntentAnony's averages that with BLEU and ROUGE. Protocols without a
+    judged utility of their own (aura, dp-embed) get UTIL.
+    """
+    if protocol != "intentanony":
+        return cast(float | None, row.get("UTIL"))
+    parts = [row.get(k) for k in ("UTIL", "BLEU", "ROUGE")]
+    if any(p is None for p in parts):
+        return None
+    return sum(float(p) for p in parts if p is not None) / 3
+
+
+def protocol_rows(rows: list[dict[str, Any]], protocol: str) -> list[dict[str, Any]]:
+    """Rewrite report rows (the original first) in a protocol's terms.
+
+    Utility is the protocol's composite, MEAN and READ are on its scale and
+    Overall (SEAL 5.1's definition) uses that Utility.
+    """
+    out = [
+        {
+            **{k: row.get(k) for k in PROTOCOL_COLUMNS},
+            "Utility": protocol_utility(row, protocol),
+            "MEAN": judge_score(row, "MEAN", protocol),
+            "READ": judge_score(row, "READ", protocol),
+            "HALL": None if row.get("HALL") is None else float(row["HALL"]),
+        }
+        for row in rows
+    ]
+    for row in out[1:]:
+        row["Overall"] = overall(
+            {"PRIV": row["PRIV"], "UTIL": row["Utility"]},
+            {"PRIV": out[0]["PRIV"], "UTIL": out[0]["Utility"]},
+        )
+    if out:
+        out[0]["Overall"] = None
+    return out
+
+
+def report_protocol(evaluations: list[dict[str, Any]], asked: str = "") -> str:
+    """Choose the protocol a report's paper table follows.
+
+    The one asked for; else the first judged paper protocol an evaluation ran
+    under; else RLAA's (the product's UTIL is RLAA's eq. 9).
+    """
+    if asked:
+        if asked not in JUDGED_PROTOCOLS:
+            raise ValueError(
+                f"no utility table for protocol {asked!r}; choose one of "
+                + ", ".join(JUDGED_PROTOCOLS)
+            )
+        return asked
+    for params in evaluations:
+        if params.get("profile") == "paper" and params.get("protocol") in JUDGE_SCALE:
+            return str(params["protocol"])
+    return "rlaa"
+
+
+def protocol_table(rows: list[dict[str, Any]], protocol: str) -> str:
+    """Render the rows under a protocol: its labels, then a Markdown table."""
+    scale = "1-10" if JUDGE_SCALE[protocol] == 10 else "0-1"
+    notes = [
+        f"- {UTILITY_LABELS[protocol]}",
+        f"- MEAN and READ on {scale}; HALL 0-1",
+        f"- {PRIVACY_LABELS[protocol]}",
+        "- Overall = (P0 - P)/P0 - (U0 - U)/U0 against the original text, "
+        "with this Utility (SEAL 5.1)",
+    ]
+    table = protocol_rows(rows, protocol)
+    lines = [
+        "| " + " | ".join(PROTOCOL_COLUMNS) + " |",
+        "|" + "---|" * len(PROTOCOL_COLUMNS),
+    ]
+    lines += [
+        "| "
+        + " | ".join(_protocol_cell(r.get(c), c, scale) for c in PROTOCOL_COLUMNS)
+        + " |"
+        for r in table
+    ]
+    return "\n".join(notes + [""] + lines)
+
+
+def _protocol_cell(value: Any, column: str, scale: str) -> str:
+    # A 1-10 score is written with 2 decimals, even a 1.
+    if scale == "1-10" and column in ("MEAN", "READ") and isinstance(value, float):
+        return f"{value:.2f}"
+    return format_value(value)

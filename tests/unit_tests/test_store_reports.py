@@ -64,6 +64,17 @@ def test_when_a_run_is_evaluated_and_reported_on_either_store_then_all_commands_
         rf"\| rlaa \| product; eval product \| {run_id} \| 2 \| [0-9.]+ \| 0\.0000 \|",
         table,
     )
+    # E8, E9: a product evaluation is shown in RLAA's terms, MEAN/READ on 1-10.
+    assert "## Under the rlaa paper's protocol" in table
+    assert re.search(rf"\| rlaa \| {run_id} \| 2 \| [0-9.]+ \| 0\.0000 \| 0\.0000 "
+                     r"\| [0-9.-]+ \| 7\.00 \| 9\.00 \| 1\.0000 \|", table)  # fmt: skip
+    assert anonygraph_cli.main(
+        ["report", "--out", str(tmp_path / "ia"), "--protocol", "intentanony", *db]
+    ) == 0  # fmt: skip
+    intent = (tmp_path / "ia" / "report.md").read_text()
+    assert "## Under the intentanony paper's protocol" in intent
+    assert "| 0.7000 | 0.9000 | 1.0000 |" in intent
+    assert "does not state which k" in intent
 
     assert anonygraph_cli.main(["show", "--run", run_id, "--color", "never", *db]) == 0
     shown = capsys.readouterr().out
