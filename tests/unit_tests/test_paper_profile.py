@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted import Script
+from scripted import Script, attack_json, judge_json
 
 from anonygraph.graphs import fgaa, rlaa, seal
 from anonygraph.llm.decoding import PAPER_DECODING, ROLE_DECODING
@@ -807,3 +807,39 @@ def test_when_the_protocols_are_labelled_then_scales_and_top_k_are_the_facts() -
     assert intent["accuracy_k"]["value"] is None
     assert "top-1 is the headline" in table and "does not state which k" in table
     assert "| 0.5000 | 0.7500 |" in table
+
+
+# S12: SEAL's self-refinement judge. The product's carries our leniency for
+# hidden details; the paper's is D.3 (seal.json prompts.judge), which has none.
+LENIENCY = ("do not count it against the edit", "costs little")
+
+
+@pytest.mark.parametrize("profile", ["product", "paper"])
+def test_when_seal_judges_its_own_rewrite_then_the_profile_picks_the_judge(
+    script: Script, profile: str
+) -> None:
+    judge = facts("seal")["prompts"]["judge"]
+    nothing = json.dumps(
+        {
+            "location": {"reasoning": "none", "guess": None},
+            "married": {"reasoning": "none", "guess": None},
+        }
+    )
+    paper = profile == "paper"
+    script.set("attacker", nothing if paper else attack_json())
+    script.set("judge", PAPER_JUDGE if paper else judge_json())
+    script.set("anonymizer", json.dumps({"anonymized_text": "A move for work."}))
+    ctx = SealContext(attributes=ATTRS, profile=profile, max_iterations=1)
+    asyncio.run(seal.build_graph().compile().ainvoke({"text": TEXT}, context=ctx))
+
+    prompt = script.prompts("judge")[0]
+    lenient = [s for s in LENIENCY if s in prompt]
+    if profile == "product":
+        assert lenient == list(LENIENCY)
+        return
+    assert judge["source"] == "Appendix D.3"
+    assert judge["leniency_for_hiding_details"] is False and lenient == []
+    # D.3's inputs in order (original, then adapted), then its three fields.
+    assert prompt.index("Original text:") < prompt.index("Adapted text:")
+    fields = [prompt.index(f'"{name}"') for name in judge["output"]["fields"]]
+    assert fields == sorted(fields)
