@@ -24,6 +24,8 @@ from anonygraph.reporting.tables import (
     protocol_table,
     report_protocol,
     run_row,
+    similarities,
+    similarity_table,
 )
 from anonygraph.runs import store
 
@@ -85,6 +87,17 @@ def write_report(
             for run, _ in evaluated
         }
     )
+    # IntentAnony 5.4: the distribution, not only SIM's mean.
+    samples = {
+        f"{run['method']} ({run['id']})": similarities(
+            [
+                r
+                for r in db.evaluations(eval_id or "")
+                if r["row"] == "final" and r["status"] == "done"
+            ]
+        )
+        for run, eval_id in evaluated
+    }
     curves = {
         f"{run['method']} ({run['id']}; {models_note(db, eval_id or '')})": (
             iteration_curve(db, eval_id or "")
@@ -122,6 +135,17 @@ def write_report(
         accuracy_table(accuracies),
         "",
     ]
+    if any(samples.values()):
+        sections += [
+            "## Semantic similarity, original vs rewrite (IntentAnony 5.4)",
+            "",
+            "Cosine of the two texts' embeddings per rewrite (the eval's "
+            "`semantic`: clipped to 0-1 in the product profile, raw in the "
+            "paper's); histogram in similarity.png.",
+            "",
+            similarity_table(samples),
+            "",
+        ]
     for name, curve in curves.items():
         if len(curve) > 1:
             sections += [f"## Per round: {name}", "", curve_table(curve), ""]
@@ -130,7 +154,7 @@ def write_report(
         writer = csv.DictWriter(handle, fieldnames=COLUMNS, extrasaction="ignore")
         writer.writeheader()
         writer.writerows(rows)
-    plots = write_plots(rows, curves, out)
+    plots = write_plots(rows, curves, out, samples)
     files.update(plots)
     reviews = [
         r for run, _ in evaluated for r in record_view.record_reviews(db, run["id"])

@@ -463,3 +463,37 @@ def _protocol_cell(value: Any, column: str, scale: str) -> str:
     if scale == "1-10" and column in ("MEAN", "READ") and isinstance(value, float):
         return f"{value:.2f}"
     return format_value(value)
+
+
+SIMILARITY_QUANTILES = (("min", 0.0), ("p10", 0.1), ("median", 0.5), ("p90", 0.9),
+                        ("max", 1.0))  # fmt: skip
+"""The points of the similarity distribution a report prints (IntentAnony 5.4)."""
+
+
+def similarities(rows: list[dict[str, Any]]) -> list[float]:
+    """Return the stored semantic similarity of each evaluated text that has one."""
+    metrics = [json.loads(r["metrics"] or "{}") for r in rows]
+    return [float(m["semantic"]) for m in metrics if m.get("semantic") is not None]
+
+
+def quantile(values: list[float], q: float) -> float:
+    """Linear interpolation between the two nearest ranks (numpy's default)."""
+    ordered = sorted(values)
+    position = q * (len(ordered) - 1)
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def similarity_table(samples: dict[str, list[float]]) -> str:
+    """Render each run's similarity distribution: n, mean and quantiles."""
+    keys = ["texts", "n", "mean", *(name for name, _ in SIMILARITY_QUANTILES)]
+    lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+    for label, values in samples.items():
+        if not values:
+            cells = ["0", *(["-"] * (len(keys) - 2))]
+        else:
+            cells = [str(len(values)), f"{mean(values):.4f}"]
+            cells += [f"{quantile(values, q):.4f}" for _, q in SIMILARITY_QUANTILES]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)

@@ -843,3 +843,37 @@ def test_when_seal_judges_its_own_rewrite_then_the_profile_picks_the_judge(
     assert prompt.index("Original text:") < prompt.index("Adapted text:")
     fields = [prompt.index(f'"{name}"') for name in judge["output"]["fields"]]
     assert fields == sorted(fields)
+
+
+# I3 (IntentAnony 5.4, Figures 4 and 7): a distribution of similarity per run.
+SIMILARITY_SAMPLES = [
+    [0.5],
+    [0.9, 0.1],
+    [0.83, 0.91, 0.42, 0.77, 0.95, 0.66, 0.88],
+    [-0.12, 0.07, 0.31, 0.02],  # the paper profile keeps the raw cosine
+]
+
+
+@pytest.mark.parametrize("values", SIMILARITY_SAMPLES)
+def test_when_similarities_are_summarized_then_the_quantiles_are_numpys(
+    values: list[float],
+) -> None:
+    import numpy as np
+
+    from anonygraph.reporting.tables import (
+        SIMILARITY_QUANTILES,
+        similarities,
+        similarity_table,
+    )
+
+    assert facts("intentanony")["evaluation"]["semantic_similarity"]["source"] == (
+        "Section 5.4; Figures 4 and 7"
+    )
+    stored = [{"metrics": json.dumps({"semantic": v, "bleu": 0.5})} for v in values]
+    stored += [{"metrics": json.dumps({"bleu": 0.5})}, {"metrics": None}]
+    assert similarities(stored) == values  # rows never measured are left out
+    row = similarity_table({"run": similarities(stored)}).splitlines()[2]
+    expected = [np.quantile(values, q) for _, q in SIMILARITY_QUANTILES]
+    cells = row.strip("| ").split(" | ")
+    assert cells[:3] == ["run", str(len(values)), f"{np.mean(values):.4f}"]
+    assert cells[3:] == [f"{v:.4f}" for v in expected]

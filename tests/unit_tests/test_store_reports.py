@@ -51,7 +51,7 @@ def test_when_a_run_is_evaluated_and_reported_on_either_store_then_all_commands_
     ) == 0  # fmt: skip
     run_id = RunStore(store_location).runs()[0]["id"]
     assert anonygraph_cli.main(
-        ["eval", "--run", run_id, "--no-progress", *db, *model]
+        ["eval", "--run", run_id, "--no-progress", "--semantic", *db, *model]
     ) in (0, 3)  # fmt: skip
 
     assert anonygraph_cli.main(["report", "--out", str(tmp_path / "rep"), *db]) == 0
@@ -75,6 +75,11 @@ def test_when_a_run_is_evaluated_and_reported_on_either_store_then_all_commands_
     assert "## Under the intentanony paper's protocol" in intent
     assert "| 0.7000 | 0.9000 | 1.0000 |" in intent
     assert "does not state which k" in intent
+    # I3 (IntentAnony 5.4): the similarity distribution of the run's rewrites.
+    assert "## Semantic similarity, original vs rewrite (IntentAnony 5.4)" in table
+    similar = rf"\| rlaa \({run_id}\) \| 2 \| 0\.\d{{4}} \| 0\.\d{{4}} \|"
+    assert re.search(similar, table)
+    assert (tmp_path / "rep" / "similarity.png").stat().st_size > 1000
 
     assert anonygraph_cli.main(["show", "--run", run_id, "--color", "never", *db]) == 0
     shown = capsys.readouterr().out
