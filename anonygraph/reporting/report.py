@@ -21,6 +21,8 @@ from anonygraph.reporting.tables import (
     models_note,
     original_row,
     overall,
+    protocol_cells,
+    protocol_notes,
     protocol_table,
     report_protocol,
     run_row,
@@ -161,7 +163,19 @@ def write_report(
     ]
     files["html"] = out / "report.html"
     files["html"].write_text(
-        html_page.render_html(COLUMNS, rows, curves, plots, reviews, format_value),
+        html_page.render_html(
+            COLUMNS,
+            rows,
+            curves,
+            plots,
+            reviews,
+            format_value,
+            (
+                chosen_protocol,
+                protocol_notes(chosen_protocol),
+                protocol_cells(rows, chosen_protocol),
+            ),
+        ),
         encoding="utf-8",
     )
     for path in files.values():

@@ -434,35 +434,42 @@ def report_protocol(evaluations: list[dict[str, Any]], asked: str = "") -> str:
     return "rlaa"
 
 
-def protocol_table(rows: list[dict[str, Any]], protocol: str) -> str:
-    """Render the rows under a protocol: its labels, then a Markdown table."""
+def protocol_notes(protocol: str) -> list[str]:
+    """Say how a protocol's table is made: its composite, scale and top-k."""
     scale = "1-10" if JUDGE_SCALE[protocol] == 10 else "0-1"
-    notes = [
-        f"- {UTILITY_LABELS[protocol]}",
-        f"- MEAN and READ on {scale}; HALL 0-1",
-        f"- {PRIVACY_LABELS[protocol]}",
-        "- Overall = (P0 - P)/P0 - (U0 - U)/U0 against the original text, "
+    return [
+        UTILITY_LABELS[protocol],
+        f"MEAN and READ on {scale}; HALL 0-1",
+        PRIVACY_LABELS[protocol],
+        "Overall = (P0 - P)/P0 - (U0 - U)/U0 against the original text, "
         "with this Utility (SEAL 5.1)",
     ]
-    table = protocol_rows(rows, protocol)
-    lines = [
+
+
+def protocol_cells(rows: list[dict[str, Any]], protocol: str) -> list[dict[str, str]]:
+    """Write `protocol_rows` as text: a 1-10 score with 2 decimals, even a 1."""
+    out = []
+    for row in protocol_rows(rows, protocol):
+        cells = {c: format_value(row.get(c)) for c in PROTOCOL_COLUMNS}
+        for key in ("MEAN", "READ"):
+            if JUDGE_SCALE[protocol] == 10 and row[key] is not None:
+                cells[key] = f"{row[key]:.2f}"
+        out.append(cells)
+    return out
+
+
+def protocol_table(rows: list[dict[str, Any]], protocol: str) -> str:
+    """Render the rows under a protocol: its labels, then a Markdown table."""
+    lines = [f"- {note}" for note in protocol_notes(protocol)] + [""]
+    lines += [
         "| " + " | ".join(PROTOCOL_COLUMNS) + " |",
         "|" + "---|" * len(PROTOCOL_COLUMNS),
     ]
     lines += [
-        "| "
-        + " | ".join(_protocol_cell(r.get(c), c, scale) for c in PROTOCOL_COLUMNS)
-        + " |"
-        for r in table
+        "| " + " | ".join(cells[c] for c in PROTOCOL_COLUMNS) + " |"
+        for cells in protocol_cells(rows, protocol)
     ]
-    return "\n".join(notes + [""] + lines)
-
-
-def _protocol_cell(value: Any, column: str, scale: str) -> str:
-    # A 1-10 score is written with 2 decimals, even a 1.
-    if scale == "1-10" and column in ("MEAN", "READ") and isinstance(value, float):
-        return f"{value:.2f}"
-    return format_value(value)
+    return "\n".join(lines)
 
 
 SIMILARITY_QUANTILES = (("min", 0.0), ("p10", 0.1), ("median", 0.5), ("p90", 0.9),

@@ -68,6 +68,9 @@ def test_when_a_run_is_evaluated_and_reported_on_either_store_then_all_commands_
     assert "## Under the rlaa paper's protocol" in table
     assert re.search(rf"\| rlaa \| {run_id} \| 2 \| [0-9.]+ \| 0\.0000 \| 0\.0000 "
                      r"\| [0-9.-]+ \| 7\.00 \| 9\.00 \| 1\.0000 \|", table)  # fmt: skip
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert "<h2>Under the rlaa paper's protocol</h2>" in page
+    assert "<td>7.00</td><td>9.00</td>" in page
     assert anonygraph_cli.main(
         ["report", "--out", str(tmp_path / "ia"), "--protocol", "intentanony", *db]
     ) == 0  # fmt: skip
