@@ -112,13 +112,17 @@ def write_report(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     files = {"markdown": out / "report.md", "csv": out / "report.csv"}
+    # No judge scored a run (dp-embed, aura, --no-judge): no utility to compose
+    # (the original text is scored perfect without one).
+    judged = any(row.get("MEAN") is not None for row in rows[1:])
     sections = ["# anonygraph report", "", markdown_table(rows), ""]
-    sections += [
-        f"## Under the {chosen_protocol} paper's protocol",
-        "",
-        protocol_table(rows, chosen_protocol),
-        "",
-    ]
+    if judged:
+        sections += [
+            f"## Under the {chosen_protocol} paper's protocol",
+            "",
+            protocol_table(rows, chosen_protocol),
+            "",
+        ]
     sections += [
         "## Explicit-cue leak rate per attribute",
         "",
@@ -174,7 +178,9 @@ def write_report(
                 chosen_protocol,
                 protocol_notes(chosen_protocol),
                 protocol_cells(rows, chosen_protocol),
-            ),
+            )
+            if judged
+            else None,
         ),
         encoding="utf-8",
     )

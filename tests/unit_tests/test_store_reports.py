@@ -105,3 +105,12 @@ def test_when_a_run_is_evaluated_and_reported_on_either_store_then_all_commands_
     written = [json.loads(x) for x in out.read_text().splitlines()]
     assert sorted(x["id"] for x in lines) == ["a", "b"]
     assert {x["id"]: x["text"] for x in lines} == {x["id"]: x["text"] for x in written}
+
+    # No judge scored the run: no utility composite to show under a protocol.
+    assert anonygraph_cli.main(
+        ["eval", "--run", run_id, "--no-progress", "--no-judge", *db, *model]
+    ) in (0, 3)  # fmt: skip
+    assert anonygraph_cli.main(["report", "--out", str(tmp_path / "nj"), *db]) == 0
+    unjudged = (tmp_path / "nj" / "report.md").read_text()
+    assert "| local | none |" in unjudged and "paper's protocol" not in unjudged
+    assert "paper's protocol" not in (tmp_path / "nj" / "report.html").read_text()
