@@ -156,7 +156,7 @@ try:
     from anonygraph.runs.options import RunOptions
 except ImportError:  # the baseline's layout
     from anonygraph.runner import RunOptions, run_batch
-import anonygraph.graphs, langchain_openai  # imports before the clock starts
+import anonygraph.graphs, httpx  # imports before the clock starts
 
 source, warm, folder, url, concurrency = sys.argv[1:6]
 

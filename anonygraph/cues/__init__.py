@@ -32,7 +32,6 @@ from anonygraph.cues.occupations import (
     detect_business,
     detect_licences,
     detect_occupations,
-    detect_teaching,
 )
 from anonygraph.cues.phrases import detect_phrases, detect_statuses
 from anonygraph.cues.places import (
@@ -43,6 +42,7 @@ from anonygraph.cues.places import (
     gazetteer,
     postal_codes,
 )
+from anonygraph.cues.teaching import detect_teaching
 
 __all__ = [
     "Cue",

@@ -29,6 +29,24 @@ from anonygraph.cues.places import (
     replacement_for,
 )
 
+NAME_PREFIXES = frozenset("Mc Mac De Di Da Du La Le Van Von".split())
+"""Word starts after which a capital is part of a name: McAllen, DeKalb."""
+NAME_WITH_PREFIX = re.compile(rf"(?:{'|'.join(sorted(NAME_PREFIXES))})[A-Z][a-z]*$")
+
+
+def brand_cased(name: str) -> bool:
+    """Tell whether a word has a capital after a lower-case letter, as a brand.
+
+    TikTok, YouTube, iPhone, PlayStation are brands; McAllen, MacLeod,
+    DeKalb, LaSalle, DuPage are names of places and people.
+    """
+    return any(
+        re.search(r"[a-z][A-Z]", word) is not None
+        and NAME_WITH_PREFIX.match(word) is None
+        for word in re.findall(r"[A-Za-z]+", name)
+    )
+
+
 PROPER_LABELS = frozenset({"GPE", "LOC", "FAC", "ORG", "PERSON", "NORP"})
 """Entity labels whose spans may be places or organizations."""
 
@@ -362,8 +380,11 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
         return organization_cue(text, start, end, sentence, before)
     if before in LOCATIVE_BEFORE or _is_modifier(ent) or _landmark_noun(name):
         # An unknown name is a place only where a place can stand: "to
-        # Bavaria", "on Vancouver Island"; "learned to use Reddit" is none.
-        if ent.label_ in ("GPE", "LOC", "FAC", "PERSON", "ORG"):
+        # Bavaria", "on Vancouver Island"; "learned to use Reddit" is none,
+        # and a capital inside a word marks a brand ("TikTok dances").
+        if ent.label_ in ("GPE", "LOC", "FAC", "PERSON", "ORG") and not (
+            brand_cased(name)
+        ):
             return _unknown_place_cue(text, ent, start, end)
     return None
 

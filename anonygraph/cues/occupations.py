@@ -25,7 +25,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from anonygraph.cues.ages import first_person_sentence
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table, words
 
@@ -164,7 +163,8 @@ def _title_pattern() -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.IGNORECASE)
 
 
-def _token_at(doc: Any, char: int) -> Any:
+def token_at(doc: Any, char: int) -> Any:
+    """Return the parse token that covers character ``char``, or None."""
     for token in doc:
         if token.idx <= char < token.idx + len(token.text):
             return token
@@ -226,7 +226,7 @@ def _widen_left(doc: Any, first: Any, head: Any) -> int:
     return int(i)
 
 
-def _subject(token: Any) -> Any:
+def subject_of(token: Any) -> Any:
     """Return the subject of the clause ``token`` heads, following shared ones."""
     current = token
     for _ in range(4):
@@ -243,7 +243,8 @@ def _subject(token: Any) -> Any:
     return None
 
 
-def _first_person(subject: Any) -> bool:
+def first_person_subject(subject: Any) -> bool:
+    """Tell whether a verb's subject is the author ("I", "my wife and I")."""
     if any(
         t.lower_ in FIRST_PERSON and (t is subject or t.dep_ in ("conj", "nsubj"))
         for t in subject.subtree
@@ -291,8 +292,8 @@ def _self_by_parse(head: Any) -> bool | None:
     if dep in ("attr", "acomp", "oprd") or (
         dep == "dep" and token.head.lemma_ == "be"
     ):  # "I'm 23, a bartender in ...": the parse leaves the title loose
-        subject = _subject(token.head)
-        return None if subject is None else _first_person(subject)
+        subject = subject_of(token.head)
+        return None if subject is None else first_person_subject(subject)
     if dep == "pobj" and token.head.lower_ == "as":
         before = token.doc[token.head.i - 1] if token.head.i else None
         if before is not None and before.lower_ in OTHER_PRONOUNS:
@@ -301,8 +302,8 @@ def _self_by_parse(head: Any) -> bool | None:
             return True
         governor = token.head.head
         if governor.pos_ in ("VERB", "AUX"):
-            subject = _subject(governor)
-            return True if subject is None else _first_person(subject)
+            subject = subject_of(governor)
+            return True if subject is None else first_person_subject(subject)
         if governor.pos_ == "NOUN":
             return not _others(governor)
         return None
@@ -347,7 +348,7 @@ def detect_occupations(text: str, doc: Any) -> list[Cue]:
     cues: list[Cue] = []
     taken: list[tuple[int, int]] = []
     for m in _title_pattern().finditer(text):
-        first, last = _token_at(doc, m.start()), _token_at(doc, m.end() - 1)
+        first, last = token_at(doc, m.start()), token_at(doc, m.end() - 1)
         if first is None or last is None:
             continue
         head = last
@@ -454,10 +455,10 @@ def detect_business(text: str, doc: Any) -> list[Cue]:
     """Find the business the author runs: "we ran a dairy farm" -> "a business"."""
     cues: list[Cue] = []
     for m in BUSINESS.finditer(text):
-        verb = _token_at(doc, m.start())
+        verb = token_at(doc, m.start())
         if verb is not None and verb.pos_ in ("VERB", "AUX"):
-            subject = _subject(verb)
-            if subject is not None and not _first_person(subject):
+            subject = subject_of(verb)
+            if subject is not None and not first_person_subject(subject):
                 continue  # "my uncle runs a garage": his trade
             if subject is None and verb.dep_ in ("acl", "relcl"):
                 continue
@@ -489,126 +490,15 @@ def detect_licences(text: str) -> list[Cue]:
     ]  # fmt: skip
 
 
-TEACH_FORMS = {
-    "teach": "work",
-    "teaches": "works",
-    "teaching": "working",
-    "taught": "worked",
-}
-"""The teaching verb's neutral form: the subject taught goes with it, since
-"to work with English" or "working with maths" reads as another job."""
-LEARNERS = frozenset(
-    "kids children students pupils adults teens teenagers toddlers kids' "
-    "beginners learners graders refugees".split()
-)
-"""Those taught: after a teaching verb they stay ("working with kids")."""
-DURATIONS = frozenset("years decades months weeks yrs".split())
-TEACH = re.compile(
-    r"\b(?P<verb>teach|teaches|teaching|taught)\s+(?P<obj>[A-Za-z]+)(?P<to>\s+to\b)?",
-    re.IGNORECASE,
-)
-TEACH_BEFORE = re.compile(
-    r"(?:\bI\s+|\bI'?ve been\s+|\bI am\s+|\bI'm\s+|\bbeen\s+|\bnow\s+|\bcurrently\s+|"
-    r"\bstill\s+|\balso\s+|,\s*|^\s*|[.!?]\s+|\band\s+|"
-    r"\b(?:years|decades|months)\s+)$",
-    re.IGNORECASE,
-)
-PRONOUNS = frozenset(
-    "myself yourself himself herself me you them him her us it".split()
-)
-
-
-def _taught_end(match: re.Match[str], verb: Any) -> int:
-    """Return where the subject taught ends: "teaching high school chemistry".
-
-    The object's words right after the verb, never past a punctuation mark;
-    with no object in the parse, the word after the verb if it is a noun or a
-    number ("teach year 4"), else the verb alone ("Teaching has shown me").
-    """
-    if verb is None:
-        return match.end("obj")
-    objects = [c for c in verb.children if c.dep_ == "dobj" and c.i > verb.i]
-    following = verb.doc[verb.i + 1] if verb.i + 1 < len(verb.doc) else None
-    if objects:
-        words_ = set(objects[0].subtree)
-    elif (
-        following is not None
-        and following.head is verb
-        and following.pos_ in ("NOUN", "PROPN", "NUM")
-    ):
-        words_ = {following, *(c for c in following.children if c.i > following.i)}
-    else:
-        return match.end("verb")
-    end = match.end("verb")
-    for token in verb.doc[verb.i + 1 :]:
-        if token not in words_ or token.is_punct or token.sent != verb.sent:
-            break
-        end = token.idx + len(token)
-    return end
-
-
-def detect_teaching(text: str, doc: Any) -> list[Cue]:
-    """Find "I teach Spanish", "now teaching Italian to teenagers": a teacher.
-
-    The subject stays, the job goes: "teaching maths to kids" -> "working on
-    maths with kids", "I teach Spanish" -> "I work with Spanish".
-    """
-    cues: list[Cue] = []
-    for m in TEACH.finditer(text):
-        if m.group("obj").lower() in PRONOUNS:
-            continue
-        verb = _token_at(doc, m.start())
-        by_parse = None
-        if verb is not None and verb.pos_ in ("VERB", "AUX"):
-            subject = _subject(verb)
-            if subject is not None:
-                by_parse = _first_person(subject)
-            elif verb.dep_ in ("acl", "relcl") and verb.head.lower_ not in DURATIONS:
-                # "38 years teaching chemistry" is the author's career; "the
-                # woman teaching yoga" is someone else.
-                by_parse = False
-        if by_parse is False or not (
-            by_parse or TEACH_BEFORE.search(text[: m.start()])
-        ):
-            continue
-        if not by_parse and not first_person_sentence(text, m.start()):
-            continue
-        word = m.group("verb").lower()
-        end = m.end()
-        if m.group("obj") in words("languages.tsv"):
-            # A language stays a language: "teach English" -> "work in English".
-            replacement = f"{TEACH_FORMS[word]} in {m.group('obj')}"
-            replacement += " with" if m.group("to") else ""
-            cues.append(
-                Cue(m.start(), end, m.group(0), "occupation", "job_verb", "teacher",
-                    replacement, 4)
-            )  # fmt: skip
-            continue
-        end = _taught_end(m, verb)
-        replacement = TEACH_FORMS[word]
-        if verb is not None and verb.dep_ in ("amod", "compound", "nmod"):
-            # "teaching gigs" -> "working gigs"; the parse may take "Teaching
-            # kids ..." for a kind of kids: those taught stay, "working with" them.
-            end = m.end("verb")
-            if verb.head.lower_ in LEARNERS:
-                replacement = f"{replacement} with"
-        to = re.match(r"\s+to\b", text[end:])
-        if to:
-            end, replacement = end + to.end(), f"{replacement} with"
-        cues.append(
-            Cue(m.start(), end, text[m.start() : end], "occupation", "job_verb",
-                "teacher", replacement, 4)
-        )  # fmt: skip
-    return cues
-
-
 __all__ = [
     "SOC_COARSE",
     "detect_business",
     "detect_licences",
     "detect_occupations",
-    "detect_teaching",
+    "first_person_subject",
     "plural_phrase",
+    "subject_of",
     "titles",
+    "token_at",
     "words",
 ]

@@ -37,10 +37,8 @@ def _extra_body(model: Any) -> dict[str, Any]:
 def bind_mode(model: Any, mode: str, schema: type[BaseModel]) -> Any:
     """Bind ``model`` to ask for ``schema`` the way ``mode`` does."""
     json_schema = schema.model_json_schema()
-    # The response format goes out as body JSON as it stands: as a parameter,
-    # the OpenAI SDK walks the whole schema against its type hints on every
-    # request and langchain-openai takes its slower `parse` path (together a
-    # third of a run's CPU outside the graph at --concurrency 128).
+    # The response format goes out as body JSON as it stands, merged over the
+    # fields the client sends anyway (`openai_chat.OpenAIChat.extra_body`).
     body = _extra_body(model)
     if mode == "json_schema":
         return model.bind(

@@ -51,6 +51,18 @@ def _table(columns: tuple[str, ...], rows: list[dict[str, Any]], fmt: Any) -> st
     )
 
 
+def _protocol_html(protocol: tuple[str, list[str], list[dict[str, str]]] | None) -> str:
+    if protocol is None:
+        return ""
+    name, notes, cells = protocol
+    items = "".join(f"<li>{html.escape(note)}</li>" for note in notes)
+    columns = tuple(cells[0]) if cells else ()
+    return (
+        f"<h2>Under the {html.escape(name)} paper's protocol</h2><ul>{items}</ul>"
+        + _table(columns, cells, str)
+    )
+
+
 def _image(path: Path, alt: str) -> str:
     data = base64.b64encode(path.read_bytes()).decode("ascii")
     return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
@@ -63,6 +75,7 @@ def render_html(
     plots: dict[str, Path],
     reviews: list[dict[str, Any]],
     fmt: Any,
+    protocol: tuple[str, list[str], list[dict[str, str]]] | None = None,
 ) -> str:
     """Fill the page template.
 
@@ -73,6 +86,8 @@ def render_html(
         plots: PNG files to inline, by name.
         reviews: per-record views (`anonygraph.reporting.record_view.record_reviews`).
         fmt: how a table value is written (the Markdown report's formatter).
+        protocol: the paper table (`tables.protocol_cells`): the protocol's
+            name, its notes and its rows written as text.
     """
     curve_keys = ("round", "PRIV", "UTIL", "ROUGE", "BLEU", "MRS")
     curve_html = "".join(
@@ -85,7 +100,7 @@ def render_html(
             f"{len(reviews)} record(s) from {len(rows) - 1} run(s); written "
             + time.strftime("%Y-%m-%d %H:%M")
         ),
-        "TABLE": _table(columns, rows, fmt),
+        "TABLE": _table(columns, rows, fmt) + _protocol_html(protocol),
         "PLOTS": "".join(_image(path, name) for name, path in plots.items()),
         "CURVES": curve_html,
         "DATA": json_for_script({"records": reviews}),

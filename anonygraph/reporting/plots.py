@@ -58,10 +58,45 @@ def _plot_label(row: dict[str, Any]) -> str:
     return f"{row['method']} ({profile})" if profile else str(row["method"])
 
 
+def similarity_figure(samples: dict[str, list[float]]) -> Any:
+    """Histogram each run's original-rewrite similarities (IntentAnony 5.4).
+
+    Shared bins from the lowest value (or 0) to 1, so runs compare by eye;
+    steps rather than bars, so overlapping runs stay readable.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    values = [v for run in samples.values() for v in run]
+    low = min(0.0, *values) if values else 0.0
+    bins = [low + (1 - low) * i / 20 for i in range(21)]
+    for label, run in samples.items():
+        if run:
+            ax.hist(run, bins=bins, histtype="step", linewidth=1.5,
+                    label=f"{label} (n={len(run)})")  # fmt: skip
+    ax.set_xlim(low, 1)
+    ax.set_xlabel("semantic similarity, original vs rewrite")
+    ax.set_ylabel("texts")
+    ax.set_title("Similarity distribution")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
 def write_plots(
-    rows: list[dict[str, Any]], curves: dict[str, list[dict[str, Any]]], out: Path
+    rows: list[dict[str, Any]],
+    curves: dict[str, list[dict[str, Any]]],
+    out: Path,
+    similarities: dict[str, list[float]] | None = None,
 ) -> dict[str, Path]:
-    """Draw the privacy-utility scatter, and the per-round curves when a run has rounds.
+    """Draw the report's plots into ``out``.
+
+    The privacy-utility scatter; the per-round curves when a run has rounds;
+    the similarity histogram when an evaluation measured similarity.
 
     Returns:
         Name -> path of each PNG written into ``out``.
@@ -99,5 +134,10 @@ def write_plots(
         files["iterations"] = out / "iterations.png"
         fig.tight_layout()
         fig.savefig(files["iterations"], dpi=120)
+        plt.close(fig)
+    if similarities and any(similarities.values()):
+        fig = similarity_figure(similarities)
+        files["similarity"] = out / "similarity.png"
+        fig.savefig(files["similarity"], dpi=120)
         plt.close(fig)
     return files

@@ -23,8 +23,10 @@ from anonygraph.llm.registry import stands_in
 from anonygraph.papers.figures import PublishedTable, paper_figures
 from anonygraph.reporting.tables import (
     attribute_accuracy,
+    judge_score,
     original_row,
     overall,
+    protocol_utility,
     run_row,
 )
 from anonygraph.runs import store
@@ -54,18 +56,9 @@ def _attribute(name: str) -> Cell:
     return lambda row: row["attributes"].get(name)
 
 
-def _tenth(key: str) -> Callable[[dict[str, Any]], float | None]:
-    # SEAL and IntentAnony print the judge's 1-10 scores on 0-1.
-    return lambda row: None if row.get(key) is None else row[key] / 10
-
-
-def _intentanony_utility(row: dict[str, Any]) -> float | None:
-    # IntentAnony Table 1's Utility, derived (docs/paper_profiles.md E8):
-    # ((Mean + Read + Hall) / 3 + BLEU + ROUGE) / 3 on 0-1 scales.
-    parts = [row.get(k) for k in ("UTIL", "BLEU", "ROUGE")]
-    if any(p is None for p in parts):
-        return None
-    return sum(float(p) for p in parts if p is not None) / 3
+def _scaled(key: str, paper: str) -> Cell:
+    # The judge's MEAN/READ on the paper's scale (E9).
+    return lambda row: judge_score(row, key, paper)
 
 
 _SAME = ("UTIL", "PRIV", "ROUGE", "BLEU", "MEAN", "READ", "HALL")
@@ -116,17 +109,14 @@ def _columns(paper: str) -> dict[str, Callable[[dict[str, Any]], Any]]:
     }
     columns |= {
         "Privacy": lambda row: row.get("PRIV"),
-        "Mean": _tenth("MEAN"),
-        "Read": _tenth("READ"),
+        "Mean": _scaled("MEAN", paper),
+        "Read": _scaled("READ", paper),
         "Hall": lambda row: row.get("HALL"),
         "BLEU": lambda row: row.get("BLEU"),
         "ROUGE": lambda row: row.get("ROUGE"),
         "Overall": lambda row: row.get("Overall"),
     }
-    if paper == "seal":
-        columns["Utility"] = lambda row: row.get("UTIL")
-    else:
-        columns["Utility"] = lambda row: row.get("Utility")
+    columns["Utility"] = lambda row: row.get("Utility")
     return columns
 
 
@@ -520,15 +510,13 @@ def collect_rows(
         per = db.run_totals(run_id).get("per_record", {})
         row["sec/ex"] = per.get("wall_seconds")
     for row in rows:
-        row["Utility"] = _intentanony_utility(row)
+        # The protocol's own composite (E8); Overall uses it.
+        row["Utility"] = protocol_utility(row, plan.protocol)
     for row in rows[1:]:
-        row["Overall"] = overall(row, original)
-        if plan.protocol == "intentanony":
-            # Its Overall uses its own Utility (derived; E8).
-            row["Overall"] = overall(
-                {"PRIV": row["PRIV"], "UTIL": row["Utility"]},
-                {"PRIV": original["PRIV"], "UTIL": original["Utility"]},
-            )
+        row["Overall"] = overall(
+            {"PRIV": row["PRIV"], "UTIL": row["Utility"]},
+            {"PRIV": original["PRIV"], "UTIL": original["Utility"]},
+        )
     return rows
 
 

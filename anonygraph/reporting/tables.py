@@ -6,7 +6,7 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable
 from statistics import mean
-from typing import Any
+from typing import Any, cast
 
 from anonygraph.cues.leaks import LeakRate
 from anonygraph.reporting.evaluation import overall_leak_rate, run_leak_rates
@@ -323,4 +323,184 @@ def curve_table(curve: list[dict[str, Any]]) -> str:
     lines += [
         "| " + " | ".join(format_value(p.get(k)) for k in keys) + " |" for p in curve
     ]
+    return "\n".join(lines)
+
+
+JUDGED_PROTOCOLS = ("rlaa", "seal", "intentanony")
+"""The protocols whose tables print a judged utility (`protocol_table`)."""
+
+JUDGE_SCALE: dict[str, int] = {"rlaa": 10, "seal": 1, "intentanony": 1}
+"""The highest MEAN and READ of each protocol's tables: RLAA prints the
+judge's 1-10, SEAL (5.1) and IntentAnony (Table 1) divide by 10 (E9)."""
+
+UTILITY_LABELS: dict[str, str] = {
+    "rlaa": "UTIL = (READ/10 + MEAN/10 + HALL)/3 (RLAA 4.1, eq. 9)",
+    "seal": "Utility = (Mean + Read + Hall)/3, each on 0-1 (SEAL 5.1)",
+    "intentanony": "Utility = ((Mean + Read + Hall)/3 + BLEU + ROUGE)/3, Mean and "
+    "Read on 0-1 (IntentAnony Table 1; derived from its cells, not written in "
+    "the paper)",
+}
+"""How each protocol's utility composite is made (E8)."""
+
+PRIVACY_LABELS: dict[str, str] = {
+    "rlaa": "PRIV: top-1, one best guess per attribute (RLAA 4.1)",
+    "seal": "PRIV: top-1, one guess per attribute (SEAL 5.1, D.2)",
+    "intentanony": "PRIV: top-1 is the headline; PRIV@3 counts any of the three "
+    "guesses (D.2). The paper does not state which k its accuracy uses",
+}
+"""Which guesses each protocol's privacy counts (E11)."""
+
+PROTOCOL_COLUMNS = (
+    "method",
+    "run",
+    "records",
+    "Utility",
+    "PRIV",
+    "PRIV@3",
+    "Overall",
+    "MEAN",
+    "READ",
+    "HALL",
+    "BLEU",
+    "ROUGE",
+)
+
+
+def judge_score(row: dict[str, Any], key: str, protocol: str) -> float | None:
+    """Return a row's MEAN or READ (stored 1-10) on the protocol's scale."""
+    value = row.get(key)
+    if value is None:
+        return None
+    return float(value) * JUDGE_SCALE.get(protocol, 10) / 10
+
+
+def protocol_utility(row: dict[str, Any], protocol: str) -> float | None:
+    """Return the utility composite of the protocol's tables (E8).
+
+    RLAA's and SEAL's is UTIL (the judge's three scores on 0-1, averaged);
+    IntentAnony's averages that with BLEU and ROUGE. Protocols without a
+    judged utility of their own (aura, dp-embed) get UTIL.
+    """
+    if protocol != "intentanony":
+        return cast(float | None, row.get("UTIL"))
+    parts = [row.get(k) for k in ("UTIL", "BLEU", "ROUGE")]
+    if any(p is None for p in parts):
+        return None
+    return sum(float(p) for p in parts if p is not None) / 3
+
+
+def protocol_rows(rows: list[dict[str, Any]], protocol: str) -> list[dict[str, Any]]:
+    """Rewrite report rows (the original first) in a protocol's terms.
+
+    Utility is the protocol's composite, MEAN and READ are on its scale and
+    Overall (SEAL 5.1's definition) uses that Utility.
+    """
+    out = [
+        {
+            **{k: row.get(k) for k in PROTOCOL_COLUMNS},
+            "Utility": protocol_utility(row, protocol),
+            "MEAN": judge_score(row, "MEAN", protocol),
+            "READ": judge_score(row, "READ", protocol),
+            "HALL": None if row.get("HALL") is None else float(row["HALL"]),
+        }
+        for row in rows
+    ]
+    for row in out[1:]:
+        row["Overall"] = overall(
+            {"PRIV": row["PRIV"], "UTIL": row["Utility"]},
+            {"PRIV": out[0]["PRIV"], "UTIL": out[0]["Utility"]},
+        )
+    if out:
+        out[0]["Overall"] = None
+    return out
+
+
+def report_protocol(evaluations: list[dict[str, Any]], asked: str = "") -> str:
+    """Choose the protocol a report's paper table follows.
+
+    The one asked for; else the first judged paper protocol an evaluation ran
+    under; else RLAA's (the product's UTIL is RLAA's eq. 9).
+    """
+    if asked:
+        if asked not in JUDGED_PROTOCOLS:
+            raise ValueError(
+                f"no utility table for protocol {asked!r}; choose one of "
+                + ", ".join(JUDGED_PROTOCOLS)
+            )
+        return asked
+    for params in evaluations:
+        if params.get("profile") == "paper" and params.get("protocol") in JUDGE_SCALE:
+            return str(params["protocol"])
+    return "rlaa"
+
+
+def protocol_notes(protocol: str) -> list[str]:
+    """Say how a protocol's table is made: its composite, scale and top-k."""
+    scale = "1-10" if JUDGE_SCALE[protocol] == 10 else "0-1"
+    return [
+        UTILITY_LABELS[protocol],
+        f"MEAN and READ on {scale}; HALL 0-1",
+        PRIVACY_LABELS[protocol],
+        "Overall = (P0 - P)/P0 - (U0 - U)/U0 against the original text, "
+        "with this Utility (SEAL 5.1)",
+    ]
+
+
+def protocol_cells(rows: list[dict[str, Any]], protocol: str) -> list[dict[str, str]]:
+    """Write `protocol_rows` as text: a 1-10 score with 2 decimals, even a 1."""
+    out = []
+    for row in protocol_rows(rows, protocol):
+        cells = {c: format_value(row.get(c)) for c in PROTOCOL_COLUMNS}
+        for key in ("MEAN", "READ"):
+            if JUDGE_SCALE[protocol] == 10 and row[key] is not None:
+                cells[key] = f"{row[key]:.2f}"
+        out.append(cells)
+    return out
+
+
+def protocol_table(rows: list[dict[str, Any]], protocol: str) -> str:
+    """Render the rows under a protocol: its labels, then a Markdown table."""
+    lines = [f"- {note}" for note in protocol_notes(protocol)] + [""]
+    lines += [
+        "| " + " | ".join(PROTOCOL_COLUMNS) + " |",
+        "|" + "---|" * len(PROTOCOL_COLUMNS),
+    ]
+    lines += [
+        "| " + " | ".join(cells[c] for c in PROTOCOL_COLUMNS) + " |"
+        for cells in protocol_cells(rows, protocol)
+    ]
+    return "\n".join(lines)
+
+
+SIMILARITY_QUANTILES = (("min", 0.0), ("p10", 0.1), ("median", 0.5), ("p90", 0.9),
+                        ("max", 1.0))  # fmt: skip
+"""The points of the similarity distribution a report prints (IntentAnony 5.4)."""
+
+
+def similarities(rows: list[dict[str, Any]]) -> list[float]:
+    """Return the stored semantic similarity of each evaluated text that has one."""
+    metrics = [json.loads(r["metrics"] or "{}") for r in rows]
+    return [float(m["semantic"]) for m in metrics if m.get("semantic") is not None]
+
+
+def quantile(values: list[float], q: float) -> float:
+    """Linear interpolation between the two nearest ranks (numpy's default)."""
+    ordered = sorted(values)
+    position = q * (len(ordered) - 1)
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def similarity_table(samples: dict[str, list[float]]) -> str:
+    """Render each run's similarity distribution: n, mean and quantiles."""
+    keys = ["texts", "n", "mean", *(name for name, _ in SIMILARITY_QUANTILES)]
+    lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+    for label, values in samples.items():
+        if not values:
+            cells = ["0", *(["-"] * (len(keys) - 2))]
+        else:
+            cells = [str(len(values)), f"{mean(values):.4f}"]
+            cells += [f"{quantile(values, q):.4f}" for _, q in SIMILARITY_QUANTILES]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -242,3 +242,30 @@ def test_when_a_partners_job_stands_beside_the_authors_then_only_the_authors_goe
     jobs = [c.quote for c in detect_cues(text) if c.attribute == "occupation"]
     assert len(jobs) == 1
     assert kept not in jobs if kept else jobs == ["civil engineer"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My late wife would have laughed at me learning TikTok dances for them.",
+        "Spent the weekend making YouTube videos about sourdough.",
+        "Got a PlayStation controller for my birthday.",
+    ],
+)
+def test_when_a_brand_is_tagged_as_a_place_then_no_place_is_found(text: str) -> None:
+    # The tagger calls TikTok a GPE; a capital inside a word marks a brand.
+    assert found(text, "city_country") + found(text, "birth_city_country") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("We moved to DeKalb last spring.", "DeKalb"),
+        ("Grew up near McAllen, on the border.", "McAllen"),
+    ],
+)
+def test_when_a_place_name_has_an_inner_capital_then_it_is_still_found(
+    text: str, quote: str
+) -> None:
+    places = found(text, "city_country") + found(text, "birth_city_country")
+    assert any(quote in q for q in places)

@@ -163,6 +163,18 @@ def circles(edges: dict[str, set[str]]) -> list[set[str]]:
     return found
 
 
+MAX_MODULE_LINES = 600
+"""Issue 22: no module of the package over this many lines."""
+
+
+def test_when_a_module_grows_past_600_lines_then_this_fails() -> None:
+    sizes = {
+        str(path.relative_to(ROOT)): len(path.read_text(encoding="utf-8").splitlines())
+        for path in PACKAGE.rglob("*.py")
+    }
+    assert sizes and {p: n for p, n in sizes.items() if n > MAX_MODULE_LINES} == {}
+
+
 def test_when_modules_import_each_other_in_a_circle_then_this_fails() -> None:
     found = circles(import_edges())
 

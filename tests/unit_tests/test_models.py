@@ -14,6 +14,7 @@ from anonygraph.llm import (
     parse_json_answer,
     parse_spec,
 )
+from anonygraph.llm.backends.openai_chat import answer_message
 from anonygraph.state.answers import (
     Rewrite,
     attack_answer_model,
@@ -168,3 +169,36 @@ def test_when_an_answer_schema_is_asked_twice_then_pydantic_builds_it_once(
     assert builds == [model]
     assert set(second["properties"]) == {"city_country", "age"}
     assert second["required"] == ["city_country", "age"]
+
+
+def test_when_openai_is_named_without_a_key_or_server_then_loading_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with pytest.raises(ModelSpecError, match="set OPENAI_API_KEY"):
+        loading.load_chat_model("openai:gpt-4o", "judge")
+
+
+def test_when_a_tool_call_has_unreadable_arguments_then_it_is_kept_as_invalid() -> (
+    None
+):
+    reply = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c1", "type": "function",
+             "function": {"name": "search", "arguments": '{"query": "a"}'}},
+            {"id": "c2", "type": "function",
+             "function": {"name": "search", "arguments": '{"query": '}},
+        ],
+    }  # fmt: skip
+    usage = {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}
+    data = {"choices": [{"message": reply, "finish_reason": "tool_calls"}]}
+    message = answer_message(data | {"usage": usage})
+    assert [c["args"] for c in message.tool_calls] == [{"query": "a"}]
+    assert [c["id"] for c in message.invalid_tool_calls] == ["c2"]
+    assert message.response_metadata["finish_reason"] == "tool_calls"
+    assert message.usage_metadata == {
+        "input_tokens": 7, "output_tokens": 3, "total_tokens": 10
+    }  # fmt: skip

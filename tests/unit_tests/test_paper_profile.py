@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted import Script
+from scripted import Script, attack_json, judge_json
 
 from anonygraph.graphs import fgaa, rlaa, seal
 from anonygraph.llm.decoding import PAPER_DECODING, ROLE_DECODING
@@ -722,3 +722,158 @@ def test_when_aura_masks_in_the_paper_profile_then_the_blacklist_plays_no_part()
     policy = plan_suppression(state, runtime(product))["policy"]
     assert [p["evidence"] for p in policy] == [["Lindqvist lab"]]
     assert plan_suppression(state, runtime(paper))["policy"] == []
+
+
+# E8, E9: each paper's table, rebuilt from our row keys (MEAN and READ as the
+# judge gives them, 1-10; UTIL the judge's three scores on 0-1).
+PROTOCOL_TABLES = [
+    # RLAA Table 1 (4.1, eq. 9): MEAN/READ printed 1-10, no Overall.
+    ("rlaa", "rlaa-table-1", "personalreddit", {"Utility": "UTIL", "MEAN": "MEAN",
+     "READ": "READ", "PRIV": "PRIV", "HALL": "HALL"}, 10),
+    # SEAL Table 2 (5.1): Mean/Read printed 0-1, Overall against Original.
+    ("seal", "seal-table-2", "synthpai_hard", {"Utility": "Utility", "MEAN": "Mean",
+     "READ": "Read", "PRIV": "Privacy", "HALL": "Hall", "Overall": "Overall"}, 1),
+    # IntentAnony Table 1: Utility with BLEU and ROUGE (derived), 0-1 scales.
+    ("intentanony", "intentanony-table-1", "personalreddit", {"Utility": "Utility",
+     "MEAN": "Mean", "READ": "Read", "PRIV": "Privacy", "HALL": "Hall",
+     "Overall": "Overall"}, 1),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("protocol", "table_id", "dataset", "printed", "scale"), PROTOCOL_TABLES
+)
+def test_when_a_report_follows_a_protocol_then_its_columns_are_the_papers(
+    protocol: str, table_id: str, dataset: str, printed: dict[str, str], scale: int
+) -> None:
+    from anonygraph.papers.figures import paper_figures
+    from anonygraph.reporting.tables import JUDGE_SCALE, protocol_rows
+
+    assert JUDGE_SCALE[protocol] == scale
+    published = [
+        r.values
+        for r in paper_figures(protocol).table(table_id).rows
+        if r.dataset == dataset
+    ]
+    ours = []
+    for v in published:
+        mean, read = (v[printed["MEAN"]], v[printed["READ"]])
+        mean, read = mean * 10 / scale, read * 10 / scale  # the judge's 1-10
+        ours.append(
+            {
+                "method": "x",
+                "PRIV": v[printed["PRIV"]],
+                "MEAN": mean,
+                "READ": read,
+                "HALL": v[printed["HALL"]],
+                "UTIL": (mean / 10 + read / 10 + v[printed["HALL"]]) / 3,
+                "BLEU": v.get("BLEU"),
+                "ROUGE": v.get("ROUGE"),
+            }
+        )
+    for row, v in zip(protocol_rows(ours, protocol), published, strict=True):
+        for ours_key, paper_key in printed.items():
+            if v[paper_key] is not None:
+                assert row[ours_key] == pytest.approx(v[paper_key], abs=1.5e-3), (
+                    ours_key,
+                    v,
+                )
+
+
+def test_when_the_protocols_are_labelled_then_scales_and_top_k_are_the_facts() -> None:
+    from anonygraph.reporting.tables import JUDGE_SCALE, protocol_table
+
+    rlaa_columns = facts("rlaa")["evaluation"]["reported_columns"]
+    seal_parts = facts("seal")["evaluation"]["utility"]["components"]
+    intent = facts("intentanony")["evaluation"]
+    # E9: RLAA Tables 1-2 print 1-10; SEAL 5.1 and IntentAnony Table 1 divide.
+    assert rlaa_columns["MEAN"]["scale"] == "1-10" and JUDGE_SCALE["rlaa"] == 10
+    assert seal_parts["Mean"] == "meaning/10" and JUDGE_SCALE["seal"] == 1
+    assert intent["utility_components"]["Mean"]["scale"] == "0-1"
+    assert JUDGE_SCALE["intentanony"] == 1
+    row = {"method": "original text", "PRIV": 0.5, "PRIV@3": 0.75, "MEAN": 10.0,
+           "READ": 9.0, "HALL": 1.0, "UTIL": 29 / 30, "BLEU": 1.0,
+           "ROUGE": 1.0}  # fmt: skip
+    rlaa_table = protocol_table([row], "rlaa")
+    assert "UTIL = (READ/10 + MEAN/10 + HALL)/3" in rlaa_table
+    assert "| 10.00 | 9.00 | 1.0000 |" in rlaa_table
+    # E8: IntentAnony's composite is derived from Table 1, and says so.
+    assert intent["utility"]["stated_in_paper"] is False
+    table = protocol_table([row], "intentanony")
+    assert "+ BLEU + ROUGE)/3" in table and "not written in the paper" in table
+    assert "| 1.0000 | 0.9000 | 1.0000 |" in table
+    # E11: three guesses (D.2), k not stated: top-1 headline, PRIV@3 beside it.
+    assert intent["attacker"]["guesses_per_attribute"] == 3
+    assert intent["accuracy_k"]["value"] is None
+    assert "top-1 is the headline" in table and "does not state which k" in table
+    assert "| 0.5000 | 0.7500 |" in table
+
+
+# S12: SEAL's self-refinement judge. The product's carries our leniency for
+# hidden details; the paper's is D.3 (seal.json prompts.judge), which has none.
+LENIENCY = ("do not count it against the edit", "costs little")
+
+
+@pytest.mark.parametrize("profile", ["product", "paper"])
+def test_when_seal_judges_its_own_rewrite_then_the_profile_picks_the_judge(
+    script: Script, profile: str
+) -> None:
+    judge = facts("seal")["prompts"]["judge"]
+    nothing = json.dumps(
+        {
+            "location": {"reasoning": "none", "guess": None},
+            "married": {"reasoning": "none", "guess": None},
+        }
+    )
+    paper = profile == "paper"
+    script.set("attacker", nothing if paper else attack_json())
+    script.set("judge", PAPER_JUDGE if paper else judge_json())
+    script.set("anonymizer", json.dumps({"anonymized_text": "A move for work."}))
+    ctx = SealContext(attributes=ATTRS, profile=profile, max_iterations=1)
+    asyncio.run(seal.build_graph().compile().ainvoke({"text": TEXT}, context=ctx))
+
+    prompt = script.prompts("judge")[0]
+    lenient = [s for s in LENIENCY if s in prompt]
+    if profile == "product":
+        assert lenient == list(LENIENCY)
+        return
+    assert judge["source"] == "Appendix D.3"
+    assert judge["leniency_for_hiding_details"] is False and lenient == []
+    # D.3's inputs in order (original, then adapted), then its three fields.
+    assert prompt.index("Original text:") < prompt.index("Adapted text:")
+    fields = [prompt.index(f'"{name}"') for name in judge["output"]["fields"]]
+    assert fields == sorted(fields)
+
+
+# I3 (IntentAnony 5.4, Figures 4 and 7): a distribution of similarity per run.
+SIMILARITY_SAMPLES = [
+    [0.5],
+    [0.9, 0.1],
+    [0.83, 0.91, 0.42, 0.77, 0.95, 0.66, 0.88],
+    [-0.12, 0.07, 0.31, 0.02],  # the paper profile keeps the raw cosine
+]
+
+
+@pytest.mark.parametrize("values", SIMILARITY_SAMPLES)
+def test_when_similarities_are_summarized_then_the_quantiles_are_numpys(
+    values: list[float],
+) -> None:
+    import numpy as np
+
+    from anonygraph.reporting.tables import (
+        SIMILARITY_QUANTILES,
+        similarities,
+        similarity_table,
+    )
+
+    assert facts("intentanony")["evaluation"]["semantic_similarity"]["source"] == (
+        "Section 5.4; Figures 4 and 7"
+    )
+    stored = [{"metrics": json.dumps({"semantic": v, "bleu": 0.5})} for v in values]
+    stored += [{"metrics": json.dumps({"bleu": 0.5})}, {"metrics": None}]
+    assert similarities(stored) == values  # rows never measured are left out
+    row = similarity_table({"run": similarities(stored)}).splitlines()[2]
+    expected = [np.quantile(values, q) for _, q in SIMILARITY_QUANTILES]
+    cells = row.strip("| ").split(" | ")
+    assert cells[:3] == ["run", str(len(values)), f"{np.mean(values):.4f}"]
+    assert cells[3:] == [f"{v:.4f}" for v in expected]

@@ -46,3 +46,17 @@ def test_when_runs_are_plotted_then_axes_are_fixed_and_each_method_has_a_marker(
     assert crossing == [(0, 1.0), (0.9, 0)]
     figure.savefig(tmp_path / "plot.png")
     assert (tmp_path / "plot.png").stat().st_size > 1000
+
+
+def test_when_similarities_are_plotted_then_each_run_has_its_histogram() -> None:
+    from anonygraph.reporting.plots import similarity_figure
+
+    samples = {"rlaa (r1)": [0.91, 0.92, 0.6], "seal (r2)": [0.2, 0.95], "none": []}
+    (ax,) = similarity_figure(samples).axes
+
+    _, labels = ax.get_legend_handles_labels()
+    assert labels == ["rlaa (r1) (n=3)", "seal (r2) (n=2)"]
+    # Shared bins up to 1: every value is counted once, in its run's step.
+    assert ax.get_xlim() == (0.0, 1.0)
+    heights = [patch.get_path().vertices[:, 1] for patch in ax.patches]
+    assert [round(max(h)) for h in heights] == [2, 1]

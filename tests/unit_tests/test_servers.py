@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLES
-from servers import FakeOpenAI, _Quiet, free_port
+from servers import FakeOpenAI, _Quiet, completion, free_port
 
 from anonygraph import cli, llm
 from anonygraph.llm import loading
@@ -165,6 +165,40 @@ def test_when_concurrency_is_4_then_4_requests_are_in_flight_at_once(
         summary = run(tmp_path, fake.url, records=8, concurrency=4)
     assert summary.done == 8
     assert fake.max_in_flight == 4
+
+
+def test_when_a_role_asks_an_openai_server_then_it_sends_its_fields_and_reads_usage(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[tuple[str, dict[str, Any]]] = []
+
+    class Server(_Quiet):
+        def do_POST(self) -> None:
+            request = json.loads(self.read_body())
+            seen.append((self.headers.get("Authorization", ""), request))
+            self.reply(200, json.dumps(completion(request, '{"text":"y"}')).encode())
+
+    monkeypatch.setenv("OPENAI_API_KEY", "key-1")
+    server = ThreadingHTTPServer(("127.0.0.1", free_port()), Server)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+        context = Context(default_model=f"openai:m1@{url}", cache_mode="off")
+        answer, calls = asyncio.run(ask(context))
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert answer.text == "y"
+    assert (calls[0]["tokens_in"], calls[0]["tokens_out"]) == (10, 2)
+    header, request = seen[0]
+    assert header == "Bearer key-1"
+    assert request["model"] == "m1"
+    assert (request["temperature"], request["top_p"]) == (0.5, 0.9)
+    # A self-hosted server reads max_tokens, beside the mode's response format.
+    assert request["max_tokens"] > 0 and "max_completion_tokens" not in request
+    assert request["response_format"]["json_schema"]["schema"] == (
+        Rewrite.model_json_schema()
+    )
 
 
 def test_when_a_role_runs_on_ollama_then_it_sends_the_schema_and_its_options(

@@ -51,7 +51,7 @@ def test_when_a_run_is_evaluated_and_reported_on_either_store_then_all_commands_
     ) == 0  # fmt: skip
     run_id = RunStore(store_location).runs()[0]["id"]
     assert anonygraph_cli.main(
-        ["eval", "--run", run_id, "--no-progress", *db, *model]
+        ["eval", "--run", run_id, "--no-progress", "--semantic", *db, *model]
     ) in (0, 3)  # fmt: skip
 
     assert anonygraph_cli.main(["report", "--out", str(tmp_path / "rep"), *db]) == 0
@@ -64,6 +64,25 @@ def test_when_a_run_is_evaluated_and_reported_on_either_store_then_all_commands_
         rf"\| rlaa \| product; eval product \| {run_id} \| 2 \| [0-9.]+ \| 0\.0000 \|",
         table,
     )
+    # E8, E9: a product evaluation is shown in RLAA's terms, MEAN/READ on 1-10.
+    assert "## Under the rlaa paper's protocol" in table
+    assert re.search(rf"\| rlaa \| {run_id} \| 2 \| [0-9.]+ \| 0\.0000 \| 0\.0000 "
+                     r"\| [0-9.-]+ \| 7\.00 \| 9\.00 \| 1\.0000 \|", table)  # fmt: skip
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert "<h2>Under the rlaa paper's protocol</h2>" in page
+    assert "<td>7.00</td><td>9.00</td>" in page
+    assert anonygraph_cli.main(
+        ["report", "--out", str(tmp_path / "ia"), "--protocol", "intentanony", *db]
+    ) == 0  # fmt: skip
+    intent = (tmp_path / "ia" / "report.md").read_text()
+    assert "## Under the intentanony paper's protocol" in intent
+    assert "| 0.7000 | 0.9000 | 1.0000 |" in intent
+    assert "does not state which k" in intent
+    # I3 (IntentAnony 5.4): the similarity distribution of the run's rewrites.
+    assert "## Semantic similarity, original vs rewrite (IntentAnony 5.4)" in table
+    similar = rf"\| rlaa \({run_id}\) \| 2 \| 0\.\d{{4}} \| 0\.\d{{4}} \|"
+    assert re.search(similar, table)
+    assert (tmp_path / "rep" / "similarity.png").stat().st_size > 1000
 
     assert anonygraph_cli.main(["show", "--run", run_id, "--color", "never", *db]) == 0
     shown = capsys.readouterr().out
@@ -86,3 +105,12 @@ def test_when_a_run_is_evaluated_and_reported_on_either_store_then_all_commands_
     written = [json.loads(x) for x in out.read_text().splitlines()]
     assert sorted(x["id"] for x in lines) == ["a", "b"]
     assert {x["id"]: x["text"] for x in lines} == {x["id"]: x["text"] for x in written}
+
+    # No judge scored the run: no utility composite to show under a protocol.
+    assert anonygraph_cli.main(
+        ["eval", "--run", run_id, "--no-progress", "--no-judge", *db, *model]
+    ) in (0, 3)  # fmt: skip
+    assert anonygraph_cli.main(["report", "--out", str(tmp_path / "nj"), *db]) == 0
+    unjudged = (tmp_path / "nj" / "report.md").read_text()
+    assert "| local | none |" in unjudged and "paper's protocol" not in unjudged
+    assert "paper's protocol" not in (tmp_path / "nj" / "report.html").read_text()

@@ -14,6 +14,13 @@ def add_parser(sub: Any) -> None:
     add_db(parser)
     parser.add_argument("--run", action="append", help="runs to include (default: all)")
     parser.add_argument("--out", default="report", help="folder for report.md/csv/png")
+    parser.add_argument(
+        "--protocol",
+        default="",
+        choices=("rlaa", "seal", "intentanony"),
+        help="whose utility composite, MEAN/READ scale and top-k the paper table "
+        "follows (default: the evaluations' paper protocol, else rlaa)",
+    )
     parser.set_defaults(func=command)
 
 
@@ -22,6 +29,6 @@ def command(args: argparse.Namespace) -> int:
     from anonygraph.reporting.report import write_report
 
     check_store(args.db)
-    files = write_report(args.db, args.out, args.run)
+    files = write_report(args.db, args.out, args.run, args.protocol)
     print("\n".join(f"{k}: {v}" for k, v in files.items()))  # noqa: T201
     return 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from anonygraph.llm.backends.base import ServerBackend
 from anonygraph.llm.decoding import Decoding
-from anonygraph.llm.spec import ModelSpec
+from anonygraph.llm.spec import ModelSpec, ModelSpecError
 from anonygraph.llm.structured import MODES, bind_mode
 
 TOOL_TURN_TEXT = " "
@@ -27,8 +27,8 @@ TOOL_TURN_TEXT = " "
 def server_tool_turns(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     """Give the agent's tool-call turns text before they go back to a server.
 
-    langchain-openai sends a turn with tool calls and no text as
-    ``content: null``, which OpenAI accepts and llama-cpp-python's server
+    A turn with tool calls and no text goes out as ``content: null``
+    (`openai_chat.message_json`), which OpenAI accepts and llama-cpp-python's server
     refuses (HTTP 500, "Input should be a valid string"), failing every turn
     after the first; a single space is accepted by both.
     """
@@ -49,48 +49,29 @@ class OpenAIBackend(ServerBackend):
     default_url = "https://api.openai.com/v1"
 
     def load(self, spec: ModelSpec, decoding: Decoding) -> BaseChatModel:
-        """Return a `ChatOpenAI` client with its own HTTP client and no retries."""
+        """Return an `OpenAIChat` client for the spec's server."""
         try:
-            import httpx
-            from langchain_openai import ChatOpenAI
+            from anonygraph.llm.backends.openai_chat import OpenAIChat
         except ImportError as exc:
             raise self.missing_package(spec, exc) from exc
-        # Self-hosted servers (vLLM, llama.cpp, LM Studio) read `max_tokens`
-        # and often need no key; OpenAI itself wants max_completion_tokens.
-        tokens: dict[str, Any] = (
-            {"extra_body": {"max_tokens": decoding.max_tokens}}
-            if spec.base_url
-            else {"max_completion_tokens": decoding.max_tokens}
-        )
-        if spec.base_url and not os.environ.get("OPENAI_API_KEY"):
-            tokens["api_key"] = "not-needed"
-        return cast(
-            BaseChatModel,
-            ChatOpenAI(
-                model=spec.name,
-                base_url=spec.base_url,
-                temperature=decoding.temperature,
-                top_p=decoding.top_p,
-                max_retries=0,  # retried by our layer, which names the server
-                # No client timeout: `with_retries` bounds each request by the
-                # run's `request_timeout`, which one cached client cannot know.
-                timeout=None,
-                # Its own client: langchain-openai's shared default is tied
-                # to the first event loop that used it. No cap on connections:
-                # httpx's default of 100 held a run at --concurrency 128 under
-                # 100 requests in flight; the run's concurrency bounds them.
-                # Idle ones kept: httpx's 20. Keeping more makes httpcore scan
-                # every connection for each idle one at each request (measured
-                # 8.3 ms of CPU a request at 64 kept and 128 in flight, 3.0 ms
-                # at 20).
-                http_async_client=httpx.AsyncClient(
-                    timeout=None,
-                    limits=httpx.Limits(
-                        max_connections=None, max_keepalive_connections=20
-                    ),
-                ),
-                **tokens,
-            ),
+        url = self.server_url(spec)
+        key = os.environ.get("OPENAI_API_KEY", "")
+        if not key and url == self.default_url:
+            raise ModelSpecError(
+                f"model spec {str(spec)!r} asks OpenAI's API: set OPENAI_API_KEY, "
+                "or name a self-hosted server (openai:NAME@http://host:8000/v1)"
+            )
+        # Self-hosted servers (vLLM, llama.cpp, LM Studio) read `max_tokens`;
+        # OpenAI itself wants max_completion_tokens.
+        hosted = url != self.default_url
+        return OpenAIChat(
+            model=spec.name,
+            base_url=url,
+            api_key=key,
+            temperature=decoding.temperature,
+            top_p=decoding.top_p,
+            max_tokens=None if hosted else decoding.max_tokens,
+            extra_body={"max_tokens": decoding.max_tokens} if hosted else {},
         )
 
     def constrain(

@@ -1,0 +1,131 @@
+"""Teaching as the author's job: "I teach Spanish", "38 years teaching chemistry".
+
+The job goes and the subject stays: the verb becomes its neutral form
+("teaching maths to kids" -> "working with kids"), and a language stays a
+language ("teach English" -> "work in English").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from anonygraph.cues.ages import first_person_sentence
+from anonygraph.cues.cue import Cue
+from anonygraph.cues.lexicon import words
+from anonygraph.cues.occupations import first_person_subject, subject_of, token_at
+
+TEACH_FORMS = {
+    "teach": "work",
+    "teaches": "works",
+    "teaching": "working",
+    "taught": "worked",
+}
+"""The teaching verb's neutral form: the subject taught goes with it, since
+"to work with English" or "working with maths" reads as another job."""
+LEARNERS = frozenset(
+    "kids children students pupils adults teens teenagers toddlers kids' "
+    "beginners learners graders refugees".split()
+)
+"""Those taught: after a teaching verb they stay ("working with kids")."""
+DURATIONS = frozenset("years decades months weeks yrs".split())
+TEACH = re.compile(
+    r"\b(?P<verb>teach|teaches|teaching|taught)\s+(?P<obj>[A-Za-z]+)(?P<to>\s+to\b)?",
+    re.IGNORECASE,
+)
+TEACH_BEFORE = re.compile(
+    r"(?:\bI\s+|\bI'?ve been\s+|\bI am\s+|\bI'm\s+|\bbeen\s+|\bnow\s+|\bcurrently\s+|"
+    r"\bstill\s+|\balso\s+|,\s*|^\s*|[.!?]\s+|\band\s+|"
+    r"\b(?:years|decades|months)\s+)$",
+    re.IGNORECASE,
+)
+PRONOUNS = frozenset(
+    "myself yourself himself herself me you them him her us it".split()
+)
+
+
+def _taught_end(match: re.Match[str], verb: Any) -> int:
+    """Return where the subject taught ends: "teaching high school chemistry".
+
+    The object's words right after the verb, never past a punctuation mark;
+    with no object in the parse, the word after the verb if it is a noun or a
+    number ("teach year 4"), else the verb alone ("Teaching has shown me").
+    """
+    if verb is None:
+        return match.end("obj")
+    objects = [c for c in verb.children if c.dep_ == "dobj" and c.i > verb.i]
+    following = verb.doc[verb.i + 1] if verb.i + 1 < len(verb.doc) else None
+    if objects:
+        words_ = set(objects[0].subtree)
+    elif (
+        following is not None
+        and following.head is verb
+        and following.pos_ in ("NOUN", "PROPN", "NUM")
+    ):
+        words_ = {following, *(c for c in following.children if c.i > following.i)}
+    else:
+        return match.end("verb")
+    end = match.end("verb")
+    for token in verb.doc[verb.i + 1 :]:
+        if token not in words_ or token.is_punct or token.sent != verb.sent:
+            break
+        end = token.idx + len(token)
+    return end
+
+
+def detect_teaching(text: str, doc: Any) -> list[Cue]:
+    """Find "I teach Spanish", "now teaching Italian to teenagers": a teacher.
+
+    The subject stays, the job goes: "teaching maths to kids" -> "working on
+    maths with kids", "I teach Spanish" -> "I work with Spanish".
+    """
+    cues: list[Cue] = []
+    for m in TEACH.finditer(text):
+        if m.group("obj").lower() in PRONOUNS:
+            continue
+        verb = token_at(doc, m.start())
+        by_parse = None
+        if verb is not None and verb.pos_ in ("VERB", "AUX"):
+            subject = subject_of(verb)
+            if subject is not None:
+                by_parse = first_person_subject(subject)
+            elif verb.dep_ in ("acl", "relcl") and verb.head.lower_ not in DURATIONS:
+                # "38 years teaching chemistry" is the author's career; "the
+                # woman teaching yoga" is someone else.
+                by_parse = False
+        if by_parse is False or not (
+            by_parse or TEACH_BEFORE.search(text[: m.start()])
+        ):
+            continue
+        if not by_parse and not first_person_sentence(text, m.start()):
+            continue
+        word = m.group("verb").lower()
+        end = m.end()
+        if m.group("obj") in words("languages.tsv"):
+            # A language stays a language: "teach English" -> "work in English".
+            replacement = f"{TEACH_FORMS[word]} in {m.group('obj')}"
+            replacement += " with" if m.group("to") else ""
+            cues.append(
+                Cue(m.start(), end, m.group(0), "occupation", "job_verb", "teacher",
+                    replacement, 4)
+            )  # fmt: skip
+            continue
+        end = _taught_end(m, verb)
+        replacement = TEACH_FORMS[word]
+        if verb is not None and verb.dep_ in ("amod", "compound", "nmod"):
+            # "teaching gigs" -> "working gigs"; the parse may take "Teaching
+            # kids ..." for a kind of kids: those taught stay, "working with" them.
+            end = m.end("verb")
+            if verb.head.lower_ in LEARNERS:
+                replacement = f"{replacement} with"
+        to = re.match(r"\s+to\b", text[end:])
+        if to:
+            end, replacement = end + to.end(), f"{replacement} with"
+        cues.append(
+            Cue(m.start(), end, text[m.start() : end], "occupation", "job_verb",
+                "teacher", replacement, 4)
+        )  # fmt: skip
+    return cues
+
+
+__all__ = ["detect_teaching"]
