@@ -28,22 +28,14 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _extra_body(model: Any) -> dict[str, Any]:
-    # Fields the client sends anyway (max_tokens); a pool's members share them.
-    members = getattr(model, "models", None) or [model]
-    return dict(getattr(members[0], "extra_body", None) or {})
-
-
 def bind_mode(model: Any, mode: str, schema: type[BaseModel]) -> Any:
     """Bind ``model`` to ask for ``schema`` the way ``mode`` does."""
     json_schema = schema.model_json_schema()
-    # The response format goes out as body JSON as it stands, merged over the
-    # fields the client sends anyway (`openai_chat.OpenAIChat.extra_body`).
-    body = _extra_body(model)
+    # The response format goes out as body JSON as it stands; the client
+    # merges it over its own body fields (`openai_chat.OpenAIChat._request`).
     if mode == "json_schema":
         return model.bind(
-            extra_body=body
-            | {
+            extra_body={
                 "response_format": {
                     "type": "json_schema",
                     "json_schema": {"name": schema.__name__, "schema": json_schema},
@@ -54,8 +46,9 @@ def bind_mode(model: Any, mode: str, schema: type[BaseModel]) -> Any:
         # `schema` is llama.cpp's extension (grammar-constrained decoding);
         # other servers ignore it, and the prompt spells the schema out too.
         return model.bind(
-            extra_body=body
-            | {"response_format": {"type": "json_object", "schema": json_schema}}
+            extra_body={
+                "response_format": {"type": "json_object", "schema": json_schema}
+            }
         )
     if mode == "tools":
         tool = {
