@@ -42,6 +42,9 @@ PROTOCOLS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
             "attack_format": "seal",
             "validator": True,
             "validate_prompt": PAPER_SEAL_VALIDATE_PROMPT,
+            # A.1: labels mapped to its categories, age within 5 years by
+            # midpoint, categories by equality, free text by the validator.
+            "matcher": "seal",
             "less_precise_score": 0.5,
             "less_precise_attributes": [
                 "occupation",
@@ -145,6 +148,15 @@ class EvalContext(ModelContext, SearchOptions):
             "{truth}, {guess}); a paper's takes {pairs}."
         },
     )
+    matcher: str = field(
+        default="product",
+        metadata={
+            "description": "Rules that score guesses: product (ours) or seal "
+            "(SEAL A.1: label categories, age within 5 years by midpoint, exact "
+            "categories, occupation and places by the validator).",
+            "choices": ("product", "seal"),
+        },
+    )
     less_precise_score: float = field(
         default=0.0,
         metadata={
@@ -175,6 +187,8 @@ class EvalContext(ModelContext, SearchOptions):
             raise ValueError(
                 f"protocol {self.protocol!r}: choose one of {', '.join(PROTOCOLS)}"
             )
+        if self.matcher not in ("product", "seal"):
+            raise ValueError(f"matcher {self.matcher!r}: choose product or seal")
         offline = self.search_backend == "offline" and not (
             self.search_index or self.search_corpus
         )

@@ -9,7 +9,7 @@ validator, and counts top-1 / top-3 accuracy.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from difflib import SequenceMatcher
 from typing import Any, Literal
 
@@ -18,9 +18,11 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 from anonygraph.attributes import (
     ATTRIBUTES,
     Decision,
+    Rule,
     canonical_attribute,
     is_unknown,
     normalize,
+    paper_seal,
 )
 
 Outcome = Literal["correct", "less_precise", "wrong", "skipped"]
@@ -31,6 +33,13 @@ DecidedBy = Literal["rule", "validator", "fallback"]
 
 Validator = Callable[[str, str, str], str]
 """Judge hook: ``(attribute, truth, guess) -> "yes" | "no" | "less precise"``."""
+
+RULE_SETS: Mapping[str, Mapping[str, Rule]] = {
+    "product": {},
+    "seal": paper_seal.RULES,
+}
+"""Named rule sets: attribute -> rule, over the registry's own rules (empty:
+the registry's). ``seal`` is SEAL's Appendix A.1 scoring."""
 
 
 class GuessMatch(BaseModel):
@@ -181,6 +190,7 @@ def match_guess(
     *,
     validator: Validator | None = None,
     undecided_as: Outcome = "wrong",
+    rules: Mapping[str, Rule] | None = None,
 ) -> GuessMatch:
     """Judge one guess against the ground truth by rules.
 
@@ -190,6 +200,8 @@ def match_guess(
         guess: One attacker guess.
         validator: Optional judge asked only when no rule decides.
         undecided_as: Outcome recorded when neither rules nor validator decide.
+        rules: Rules that replace the registry's for the attributes they name
+            (a paper protocol's, ``RULE_SETS``).
 
     Returns:
         The verdict with the reason and who decided it.
@@ -205,6 +217,7 @@ def match_guess(
         )
     spec = ATTRIBUTES.get(attribute)
     rule = spec.match if spec is not None else None
+    rule = (rules or {}).get(attribute, rule)
     if rule is None:
         decision, reason = _match_free_text(truth_text, guess)
     else:
@@ -252,6 +265,7 @@ def match_inference(
     k: int = 3,
     validator: Validator | None = None,
     undecided_as: Outcome = "wrong",
+    rules: Mapping[str, Rule] | None = None,
 ) -> AttributeMatch:
     """Judge an attacker's ranked guesses for one attribute.
 
@@ -268,6 +282,7 @@ def match_inference(
         k: How many guesses to judge.
         validator: Optional judge for what the rules cannot decide.
         undecided_as: Outcome for guesses neither rules nor validator decide.
+        rules: Rules replacing the registry's (see ``match_guess``).
 
     Returns:
         The per-guess verdicts, or the reason the attribute was skipped.
@@ -290,7 +305,12 @@ def match_inference(
         return AttributeMatch(**base, skipped_reason=NO_GUESS)
     matches = [
         match_guess(
-            attribute, truth_text, g, validator=validator, undecided_as=undecided_as
+            attribute,
+            truth_text,
+            g,
+            validator=validator,
+            undecided_as=undecided_as,
+            rules=rules,
         )
         for g in real
     ]
