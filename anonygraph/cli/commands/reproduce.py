@@ -6,7 +6,7 @@ import argparse
 import asyncio
 from typing import Any
 
-from anonygraph.cli.flags import add_model, parse_models
+from anonygraph.cli.flags import OptionError, add_model, parse_models
 
 
 def add_parser(sub: Any) -> None:
@@ -48,6 +48,14 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--allow-web", action="store_true", help="aura: let ddgs/tavily search"
     )
+    parser.add_argument(
+        "--seal-model",
+        default="",
+        metavar="SPEC",
+        help="rlaa: also run the SEAL (SFT+DPO) row with our SEAL from this "
+        "model, e.g. hf:OUT/final from `anonygraph seal train` (it plays every "
+        "role of SEAL's self-refinement); without it the row is the paper's only",
+    )
     parser.add_argument("--records", type=int, default=8, help="records to run")
     parser.add_argument(
         "--max-iterations",
@@ -69,6 +77,15 @@ def command(args: argparse.Namespace) -> int:
 
     from anonygraph.reporting.reproduce import ReproduceOptions, render, reproduce
 
+    if args.seal_model and args.paper != "rlaa":
+        raise OptionError("--seal-model: only `reproduce rlaa` has a SEAL row to run")
+    if args.seal_model:
+        from anonygraph.llm import ModelSpecError, check_installed
+
+        try:
+            check_installed(args.seal_model)
+        except ModelSpecError as exc:
+            raise OptionError(f"--seal-model {args.seal_model}: {exc}") from exc
     options = ReproduceOptions(
         paper=args.paper,
         data=args.data,
@@ -89,6 +106,7 @@ def command(args: argparse.Namespace) -> int:
             )
             if value
         },
+        row_models={"seal_model": args.seal_model} if args.seal_model else {},
         max_iterations=args.max_iterations,
         db=args.db,
         concurrency=args.concurrency,
