@@ -111,6 +111,10 @@ class Plan:
     """Table id -> our own columns after the paper's: key -> (scale, what)."""
     eval_fields: tuple[str, ...] = ()
     """Run fields the evaluation gets too (AURA's adversary searches)."""
+    records: int = 8
+    """Records run when the user names no number (DP-Embed: the paper's 50)."""
+    seed: int | None = None
+    """Seed of the draw when the user names none; None: the first records."""
     model_rows: Mapping[str, ModelRow] = field(default_factory=dict)
     """Published rows of a method of ours that run only from a model the user
     trained (`ReproduceOptions.row_models`), by the row's name."""
@@ -199,6 +203,10 @@ PLANS: Mapping[str, Plan] = {
         },
         needs=("encoder_path", "inverter_path", "corrector_path"),
         llm=False,
+        # Note 4.2: 50 examples of at most 800 characters, seed 0. How its
+        # script draws them with that seed is not printed: ours is a shuffle.
+        records=50,
+        seed=0,
     ),
     "aura": Plan(
         table="aura-reidentification",
@@ -262,7 +270,11 @@ class ReproduceOptions:
     paper: str
     data: str
     out: str = "reproduce"
-    records: int = 8
+    records: int = 0
+    """How many records; 0: the plan's (8, DP-Embed's 50)."""
+    seed: int | None = None
+    """Draw the records by a shuffle with this seed; None: the plan's seed
+    (DP-Embed's 0), else the first records in file order."""
     models: dict[str, Any] = field(default_factory=dict)
     """``default_model`` / ``models`` fields, for every role of every run."""
     max_iterations: int = 0
@@ -314,10 +326,17 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
         flags = ", ".join(NEEDS_FLAGS.get(name, name) for name in missing)
         raise ValueError(f"reproduce {options.paper} needs {flags}")
     out = Path(options.out)
-    sample, count = write_sample(plan.data_format, options.data, options.records, out)
+    sample = write_sample(
+        plan.data_format,
+        options.data,
+        options.records or plan.records,
+        out,
+        plan.seed if options.seed is None else options.seed,
+    )
+    count = sample.count
     db = options.db or str(out / "runs.sqlite")
     iterations = options.max_iterations or plan.iterations
-    notes = [f"{count} record(s) of {options.data}, paper profile"]
+    notes = [f"{count} record(s) of {options.data} ({sample.drawn}), paper profile"]
     if iterations:
         notes[0] += f", T = {iterations}"
     if plan.needs:
@@ -352,7 +371,7 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
         summary = await run_batch(
             RunOptions(
                 method=method,
-                input=str(sample),
+                input=str(sample.path),
                 # One file per row: AURA's three variants are one method.
                 output=str(out / f"{method}-{_slug(label)}.jsonl"),
                 db=db,

@@ -7,7 +7,9 @@ and AURA's transcripts from JSONL lines, each read by its own reader.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,44 +17,66 @@ DP_EMBED_MAX_CHARS = 800
 """DP-Embed 4.2 keeps examples of at most 800 characters."""
 
 
-def write_sample(
-    data_format: str, data: str, records: int, out: Path
-) -> tuple[Path, int]:
-    """Write the first ``records`` records of the data set as our JSONL.
+@dataclass(frozen=True)
+class Sample:
+    """The records a reproduction runs on, and how they were drawn."""
 
+    path: Path
+    """Our JSONL of the drawn records."""
+    count: int
+    """Records written."""
+    drawn: str
+    """How, in words: the first N, or a seeded draw out of how many."""
+
+
+def write_sample(
+    data_format: str, data: str, records: int, out: Path, seed: int | None = None
+) -> Sample:
+    """Write ``records`` records of the data set as our JSONL.
+
+    Without a seed the first ``records`` usable records are taken; with one,
+    every usable record is read, shuffled by ``random.Random(seed)`` and the
+    first ``records`` of the shuffle are taken (in that order).
     PersonalReddit records carry every profile attribute as a label (K = 8),
     as the papers score them.
-
-    Returns:
-        The file and the number of records written.
 
     Raises:
         ValueError: when the data holds no usable record.
     """
     from anonygraph.runs.datasets import load_personalreddit, load_synthpai
 
+    wanted = max(1, records)
     if data_format in JSONL_READERS:
-        return _write_jsonl_sample(data_format, data, records, out)
-    loaded = (
-        load_personalreddit(data, all_labels=True)
-        if data_format == "personalreddit"
-        else load_synthpai(data)
-    )
-    chosen = loaded.records[: max(1, records)]
-    if not chosen:
-        raise ValueError(f"{data}: no {data_format} record could be read")
-    lines = [{"id": r.id, "text": r.text, "labels": r.labels} for r in chosen]
-    return _save_sample(out, lines)
+        usable = _read_jsonl(data_format, data, None if seed is not None else wanted)
+    else:
+        loaded = (
+            load_personalreddit(data, all_labels=True)
+            if data_format == "personalreddit"
+            else load_synthpai(data)
+        )
+        usable = [
+            {"id": r.id, "text": r.text, "labels": r.labels} for r in loaded.records
+        ]
+        if not usable:
+            raise ValueError(f"{data}: no {data_format} record could be read")
+    if seed is None:
+        chosen, drawn = usable[:wanted], "the first in file order"
+    else:
+        shuffled = list(usable)
+        random.Random(seed).shuffle(shuffled)
+        chosen = shuffled[:wanted]
+        drawn = f"drawn with seed {seed} out of {len(usable)} usable"
+    return Sample(_save_sample(out, chosen), len(chosen), drawn)
 
 
-def _save_sample(out: Path, lines: list[dict[str, Any]]) -> tuple[Path, int]:
+def _save_sample(out: Path, lines: list[dict[str, Any]]) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     sample = out / "sample.jsonl"
     with open(sample, "w", encoding="utf-8") as handle:
         for line in lines:
             handle.write(json.dumps(line, ensure_ascii=False) + "\n")
     sample.chmod(0o600)
-    return sample, len(lines)
+    return sample
 
 
 def gold_pii_record(line: dict[str, Any]) -> tuple[str, list[str]]:
@@ -109,17 +133,16 @@ JSONL_READERS: Mapping[str, tuple[Callable[[dict[str, Any], int], Any], str]] = 
 usable line needs."""
 
 
-def _write_jsonl_sample(
-    data_format: str, data: str, records: int, out: Path
-) -> tuple[Path, int]:
+def _read_jsonl(data_format: str, data: str, limit: int | None) -> list[dict[str, Any]]:
+    """Read the usable lines of a JSONL data set, up to ``limit`` (None: all)."""
     read, needs = JSONL_READERS[data_format]
     chosen: list[dict[str, Any]] = []
     with open(data, encoding="utf-8") as handle:
         for number, raw in enumerate(handle, 1):
-            if len(chosen) >= max(1, records):
+            if limit is not None and len(chosen) >= limit:
                 break
             if raw.strip() and (record := read(json.loads(raw), number)):
                 chosen.append(record)
     if not chosen:
         raise ValueError(f"{data}: no {needs}")
-    return _save_sample(out, chosen)
+    return chosen

@@ -252,3 +252,64 @@ def test_when_seal_model_cannot_be_used_then_the_cli_says_why(
 
     code = main(["reproduce", *argv, "--data", "x", "--out", str(tmp_path)])
     assert code == 2 and message in capsys.readouterr().err
+
+
+def pii_lines(tmp_path: Path) -> Path:
+    """Ten usable PII examples between two unusable ones (no gold, too long)."""
+    lines = [{"id": "none", "text": "No PII.", "gold_pii": []}]
+    lines += [
+        {"id": f"e{n}", "text": f"Mail e{n}@x.io today.", "gold_pii": [f"e{n}@x.io"]}
+        for n in range(10)
+    ]
+    lines.append({"id": "long", "text": "y" * 801, "gold_pii": ["y"]})
+    data = tmp_path / "pii.jsonl"
+    data.write_text("".join(json.dumps(line) + "\n" for line in lines), "utf-8")
+    return data
+
+
+def test_when_a_seed_is_given_then_the_sample_is_a_seeded_shuffle(
+    tmp_path: Path,
+) -> None:
+    from anonygraph.reporting.reproduce_data import write_sample
+
+    data = pii_lines(tmp_path)
+
+    def ids(seed: int | None) -> tuple[list[str], str]:
+        sample = write_sample("gold-pii", str(data), 4, tmp_path / "out", seed)
+        lines = sample.path.read_text().splitlines()
+        assert sample.count == len(lines) == 4
+        return [json.loads(line)["id"] for line in lines], sample.drawn
+
+    assert ids(None) == (["e0", "e1", "e2", "e3"], "the first in file order")
+    # random.Random(0).shuffle over the ten usable examples, first four.
+    assert ids(0) == (["e7", "e8", "e1", "e5"], "drawn with seed 0 out of 10 usable")
+    assert ids(0) == ids(0) and ids(1)[0] != ids(0)[0]
+
+
+def test_when_dp_embed_samples_by_default_then_it_draws_the_papers_50() -> None:
+    facts = json.loads(
+        (Path(__file__).parents[1] / "data" / "papers" / "dp_embed.json").read_text()
+    )["evaluation"]["dataset"]
+    plan = PLANS["dp-embed"]
+    assert (plan.records, plan.seed) == (facts["examples"], facts["seed"]) == (50, 0)
+    # The other papers state no draw: their first records, 8 by default.
+    assert {(p.records, p.seed) for n, p in PLANS.items() if n != "dp-embed"} == {
+        (8, None)
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        ([], (0, None)),  # the plan's: dp-embed's 50 at seed 0, else the first 8
+        (["--sample", "5", "--seed", "3"], (5, 3)),
+        (["--records", "5"], (5, None)),
+    ],
+)
+def test_when_sample_flags_are_given_then_the_options_carry_them(
+    flags: list[str], expected: tuple[int, int | None]
+) -> None:
+    from anonygraph.cli import build_parser
+
+    args = build_parser().parse_args(["reproduce", "dp-embed", "--data", "x", *flags])
+    assert (args.records, args.seed) == expected

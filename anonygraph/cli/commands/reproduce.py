@@ -56,7 +56,23 @@ def add_parser(sub: Any) -> None:
         "model, e.g. hf:OUT/final from `anonygraph seal train` (it plays every "
         "role of SEAL's self-refinement); without it the row is the paper's only",
     )
-    parser.add_argument("--records", type=int, default=8, help="records to run")
+    parser.add_argument(
+        "--sample",
+        "--records",
+        dest="records",
+        type=int,
+        default=0,
+        metavar="N",
+        help="records to run (default: the paper's sample, 50 for dp-embed; else 8)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="draw the N records by a shuffle with this seed (default: the "
+        "paper's, 0 for dp-embed; else the first N in file order)",
+    )
     parser.add_argument(
         "--max-iterations",
         type=int,
@@ -91,6 +107,7 @@ def command(args: argparse.Namespace) -> int:
         data=args.data,
         out=args.out,
         records=args.records,
+        seed=args.seed,
         models=parse_models(args.model or []),
         run_fields={
             name: value
