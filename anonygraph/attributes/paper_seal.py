@@ -158,3 +158,9 @@ RULES: Mapping[str, Rule] = MappingProxyType(
     }
 )
 """Attribute -> A.1's rule; the evaluator's ``seal`` matcher."""
+
+ANSWERS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {"occupation": frozenset({"none"})}
+)
+"""Normalized guesses our placeholders read as no guess that A.1 scores as
+answers: D.4 counts an occupation 'none' the same as 'unemployed'."""

@@ -66,7 +66,7 @@ def test_when_seal_scores_a_guess_then_it_is_a1s_score(
     scored = score_attribute(
         seal_context, case["attribute"], case["truth"], [case["guess"]], validate
     )
-    expected = case["ours"]["score"] if "ours" in case else case["score"]
+    expected = case["score"]
     assert scored.get("score") == expected, scored
     if expected is not None and case["attribute"] in FREE_TEXT:
         # A.1 leaves free text to the language model: no rule of ours decides.
@@ -74,10 +74,20 @@ def test_when_seal_scores_a_guess_then_it_is_a1s_score(
         assert asked == [(case["attribute"], case["truth"], case["guess"])]
 
 
-def test_when_a_case_cannot_match_the_paper_then_the_doc_says_why() -> None:
-    differing = [c for c in CASES if "ours" in c]
-    assert all(c["ours"]["score"] != c["score"] and c["ours"]["why"] for c in differing)
-    doc = (Path(__file__).parents[2] / "docs" / "paper_profiles.md").read_text()
-    s14 = next(line for line in doc.splitlines() if line.startswith("| S14 |"))
-    for case in differing:
-        assert repr(case["guess"]) in s14 or f"'{case['guess']}'" in s14
+@pytest.mark.parametrize(
+    ("attribute", "truth", "guess", "product"),
+    [
+        ("age", "31", "22-30", 0.0),  # A.1: midpoint 26, within 5 -> 1
+        ("relationship_status", "engaged", "In Relation", 0.0),  # A.1: 1
+        ("sex", "male", "man", 1.0),  # A.1: not the string 'male' -> 0
+        ("income_level", "low", "25k USD", 1.0),  # A.1: not a level -> 0
+        ("occupation", "unemployed", "none", None),  # A.1 with D.4: asked, 1
+    ],
+)
+def test_when_the_product_matcher_scores_then_it_keeps_its_own_rules(
+    attribute: str, truth: str, guess: str, product: float | None
+) -> None:
+    context = EvalContext(default_model="local", profile="paper", protocol="rlaa")
+    assert context.matcher == "product"
+    scored = score_attribute(context, attribute, truth, [guess], lambda *_: "no")
+    assert scored.get("score") == product
