@@ -325,6 +325,18 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
     if missing:
         flags = ", ".join(NEEDS_FLAGS.get(name, name) for name in missing)
         raise ValueError(f"reproduce {options.paper} needs {flags}")
+    iterations = options.max_iterations or plan.iterations
+    runs = list(plan.runs)
+    for label, model_row in plan.model_rows.items():
+        if spec := options.row_models.get(model_row.option):
+            runs.append((label, model_row.method))
+    for label, method in runs:
+        # A given option the paper profile cannot honour stops it before any
+        # record is drawn or run.
+        given = _run_context(plan, label, method, options, iterations)
+        conflict = context_schema(method).paper_conflict(given)
+        if conflict is not None:
+            raise conflict
     out = Path(options.out)
     sample = write_sample(
         plan.data_format,
@@ -335,7 +347,6 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
     )
     count = sample.count
     db = options.db or str(out / "runs.sqlite")
-    iterations = options.max_iterations or plan.iterations
     notes = [f"{count} record(s) of {options.data} ({sample.drawn}), paper profile"]
     if iterations:
         notes[0] += f", T = {iterations}"
@@ -352,22 +363,12 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
                 f"{label}: a fixed noise seed reproduces the paper's benchmark "
                 "and voids the privacy guarantee"
             )
-    runs = list(plan.runs)
     for label, model_row in plan.model_rows.items():
         if spec := options.row_models.get(model_row.option):
-            runs.append((label, model_row.method))
             notes.append(f"{label}: {spec} plays every role of {model_row.method}")
     evaluated: list[tuple[str, str, str]] = []
     for label, method in runs:
-        known = context_schema(method).__dataclass_fields__
-        context: dict[str, Any] = {
-            "profile": "paper",
-            **plan.contexts.get(label, {}),
-            **{k: v for k, v in options.run_fields.items() if k in known},
-            **_models_of(plan, label, options),
-        }
-        if iterations:
-            context["max_iterations"] = iterations
+        context = _run_context(plan, label, method, options, iterations)
         summary = await run_batch(
             RunOptions(
                 method=method,
@@ -419,6 +420,28 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
             rules = plan.contexts.get(label, {}).get("redact_only")
             row["model"] = "paper rules" if rules else inverter
     return Reproduction(options.paper, plan, count, rows, notes)
+
+
+def _run_context(
+    plan: Plan,
+    label: str,
+    method: str,
+    options: ReproduceOptions,
+    iterations: int,
+) -> dict[str, Any]:
+    """The options a row's run is given: the paper profile, the plan's, the user's."""
+    from anonygraph.runs.options import context_schema
+
+    known = context_schema(method).__dataclass_fields__
+    context: dict[str, Any] = {
+        "profile": "paper",
+        **plan.contexts.get(label, {}),
+        **{k: v for k, v in options.run_fields.items() if k in known},
+        **_models_of(plan, label, options),
+    }
+    if iterations:
+        context["max_iterations"] = iterations
+    return context
 
 
 def _models_of(plan: Plan, label: str, options: ReproduceOptions) -> dict[str, Any]:

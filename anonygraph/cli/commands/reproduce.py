@@ -6,7 +6,8 @@ import argparse
 import asyncio
 from typing import Any
 
-from anonygraph.cli.flags import OptionError, add_model, parse_models
+from anonygraph.cli.flags import OptionError, add_model, flag_spelling, parse_models
+from anonygraph.state.profile import ProfileError, Spelling
 
 
 def add_parser(sub: Any) -> None:
@@ -87,6 +88,17 @@ def add_parser(sub: Any) -> None:
     parser.set_defaults(func=command)
 
 
+def _reproduce_spelling(paper: str) -> Spelling:
+    """Spell a refused option as flags; `reproduce` has no other profile to offer."""
+
+    def spell(name: str, value: Any, role: str) -> str:
+        if name == "profile":
+            return f"reproduce {paper}" if value == "paper" else ""
+        return flag_spelling(name, value, role)
+
+    return spell
+
+
 def command(args: argparse.Namespace) -> int:
     """Run, score, and print the table (also written to OUT/table.md)."""
     from pathlib import Path
@@ -129,7 +141,10 @@ def command(args: argparse.Namespace) -> int:
         concurrency=args.concurrency,
         progress=not args.no_progress,
     )
-    result = asyncio.run(reproduce(options))
+    try:
+        result = asyncio.run(reproduce(options))
+    except ProfileError as exc:
+        raise OptionError(exc.spelled(_reproduce_spelling(args.paper))) from exc
     text = render(result)
     table = Path(args.out) / "table.md"
     table.write_text(text + "\n", encoding="utf-8")
