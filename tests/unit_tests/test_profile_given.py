@@ -86,7 +86,7 @@ def test_when_reproduce_is_given_rules_then_it_refuses_before_drawing_records(
     err = capsys.readouterr().err.strip()
     assert code == 2
     assert len(err.splitlines()) == 1
-    assert "reproduce rlaa: --model default=rules cannot play the paper's roles" in err
+    assert "rlaa's paper profile: --model default=rules cannot play" in err
     assert err.endswith("name a model, e.g. --model default=local")
     assert not out.exists() or not any(out.iterdir())
 

@@ -93,7 +93,7 @@ def _reproduce_spelling(paper: str) -> Spelling:
 
     def spell(name: str, value: Any, role: str) -> str:
         if name == "profile":
-            return f"reproduce {paper}" if value == "paper" else ""
+            return f"{paper}'s paper profile" if value == "paper" else ""
         return flag_spelling(name, value, role)
 
     return spell
