@@ -158,7 +158,9 @@ class ModelContext:
         metadata={
             "description": "product: our defaults; paper: the method as its paper "
             "wrote it (its prompts, decoding per role, loop rules; no acceptance "
-            "checks, no cue injection, forced guesses). Fields set explicitly win.",
+            "checks, no cue injection, forced guesses). It fills the fields not "
+            "given; a given one is kept, or refused where the paper cannot take "
+            "it (rules as a role, our checks switched on).",
             "choices": PROFILES,
         },
     )

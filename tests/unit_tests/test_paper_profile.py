@@ -90,8 +90,9 @@ def test_when_the_profile_is_paper_then_the_papers_switches_are_set(
     context: type[Context], name: str, value: Any
 ) -> None:
     assert getattr(context(profile="paper"), name) == value
-    # A template set explicitly wins over the paper's (a value equal to the
-    # field's default cannot be told from an unset one).
+    # A template set explicitly wins over the paper's (built directly, a value
+    # equal to the field's default cannot be told from an unset one;
+    # `from_given` can: test_profile_given.py).
     if isinstance(value, str) and "{text}" in value:
         mine = "My own template: {text} {attributes}"
         assert getattr(context(profile="paper", **{name: mine}), name) == mine
