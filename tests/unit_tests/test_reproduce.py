@@ -243,6 +243,7 @@ def test_when_a_seal_model_is_given_then_rlaa_runs_the_seal_row_from_it(
     [
         (["seal", "--seal-model", "local"], "only `reproduce rlaa` has a SEAL row"),
         (["rlaa", "--seal-model", "nosuch:x"], "--seal-model nosuch:x: "),
+        (["rlaa", "--seal-model", "rules"], "--seal-model rules: the SEAL row"),
     ],
 )
 def test_when_seal_model_cannot_be_used_then_the_cli_says_why(

@@ -107,6 +107,12 @@ def command(args: argparse.Namespace) -> int:
 
     if args.seal_model and args.paper != "rlaa":
         raise OptionError("--seal-model: only `reproduce rlaa` has a SEAL row to run")
+    if args.seal_model and args.seal_model.strip().lower() == "rules":
+        raise OptionError(
+            "--seal-model rules: the SEAL row plays the paper's roles and rules "
+            "do not answer its prompts; name your trained model, e.g. "
+            "--seal-model hf:OUT/final"
+        )
     if args.seal_model:
         from anonygraph.llm import ModelSpecError, check_installed
 
