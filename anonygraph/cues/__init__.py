@@ -42,7 +42,9 @@ from anonygraph.cues.places import (
     gazetteer,
     postal_codes,
 )
+from anonygraph.cues.self_descriptions import detect_self_descriptions
 from anonygraph.cues.teaching import detect_teaching
+from anonygraph.cues.workplaces import detect_workplaces
 
 __all__ = [
     "Cue",
@@ -81,6 +83,7 @@ def detect_cues(
     cues += detect_phrases(text) + detect_occupations(text, doc)
     cues += detect_teaching(text, doc) + detect_business(text, doc)
     cues += detect_licences(text) + detect_statuses(text, doc)
+    cues += detect_self_descriptions(text) + detect_workplaces(text)
     found = detect_entities(text, doc, cues)
     replaced = {(c.start, c.end) for c in found}
     cues = [c for c in cues if (c.start, c.end) not in replaced] + found

@@ -44,7 +44,8 @@ I_AM_AGE = re.compile(
 )
 YEAR_OLD = re.compile(
     r"\b(?:I'?m|I am|im|as|being|I was)\s+an?\s+"
-    rf"(?P<span>(?P<age>{CARDINAL})[\s-]*(?:years?|yrs?)[\s-]*old)\b(?!s)",
+    rf"(?P<span>(?P<age>{CARDINAL})(?:[\s-]*(?:years?|yrs?)[\s-]*old\b(?!s)"
+    r"|\s?y/o\b|\s?y\.o\.))",
     re.IGNORECASE,
 )
 _SENTENCE_START = r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s)|(?<=\n))"
