@@ -197,3 +197,25 @@ def test_when_a_role_is_only_taken_for_the_authors_then_no_job_is_found(
 
 def test_when_the_author_holds_the_role_then_the_job_is_still_found() -> None:
     assert found("I'm a nurse in a busy ward.", "occupation") == ["nurse"]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("My granddaughter just started at Ohio State, so proud.", "Ohio State"),
+        ("My son goes to Boston College now.", "Boston College"),
+    ],
+)
+def test_when_the_school_is_a_relatives_then_it_stays(text: str, kept: str) -> None:
+    assert kept in rewritten(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My daughter and I both work at Google.",  # the author's too
+        "I study at Boston College and my son is at home.",  # the author's
+    ],
+)
+def test_when_the_author_shares_the_place_then_it_is_still_found(text: str) -> None:
+    assert "Google" not in rewritten(text) and "Boston College" not in rewritten(text)
