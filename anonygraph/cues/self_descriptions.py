@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from anonygraph.cues.ages import first_person_sentence
+from anonygraph.cues.ages import authors_clause, first_person_sentence
 from anonygraph.cues.cue import Cue
 
 _SENTENCE_START = r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s)|(?<=\n))"
@@ -78,14 +78,6 @@ FINISHED_SCHOOL = re.compile(
 _LEVEL = {"high": "highschool", "secondary": "highschool"}
 """The education value of a finished school; any other is a college degree."""
 
-_OTHER_SUBJECT = re.compile(
-    r"\b(?:he|she|they|his|her|their|son|daughter|kids?|children|wife|husband|"
-    r"partner|brother|sister|friend|mum|mom|dad|mother|father|boyfriend|girlfriend)"
-    r"(?:'s)?\s+(?:[\w'-]+\s+){0,2}$",
-    re.IGNORECASE,
-)
-"""Someone else just before the verb: 'my son graduated high school'."""
-
 
 def detect_self_descriptions(text: str) -> list[Cue]:
     """Find age-and-sex fragments and slash tags, anniversaries, finished studies."""
@@ -137,9 +129,7 @@ def _studies(text: str) -> list[Cue]:
     cues: list[Cue] = []
     for pattern in (EARNED_DEGREE, FINISHED_SCHOOL):
         for m in pattern.finditer(text):
-            if _OTHER_SUBJECT.search(text[: m.start()]):
-                continue
-            if not first_person_sentence(text, m.start()):
+            if not authors_clause(text, m.start()):
                 continue
             what = m.group("what").lower()
             first = what.split()[0]

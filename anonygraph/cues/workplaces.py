@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from anonygraph.cues.ages import first_person_sentence
+from anonygraph.cues.ages import OTHER_SUBJECT_BEFORE, authors_clause
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import words
 
@@ -92,32 +92,15 @@ _WORK_FORMS = {
 }
 
 
-_OTHER_SUBJECT = re.compile(
-    r"\b(?:he|she|they|his|her|their|son|daughter|kids?|wife|husband|partner|"
-    r"brother|sister|friend|mum|mom|dad|mother|father|boyfriend|girlfriend|"
-    r"uncle|aunt|cousin|grandad|grandpa|grandma|nan|neighbou?r)(?:'s)?\s+"
-    r"(?:[\w'-]+\s+){0,3}$",
-    re.IGNORECASE,
-)
-"""Someone else just before: "my mum works at a bakery"."""
-
-
-def _authors(text: str, start: int) -> bool:
-    sentence_start = max(text.rfind(c, 0, start) for c in ".!?;\n")
-    if _OTHER_SUBJECT.search(text[sentence_start + 1 : start]):
-        return False
-    return first_person_sentence(text, start)
-
-
 def detect_workplaces(text: str) -> list[Cue]:
     """Find a workplace, office function or shop that names the author's job."""
     patterns = _patterns()
     cues: list[Cue] = []
     for m in patterns["job"].finditer(text):
         det = m.group("det").lower()
-        if det in ("the", "this", "a", "an") and not _authors(text, m.start()):
+        if det in ("the", "this", "a", "an") and not authors_clause(text, m.start()):
             continue
-        if det == "my" and _OTHER_SUBJECT.search(text[: m.start()][-40:]):
+        if det == "my" and OTHER_SUBJECT_BEFORE.search(text[: m.start()][-40:]):
             continue
         job = m.group("job")
         cues.append(
@@ -126,21 +109,20 @@ def detect_workplaces(text: str) -> list[Cue]:
         )  # fmt: skip
     for m in patterns["at"].finditer(text):
         place = m.group("place").lower()
-        if place in _NOT_AFTER_AT or not _authors(text, m.start()):
+        if place in _NOT_AFTER_AT or not authors_clause(text, m.start()):
             continue
-        det = m.group("det").lower()
-        coarse = "a local business" if det in ("a", "an") else "work"
-        if m.group("prep").lower() == "in" and coarse == "work":
-            coarse = "at work"
-            replacement = coarse
+        # "at a garden centre" -> "at a local business"; "at/in the
+        # warehouse" -> "at work".
+        if m.group("det").lower() in ("a", "an"):
+            replacement = f"{m.group('prep')} a local business"
         else:
-            replacement = f"{m.group('prep')} {coarse}"
+            replacement = "at work"
         cues.append(
             Cue(m.start("span"), m.end("span"), m.group("span"), "occupation",
                 "workplace", place, replacement, 4)
         )  # fmt: skip
     for m in patterns["function"].finditer(text):
-        if not _authors(text, m.start()):
+        if not authors_clause(text, m.start()):
             continue
         cues.append(
             Cue(m.start("span"), m.end("span"), m.group("span"), "occupation",
@@ -148,7 +130,7 @@ def detect_workplaces(text: str) -> list[Cue]:
         )  # fmt: skip
     for m in patterns["manage"].finditer(text):
         before = text[max(0, m.start() - 12) : m.start()]
-        if not re.search(r"\bI\s+(?:\w+\s+)?$", before) or not _authors(
+        if not re.search(r"\bI\s+(?:\w+\s+)?$", before) or not authors_clause(
             text, m.start()
         ):
             continue
