@@ -235,9 +235,9 @@ def detect_phrases(text: str) -> list[Cue]:
         if widow and lasted and m.group(0).lower().startswith(("i'm", "i am")):
             # "I'm a widow of three years": how long, said of being on one's own.
             end = m.end() + lasted.end()
-            coarse = f"I've been on my own for {lasted.group('time')}"
+            since = f"I've been on my own for {lasted.group('time')}"
             cues[-1] = replace(cues[-1], end=end, quote=text[m.start() : end],
-                               replacement=coarse)  # fmt: skip
+                               replacement=since)  # fmt: skip
         if widow:
             # A widow is a woman, a widower a man: the status says the sex too.
             sex = "male" if widow.group(1) else "female"
@@ -531,10 +531,13 @@ def _detect_workplaces(text: str, patterns: dict[str, re.Pattern[str]]) -> list[
         coarse = "a public service" if served else "the public sector"
         start = m.start("span")
         verb = m.group("verb").lower()
-        if verb in _LEFT and not text[m.end("verb") : m.start("prep")].strip():
+        if (
+            verb in _LEFT
+            and m.group("prep").lower() == "from"
+            and not text[m.end("verb") : m.start("prep")].strip()
+        ):
             # "retired from the railways": retired is a job status of its own.
-            start, coarse = m.start("verb"), f"{_LEFT[verb]} {m.group('prep')} {coarse}"
-            coarse = coarse.replace(" from ", " ")
+            start, coarse = m.start("verb"), f"{_LEFT[verb]} {coarse}"
         cues.append(
             Cue(start, m.end("span"), text[start : m.end("span")], "occupation",
                 "institution", "public employer", coarse, 4)
