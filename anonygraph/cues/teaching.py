@@ -104,6 +104,8 @@ def detect_teaching(text: str, doc: Any) -> list[Cue]:
         if not by_parse and not first_person_sentence(text, m.start()):
             continue
         word = m.group("verb").lower()
+        if word.startswith("lectur") and (verb is None or verb.pos_ != "VERB"):
+            continue  # "Lectures and lesson plans": the noun, not the job
         end = m.end()
         if m.group("obj") in words("languages.tsv"):
             # A language stays a language: "teach English" -> "work in English".

@@ -14,7 +14,6 @@ from functools import lru_cache
 
 from anonygraph.cues.ages import OTHER_SUBJECT_BEFORE, authors_clause
 from anonygraph.cues.cue import Cue
-from anonygraph.cues.lexicon import words
 
 WORKPLACES = (
     "warehouse", "garden centre", "garden center", "call centre", "call center",
@@ -33,6 +32,14 @@ WORKPLACES = (
 )  # fmt: skip
 """Places of work that name a trade. "office" and "retail" only before "job"."""
 
+CHAINS = (
+    "Dollar General", "Dollar Tree", "Family Dollar", "Walmart", "Target",
+    "Costco", "Walgreens", "CVS", "Kroger", "Aldi", "Lidl", "Starbucks",
+    "McDonald's", "Subway", "Greggs", "Home Depot", "Best Buy", "7-Eleven",
+)  # fmt: skip
+"""Chain stores one manages a branch of ("I manage a Dollar General"); only
+after managing or running one: buying from them names no job."""
+
 _NOT_AFTER_AT = frozenset({"office", "retail", "bar", "gym", "cinema", "hotel"})
 """Places one visits as often as one works at: only "X job" counts for them."""
 
@@ -44,7 +51,7 @@ def _alternation(phrases: tuple[str, ...] | list[str]) -> str:
 @lru_cache(maxsize=1)
 def _patterns() -> dict[str, re.Pattern[str]]:
     places = _alternation(WORKPLACES)
-    stores = _alternation(sorted(words("companies.txt")))
+    stores = _alternation(CHAINS)
     return {
         "job": re.compile(
             r"\b(?P<det>my|a|an|the|this)\s+(?P<adj>(?:full-time|part-time|day|night|"

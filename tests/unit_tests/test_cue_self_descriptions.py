@@ -219,3 +219,19 @@ def test_when_the_school_is_a_relatives_then_it_stays(text: str, kept: str) -> N
 )
 def test_when_the_author_shares_the_place_then_it_is_still_found(text: str) -> None:
     assert "Google" not in rewritten(text) and "Boston College" not in rewritten(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I lecture on tax law two days a week.", "I work on tax law two days a week."),
+        ("Lectures and lesson plans eat my evenings.",
+         "Lectures and lesson plans eat my evenings."),  # the noun
+        ("We run a tight ship at home.",
+         "We run a tight ship at home."),  # no workplace
+    ],
+)  # fmt: skip
+def test_when_a_job_word_is_a_noun_or_no_workplace_then_only_the_job_goes(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
