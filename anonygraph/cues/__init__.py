@@ -42,7 +42,9 @@ from anonygraph.cues.places import (
     gazetteer,
     postal_codes,
 )
+from anonygraph.cues.self_descriptions import detect_self_descriptions
 from anonygraph.cues.teaching import detect_teaching
+from anonygraph.cues.workplaces import detect_workplaces
 
 __all__ = [
     "Cue",
@@ -81,11 +83,13 @@ def detect_cues(
     cues += detect_phrases(text) + detect_occupations(text, doc)
     cues += detect_teaching(text, doc) + detect_business(text, doc)
     cues += detect_licences(text) + detect_statuses(text, doc)
+    cues += detect_self_descriptions(text) + detect_workplaces(text)
     found = detect_entities(text, doc, cues)
     replaced = {(c.start, c.end) for c in found}
     cues = [c for c in cues if (c.start, c.end) not in replaced] + found
     cues = [_as_name_modifier(text, doc, c) for c in cues]
     cues = _merge_qualified_places(text, [_city_as_school(text, c) for c in cues])
+    cues = _without_relatives_schools(text, cues)
     # A span that is already its own coarse form ("student") is no lead to edit.
     cues = [
         replace(c, exact=False)
@@ -137,6 +141,43 @@ def _city_as_school(text: str, cue: Cue) -> Cue:
         return cue
     sentence = sentence_of(text, cue.start, cue.end)
     return organization_cue(text, cue.start, cue.end, sentence, "at")
+
+
+_RELATIVE_BEFORE = re.compile(
+    r"\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+){0,2}?(?:sons?|daughters?|"
+    r"grandsons?|granddaughters?|grandkids|grandchildren|kids?|children|child|"
+    r"brothers?|sisters?|nephews?|nieces?|cousins?|wife|husband|partner|"
+    r"boyfriend|girlfriend|friends?|mum|mom|dad|mother|father|parents)\b"
+    r"(?P<rest>[^.!?\n]*)$",
+    re.IGNORECASE,
+)
+"""A relative as the subject before a span: "My grandson just started at"."""
+
+
+def _without_relatives_schools(text: str, cues: list[Cue]) -> list[Cue]:
+    """Leave a relative's school as it stands, with what is in it.
+
+    "My eldest grandson just started at Ohio State": his school says nothing
+    the author must lose, and "Ohio" inside it is no place of the author's.
+    """
+    theirs = []
+    for cue in cues:
+        if cue.attribute != "education" or cue.kind not in (
+            "institution",
+            "organization",
+        ):
+            continue  # a relative's employer may still pin the family's city
+        start = max(text.rfind(c, 0, cue.start) for c in ".!?\n") + 1
+        relative = _RELATIVE_BEFORE.search(text[start : cue.start])
+        if relative and not re.search(
+            r"\b(?:I|I'm|I've|me|we|we're|us)\b", relative.group("rest")
+        ):
+            theirs.append(cue)
+    return [
+        c
+        for c in cues
+        if not any(t.start <= c.start and c.end <= t.end for t in theirs)
+    ]
 
 
 def _merge_qualified_places(text: str, cues: list[Cue]) -> list[Cue]:
