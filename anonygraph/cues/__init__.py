@@ -13,6 +13,7 @@ Entry points: `detect_cues` finds them, `generalize_text` replaces them,
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable
 from dataclasses import replace
@@ -21,6 +22,7 @@ from typing import Any
 from anonygraph.cues.ages import detect_ages
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.engine import Engine, default_engine
+from anonygraph.cues.memo import DETECTIONS
 from anonygraph.cues.money import band_range, detect_money
 from anonygraph.cues.named_entities import (
     at_institution,
@@ -74,7 +76,13 @@ def detect_cues(
             pipeline (`default_engine`) when None.
 
     """
-    doc = (engine or default_engine())(text)
+    if engine is None:
+        known = _remembered(text)
+        if attributes is None:
+            return list(known)
+        wanted = set(attributes)
+        return [c for c in known if c.attribute in wanted]
+    doc = engine(text)
     places = detect_places(text)
     # An amount is in the money of the country the text is set in ("$" in
     # Toronto is Canadian): its income band is that economy's.
@@ -111,6 +119,32 @@ def detect_cues(
         wanted = set(attributes)
         cues = [c for c in cues if c.attribute in wanted]
     return sorted(cues, key=lambda c: (c.start, -c.end, c.attribute))
+
+
+def _remembered(text: str) -> tuple[Cue, ...]:
+    """Return ``text``'s cues with the shared pipeline, detected once per process.
+
+    The key holds what else changes the answer: the date (ages from birth
+    years) and the detectors themselves, so a detector replaced at run time
+    (a test's patch) is not answered from the cache. A rebuilt gazetteer
+    clears the cache (`anonygraph.cues.places`); asking for it first makes a
+    cleared one rebuild before the lookup.
+    """
+    gazetteer()
+    key = (text, dt.date.today(), _detectors())
+    cues = DETECTIONS.get(key)
+    if cues is None:
+        cues = tuple(detect_cues(text, engine=default_engine()))
+        DETECTIONS.put(key, cues)
+    return cues
+
+
+def _detectors() -> tuple[object, ...]:
+    return (
+        default_engine, detect_places, detect_ages, detect_money, detect_phrases,
+        detect_occupations, detect_teaching, detect_business, detect_licences,
+        detect_statuses, detect_entities,
+    )  # fmt: skip
 
 
 def warm_up() -> None:
