@@ -250,11 +250,13 @@ class ModelContext:
         choice and is honoured. None: nothing to refuse.
         """
         if cls.PAPER_FIELDS.get("default_model"):
+            from anonygraph.llm.registry import answers_from_cues
+
             roles = [("default_model", "", given.get("default_model"))]
             models = dict(given.get("models") or {})
             roles += [("models", role, spec) for role, spec in models.items()]
             for name, role, spec in roles:
-                if str(spec or "").strip().lower() == "rules":
+                if spec and answers_from_cues(str(spec)):
                     return ProfileError(
                         "paper",
                         name,

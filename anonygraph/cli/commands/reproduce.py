@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 from anonygraph.cli.flags import OptionError, add_model, flag_spelling, parse_models
+from anonygraph.llm.registry import answers_from_cues
 from anonygraph.state.profile import ProfileError, Spelling
 
 
@@ -107,7 +108,7 @@ def command(args: argparse.Namespace) -> int:
 
     if args.seal_model and args.paper != "rlaa":
         raise OptionError("--seal-model: only `reproduce rlaa` has a SEAL row to run")
-    if args.seal_model and args.seal_model.strip().lower() == "rules":
+    if args.seal_model and answers_from_cues(args.seal_model):
         raise OptionError(
             "--seal-model rules: the SEAL row plays the paper's roles and rules "
             "do not answer its prompts; name your trained model, e.g. "
