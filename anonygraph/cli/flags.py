@@ -20,6 +20,7 @@ from typing import Any
 from anonygraph.attributes import UnknownAttributeError, resolve_attributes
 from anonygraph.graphs import GRAPHS
 from anonygraph.llm import ROLES, ModelSpecError, check_installed
+from anonygraph.state.profile import Spelling
 
 
 class OptionError(ValueError):
@@ -320,7 +321,38 @@ def context_fields(
     check_capable_model(method, fields)
     if method == "fgaa" and getattr(args, "fixed_rounds", False):
         fields["stop_when_nothing_inferred"] = False
+    check_profile(schemas[method], fields)
     return fields
+
+
+def check_profile(
+    schema: type, fields: Mapping[str, Any], spell: Spelling | None = None
+) -> None:
+    """Refuse, before any record, a given option the run's profile cannot honour.
+
+    Raises:
+        OptionError: one line naming the option, the profile and what to do.
+    """
+    profile = fields.get("profile") or os.environ.get("ANONYGRAPH_PROFILE")
+    conflict = getattr(schema, "paper_conflict", None)
+    if profile != "paper" or conflict is None:
+        return
+    error = conflict(fields)
+    if error is not None:
+        raise OptionError(error.spelled(spell or flag_spelling))
+
+
+def flag_spelling(name: str, value: Any, role: str) -> str:
+    """Spell a field and value as the command line gives them (`ProfileError`)."""
+    if name == "default_model" or role:
+        return f"--model {role or 'default'}={value}"
+    flag = f"--{name.replace('_', '-')}"
+    if isinstance(value, bool):
+        return flag if value else f"--no-{flag[2:]}"
+    shown = ",".join(value) if isinstance(value, list) else str(value)
+    if "{" in shown or "\n" in shown or len(shown) > 60:
+        return f"--set {name}=..."
+    return f"{flag} {shown}"
 
 
 NEEDS_A_MODEL: dict[str, str] = {

@@ -13,6 +13,7 @@ Entry points: `detect_cues` finds them, `generalize_text` replaces them,
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable
 from dataclasses import replace
@@ -21,6 +22,7 @@ from typing import Any
 from anonygraph.cues.ages import detect_ages
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.engine import Engine, default_engine
+from anonygraph.cues.memo import DETECTIONS
 from anonygraph.cues.money import band_range, detect_money
 from anonygraph.cues.named_entities import (
     at_institution,
@@ -42,7 +44,9 @@ from anonygraph.cues.places import (
     gazetteer,
     postal_codes,
 )
+from anonygraph.cues.self_descriptions import detect_self_descriptions
 from anonygraph.cues.teaching import detect_teaching
+from anonygraph.cues.workplaces import detect_workplaces
 
 __all__ = [
     "Cue",
@@ -72,7 +76,13 @@ def detect_cues(
             pipeline (`default_engine`) when None.
 
     """
-    doc = (engine or default_engine())(text)
+    if engine is None:
+        known = _remembered(text)
+        if attributes is None:
+            return list(known)
+        wanted = set(attributes)
+        return [c for c in known if c.attribute in wanted]
+    doc = engine(text)
     places = detect_places(text)
     # An amount is in the money of the country the text is set in ("$" in
     # Toronto is Canadian): its income band is that economy's.
@@ -81,11 +91,13 @@ def detect_cues(
     cues += detect_phrases(text) + detect_occupations(text, doc)
     cues += detect_teaching(text, doc) + detect_business(text, doc)
     cues += detect_licences(text) + detect_statuses(text, doc)
+    cues += detect_self_descriptions(text) + detect_workplaces(text)
     found = detect_entities(text, doc, cues)
     replaced = {(c.start, c.end) for c in found}
     cues = [c for c in cues if (c.start, c.end) not in replaced] + found
     cues = [_as_name_modifier(text, doc, c) for c in cues]
     cues = _merge_qualified_places(text, [_city_as_school(text, c) for c in cues])
+    cues = _without_relatives_schools(text, cues)
     # A span that is already its own coarse form ("student") is no lead to edit.
     cues = [
         replace(c, exact=False)
@@ -107,6 +119,32 @@ def detect_cues(
         wanted = set(attributes)
         cues = [c for c in cues if c.attribute in wanted]
     return sorted(cues, key=lambda c: (c.start, -c.end, c.attribute))
+
+
+def _remembered(text: str) -> tuple[Cue, ...]:
+    """Return ``text``'s cues with the shared pipeline, detected once per process.
+
+    The key holds what else changes the answer: the date (ages from birth
+    years) and the detectors themselves, so a detector replaced at run time
+    (a test's patch) is not answered from the cache. A rebuilt gazetteer
+    clears the cache (`anonygraph.cues.places`); asking for it first makes a
+    cleared one rebuild before the lookup.
+    """
+    gazetteer()
+    key = (text, dt.date.today(), _detectors())
+    cues = DETECTIONS.get(key)
+    if cues is None:
+        cues = tuple(detect_cues(text, engine=default_engine()))
+        DETECTIONS.put(key, cues)
+    return cues
+
+
+def _detectors() -> tuple[object, ...]:
+    return (
+        default_engine, detect_places, detect_ages, detect_money, detect_phrases,
+        detect_occupations, detect_teaching, detect_business, detect_licences,
+        detect_statuses, detect_entities,
+    )  # fmt: skip
 
 
 def warm_up() -> None:
@@ -137,6 +175,43 @@ def _city_as_school(text: str, cue: Cue) -> Cue:
         return cue
     sentence = sentence_of(text, cue.start, cue.end)
     return organization_cue(text, cue.start, cue.end, sentence, "at")
+
+
+_RELATIVE_BEFORE = re.compile(
+    r"\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+){0,2}?(?:sons?|daughters?|"
+    r"grandsons?|granddaughters?|grandkids|grandchildren|kids?|children|child|"
+    r"brothers?|sisters?|nephews?|nieces?|cousins?|wife|husband|partner|"
+    r"boyfriend|girlfriend|friends?|mum|mom|dad|mother|father|parents)\b"
+    r"(?P<rest>[^.!?\n]*)$",
+    re.IGNORECASE,
+)
+"""A relative as the subject before a span: "My grandson just started at"."""
+
+
+def _without_relatives_schools(text: str, cues: list[Cue]) -> list[Cue]:
+    """Leave a relative's school as it stands, with what is in it.
+
+    "My eldest grandson just started at Ohio State": his school says nothing
+    the author must lose, and "Ohio" inside it is no place of the author's.
+    """
+    theirs = []
+    for cue in cues:
+        if cue.attribute != "education" or cue.kind not in (
+            "institution",
+            "organization",
+        ):
+            continue  # a relative's employer may still pin the family's city
+        start = max(text.rfind(c, 0, cue.start) for c in ".!?\n") + 1
+        relative = _RELATIVE_BEFORE.search(text[start : cue.start])
+        if relative and not re.search(
+            r"\b(?:I|I'm|I've|me|we|we're|us)\b", relative.group("rest")
+        ):
+            theirs.append(cue)
+    return [
+        c
+        for c in cues
+        if not any(t.start <= c.start and c.end <= t.end for t in theirs)
+    ]
 
 
 def _merge_qualified_places(text: str, cues: list[Cue]) -> list[Cue]:

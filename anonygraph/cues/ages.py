@@ -44,7 +44,8 @@ I_AM_AGE = re.compile(
 )
 YEAR_OLD = re.compile(
     r"\b(?:I'?m|I am|im|as|being|I was)\s+an?\s+"
-    rf"(?P<span>(?P<age>{CARDINAL})[\s-]*(?:years?|yrs?)[\s-]*old)\b(?!s)",
+    rf"(?P<span>(?P<age>{CARDINAL})(?:[\s-]*(?:years?|yrs?)[\s-]*old\b(?!s)"
+    r"|\s?y/o\b|\s?y\.o\.))",
     re.IGNORECASE,
 )
 _SENTENCE_START = r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s)|(?<=\n))"
@@ -389,6 +390,28 @@ def first_person_sentence(text: str, at: int) -> bool:
     return bool(first) or not re.search(
         r"\b(?:he|she|they|his|her|their)\b", sentence, re.IGNORECASE
     )
+
+
+OTHER_SUBJECT_BEFORE = re.compile(
+    r"\b(?:he|she|they|his|her|their|son|daughter|kids?|children|wife|husband|"
+    r"partner|brother|sister|friend|mum|mom|dad|mother|father|boyfriend|girlfriend|"
+    r"uncle|aunt|cousin|grandad|grandpa|grandma|nan|neighbou?r)(?:'s)?\s+"
+    r"(?:[\w'-]+\s+){0,3}$",
+    re.IGNORECASE,
+)
+"""Someone else just before a verb: "my mum works at", "my son graduated"."""
+
+
+def authors_clause(text: str, at: int) -> bool:
+    """Tell whether the words before ``at`` are said of the author.
+
+    The sentence is the author's (`first_person_sentence`) and no one else
+    stands as the subject right before ("my mum works at a bakery").
+    """
+    start = max(text.rfind(c, 0, at) for c in ".!?;\n") + 1
+    if OTHER_SUBJECT_BEFORE.search(text[start:at]):
+        return False
+    return first_person_sentence(text, at)
 
 
 def _age_tags(text: str) -> list[Cue]:

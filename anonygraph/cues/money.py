@@ -96,6 +96,7 @@ MODIFIES_NOUN = re.compile(
     r"after|which|that|with|is|was|a\s+year|net|gross|plus|now|so|if)\b)[a-z]+\b"
 )
 
+CODE_AFTER = re.compile(r"\s?([A-Z]{3})\b")
 HEDGE_BEFORE = re.compile(
     r"(?:\b(?:about|around|roughly|maybe|almost|nearly|over|under|just over|close to|"
     r"just under|approximately|like|only|barely)\s+)$",
@@ -245,13 +246,16 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
             value *= 100 if m.group("hundred") else 1
             raw = str(value)
         amount = float(raw.replace(",", "")) * MULTIPLIERS.get(mult, 1)
+        # "$140k CAD": the code after a symbol's figure is the amount's too.
+        code = CODE_AFTER.match(text, m.end())
+        figure_end = code.end() if code and code.group(1) in rates else m.end()
         sentence_start = max(text.rfind(c, 0, m.start()) for c in ".!?\n")
         sentence_end = min(
             [i for i in (text.find(c, m.end()) for c in ".!?\n") if i >= 0]
             or [len(text)]
         )
         sentence = text[sentence_start + 1 : sentence_end]
-        period = PERIOD.match(text[m.end() :])
+        period = PERIOD.match(text[figure_end:])
         per = (
             (period.group("period") or period.group("period2")).lower()
             if period
@@ -267,7 +271,7 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
         hourly_or_yearly = mult == "lpa" or per in (
             "year", "yr", "annum", "annually", "yearly", "hour", "hr", "h", "hourly"
         )  # fmt: skip
-        start, end = m.start(), m.end()
+        start, end = m.start(), figure_end
         living_on = re.search(
             r"\b(?:on|living on|live on|lives on)\s+(?:(?:about|around|roughly|just|"
             r"almost|nearly|over|under|barely|only)\s+)?$",

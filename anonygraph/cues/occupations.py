@@ -343,6 +343,17 @@ def _self_by_words(text: str, start: int, end: int, head: Any = None) -> bool:
     )
 
 
+NOT_THE_AUTHORS = re.compile(
+    r"(?:\b(?:if|whether)\s+I'?m|\b(?:if|whether)\s+I\s+(?:am|was|were)|"
+    r"\bmistaken\s+for|\bmistook\s+me\s+for|\btaken\s+for|"
+    r"\b(?:assume|assumed|assumes|think|thinks|thought)\s+I'?m|"
+    r"\bI'?m\s+not|\bI\s+am\s+not|\bas\s+if\s+I\s+(?:was|were)|"
+    r"\bpretend(?:ing|ed)?\s+to\s+be)\s+(?:the|a|an|some)\s+(?:[\w-]+\s+)?$",
+    re.IGNORECASE,
+)
+"""A role the author is taken for or denies: "asked if I'm the recruiter"."""
+
+
 def detect_occupations(text: str, doc: Any) -> list[Cue]:
     """Find the author's job titles, training, teaching and job-field words."""
     cues: list[Cue] = []
@@ -364,6 +375,8 @@ def detect_occupations(text: str, doc: Any) -> list[Cue]:
         end = m.end()
         if text[start:end].lower() in coarse_phrases():
             continue  # "a healthcare worker": what a title became, not a title
+        if NOT_THE_AUTHORS.search(text[max(0, start - 40) : start]):
+            continue  # "asked if I'm the recruiter": a role taken for, not held
         self_parse = _self_by_parse(head)
         if self_parse is False or not (self_parse or _self_by_words(text, start, end)):
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -35,7 +36,9 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             rf"(?P<word>{_alternation(partners)})(?:'s)?\b"
             # "Wife and I are ...": the partner without "my", at a sentence's start.
             rf"|{_SENTENCE_START}\s*(?P<bare>(?:{_alternation(partners)}))"
-            r"(?=\s+and\s+(?:I|me)\b)",
+            r"(?=\s+and\s+(?:I|me)\b|\s+(?:wants|says|said|thinks|thought|reckons|"
+            r"keeps|told|asked|hates|loves|works|worked|got|gets|is|was|has|had|"
+            r"won't|doesn't|didn't|can't|will|would|just|still|finally)\b)",
             re.IGNORECASE,
         ),
         "group_gender": re.compile(
@@ -47,7 +50,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         ),
         "status": re.compile(rf"\b(?:{_alternation(status)})\b", re.IGNORECASE),
         "gender": re.compile(
-            self_noun + r"(?:(?!(?:fan|lot|bit|friend)\b)[\w'-]+\s+){0,3}?"
+            self_noun + r"(?:(?!(?:fan|lot|bit|friend)\b)[\w'/.-]+\s+){0,3}?"
             rf"(?P<word>{_alternation(gender)})\b(?![\w-])",
             re.IGNORECASE,
         ),
@@ -70,6 +73,13 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             r"(?=\s*,|\s+here\b)",
             re.IGNORECASE,
         ),
+        # "Grandma here!", "Dad here,": the author introduces themself.
+        "here_gender": re.compile(
+            _SENTENCE_START + r"\s*(?P<word>guy|man|woman|girl|dude|lady|gal|bloke|"
+            r"lad|mum|mom|dad|grandma|grandpa|grandmother|grandfather)\b"
+            r"(?=\s+here\b)",
+            re.IGNORECASE,
+        ),
         "parent_of": re.compile(
             r"\b(?P<word>mother|father|mom|mum|dad) of "
             r"(?:one|two|three|four|five|\d)\b",
@@ -81,8 +91,10 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "drive": re.compile(
             r"(?:\bI\s+|\bI've been\s+|\bbeen\s+|" + _SENTENCE_START + r"\s*)"
             r"(?P<span>(?P<verb>drive|drives|driving|drove)\s+(?:an?\s+)?"
+            r"(?:(?:bin|delivery|dump|garbage|rubbish|tow|school|tour|tipper|"
+            r"articulated|refuse|recycling|mail|ice cream|tanker)\s+)?"
             r"(?:trucks?|lorr(?:y|ies)|cabs?|taxis?|buses|bus|rigs?|semis?|forklifts?|"
-            r"trains?|ambulances?))\b",
+            r"trains?|ambulances?|vans?|diggers?|tractors?|trams?))\b",
             re.IGNORECASE,
         ),
         "education": re.compile(
@@ -95,13 +107,16 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             r"(?P<span>(?:the\s+)?(?:post office|postal service|fire department|"
             r"fire brigade|fire service|police department|police force|police|"
             r"army|navy|air force|marines|NHS|civil service|coast guard|"
-            r"border force))\b",
+            r"border force|railways?|railroad|rail network|the mines|the pits|"
+            r"the docks|merchant navy|ministry of defence|prison service))\b",
             re.IGNORECASE,
         ),
         # "in Year 11", "starting Year 7": a UK/Australian school year.
         "school_year": re.compile(
-            r"\b(?:in|into|starting|start|finished|finishing|doing)\s+"
-            r"(?P<span>Year\s+(?:[7-9]|1[0-3]))\b"
+            r"\b(?i:in|into|starting|start|finished|finishing|doing|sitting|sat)\s+"
+            r"(?:(?:my|the|our)\s+)?"
+            r"(?P<span>(?:Year|Class|Grade|Standard|Std\.?)\s+(?:[7-9]|1[0-3]|"
+            r"VII|VIII|IX|X|XI|XII))\b"
         ),
         "institution": re.compile(
             r"\b(?:(?:St\.?|Saint)\s+)?(?:[A-Z][\w'’&-]*(?:\.[A-Z]\w*)*\s+){1,4}"
@@ -213,6 +228,16 @@ def detect_phrases(text: str) -> list[Cue]:
             )
         )
         widow = re.search(r"\bwidow(er)?\b", m.group(0), re.IGNORECASE)
+        lasted = re.match(
+            r"\s+of\s+(?P<time>(?:[\w-]+\s+){1,2}?(?:years?|months?))\b",
+            text[m.end() :],
+        )
+        if widow and lasted and m.group(0).lower().startswith(("i'm", "i am")):
+            # "I'm a widow of three years": how long, said of being on one's own.
+            end = m.end() + lasted.end()
+            since = f"I've been on my own for {lasted.group('time')}"
+            cues[-1] = replace(cues[-1], end=end, quote=text[m.start() : end],
+                               replacement=since)  # fmt: skip
         if widow:
             # A widow is a woman, a widower a man: the status says the sex too.
             sex = "male" if widow.group(1) else "female"
@@ -357,7 +382,7 @@ def _detect_gender(
     # The span is the noun alone: an age or a job before it ("an 83 year old
     # great-grandmother") is a cue of its own, generalized beside it.
     cues: list[Cue] = []
-    for name in ("gender", "fragment_gender"):
+    for name in ("gender", "fragment_gender", "here_gender"):
         for m in patterns[name].finditer(text):
             word = m.group("word")
             sex, neutral = gender[word.lower()][1:3]
@@ -459,6 +484,10 @@ def _detect_job_verbs(text: str, patterns: dict[str, re.Pattern[str]]) -> list[C
     return cues
 
 
+_LEFT = {"retired": "left", "retiring": "leaving", "retire": "leave"}
+"""A retirement from an employer, said as leaving it."""
+
+
 def _detect_workplaces(text: str, patterns: dict[str, re.Pattern[str]]) -> list[Cue]:
     cues: list[Cue] = []
     for m in patterns["institution"].finditer(text):
@@ -499,10 +528,19 @@ def _detect_workplaces(text: str, patterns: dict[str, re.Pattern[str]]) -> list[
     for m in patterns["public_employer"].finditer(text):
         # "Retired from the post office": a public employer names the job.
         served = m.group("prep").lower() in ("at", "for", "by")
+        coarse = "a public service" if served else "the public sector"
+        start = m.start("span")
+        verb = m.group("verb").lower()
+        if (
+            verb in _LEFT
+            and m.group("prep").lower() == "from"
+            and not text[m.end("verb") : m.start("prep")].strip()
+        ):
+            # "retired from the railways": retired is a job status of its own.
+            start, coarse = m.start("verb"), f"{_LEFT[verb]} {coarse}"
         cues.append(
-            Cue(m.start("span"), m.end("span"), m.group("span"), "occupation",
-                "institution", "public employer",
-                "a public service" if served else "the public sector", 4)
+            Cue(start, m.end("span"), text[start : m.end("span")], "occupation",
+                "institution", "public employer", coarse, 4)
         )  # fmt: skip
     for m in patterns["saint"].finditer(text):
         if any(c.start <= m.start() < c.end for c in cues):

@@ -24,6 +24,7 @@ from anonygraph.attributes.gazetteer import (
 )
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table, words
+from anonygraph.cues.memo import DETECTIONS
 
 COUNTRY_ALIASES: dict[str, str] = country_aliases()
 """Other names people write for countries -> ISO code."""
@@ -96,6 +97,7 @@ def gazetteer() -> dict[str, Place]:
 
 @lru_cache(maxsize=1)
 def _gazetteer() -> dict[str, Place]:
+    DETECTIONS.clear()  # cues read with the old tables (a test rebuilds them)
     by_code: dict[str, Place] = {}
     places: dict[str, Place] = {}
 

@@ -20,6 +20,10 @@ TEACH_FORMS = {
     "teaches": "works",
     "teaching": "working",
     "taught": "worked",
+    "lecture": "work",
+    "lectures": "works",
+    "lecturing": "working",
+    "lectured": "worked",
 }
 """The teaching verb's neutral form: the subject taught goes with it, since
 "to work with English" or "working with maths" reads as another job."""
@@ -30,7 +34,7 @@ LEARNERS = frozenset(
 """Those taught: after a teaching verb they stay ("working with kids")."""
 DURATIONS = frozenset("years decades months weeks yrs".split())
 TEACH = re.compile(
-    r"\b(?P<verb>teach|teaches|teaching|taught)\s+(?P<obj>[A-Za-z]+)(?P<to>\s+to\b)?",
+    r"\b(?P<verb>teach|teaches|teaching|taught|lecture|lectures|lecturing|lectured)\s+(?P<obj>[A-Za-z]+)(?P<to>\s+to\b)?",
     re.IGNORECASE,
 )
 TEACH_BEFORE = re.compile(
@@ -100,6 +104,8 @@ def detect_teaching(text: str, doc: Any) -> list[Cue]:
         if not by_parse and not first_person_sentence(text, m.start()):
             continue
         word = m.group("verb").lower()
+        if word.startswith("lectur") and (verb is None or verb.pos_ != "VERB"):
+            continue  # "Lectures and lesson plans": the noun, not the job
         end = m.end()
         if m.group("obj") in words("languages.tsv"):
             # A language stays a language: "teach English" -> "work in English".

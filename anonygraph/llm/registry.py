@@ -35,6 +35,18 @@ def stands_in(spec: str) -> bool:
     return backend is llamacpp.EMBEDDED or backend.answers_from_cues
 
 
+def answers_from_cues(spec: str) -> bool:
+    """Tell whether ``spec`` names a backend that answers from detected cues.
+
+    Such a backend (``rules``) does not read a prompt, so it cannot play a
+    paper's roles. A malformed spec answers False; parsing it reports why.
+    """
+    try:
+        return backend_of(parse_spec(spec)).answers_from_cues
+    except ModelSpecError:
+        return False
+
+
 @functools.lru_cache(maxsize=256)
 def parse_spec(spec: str) -> ModelSpec:
     """Parse ``local``, ``llamacpp:PATH``, ``ollama:NAME[@URL]``, ``openai:NAME[@URL]``,

@@ -32,7 +32,12 @@ from anonygraph.tools.intent_metrics import (
     intent_overlap,
     stability_f1,
 )
-from anonygraph.tools.matching import AttributeMatch, Validator, match_inference
+from anonygraph.tools.matching import (
+    RULE_SETS,
+    AttributeMatch,
+    Validator,
+    match_inference,
+)
 from anonygraph.tools.text_metrics import bleu, leaked_pii, length_ratio, rouge_l
 
 
@@ -186,6 +191,33 @@ def validator_for(context: EvalContext, calls: list[dict[str, Any]]) -> Validato
     return validate
 
 
+def score_attribute(
+    context: EvalContext,
+    attribute: str,
+    truth: Any,
+    guesses: list[str] | None,
+    validate: Validator,
+    hardness: int | None = None,
+) -> dict[str, Any]:
+    """Match one attribute's guesses under the context's rules, with its scores.
+
+    The protocol picks the rules (``matcher``), whether undecided guesses go
+    to the validator, and what a less precise guess scores.
+    """
+    match = match_inference(
+        attribute,
+        truth,
+        guesses,
+        hardness=hardness,
+        validator=validate if context.validator else None,
+        rules=RULE_SETS[context.matcher],
+    )
+    scored = match.model_dump()
+    if not match.skipped:
+        scored.update(match_scores(match, context.scores_less_precise(attribute)))
+    return scored
+
+
 async def score(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
     """Judge every inference against its label and compute text metrics."""
     calls: list[dict[str, Any]] = []
@@ -197,18 +229,17 @@ async def score(state: State, runtime: Runtime[EvalContext]) -> dict[str, Any]:
     matches = []
     for attribute, truth in state.labels.items():
         inference = inferences.get(attribute)
-        match = await asyncio.to_thread(
-            match_inference,
-            attribute,
-            truth,
-            inference.guesses if inference else None,
-            hardness=state.hardness.get(attribute),
-            validator=validate if context.validator else None,
+        matches.append(
+            await asyncio.to_thread(
+                score_attribute,
+                context,
+                attribute,
+                truth,
+                inference.guesses if inference else None,
+                validate,
+                state.hardness.get(attribute),
+            )
         )
-        scored = match.model_dump()
-        if not match.skipped:
-            scored.update(match_scores(match, context.scores_less_precise(attribute)))
-        matches.append(scored)
     metrics: dict[str, Any] = {
         "rouge_l": rouge_l(state.original, state.text),
         "bleu": bleu(state.original, state.text),

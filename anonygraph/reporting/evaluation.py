@@ -23,6 +23,7 @@ from anonygraph.runs.recorder import StoreRecorder, record_calls
 from anonygraph.runs.records import invoke_thread, run_bounded
 from anonygraph.runs.tracing import tracing_scope
 from anonygraph.state.evaluate import EvalContext
+from anonygraph.state.profile import from_given
 
 
 @dataclass
@@ -200,7 +201,7 @@ async def _evaluate_run(options: EvalOptions) -> EvalSummary:
             f"no run {options.run_id!r} in {options.db}; "
             "list runs with `anonygraph report --db ...`"
         )
-    context = EvalContext(**options.context)
+    context = from_given(EvalContext, options.context)
     eval_id = eval_id_for(options.run_id, context, options.per_iteration)
     summary = EvalSummary(eval_id=eval_id, run_id=options.run_id)
     summary.leak_rates = run_leak_rates(db, options.run_id)

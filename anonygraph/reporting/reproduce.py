@@ -12,7 +12,6 @@ records; with the paper's models it is the reproduction.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from typing import Any
 
 from anonygraph.llm.registry import stands_in
 from anonygraph.papers.figures import PublishedTable, paper_figures
+from anonygraph.reporting.reproduce_data import write_sample
 from anonygraph.reporting.tables import (
     attribute_accuracy,
     judge_score,
@@ -65,6 +65,18 @@ _SAME = ("UTIL", "PRIV", "ROUGE", "BLEU", "MEAN", "READ", "HALL")
 
 
 @dataclass(frozen=True)
+class ModelRow:
+    """A published row that runs from a model the user names (SEAL's own)."""
+
+    method: str
+    """Our method that the row is."""
+    option: str
+    """Its key in `ReproduceOptions.row_models`."""
+    flag: str
+    """The command-line option that names the model."""
+
+
+@dataclass(frozen=True)
 class Plan:
     """How one paper is reproduced."""
 
@@ -99,6 +111,13 @@ class Plan:
     """Table id -> our own columns after the paper's: key -> (scale, what)."""
     eval_fields: tuple[str, ...] = ()
     """Run fields the evaluation gets too (AURA's adversary searches)."""
+    records: int = 8
+    """Records run when the user names no number (DP-Embed: the paper's 50)."""
+    seed: int | None = None
+    """Seed of the draw when the user names none; None: the first records."""
+    model_rows: Mapping[str, ModelRow] = field(default_factory=dict)
+    """Published rows of a method of ours that run only from a model the user
+    trained (`ReproduceOptions.row_models`), by the row's name."""
 
 
 def _columns(paper: str) -> dict[str, Callable[[dict[str, Any]], Any]]:
@@ -130,6 +149,11 @@ PLANS: Mapping[str, Plan] = {
         original="Original Text",
         columns=_columns("rlaa"),
         iterations=10,  # Section 4.1, PersonalReddit
+        # Section 4.1: SEAL is compared as trained by its own code (SFT then
+        # DPO); our SEAL runs from the user's `seal train` model.
+        model_rows={
+            "SEAL (SFT+DPO)": ModelRow("seal", "seal_model", "--seal-model SPEC")
+        },
     ),
     "seal": Plan(
         table="seal-table-1",
@@ -179,13 +203,22 @@ PLANS: Mapping[str, Plan] = {
         },
         needs=("encoder_path", "inverter_path", "corrector_path"),
         llm=False,
+        # Note 4.2: 50 examples of at most 800 characters, seed 0. How its
+        # script draws them with that seed is not printed: ours is a shuffle.
+        records=50,
+        seed=0,
     ),
     "aura": Plan(
         table="aura-reidentification",
         more_tables=("aura-utility-grid",),
         dataset="anthropic_interviewer_27",
         data_format="transcripts",
-        runs=tuple((f"AURA ({v})", "aura") for v in ("adaptive", "pure", "8attr")),
+        runs=(
+            *((f"AURA ({v})", "aura") for v in ("adaptive", "pure", "8attr")),
+            # 'Baselines': the LLM anonymizer of Staab et al. is the
+            # feedback-guided adversarial loop, our FgAA (its 8 attributes).
+            ("Anonymizer [Staab+ 2025]", "fgaa"),
+        ),
         protocol="aura",
         original="Original transcript",
         columns={
@@ -217,9 +250,6 @@ PLANS: Mapping[str, Plan] = {
 }
 """The papers ``reproduce`` runs."""
 
-DP_EMBED_MAX_CHARS = 800
-"""DP-Embed 4.2 keeps examples of at most 800 characters."""
-
 UNPLANNED: Mapping[str, str] = {}
 """Papers ``reproduce`` knows but cannot run yet, with why."""
 
@@ -240,7 +270,11 @@ class ReproduceOptions:
     paper: str
     data: str
     out: str = "reproduce"
-    records: int = 8
+    records: int = 0
+    """How many records; 0: the plan's (8, DP-Embed's 50)."""
+    seed: int | None = None
+    """Draw the records by a shuffle with this seed; None: the plan's seed
+    (DP-Embed's 0), else the first records in file order."""
     models: dict[str, Any] = field(default_factory=dict)
     """``default_model`` / ``models`` fields, for every role of every run."""
     max_iterations: int = 0
@@ -248,117 +282,12 @@ class ReproduceOptions:
     db: str = ""
     """The run store; empty: OUT/runs.sqlite."""
     run_fields: dict[str, Any] = field(default_factory=dict)
-    """Context fields for every run (DP-Embed's model folders, device)."""
+    """Context fields for every run that takes them (DP-Embed's model folders,
+    device, AURA's search)."""
+    row_models: dict[str, str] = field(default_factory=dict)
+    """`ModelRow.option` -> the model spec its row runs from (``seal_model``)."""
     concurrency: int = 1
     progress: bool = True
-
-
-def write_sample(plan: Plan, data: str, records: int, out: Path) -> tuple[Path, int]:
-    """Write the first ``records`` records of the data set as our JSONL.
-
-    PersonalReddit records carry every profile attribute as a label (K = 8),
-    as the papers score them.
-
-    Returns:
-        The file and the number of records written.
-
-    Raises:
-        ValueError: when the data holds no usable record.
-    """
-    from anonygraph.runs.datasets import load_personalreddit, load_synthpai
-
-    if plan.data_format in JSONL_READERS:
-        return _write_jsonl_sample(plan.data_format, data, records, out)
-    loaded = (
-        load_personalreddit(data, all_labels=True)
-        if plan.data_format == "personalreddit"
-        else load_synthpai(data)
-    )
-    chosen = loaded.records[: max(1, records)]
-    if not chosen:
-        raise ValueError(f"{data}: no {plan.data_format} record could be read")
-    lines = [{"id": r.id, "text": r.text, "labels": r.labels} for r in chosen]
-    return _save_sample(out, lines)
-
-
-def _save_sample(out: Path, lines: list[dict[str, Any]]) -> tuple[Path, int]:
-    out.mkdir(parents=True, exist_ok=True)
-    sample = out / "sample.jsonl"
-    with open(sample, "w", encoding="utf-8") as handle:
-        for line in lines:
-            handle.write(json.dumps(line, ensure_ascii=False) + "\n")
-    sample.chmod(0o600)
-    return sample, len(lines)
-
-
-def gold_pii_record(line: dict[str, Any]) -> tuple[str, list[str]]:
-    """Read one PII example: its text and its gold PII surface strings.
-
-    The strings are ``gold_pii`` (or ``labels.gold_pii``), or the text under
-    each of ``spans`` (``start``/``end``, as a Nemotron-PII export has them).
-    """
-    text = str(line.get("text") or "")
-    gold = line.get("gold_pii") or (line.get("labels") or {}).get("gold_pii")
-    if gold is None and isinstance(line.get("spans"), list):
-        gold = [text[int(s["start"]) : int(s["end"])] for s in line["spans"]]
-    strings = [str(g) for g in gold or [] if str(g).strip()]
-    return text, list(dict.fromkeys(strings))
-
-
-def _gold_pii_line(line: dict[str, Any], number: int) -> dict[str, Any] | None:
-    text, gold = gold_pii_record(line)
-    # The leak rate needs gold strings; the paper keeps short examples.
-    if not gold or len(text) > DP_EMBED_MAX_CHARS:
-        return None
-    record_id = str(line.get("id") or line.get("uid") or f"line-{number}")
-    return {"id": record_id, "text": text, "labels": {"gold_pii": gold}}
-
-
-TRANSCRIPT_LABELS = ("identity", "profile_facts", "codebook_facts", "grid_units")
-"""What an AURA transcript record carries besides its text (top level or in
-``labels``): who the interviewee is, the utility facts, the grid units."""
-
-
-def _transcript_line(line: dict[str, Any], number: int) -> dict[str, Any] | None:
-    given = {**line, **(line.get("labels") or {})}
-    labels = {k: given[k] for k in TRANSCRIPT_LABELS if given.get(k)}
-    # Re-identification needs the interviewee's known identity.
-    if not line.get("text") or not labels.get("identity"):
-        return None
-    record_id = str(line.get("id") or f"line-{number}")
-    return {"id": record_id, "text": line["text"], "labels": labels}
-
-
-JSONL_READERS: Mapping[str, tuple[Callable[[dict[str, Any], int], Any], str]] = {
-    "gold-pii": (
-        _gold_pii_line,
-        f"example with a text of at most {DP_EMBED_MAX_CHARS} characters and "
-        "gold PII (gold_pii strings or spans with start/end)",
-    ),
-    "transcripts": (
-        _transcript_line,
-        "transcript with text and identity (a page or name of the interviewee); "
-        "profile_facts, codebook_facts and grid_units are optional",
-    ),
-}
-"""Our JSONL data formats: the reader of one line (None: skipped) and what a
-usable line needs."""
-
-
-def _write_jsonl_sample(
-    data_format: str, data: str, records: int, out: Path
-) -> tuple[Path, int]:
-    read, needs = JSONL_READERS[data_format]
-    chosen: list[dict[str, Any]] = []
-    with open(data, encoding="utf-8") as handle:
-        for number, raw in enumerate(handle, 1):
-            if len(chosen) >= max(1, records):
-                break
-            if raw.strip() and (record := read(json.loads(raw), number)):
-                chosen.append(record)
-    if not chosen:
-        raise ValueError(f"{data}: no {needs}")
-    return _save_sample(out, chosen)
 
 
 @dataclass
@@ -382,7 +311,7 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
     """
     from anonygraph.reporting.evaluation import EvalOptions, evaluate_run
     from anonygraph.runs.batch import run_batch
-    from anonygraph.runs.options import RunOptions
+    from anonygraph.runs.options import RunOptions, context_schema
 
     if options.paper in UNPLANNED:
         raise ValueError(f"reproduce {options.paper}: {UNPLANNED[options.paper]}")
@@ -396,11 +325,29 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
     if missing:
         flags = ", ".join(NEEDS_FLAGS.get(name, name) for name in missing)
         raise ValueError(f"reproduce {options.paper} needs {flags}")
-    out = Path(options.out)
-    sample, count = write_sample(plan, options.data, options.records, out)
-    db = options.db or str(out / "runs.sqlite")
     iterations = options.max_iterations or plan.iterations
-    notes = [f"{count} record(s) of {options.data}, paper profile"]
+    runs = list(plan.runs)
+    for label, model_row in plan.model_rows.items():
+        if spec := options.row_models.get(model_row.option):
+            runs.append((label, model_row.method))
+    for label, method in runs:
+        # A given option the paper profile cannot honour stops it before any
+        # record is drawn or run.
+        given = _run_context(plan, label, method, options, iterations)
+        conflict = context_schema(method).paper_conflict(given)
+        if conflict is not None:
+            raise conflict
+    out = Path(options.out)
+    sample = write_sample(
+        plan.data_format,
+        options.data,
+        options.records or plan.records,
+        out,
+        plan.seed if options.seed is None else options.seed,
+    )
+    count = sample.count
+    db = options.db or str(out / "runs.sqlite")
+    notes = [f"{count} record(s) of {options.data} ({sample.drawn}), paper profile"]
     if iterations:
         notes[0] += f", T = {iterations}"
     if plan.needs:
@@ -416,20 +363,16 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
                 f"{label}: a fixed noise seed reproduces the paper's benchmark "
                 "and voids the privacy guarantee"
             )
+    for label, model_row in plan.model_rows.items():
+        if spec := options.row_models.get(model_row.option):
+            notes.append(f"{label}: {spec} plays every role of {model_row.method}")
     evaluated: list[tuple[str, str, str]] = []
-    for label, method in plan.runs:
-        context: dict[str, Any] = {
-            "profile": "paper",
-            **plan.contexts.get(label, {}),
-            **options.run_fields,
-            **options.models,
-        }
-        if iterations:
-            context["max_iterations"] = iterations
+    for label, method in runs:
+        context = _run_context(plan, label, method, options, iterations)
         summary = await run_batch(
             RunOptions(
                 method=method,
-                input=str(sample),
+                input=str(sample.path),
                 # One file per row: AURA's three variants are one method.
                 output=str(out / f"{method}-{_slug(label)}.jsonl"),
                 db=db,
@@ -466,6 +409,9 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
             notes += [f"{label}: {failure}" for failure in scored.failures]
         evaluated.append((label, summary.run_id, scored.eval_id))
     rows = collect_rows(db, plan, evaluated)
+    for (label, _, _), row in zip(evaluated, rows[1:], strict=True):
+        if label in plan.model_rows:
+            row["model"] = options.row_models[plan.model_rows[label].option]
     if not plan.llm:
         # DP-Embed's rows come from its inverter, or from the rules alone.
         inverter = Path(options.run_fields["inverter_path"]).name
@@ -474,6 +420,36 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
             rules = plan.contexts.get(label, {}).get("redact_only")
             row["model"] = "paper rules" if rules else inverter
     return Reproduction(options.paper, plan, count, rows, notes)
+
+
+def _run_context(
+    plan: Plan,
+    label: str,
+    method: str,
+    options: ReproduceOptions,
+    iterations: int,
+) -> dict[str, Any]:
+    """The options a row's run is given: the paper profile, the plan's, the user's."""
+    from anonygraph.runs.options import context_schema
+
+    known = context_schema(method).__dataclass_fields__
+    context: dict[str, Any] = {
+        "profile": "paper",
+        **plan.contexts.get(label, {}),
+        **{k: v for k, v in options.run_fields.items() if k in known},
+        **_models_of(plan, label, options),
+    }
+    if iterations:
+        context["max_iterations"] = iterations
+    return context
+
+
+def _models_of(plan: Plan, label: str, options: ReproduceOptions) -> dict[str, Any]:
+    """The run's model fields: a model row's own model plays all its roles."""
+    row = plan.model_rows.get(label)
+    if row is None:
+        return options.models
+    return {"default_model": options.row_models[row.option]}
 
 
 def collect_rows(
@@ -563,6 +539,14 @@ def render(result: Reproduction) -> str:
     )
 
 
+def _published(result: Reproduction, name: str) -> str:
+    """Say where a published row stands: run here too, or how to run it."""
+    row = result.plan.model_rows.get(name)
+    if row is None or any(ours["label"] == name for ours in result.rows):
+        return "published"
+    return f"published only (run ours: {row.flag})"
+
+
 def _render_table(result: Reproduction, table: PublishedTable) -> list[str]:
     plan = result.plan
     extra = plan.extra_columns.get(table.id, {})
@@ -582,7 +566,7 @@ def _render_table(result: Reproduction, table: PublishedTable) -> list[str]:
         if row.dataset != plan.dataset:
             continue
         name = f"{row.method} ({row.variant})" if row.variant else row.method
-        cells = [name, row.model or "-", "published"]
+        cells = [name, row.model or "-", _published(result, name)]
         cells += [_cell(row.values.get(k), scales[k]) for k in keys]
         lines.append("| " + " | ".join(cells) + " |")
     for ours in result.rows:

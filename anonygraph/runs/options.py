@@ -24,6 +24,7 @@ from anonygraph.runs.table_output import TableOptions
 from anonygraph.runs.tables import read_table, table_format
 from anonygraph.state.context import SERVER_FIELDS, Context
 from anonygraph.state.domain import Record
+from anonygraph.state.profile import from_given
 
 
 @dataclass
@@ -147,11 +148,15 @@ def _schema_of(builder: Any) -> Any:
 
 
 def build_context(method: str, values: dict[str, Any]) -> Any:
-    """Build the method's `Context`, rejecting unknown options by name.
+    """Build the method's `Context` from the options given, rejecting unknown ones.
+
+    ``values`` are what the user gave: the profile fills only the other
+    fields (`from_given`).
 
     Raises:
         ValueError: naming the option the method does not take (and, for a
             retired one, what replaced it).
+        ProfileError: for a given value the run's profile cannot honour.
 
     """
     context_type = context_schema(method)
@@ -162,7 +167,7 @@ def build_context(method: str, values: dict[str, Any]) -> Any:
             raise ValueError(f"option {name!r} is gone: {RETIRED_OPTIONS[name]}")
     if unknown:
         raise ValueError(f"method {method!r} takes no option(s) {', '.join(unknown)}")
-    return context_type(**values)
+    return from_given(context_type, values)
 
 
 def load_input(

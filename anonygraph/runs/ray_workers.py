@@ -56,6 +56,7 @@ from anonygraph.runs.store import RunStore
 from anonygraph.runs.tracing import tracing_scope
 from anonygraph.runs.warm_up import warm_up_in_background
 from anonygraph.state.domain import Record
+from anonygraph.state.profile import from_given
 
 Item = Any
 """What a pool hands its workers: a run's `Record`, or an evaluation's `EvalRow`
@@ -121,7 +122,7 @@ class RecordWorker:
         job = self.job
         saver = await self.stack.enter_async_context(open_checkpointer(job["db"]))
         if job.get("kind") == "eval":
-            context: Any = job["context_type"](**job["context"])
+            context: Any = from_given(job["context_type"], job["context"])
             app = job["graph"]().compile(checkpointer=saver, name="evaluate")
         else:
             context = build_context(job["method"], job["context"])

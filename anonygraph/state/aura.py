@@ -278,6 +278,14 @@ class AuraContext(ModelContext, AcceptanceOptions, SearchOptions, ReviewOptions)
         # Candidates are chosen by S, C and L alone; masking rewrites are taken.
         {"acceptance": False, "blacklist_in_masking": False}
     )
+    PAPER_REFUSES: ClassVar[Mapping[str, tuple[Any, str]]] = MappingProxyType(
+        {
+            "acceptance": (True, "our acceptance checks (candidates are chosen "
+                           "by S, C and L alone)"),
+            "blacklist_in_masking": (True, "our blacklist-driven masking (the "
+                                     "paper gives B no role there)"),
+        }
+    )  # fmt: skip
 
 
 def merge_candidates(

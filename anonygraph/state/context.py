@@ -25,6 +25,7 @@ from anonygraph.prompts.adversary import (
     PAPER_RLAA_ATTACK_PROMPT,
 )
 from anonygraph.prompts.search_agent import SEARCH_AGENT_PROMPT, SEARCH_STEP_PROMPT
+from anonygraph.state.profile import ProfileError, fields_given
 from anonygraph.tools.acceptance import AcceptanceThresholds
 
 _LIMITS = AcceptanceThresholds()
@@ -157,7 +158,9 @@ class ModelContext:
         metadata={
             "description": "product: our defaults; paper: the method as its paper "
             "wrote it (its prompts, decoding per role, loop rules; no acceptance "
-            "checks, no cue injection, forced guesses). Fields set explicitly win.",
+            "checks, no cue injection, forced guesses). It fills the fields not "
+            "given; a given one is kept, or refused where the paper cannot take "
+            "it (rules as a role, our checks switched on).",
             "choices": PROFILES,
         },
     )
@@ -185,7 +188,13 @@ class ModelContext:
     """The method whose paper the paper profile follows ('' for none)."""
 
     PAPER_FIELDS: ClassVar[Mapping[str, Any]] = MappingProxyType({})
-    """Field -> value the paper profile sets where the field is at its default."""
+    """Field -> value the paper profile sets where the user gave none. A
+    ``default_model`` here means every role of the paper is a model: a role
+    given as ``rules`` is refused."""
+
+    PAPER_REFUSES: ClassVar[Mapping[str, tuple[Any, str]]] = MappingProxyType({})
+    """Field -> (value, what it adds): a given value the paper profile refuses,
+    since it adds a step of ours that the paper does not have."""
 
     @property
     def paper(self) -> bool:
@@ -200,26 +209,82 @@ class ModelContext:
     def __post_init__(self) -> None:
         """Read ANONYGRAPH_<FIELD> variables, then apply the profile.
 
+        A context built by `from_given` knows which fields the user gave: the
+        profile fills only the others. Built directly (Studio's form, a Python
+        caller), a field at its default counts as not given.
+
         Raises:
             ValueError: for an unknown profile or a malformed decoding override.
+            ProfileError: for a given value the profile cannot honour.
         """
-        self._read_environment()
+        given = self._read_environment(fields_given())
         if self.profile not in PROFILES:
             raise ValueError(
                 f"profile {self.profile!r}: choose one of {', '.join(PROFILES)}"
             )
         if self.paper:
-            for f in fields(self):
-                if f.name in self.PAPER_FIELDS and getattr(self, f.name) == _default_of(
-                    f
-                ):
-                    setattr(self, f.name, self.PAPER_FIELDS[f.name])
+            self.apply_paper(given)
         self.decoding_table()  # a malformed override fails here, before any call
 
-    def _read_environment(self) -> None:
+    def apply_paper(self, given: frozenset[str]) -> None:
+        """Set the paper's values on the fields not given; refuse what it cannot take.
+
+        Raises:
+            ProfileError: naming the first given value `paper_conflict` finds.
+        """
+        for name, value in self.PAPER_FIELDS.items():
+            if name not in given:
+                setattr(self, name, value)
+        conflict = self.paper_conflict({name: getattr(self, name) for name in given})
+        if conflict is not None:
+            raise conflict
+
+    @classmethod
+    def paper_conflict(cls, given: Mapping[str, Any]) -> ProfileError | None:
+        """Return the refusal of a given value the paper profile cannot honour.
+
+        Two kinds: a role played by ``rules`` where the paper profile names a
+        model for every role (rules do not answer the paper's prompts), and a
+        `PAPER_REFUSES` value, which adds a step of ours the paper lacks. Any
+        other given value (a model, T, decoding, a prompt) is the user's
+        choice and is honoured. None: nothing to refuse.
+        """
+        if cls.PAPER_FIELDS.get("default_model"):
+            from anonygraph.llm.registry import answers_from_cues
+
+            roles = [("default_model", "", given.get("default_model"))]
+            models = dict(given.get("models") or {})
+            roles += [("models", role, spec) for role, spec in models.items()]
+            for name, role, spec in roles:
+                if spec and answers_from_cues(str(spec)):
+                    return ProfileError(
+                        "paper",
+                        name,
+                        spec,
+                        "cannot play the paper's roles (rules do not answer its "
+                        "prompts)",
+                        role=role,
+                        example="local",
+                    )
+        for name, (value, why) in cls.PAPER_REFUSES.items():
+            if name in given and given[name] == value:
+                return ProfileError("paper", name, value, f"adds {why}")
+        return None
+
+    def _read_environment(self, given: frozenset[str] | None) -> frozenset[str]:
+        """Set each field not given from its variable; return the fields given.
+
+        ``given`` None (no record): a field at its default counts as not given.
+        A field set from the environment counts as given (the user's choice).
+        """
         for f in fields(self):
             env = os.environ.get(f"ANONYGRAPH_{f.name.upper()}")
-            if env is None or getattr(self, f.name) != _default_of(f):
+            unset = (
+                getattr(self, f.name) == _default_of(f)
+                if given is None
+                else f.name not in given
+            )
+            if env is None or not unset:
                 continue
             if f.type in ("int", int):
                 setattr(self, f.name, int(env))
@@ -229,6 +294,14 @@ class ModelContext:
                 setattr(self, f.name, env.lower() in ("1", "true", "yes"))
             elif f.type in ("str", str):
                 setattr(self, f.name, env)
+            else:
+                continue
+            given = None if given is None else given | {f.name}
+        if given is not None:
+            return given
+        return frozenset(
+            f.name for f in fields(self) if getattr(self, f.name) != _default_of(f)
+        )
 
 
 @dataclass(kw_only=True)
@@ -381,6 +454,16 @@ class Context(ModelContext, AcceptanceOptions, ReviewOptions):
             "stop_when_nothing_inferred": False,
         }
     )
+    PAPER_REFUSES: ClassVar[Mapping[str, tuple[Any, str]]] = MappingProxyType(
+        {
+            "acceptance": (True, "our acceptance checks (the paper takes every "
+                           "rewrite as the model wrote it)"),
+            "cue_check": (True, "our cue check (the paper's policy holds only the "
+                          "arbitrator's verdicts)"),
+            "attack_format": ("product", "our optional guesses (the paper's "
+                              "attacker always guesses)"),
+        }
+    )  # fmt: skip
 
 
 @dataclass(kw_only=True)
@@ -394,6 +477,15 @@ class FgaaContext(Context):
     PAPER_METHOD: ClassVar[str] = "fgaa"
     PAPER_FIELDS: ClassVar[Mapping[str, Any]] = MappingProxyType(
         {**Context.PAPER_FIELDS, "anonymize_prompt": PAPER_FGAA_ANONYMIZE_PROMPT}
+    )
+    PAPER_REFUSES: ClassVar[Mapping[str, tuple[Any, str]]] = MappingProxyType(
+        {
+            **Context.PAPER_REFUSES,
+            "stop_when_nothing_inferred": (
+                True,
+                "our early stop (the paper feeds back every round of its T)",
+            ),
+        }
     )
 
 

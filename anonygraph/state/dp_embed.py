@@ -158,6 +158,8 @@ class DpEmbedContext(Context):
             "corrector_pick": "last",
         }
     )
+    # The checks and cue injection RLAA's profile refuses are no steps here.
+    PAPER_REFUSES: ClassVar[Mapping[str, tuple[Any, str]]] = MappingProxyType({})
 
     def __post_init__(self) -> None:
         """Read environment fallbacks; refuse a review DP-Embed has no step for.

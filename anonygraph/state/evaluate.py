@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar
 
@@ -22,7 +22,7 @@ from anonygraph.prompts.evaluate import (
     PAPER_VALIDATE_PROMPT,
 )
 from anonygraph.prompts.seal import PAPER_SEAL_INFER_PROMPT, PAPER_SEAL_VALIDATE_PROMPT
-from anonygraph.state.context import ModelContext, SearchOptions, _default_of
+from anonygraph.state.context import ModelContext, SearchOptions
 from anonygraph.state.search_agent import SearchLog, SearchTrace
 
 PROTOCOLS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
@@ -42,6 +42,9 @@ PROTOCOLS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
             "attack_format": "seal",
             "validator": True,
             "validate_prompt": PAPER_SEAL_VALIDATE_PROMPT,
+            # A.1: labels mapped to its categories, age within 5 years by
+            # midpoint, categories by equality, free text by the validator.
+            "matcher": "seal",
             "less_precise_score": 0.5,
             "less_precise_attributes": [
                 "occupation",
@@ -69,7 +72,7 @@ PROTOCOLS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     }
 )
 """The papers' evaluation protocols: field -> value, set under ``profile=paper``
-where the field is at its default (besides the papers' judge prompt and
+where the user gave none (besides the papers' judge prompt and
 semantic similarity, which all three share)."""
 
 ADVERSARY_GOAL = (
@@ -145,6 +148,15 @@ class EvalContext(ModelContext, SearchOptions):
             "{truth}, {guess}); a paper's takes {pairs}."
         },
     )
+    matcher: str = field(
+        default="product",
+        metadata={
+            "description": "Rules that score guesses: product (ours) or seal "
+            "(SEAL A.1: label categories, age within 5 years by midpoint, exact "
+            "categories, occupation and places by the validator).",
+            "choices": ("product", "seal"),
+        },
+    )
     less_precise_score: float = field(
         default=0.0,
         metadata={
@@ -165,7 +177,7 @@ class EvalContext(ModelContext, SearchOptions):
     )
 
     def __post_init__(self) -> None:
-        """Apply the profile, then the chosen paper protocol's settings.
+        """Apply the profile and the chosen paper protocol, then check them.
 
         Raises:
             ValueError: for an unknown protocol (or as `ModelContext`).
@@ -175,6 +187,8 @@ class EvalContext(ModelContext, SearchOptions):
             raise ValueError(
                 f"protocol {self.protocol!r}: choose one of {', '.join(PROTOCOLS)}"
             )
+        if self.matcher not in ("product", "seal"):
+            raise ValueError(f"matcher {self.matcher!r}: choose product or seal")
         offline = self.search_backend == "offline" and not (
             self.search_index or self.search_corpus
         )
@@ -188,11 +202,14 @@ class EvalContext(ModelContext, SearchOptions):
                 "the adversary a search backend, offline with --search-index or "
                 "--search-corpus, or ddgs/tavily with --allow-web"
             )
-        if self.paper:
-            chosen = PROTOCOLS[self.protocol]
-            for f in fields(self):
-                if f.name in chosen and getattr(self, f.name) == _default_of(f):
-                    setattr(self, f.name, chosen[f.name])
+
+    def apply_paper(self, given: frozenset[str]) -> None:
+        """Set the paper's values, then the protocol's, on the fields not given."""
+        super().apply_paper(given)
+        chosen = PROTOCOLS.get(self.protocol, {})  # an unknown one is refused next
+        for name, value in chosen.items():
+            if name not in given:
+                setattr(self, name, list(value) if isinstance(value, list) else value)
 
     def decoding_table(self) -> DecodingTable:
         """Return the protocol's per-role decoding (paper) with the overrides."""

@@ -258,6 +258,15 @@ class IntentAnonyContext(ModelContext, AcceptanceOptions, ReviewOptions):
             "acceptance": False,
         }
     )
+    PAPER_REFUSES: ClassVar[Mapping[str, tuple[Any, str]]] = MappingProxyType(
+        {
+            "acceptance": (True, "our acceptance checks (D.4's rewrite is taken "
+                           "as the model wrote it)"),
+            "verify": (True, "our verification rounds (the paper rewrites once)"),
+            "attack_format": ("product", "our optional guesses (D.2's attacker "
+                              "always guesses three)"),
+        }
+    )  # fmt: skip
 
 
 @dataclass(kw_only=True)

@@ -91,6 +91,14 @@ class TrajectoryContext(ModelContext, AcceptanceOptions):
             "acceptance": False,
         }
     )
+    PAPER_REFUSES: ClassVar[Mapping[str, tuple[Any, str]]] = MappingProxyType(
+        {
+            "acceptance": (True, "our acceptance checks (the paper takes every "
+                           "rewrite as the model wrote it)"),
+            "attack_format": ("product", "our optional guesses (D.2's attacker "
+                              "always answers)"),
+        }
+    )  # fmt: skip
 
 
 @dataclass(kw_only=True)
@@ -134,6 +142,15 @@ class SealContext(TrajectoryContext):
             "anonymize_prompt": PAPER_SEAL_REFINE_PROMPT,
             "stop_when_nothing_inferred": False,
             "min_utility": 0.0,
+        }
+    )
+    PAPER_REFUSES: ClassVar[Mapping[str, tuple[Any, str]]] = MappingProxyType(
+        {
+            **TrajectoryContext.PAPER_REFUSES,
+            "stop_when_nothing_inferred": (
+                True,
+                "our early stop (the paper reports fixed iterations)",
+            ),
         }
     )
 

@@ -215,10 +215,10 @@ _JOINING_WORDS = frozenset("a an the another part parts of".split())
 "rural parts of the US") or changes beside it ("a" -> "an")."""
 
 
-@lru_cache(maxsize=512)
-def _cues_of(text: str) -> tuple[Cue, ...]:
-    # Read by several checks, an original every round; ~1 ms a short text.
-    return tuple(detect_cues(text))
+def _cues_of(text: str) -> list[Cue]:
+    # Read by several checks, an original every round: `detect_cues` keeps
+    # each text's cues (`anonygraph.cues.memo`).
+    return detect_cues(text)
 
 
 def only_cue_generalizations(original: str, rewrite: str) -> bool:

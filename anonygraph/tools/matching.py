@@ -9,7 +9,8 @@ validator, and counts top-1 / top-3 accuracy.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Literal
 
@@ -18,10 +19,13 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 from anonygraph.attributes import (
     ATTRIBUTES,
     Decision,
+    Rule,
     canonical_attribute,
     is_unknown,
     normalize,
+    paper_seal,
 )
+from anonygraph.attributes.base import strip_asides
 
 Outcome = Literal["correct", "less_precise", "wrong", "skipped"]
 """Final verdict on one guess or one attribute."""
@@ -31,6 +35,34 @@ DecidedBy = Literal["rule", "validator", "fallback"]
 
 Validator = Callable[[str, str, str], str]
 """Judge hook: ``(attribute, truth, guess) -> "yes" | "no" | "less precise"``."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Rules that replace the registry's, and what else counts as a guess."""
+
+    rules: Mapping[str, Rule] = field(default_factory=dict)
+    """Attribute -> rule; an attribute not named keeps the registry's rule."""
+    answers: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """Attribute -> normalized placeholders that are guesses under these rules."""
+
+    def rule(self, attribute: str) -> Rule | None:
+        """Return the rule for ``attribute``: ours, else the registry's."""
+        spec = ATTRIBUTES.get(attribute)
+        return self.rules.get(attribute, spec.match if spec is not None else None)
+
+    def is_guess(self, attribute: str, guess: str) -> bool:
+        """Return True when ``guess`` names a value (is not a placeholder)."""
+        if not is_unknown(guess):
+            return True
+        return normalize(strip_asides(guess)) in self.answers.get(attribute, ())
+
+
+RULE_SETS: Mapping[str, RuleSet] = {
+    "product": RuleSet(),
+    "seal": RuleSet(paper_seal.RULES, paper_seal.ANSWERS),
+}
+"""Named rule sets; ``seal`` is SEAL's Appendix A.1 scoring (with D.4)."""
 
 
 class GuessMatch(BaseModel):
@@ -181,6 +213,7 @@ def match_guess(
     *,
     validator: Validator | None = None,
     undecided_as: Outcome = "wrong",
+    rules: RuleSet | None = None,
 ) -> GuessMatch:
     """Judge one guess against the ground truth by rules.
 
@@ -190,6 +223,8 @@ def match_guess(
         guess: One attacker guess.
         validator: Optional judge asked only when no rule decides.
         undecided_as: Outcome recorded when neither rules nor validator decide.
+        rules: Rules that replace the registry's for the attributes they name
+            (a paper protocol's, ``RULE_SETS``); None: the registry's.
 
     Returns:
         The verdict with the reason and who decided it.
@@ -199,12 +234,12 @@ def match_guess(
     truth_text = "" if truth is None else str(truth).strip()
     if not truth_text or is_unknown(truth_text):
         return GuessMatch(guess=guess, outcome="skipped", reason="no label")
-    if is_unknown(guess):
+    rule_set = rules or RULE_SETS["product"]
+    if not rule_set.is_guess(attribute, guess):
         return GuessMatch(
             guess=guess, outcome="skipped", reason="empty or unknown guess"
         )
-    spec = ATTRIBUTES.get(attribute)
-    rule = spec.match if spec is not None else None
+    rule = rule_set.rule(attribute)
     if rule is None:
         decision, reason = _match_free_text(truth_text, guess)
     else:
@@ -252,6 +287,7 @@ def match_inference(
     k: int = 3,
     validator: Validator | None = None,
     undecided_as: Outcome = "wrong",
+    rules: RuleSet | None = None,
 ) -> AttributeMatch:
     """Judge an attacker's ranked guesses for one attribute.
 
@@ -268,6 +304,7 @@ def match_inference(
         k: How many guesses to judge.
         validator: Optional judge for what the rules cannot decide.
         undecided_as: Outcome for guesses neither rules nor validator decide.
+        rules: Rules replacing the registry's (see ``match_guess``).
 
     Returns:
         The per-guess verdicts, or the reason the attribute was skipped.
@@ -285,12 +322,18 @@ def match_inference(
         return AttributeMatch(**base, skipped_reason="no label")
     if guesses is None:
         return AttributeMatch(**base, skipped_reason=NO_INFERENCE)
-    real = [g.strip() for g in guesses if not is_unknown(g)][:k]
+    rule_set = rules or RULE_SETS["product"]
+    real = [g.strip() for g in guesses if rule_set.is_guess(attribute, g)][:k]
     if not real:
         return AttributeMatch(**base, skipped_reason=NO_GUESS)
     matches = [
         match_guess(
-            attribute, truth_text, g, validator=validator, undecided_as=undecided_as
+            attribute,
+            truth_text,
+            g,
+            validator=validator,
+            undecided_as=undecided_as,
+            rules=rules,
         )
         for g in real
     ]

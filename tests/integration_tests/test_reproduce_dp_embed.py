@@ -68,7 +68,9 @@ def test_when_dp_embed_is_reproduced_then_the_papers_columns_hold_our_rows(
     lines = text.splitlines()
     assert lines[0].startswith("dp-embed-comparison: Section 4.2 table (4.2)")
     assert "shape only" not in text  # no language model stands in here
+    # The paper's draw (seed 0, note 4.2) out of the three usable examples.
     assert "ours: 3 record(s) of" in text
+    assert "(drawn with seed 0 out of 3 usable), paper profile" in text
     assert "voids the privacy guarantee" in text
     header = next(line for line in lines if line.startswith("| row |"))
     assert header == (

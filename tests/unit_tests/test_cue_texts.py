@@ -36,7 +36,14 @@ def generalized(text: str, rounds: int = 3) -> str:
 
 @pytest.mark.parametrize(
     ("split", "most_left"),
-    [("tuning", 1), ("heldout", 1), ("heldout2", 5), ("heldout3", 2), ("heldout4", 0)],
+    [
+        ("tuning", 1),
+        ("heldout", 1),
+        ("heldout2", 0),
+        ("heldout3", 2),
+        ("heldout4", 0),
+        ("heldout5", 3),
+    ],
 )
 def test_when_a_cue_split_is_generalized_then_no_more_cues_are_left_than_measured(
     split: str, most_left: int

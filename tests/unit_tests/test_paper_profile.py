@@ -90,8 +90,9 @@ def test_when_the_profile_is_paper_then_the_papers_switches_are_set(
     context: type[Context], name: str, value: Any
 ) -> None:
     assert getattr(context(profile="paper"), name) == value
-    # A template set explicitly wins over the paper's (a value equal to the
-    # field's default cannot be told from an unset one).
+    # A template set explicitly wins over the paper's (built directly, a value
+    # equal to the field's default cannot be told from an unset one;
+    # `from_given` can: test_profile_given.py).
     if isinstance(value, str) and "{text}" in value:
         mine = "My own template: {text} {attributes}"
         assert getattr(context(profile="paper", **{name: mine}), name) == mine
@@ -481,7 +482,13 @@ def test_when_the_evaluator_runs_the_seal_protocol_then_less_precise_scores_half
 
     script.set("attacker", seal_protocol_attack("nurse"))
     script.set("judge", PAPER_JUDGE)
-    script.set("validator", json.dumps({"verdicts": ["no"]}))
+    # A.1 leaves places and occupations to the validator (D.4): both are asked.
+    script.set(
+        "validator",
+        lambda prompt: json.dumps(
+            {"verdicts": ["less precise" if "Calgary" in prompt else "no"]}
+        ),
+    )
     ctx = EvalContext(
         attributes=["city_country", "occupation"],
         default_model="local",
@@ -502,6 +509,9 @@ def test_when_the_evaluator_runs_the_seal_protocol_then_less_precise_scores_half
     # "Canada" for "Calgary, Canada" is less precise: SEAL scores it 0.5 on
     # location; "nurse" for "doctor" is no.
     assert scores == {"city_country": 0.5, "occupation": 0.0}
+    decided = {m["attribute"]: m["guesses"][0]["decided_by"] for m in out["matches"]}
+    assert decided == {"city_country": "validator", "occupation": "validator"}
+    assert len(script.prompts("validator")) == 2
     assert out["utility"]["hallucination"] == 1 and out["utility"]["meaning"] == 6
     assert out["metrics"]["gold_pii"] == {"leaked": 0, "total": 2}
     assert 0 < out["metrics"]["length_ratio"] < 1

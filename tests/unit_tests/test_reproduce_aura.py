@@ -65,6 +65,10 @@ def script_all(script: Script) -> None:
     reply = attacker(step=search_step_reply)
 
     def attacker_role(prompt: str) -> str:
+        if "Here is a guessing game" in prompt:
+            # Staab et al.'s anonymizer (our FgAA, paper profile): RLAA's format.
+            guess = {"occupation": "glass artist"}
+            return json.dumps({"inference": "a glass studio", "guess": guess})
         if '"matched_page"' in prompt:
             return probe(prompt)
         if "identified_profile" in prompt and "Decide the next step" not in prompt:
@@ -75,6 +79,18 @@ def script_all(script: Script) -> None:
 
     script.set("attacker", attacker_role)
     script.set("judge", facts_reply)
+    aura_anonymizer = script.models["anonymizer"].answers[0]
+
+    def anonymizer_role(prompt: str) -> str:
+        if "Comments:" in prompt:  # FgAA's rewrite of the whole text
+            return json.dumps({"anonymized_text": STAAB_REWRITE})
+        return str(aura_anonymizer(prompt))
+
+    script.set("anonymizer", anonymizer_role)
+
+
+STAAB_REWRITE = "I teach a craft on weekends; my partner keeps the books."
+"""The FgAA row's rewrite: glass and Vashon gone, weekends and the books kept."""
 
 
 @pytest.fixture
@@ -123,7 +139,7 @@ def test_when_aura_is_reproduced_then_both_tables_show_our_counts_and_facts(
     grid_header = next(line for line in lines[grid_at:] if line.startswith("| row |"))
     assert grid_header.endswith("| grid_unit_pct | profile_pct | codebook_pct |")
     assert "| AURA (adaptive) | Qwen3.5-27B | published | 2 | 4 | 0 | - |" in text
-    original, adaptive, pure, eight = result.rows
+    original, adaptive, pure, eight, staab = result.rows
     # The adversary finds Dana Pike's page from the original text only.
     assert (original["REID"], original["REID_n"]) == (1, 1)
     # 8attr has no probe: only occupation is in its scope here, "Vashon
@@ -134,9 +150,15 @@ def test_when_aura_is_reproduced_then_both_tables_show_our_counts_and_facts(
     assert (adaptive["PROFILE"], adaptive["CODEBOOK"]) == (50.0, 50.0)
     assert adaptive["GRID"] == 25.0
     assert (eight["PROFILE"], eight["CODEBOOK"], eight["GRID"]) == (50.0, 100.0, 50.0)
+    # Staab et al.'s anonymizer is our FgAA loop, run and scored the same way.
+    assert staab["label"] == "Anonymizer [Staab+ 2025]" and staab["REID_n"] == 1
+    assert (staab["PROFILE"], staab["CODEBOOK"], staab["GRID"]) == (50.0, 50.0, 25.0)
+    assert "| Anonymizer [Staab+ 2025] | local | this run (paper;" in text
     # Each variant's texts go to their own file.
     out = tmp_path / "out"
     assert len(list(out.glob("aura-*.jsonl"))) == 3
+    staab_out = (out / "fgaa-anonymizer-staab-2025.jsonl").read_text()
+    assert json.loads(staab_out)["text"] == STAAB_REWRITE
     ours = [line for line in lines if "| this run (" in line]
     assert ours[0].startswith("| Original transcript | local |")
     assert "| 1 / 1 |" in ours[0] and "| 0 / 1 |" in ours[1]

@@ -6,7 +6,9 @@ import argparse
 import asyncio
 from typing import Any
 
-from anonygraph.cli.flags import add_model, parse_models
+from anonygraph.cli.flags import OptionError, add_model, flag_spelling, parse_models
+from anonygraph.llm.registry import answers_from_cues
+from anonygraph.state.profile import ProfileError, Spelling
 
 
 def add_parser(sub: Any) -> None:
@@ -48,7 +50,31 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--allow-web", action="store_true", help="aura: let ddgs/tavily search"
     )
-    parser.add_argument("--records", type=int, default=8, help="records to run")
+    parser.add_argument(
+        "--seal-model",
+        default="",
+        metavar="SPEC",
+        help="rlaa: also run the SEAL (SFT+DPO) row with our SEAL from this "
+        "model, e.g. hf:OUT/final from `anonygraph seal train` (it plays every "
+        "role of SEAL's self-refinement); without it the row is the paper's only",
+    )
+    parser.add_argument(
+        "--sample",
+        "--records",
+        dest="records",
+        type=int,
+        default=0,
+        metavar="N",
+        help="records to run (default: the paper's sample, 50 for dp-embed; else 8)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="draw the N records by a shuffle with this seed (default: the "
+        "paper's, 0 for dp-embed; else the first N in file order)",
+    )
     parser.add_argument(
         "--max-iterations",
         type=int,
@@ -63,17 +89,44 @@ def add_parser(sub: Any) -> None:
     parser.set_defaults(func=command)
 
 
+def _reproduce_spelling(paper: str) -> Spelling:
+    """Spell a refused option as flags; `reproduce` has no other profile to offer."""
+
+    def spell(name: str, value: Any, role: str) -> str:
+        if name == "profile":
+            return f"{paper}'s paper profile" if value == "paper" else ""
+        return flag_spelling(name, value, role)
+
+    return spell
+
+
 def command(args: argparse.Namespace) -> int:
     """Run, score, and print the table (also written to OUT/table.md)."""
     from pathlib import Path
 
     from anonygraph.reporting.reproduce import ReproduceOptions, render, reproduce
 
+    if args.seal_model and args.paper != "rlaa":
+        raise OptionError("--seal-model: only `reproduce rlaa` has a SEAL row to run")
+    if args.seal_model and answers_from_cues(args.seal_model):
+        raise OptionError(
+            "--seal-model rules: the SEAL row plays the paper's roles and rules "
+            "do not answer its prompts; name your trained model, e.g. "
+            "--seal-model hf:OUT/final"
+        )
+    if args.seal_model:
+        from anonygraph.llm import ModelSpecError, check_installed
+
+        try:
+            check_installed(args.seal_model)
+        except ModelSpecError as exc:
+            raise OptionError(f"--seal-model {args.seal_model}: {exc}") from exc
     options = ReproduceOptions(
         paper=args.paper,
         data=args.data,
         out=args.out,
         records=args.records,
+        seed=args.seed,
         models=parse_models(args.model or []),
         run_fields={
             name: value
@@ -89,12 +142,16 @@ def command(args: argparse.Namespace) -> int:
             )
             if value
         },
+        row_models={"seal_model": args.seal_model} if args.seal_model else {},
         max_iterations=args.max_iterations,
         db=args.db,
         concurrency=args.concurrency,
         progress=not args.no_progress,
     )
-    result = asyncio.run(reproduce(options))
+    try:
+        result = asyncio.run(reproduce(options))
+    except ProfileError as exc:
+        raise OptionError(exc.spelled(_reproduce_spelling(args.paper))) from exc
     text = render(result)
     table = Path(args.out) / "table.md"
     table.write_text(text + "\n", encoding="utf-8")
