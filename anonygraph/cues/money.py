@@ -11,7 +11,10 @@ from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.numbers import number_value
 
-_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_NUMBER = (
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f]\d{3}(?!\d))+|\d+(?:\.\d+)?"
+)
+"""A figure: "1,200", "32 000" (a space between thousands), "58", "2.5"."""
 _MULT = r"k|K|m|M|mil|million|thousand|grand|lakhs?|lacs?|crores?|LPA|lpa"
 _WORD_NUMBER = (
     r"(?P<wnum>an?|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
@@ -116,11 +119,24 @@ SALARY_WORDS = re.compile(
     r"\b(?:salary|make|makes|making|earn|earns|earning|paid|pay|pays|paying|paycheck|income|wage|wages|"
     r"raise|bonus|offer|clear|cleared|clearing|take home|bring home|working|cleared|"
     r"earned|made|took home|takes home|taking home|brought home|brings home|"
+    r"bringing home|"
     r"pulled in|pull in|pulls in|bring in|brought in|gross|grossed|netted|stipend|"
     r"pension|allowance|benefits)\b",
     re.IGNORECASE,
 )
 RENT_WORDS = re.compile(r"\b(?:rent|mortgage|lease|apartment|flat)\b", re.IGNORECASE)
+COST_WORDS = re.compile(
+    r"\b(?:rent|rents|mortgage|lease|price|prices|cost|costs|bill|bills|fee|fees|"
+    r"tuition|deposit)\b",
+    re.IGNORECASE,
+)
+"""Words that make the amount after them a sum paid out, not an income."""
+PAY_OF = re.compile(
+    r"(?P<det>\b(?:a|an|my|his|her|their|our|the)\s+)(?P<mid>[\w-]+(?P<own>'s)?\s+)?"
+    r"(?P<noun>salary|pension|wage|stipend|income|allowance)\s+of\s+$",
+    re.IGNORECASE,
+)
+"""'a salary of' before a figure: the phrase that replaces the figure names the pay."""
 SIX_FIGURES = re.compile(
     r"\b(?:six|seven)[\s-]figures?\b(?:\s+(?:salary|income))?", re.I
 )
@@ -219,6 +235,14 @@ def _currency(match: re.Match[str], countries: frozenset[str]) -> float:
     return rates[chosen]
 
 
+def _paid_out(before: str) -> bool:
+    """Tell whether the nearest word before an amount that says what it is is a cost."""
+    words = [(m.start(), "cost") for m in COST_WORDS.finditer(before)] + [
+        (m.start(), "pay") for m in SALARY_WORDS.finditer(before)
+    ]
+    return bool(words) and max(words)[1] == "cost"
+
+
 def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
     """Find money amounts; salaries state the income level, other sums hint at it.
 
@@ -229,7 +253,9 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
     cues: list[Cue] = []
     where = frozenset(countries)
     rates = currencies()[0]
+    last_end = 0
     for m in amount_pattern().finditer(text):
+        last_end, previous_end = m.end(), last_end
         cur = (m.group("cur") or m.group("cur2") or "").strip()
         if re.fullmatch(_CODES, cur) and cur not in rates:
             continue  # three capitals that name no currency ("EST", "NHS")
@@ -245,7 +271,7 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
                 continue
             value *= 100 if m.group("hundred") else 1
             raw = str(value)
-        amount = float(raw.replace(",", "")) * MULTIPLIERS.get(mult, 1)
+        amount = float(re.sub(r"[,\s]", "", raw)) * MULTIPLIERS.get(mult, 1)
         # "$140k CAD": the code after a symbol's figure is the amount's too.
         code = CODE_AFTER.match(text, m.end())
         figure_end = code.end() if code and code.group(1) in rates else m.end()
@@ -277,7 +303,11 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
             r"almost|nearly|over|under|barely|only)\s+)?$",
             text[:start],
         )
-        if (
+        # "when rent in Brighton is £1,200": a sum paid out, not an income.
+        paid_out = not living_on and _paid_out(
+            text[max(sentence_start + 1, previous_end) : start]
+        )
+        if not paid_out and (
             SALARY_WORDS.search(sentence)
             or living_on
             or (hourly_or_yearly and not RENT_WORDS.search(sentence))
@@ -294,7 +324,21 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
             after = PERIOD_AFTER.match(text[end:])
             end = end + after.end() if after else end
             phrase = phrases[level]
-            if (
+            pay_of = PAY_OF.search(text[:start])
+            if pay_of:
+                # "a salary of $58k": "a decent salary", not "a salary of" one.
+                noun = f"{MODIFIER_PHRASES[level]} {pay_of.group('noun').lower()}"
+                if pay_of.group("own"):  # "a teacher's salary of": the owner stays
+                    start, phrase = pay_of.start("noun"), noun
+                else:  # "a state pension of" -> "a modest state pension"
+                    det = pay_of.group("det")
+                    det = "a " if det.strip().lower() in ("a", "an") else det
+                    start = pay_of.start()
+                    phrase = f"{det}{noun}".replace(
+                        f" {pay_of.group('noun').lower()}",
+                        f" {pay_of.group('mid') or ''}{pay_of.group('noun').lower()}",
+                    )
+            elif (
                 not after
                 and re.search(r"\b(?:a|an|my|our|his|her|their|the)\s+$", text[:start])
                 and MODIFIES_NOUN.match(text[end:])
@@ -308,6 +352,14 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
             )  # fmt: skip
         else:
             kind = "rent" if RENT_WORDS.search(sentence) else "amount"
+            # "a few thousand" for £1,200 is false: the low end of a band reads
+            # as its count of figures ("four figures"), which is true of it.
+            band_phrase = band
+            if band in ("a few hundred", "a few thousand"):
+                if amount < 2 * band_range(band)[0]:
+                    band_phrase = (
+                        "three figures" if "hundred" in band else "four figures"
+                    )
             hedge = HEDGE_BEFORE.search(text[:start])
             start = (
                 hedge.start()
@@ -315,7 +367,8 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
                 else start
             )
             cues.append(
-                Cue(start, end, text[start:end], "income_level", kind, band, band,
+                Cue(start, end, text[start:end], "income_level", kind, band,
+                    band_phrase,
                     3 if kind == "rent" else 2,
                     # A figure says more than its order of magnitude does.
                     exact=kind == "rent")

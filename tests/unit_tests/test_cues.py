@@ -282,7 +282,7 @@ def test_when_a_number_is_not_the_authors_age_then_no_age_is_found(text: str) ->
             "$1,200",
             "income_level",
             "a few thousand",
-            "a few thousand",
+            "four figures",
         ),
     ],
 )

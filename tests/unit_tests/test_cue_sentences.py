@@ -1,0 +1,84 @@
+"""Cue classes of the fifth round: sentences the rules broke or made false.
+
+Read from held-out 6's outputs (tuning data since): a figure with a space
+between its thousands, sums paid out read as pay, "a salary of" before a
+figure. Each table holds phrasings of one class and what must come out; a
+counter-case beside it holds what must stay.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from anonygraph.cues import detect_cues, generalize_text
+
+
+def rewritten(text: str) -> str:
+    return generalize_text(text, detect_cues(text))
+
+
+def found(text: str, attribute: str) -> list[str]:
+    return [c.quote for c in detect_cues(text) if c.attribute == attribute]
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Took home R32 000 last month from the mine.", "R32 000"),
+        ("I earn 45 000 kronor a month.", "45 000 kronor a month"),
+        ("My salary is €1 250 000 a year.", "€1 250 000 a year"),
+    ],
+)  # fmt: skip
+def test_when_thousands_are_spaced_then_the_whole_amount_is_read(
+    text: str, quote: str
+) -> None:
+    assert found(text, "income_level") == [quote]
+    assert not any(ch.isdigit() for ch in rewritten(text))
+
+
+def test_when_spaced_figures_are_two_numbers_then_they_stay_apart() -> None:
+    # "$5 1234": no group of three figures after the space, so no thousands.
+    assert found("I paid $5 1234 times over.", "income_level") == ["$5"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Bringing home about $1,900 a month isn't much when rent is $1,200.",
+         "Bringing home a modest wage isn't much when rent is four figures."),
+        ("I earn $3,000 a month and the rent is $1,500.",
+         "I earn a decent salary and the rent is four figures."),
+        ("I make $4,000 a month but tuition costs $150.",
+         "I make a decent salary but tuition costs three figures."),
+    ],
+)  # fmt: skip
+def test_when_a_sum_is_paid_out_then_it_is_not_read_as_pay(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+def test_when_a_rent_is_high_in_its_band_then_the_band_stays() -> None:
+    rent = "My rent is $3,400 a month."
+    assert rewritten(rent) == "My rent is a few thousand a month."
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("On a teacher's salary of $58k, a new car is off the table.",
+         "On an educator's decent salary, a new car is off the table."),
+        ("I retired on a state pension of 230 quid a week.",
+         "I retired on a modest state pension."),
+        ("My salary of $58k is fine.", "My decent salary is fine."),
+        ("She offered a salary of $200k.", "She offered a very generous salary."),
+    ],
+)  # fmt: skip
+def test_when_a_figure_follows_a_salary_of_then_the_salary_is_described(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+def test_when_no_salary_of_comes_before_then_the_income_phrase_stays() -> None:
+    assert rewritten("I make $58k a year.") == "I make a decent salary."
