@@ -447,6 +447,11 @@ def _detect_gender(
 
 
 VERB_FORMS = {"": "work", "s": "works", "es": "works", "ing": "working"}
+OBJECT_AFTER = re.compile(
+    r"\b(?P<who>I|(?i:we|you|they|he|she|who))\s+(?:(?:now|still|also|just|actually)"
+    r"\s+)?(?P<verb>[a-z]+)\s+$"
+)
+"""A subject and its verb: an -s word after them is the verb's object."""
 DRIVE_FORMS = {
     "drive": "drive",
     "drives": "drives",
@@ -470,11 +475,17 @@ def _detect_job_verbs(text: str, patterns: dict[str, re.Pattern[str]]) -> list[C
         ):
             continue  # "wield a scalpel", "making games" for a living: nouns
         form = VERB_FORMS.get((m.group("ending") or "").lower(), "work")
+        start = m.start("verb")
         end = m.end("ending") if m.group("ending") else m.end("verb")
+        # "I now fix boilers for a living": after a subject and its verb an -s
+        # word is the verb's object, and the job is both words.
+        owner = OBJECT_AFTER.search(text[:start]) if form == "works" else None
+        if owner:
+            start = owner.start("verb")
+            form = "works" if owner.group("verb").endswith("s") else "work"
         cues.append(
-            Cue(m.start("verb"), end, text[m.start("verb") : end], "occupation",
-                "job_verb", verb, form, 4)
-        )  # fmt: skip
+            Cue(start, end, text[start:end], "occupation", "job_verb", verb, form, 4)
+        )
     for m in patterns["drive"].finditer(text):
         verb = m.group("verb").lower()
         cues.append(

@@ -82,3 +82,30 @@ def test_when_a_figure_follows_a_salary_of_then_the_salary_is_described(
 
 def test_when_no_salary_of_comes_before_then_the_income_phrase_stays() -> None:
     assert rewritten("I make $58k a year.") == "I make a decent salary."
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I now fix boilers for a living.", "I now work for a living."),
+        ("We sell houses for a living.", "We work for a living."),
+        ("He fixes boilers for a living.", "He works for a living."),
+    ],
+)  # fmt: skip
+def test_when_a_plural_object_comes_before_for_a_living_then_verb_and_object_go(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("She sings for a living.", "She works for a living."),
+        ("I weld for a living.", "I work for a living."),
+    ],
+)  # fmt: skip
+def test_when_the_word_before_for_a_living_is_the_verb_then_it_alone_goes(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
