@@ -171,10 +171,25 @@ def _city_as_school(text: str, cue: Cue) -> Cue:
     """
     if cue.kind != "city" or not re.search(r"\bat\s+$", text[: cue.start]):
         return cue
-    if not at_institution(text, cue.start, cue.end):
+    # "Our daughter started at Oxford this year": a city one starts at, with
+    # the start of a year after it, is its university ("started at Lisbon"
+    # on a trip is not).
+    school = bool(_ENROLLED_AT.search(text[: cue.start])) or bool(
+        _STARTED_AT.search(text[: cue.start]) and _TERM_AFTER.match(text, cue.end)
+    )
+    if not school and not at_institution(text, cue.start, cue.end):
         return cue
     sentence = sentence_of(text, cue.start, cue.end)
-    return organization_cue(text, cue.start, cue.end, sentence, "at")
+    return organization_cue(text, cue.start, cue.end, sentence, "at", school)
+
+
+_ENROLLED_AT = re.compile(r"\b(?:enroll?(?:ed|ing)|accepted|a place)\s+at\s+$", re.I)
+_STARTED_AT = re.compile(r"\bstart(?:ed|ing|s)?\s+at\s+$", re.I)
+_TERM_AFTER = re.compile(
+    r"\s+(?:this|last|next|in)\s+(?:year|term|semester|autumn|fall|september|"
+    r"october|january)\b",
+    re.I,
+)
 
 
 _RELATIVE_BEFORE = re.compile(

@@ -441,20 +441,27 @@ def _unknown_place_cue(text: str, ent: Any, start: int, end: int) -> Cue:
 
 
 def organization_cue(
-    text: str, start: int, end: int, sentence: str, before: str
+    text: str, start: int, end: int, sentence: str, before: str, school: bool = False
 ) -> Cue:
-    """Return the cue of a school or employer named at ``start``-``end``."""
+    """Return the cue of a school or employer named at ``start``-``end``.
+
+    ``school`` says the caller knows it is a school ("started at Oxford").
+    """
     name = text[start:end]
     # The nearest words before the name decide: "studying accounting at
     # Deakin, and working part time at Coles" names a school, then a shop.
     near = text[max(0, start - 40) : start]
     near = re.split(r"[,;.!?]|\band\b", near)[-1]
-    if EDUCATION_NAME.search(name):
+    if school or EDUCATION_NAME.search(name):
         education = True
     elif WORK_CONTEXT.search(near):
         education = False
     elif EDUCATION_CONTEXT.search(near):
         education = True
+    elif re.search(r"\bfor\s+$", near, re.IGNORECASE):
+        # "doing deliveries for Deliveroo since graduating": one works for a
+        # company; the studies elsewhere in the sentence are another clause's.
+        education = False
     else:
         education = bool(EDUCATION_CONTEXT.search(sentence)) and not re.search(
             r"\b(?:work|job|shift)\b", sentence, re.IGNORECASE

@@ -109,3 +109,37 @@ def test_when_the_word_before_for_a_living_is_the_verb_then_it_alone_goes(
     text: str, expected: str
 ) -> None:
     assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I started at Leeds last autumn.", "I started at a university last autumn."),
+        ("I was accepted at Durham.", "I was accepted at a university."),
+        ("Our daughter started at Oxford this year.",
+         "Our daughter started at Oxford this year."),  # hers: it stays
+    ],
+)  # fmt: skip
+def test_when_a_city_is_started_at_for_a_year_then_it_is_a_university(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+def test_when_a_trip_starts_at_a_city_then_it_stays_a_place() -> None:
+    assert "university" not in rewritten("Our trip started at Lisbon and went south.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've been doing deliveries on a moped for Deliveroo since graduating.",
+        "I drove for Uber while I studied.",
+    ],
+)
+def test_when_a_name_follows_for_then_it_is_an_employer(text: str) -> None:
+    assert "a company" in rewritten(text)
+
+
+def test_when_studies_come_right_before_the_name_then_it_is_a_school() -> None:
+    assert rewritten("I studied law at Cardiff.") == "I studied law at a university."
