@@ -83,6 +83,8 @@ apprenticeship"): the modifier goes, the noun stays."""
 
 JOB_NOUNS = frozenset("job jobs career gig contract role position shifts".split())
 """Nouns a field word before which names the author's job ("my audit job")."""
+WORK_VERBS = frozenset("work works worked working doing pulling covering".split())
+"""Verbs the parser may take for a job noun's modifier ("working night shifts")."""
 
 FIRST_PERSON = frozenset({"i", "we", "me", "us", "myself"})
 OTHER_PRONOUNS = frozenset("him her them he she they himself herself".split())
@@ -434,6 +436,8 @@ def _training(text: str, doc: Any, taken: list[tuple[int, int]]) -> list[Cue]:
         if _others(token) or token.i == 0:
             continue
         i = _widen_left(doc, token, token)
+        while i < token.i and doc[i].lower_ in WORK_VERBS:
+            i += 1  # "working night shifts": the verb that does them, no field
         if i == token.i:
             continue
         field = doc[i : token.i]

@@ -143,3 +143,25 @@ def test_when_a_name_follows_for_then_it_is_an_employer(text: str) -> None:
 
 def test_when_studies_come_right_before_the_name_then_it_is_a_school() -> None:
     assert rewritten("I studied law at Cardiff.") == "I studied law at a university."
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("A nurse from Manila working night shifts in Riyadh.",
+         "A healthcare worker from the Philippines working night shifts in "
+         "Saudi Arabia."),
+        ("I'm working nursing shifts in Leeds.", "I'm working shifts in the UK."),
+        ("Doing agency nursing shifts pays the bills.", "Doing shifts pays the bills."),
+    ],
+)  # fmt: skip
+def test_when_a_verb_does_the_shifts_then_the_verb_stays(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+def test_when_a_field_names_the_shifts_then_it_goes() -> None:
+    assert found("I pick up welding shifts at the yard.", "occupation") == [
+        "welding shifts"
+    ]
