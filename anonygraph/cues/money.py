@@ -131,6 +131,10 @@ COST_WORDS = re.compile(
     re.IGNORECASE,
 )
 """Words that make the amount after them a sum paid out, not an income."""
+MARKET_BEFORE = re.compile(
+    r"\b(?:rents?|prices?)\s+(?:in|around|near|here)\b[^,;:]*$", re.IGNORECASE
+)
+"""A price a place asks ("rent in Brighton is"): it says nothing of the author."""
 PAY_OF = re.compile(
     r"(?P<det>\b(?:a|an|my|his|her|their|our|the)\s+)(?P<mid>[\w-]+(?P<own>'s)?\s+)?"
     r"(?P<noun>salary|pension|wage|stipend|income|allowance)\s+of\s+$",
@@ -350,6 +354,8 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
                 Cue(start, end, text[start:end], "income_level", "salary", level,
                     phrase, 4, exact=True)
             )  # fmt: skip
+        elif MARKET_BEFORE.search(text[max(sentence_start + 1, previous_end) : start]):
+            continue  # "rent in Brighton is £1,200": the place's price, not mine
         else:
             kind = "rent" if RENT_WORDS.search(sentence) else "amount"
             # "a few thousand" for £1,200 is false: the low end of a band reads
