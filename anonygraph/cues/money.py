@@ -131,6 +131,10 @@ COST_WORDS = re.compile(
     re.IGNORECASE,
 )
 """Words that make the amount after them a sum paid out, not an income."""
+PAY_IS = re.compile(
+    r"\b(?:salary|pension|wage|income|stipend|pay)\s+(?:is|was|will be)\s+$", re.I
+)
+"""'my salary is' before a figure: the band word alone describes the pay."""
 MARKET_BEFORE = re.compile(
     r"\b(?:rents?|prices?)\s+(?:in|around|near|here)\b[^,;:]*$", re.IGNORECASE
 )
@@ -342,6 +346,9 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
                         f" {pay_of.group('noun').lower()}",
                         f" {pay_of.group('mid') or ''}{pay_of.group('noun').lower()}",
                     )
+            elif PAY_IS.search(text[:start]):
+                # "my salary is decent", not "my salary is a decent salary"
+                phrase = MODIFIER_PHRASES[level]
             elif (
                 not after
                 and re.search(r"\b(?:a|an|my|our|his|her|their|the)\s+$", text[:start])

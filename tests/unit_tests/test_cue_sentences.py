@@ -82,6 +82,19 @@ def test_when_a_figure_follows_a_salary_of_then_the_salary_is_described(
     assert rewritten(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My salary is $58k before bonuses.", "My salary is decent before bonuses."),
+        ("Her pension was about $900 a month.", "Her pension was modest."),
+    ],
+)  # fmt: skip
+def test_when_the_pay_is_said_to_be_a_figure_then_the_band_word_describes_it(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
 def test_when_no_salary_of_comes_before_then_the_income_phrase_stays() -> None:
     assert rewritten("I make $58k a year.") == "I make a decent salary."
 
