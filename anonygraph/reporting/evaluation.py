@@ -194,6 +194,26 @@ async def evaluate_run(options: EvalOptions) -> EvalSummary:
         return await _evaluate_run(options)
 
 
+def refuse_unplayable_roles(context: EvalContext) -> None:
+    """Refuse, before any text is scored, a role whose model cannot play it.
+
+    Without this, an evaluation with ``--model default=rules`` scored nothing
+    and reported every text as failed at its judge step.
+
+    Raises:
+        ValueError: naming the role, its spec and what to give instead.
+    """
+    asked = (("judge", context.judge), ("validator", context.validator))
+    for role in (name for name, on in asked if on):
+        settings = llm.settings_for(context, role)
+        if not settings.backend.plays(role):
+            raise ValueError(
+                f"the {role} role is set to {str(settings.spec)!r}, which "
+                f"cannot play it; give it a model (--model {role}=local or "
+                "another spec)"
+            )
+
+
 async def _evaluate_run(options: EvalOptions) -> EvalSummary:
     db = store.RunStore(options.db)
     if db.get_run(options.run_id) is None:
@@ -202,6 +222,7 @@ async def _evaluate_run(options: EvalOptions) -> EvalSummary:
             "list runs with `anonygraph report --db ...`"
         )
     context = from_given(EvalContext, options.context)
+    refuse_unplayable_roles(context)
     eval_id = eval_id_for(options.run_id, context, options.per_iteration)
     summary = EvalSummary(eval_id=eval_id, run_id=options.run_id)
     summary.leak_rates = run_leak_rates(db, options.run_id)

@@ -232,3 +232,62 @@ def test_when_runs_are_evaluated_then_report_has_table_plots_and_mrs(
     assert files["iterations"].stat().st_size > 1000
     rows = RunStore(db).evaluations(evaluated.eval_id)
     assert {r["row"] for r in rows} == {"original", "round_1", "round_2", "final"}
+
+
+@pytest.fixture(scope="module")
+def rules_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """A finished RLAA run of two records, every role played by the rules."""
+    folder = tmp_path_factory.mktemp("rules-run")
+    source = folder / "in.jsonl"
+    source.write_text(
+        "".join(
+            json.dumps({"id": f"r{i}", "text": f"I moved to Calgary with my wife {i}."})
+            + "\n"
+            for i in range(2)
+        )
+    )
+    db = str(folder / "runs.sqlite")
+    summary = asyncio.run(
+        run_batch(
+            RunOptions(method="rlaa", input=str(source), db=db, progress=False,
+                       output=str(folder / "out.jsonl"),
+                       context={"default_model": "rules"})
+        )
+    )  # fmt: skip
+    return summary.run_id, db
+
+
+@pytest.mark.parametrize(
+    ("context", "role"),
+    [
+        ({"default_model": "rules"}, "judge"),
+        ({"models": {"judge": "rules"}}, "judge"),
+        ({"default_model": "rules", "judge": False, "validator": True}, "validator"),
+    ],
+)
+def test_when_a_role_the_eval_asks_is_rules_then_it_refuses_before_any_text(
+    rules_run: tuple[str, str], context: dict[str, Any], role: str
+) -> None:
+    run_id, db = rules_run
+    scored = list(RunStore(db).db.query("select count(*) n from evaluations"))
+    with pytest.raises(ValueError, match=f"the {role} role is set to 'rules'"):
+        asyncio.run(
+            evaluate_run(
+                EvalOptions(run_id=run_id, db=db, context=context, progress=False)
+            )
+        )
+    after = list(RunStore(db).db.query("select count(*) n from evaluations"))
+    assert after == scored
+
+
+def test_when_rules_play_only_the_attacker_then_the_eval_scores_every_text(
+    rules_run: tuple[str, str],
+) -> None:
+    run_id, db = rules_run
+    summary = asyncio.run(
+        evaluate_run(
+            EvalOptions(run_id=run_id, db=db, progress=False,
+                        context={"default_model": "rules", "judge": False})
+        )
+    )  # fmt: skip
+    assert (summary.scored, summary.failed) == (4, 0)

@@ -44,6 +44,10 @@ class Backend:
     extra: str = ""
     """The ``anonygraph[EXTRA]`` that installs its optional packages."""
 
+    def plays(self, role: str) -> bool:
+        """Tell whether this backend can play ``role`` (every model can)."""
+        return True
+
     def check_installed(self, spec: ModelSpec) -> None:
         """Raise `ModelSpecError` when the backend's package is missing."""
 

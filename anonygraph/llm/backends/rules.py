@@ -249,6 +249,10 @@ class RulesBackend(Backend):
     takes_name = False
     answers_from_cues = True
 
+    def plays(self, role: str) -> bool:
+        """Only the roles whose answers follow from the detected cues."""
+        return role in ROLES
+
     def load(self, spec: ModelSpec, decoding: Decoding) -> Any:
         """Refuse: the rules answer structured steps only (`answer_facts`)."""
         raise ModelSpecError(
@@ -271,7 +275,7 @@ class RulesBackend(Backend):
                 passes no facts (give the role a model).
             ValueError: when the facts give no answer that fits ``schema``.
         """
-        if role not in ROLES:
+        if not self.plays(role):
             raise ModelSpecError(
                 f"step {step!r}: the {role} role is set to 'rules', which plays only "
                 f"the {', '.join(ROLES)} roles; give it a model "
