@@ -18,11 +18,23 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+from http.server import ThreadingHTTPServer as _StdThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+
+class ThreadingHTTPServer(_StdThreadingHTTPServer):
+    """The standard threaded server with a listen backlog a test's clients fit.
+
+    The standard backlog is 5: a client pool opening ~24 connections at once
+    had some reset (`httpx.ReadError`), a fault of the test server, not of
+    the code under test.
+    """
+
+    request_queue_size = 256
 
 
 def free_port() -> int:

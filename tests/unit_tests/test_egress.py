@@ -8,8 +8,10 @@ import subprocess
 import sys
 import textwrap
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
+
+from servers import ThreadingHTTPServer
 
 TESTS = Path(__file__).resolve().parents[1]
 

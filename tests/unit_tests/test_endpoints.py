@@ -7,11 +7,12 @@ import json
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
 from pydantic import BaseModel
+from servers import ThreadingHTTPServer
 
 from anonygraph.llm import ModelSpecError, ask_structured, loading, parse_spec
 from anonygraph.llm.endpoints import EndpointPool

@@ -9,13 +9,12 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import EXAMPLES
-from servers import FakeOpenAI, _Quiet, completion, free_port
+from servers import FakeOpenAI, ThreadingHTTPServer, _Quiet, completion, free_port
 
 from anonygraph import cli, llm
 from anonygraph.llm import loading
@@ -37,9 +36,7 @@ def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def ask(context: Context) -> tuple[Rewrite, list[dict[str, Any]]]:
-    return await llm.ask_structured(
-        "anonymizer", "rewrite", Rewrite, context, step="s"
-    )
+    return await llm.ask_structured("anonymizer", "rewrite", Rewrite, context, step="s")
 
 
 def run(tmp_path: Path, url: str, records: int = 1, concurrency: int = 1) -> RunSummary:
@@ -116,9 +113,7 @@ def test_when_a_client_error_is_not_about_the_mode_then_it_is_not_retried() -> N
     with FakeOpenAI(statuses=[401]) as fake:
         context = Context(default_model=f"openai:fake@{fake.url}")
         with pytest.raises(llm.ModelServerError, match="HTTP 401") as caught:
-            asyncio.run(
-                llm.ask_structured("judge", "hi", Rewrite, context, step="s")
-            )
+            asyncio.run(llm.ask_structured("judge", "hi", Rewrite, context, step="s"))
     assert len(fake.requests) == 1
     assert caught.value.url == fake.url and caught.value.status == 401
 
