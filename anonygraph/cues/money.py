@@ -311,10 +311,10 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
             r"almost|nearly|over|under|barely|only)\s+)?$",
             text[:start],
         )
-        # "when rent in Brighton is £1,200": a sum paid out, not an income.
-        paid_out = not living_on and _paid_out(
-            text[max(sentence_start + 1, previous_end) : start]
-        )
+        # The clause before the figure: "when rent in Brighton is" says it is
+        # a sum paid out (and a place's price), not an income.
+        clause_before = text[max(sentence_start + 1, previous_end) : start]
+        paid_out = not living_on and _paid_out(clause_before)
         if not paid_out and (
             SALARY_WORDS.search(sentence)
             or living_on
@@ -342,9 +342,9 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
                     det = pay_of.group("det")
                     det = "a " if det.strip().lower() in ("a", "an") else det
                     start = pay_of.start()
-                    phrase = f"{det}{noun}".replace(
-                        f" {pay_of.group('noun').lower()}",
-                        f" {pay_of.group('mid') or ''}{pay_of.group('noun').lower()}",
+                    phrase = (
+                        f"{det}{MODIFIER_PHRASES[level]} {pay_of.group('mid') or ''}"
+                        f"{pay_of.group('noun').lower()}"
                     )
             elif PAY_IS.search(text[:start]):
                 # "my salary is decent", not "my salary is a decent salary"
@@ -361,7 +361,7 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
                 Cue(start, end, text[start:end], "income_level", "salary", level,
                     phrase, 4, exact=True)
             )  # fmt: skip
-        elif MARKET_BEFORE.search(text[max(sentence_start + 1, previous_end) : start]):
+        elif MARKET_BEFORE.search(clause_before):
             continue  # "rent in Brighton is £1,200": the place's price, not mine
         else:
             kind = "rent" if RENT_WORDS.search(sentence) else "amount"
