@@ -38,8 +38,9 @@ def stands_in(spec: str) -> bool:
 def answers_from_cues(spec: str) -> bool:
     """Tell whether ``spec`` names a backend that answers from detected cues.
 
-    Such a backend (``rules``) does not read a prompt, so it cannot play a
-    paper's roles. A malformed spec answers False; parsing it reports why.
+    Such a checker (``rules``) saw explicit cues only, and it reads no prompt,
+    so it cannot play a paper's roles. A malformed spec, or a text that is no
+    spec at all, answers False; parsing it reports why.
     """
     try:
         return backend_of(parse_spec(spec)).answers_from_cues

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anonygraph import llm
+from anonygraph.llm.registry import answers_from_cues
 from anonygraph.runs.recorder import StoreRecorder
 from anonygraph.runs.store import RunStore
 
@@ -78,7 +79,7 @@ class RunSummary:
                 + ", ".join(
                     f"{spec} ({n})"
                     + (" (explicit cues only: style and topics unchecked)"
-                       if _cues_only(spec) else "")
+                       if answers_from_cues(spec) else "")
                     for spec, n in self.checked_by.items()
                 )
             )  # fmt: skip
@@ -161,15 +162,6 @@ def tally_checkers(rows: list[dict[str, Any]]) -> dict[str, int]:
             spec = str(result["checked_by"])
             checkers[spec] = checkers.get(spec, 0) + 1
     return checkers
-
-
-def _cues_only(spec: str) -> bool:
-    # A checker that reads explicit cues alone (the rules): style and topics
-    # went unchecked.
-    try:
-        return llm.backend_of(llm.parse_spec(spec)).answers_from_cues
-    except llm.ModelSpecError:
-        return False
 
 
 def tally_outcomes(rows: list[dict[str, Any]]) -> tuple[dict[str, int], dict[str, int]]:

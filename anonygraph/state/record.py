@@ -146,12 +146,9 @@ NOT_CHECKED = "not checked"
 
 def explicit_cues_only(checked_by: str) -> bool:
     """Tell whether a checker spec is the rules detectors (explicit cues only)."""
-    from anonygraph.llm.registry import backend_of, parse_spec
+    from anonygraph.llm.registry import answers_from_cues
 
-    try:
-        return backend_of(parse_spec(checked_by)).answers_from_cues
-    except ValueError:  # not a spec at all: no checker this package knows
-        return False
+    return answers_from_cues(checked_by)
 
 
 def outcome_of(
