@@ -7,7 +7,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from anonygraph.cues.ages import first_person_sentence
+from anonygraph.cues.ages import authors_clause, first_person_sentence
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table, words
 
@@ -30,10 +30,12 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     self_noun = r"\b(?:I'?m|I am|I was|as|being|I'?ve been)\s+(?P<article>an?)\s+"
     return {
         "partner": re.compile(
-            r"\b(?P<my>my|our|the(?=\s+(?:wife|missus|hubby)\b))\s+"
+            # "The other half and I", "the missus": slang takes "the" for "my".
+            r"\b(?P<my>my|our|the(?=\s+(?:wife|missus|missis|mrs|hubby|other half|"
+            r"better half|fella|boyfriend|girlfriend)\b(?!\s+of\b)))\s+"
             # Describing words may stand between: "my German girlfriend".
             r"(?P<adj>(?:(?!(?:ex|late|former|future|best|old)\b)[A-Za-z]+\s+){0,2}?)"
-            rf"(?P<word>{_alternation(partners)})(?:'s)?\b"
+            rf"(?P<word>{_alternation(partners)})(?:'s)?(?![\w-])"
             # "Wife and I are ...": the partner without "my", at a sentence's start.
             rf"|{_SENTENCE_START}\s*(?P<bare>(?:{_alternation(partners)}))"
             r"(?=\s+and\s+(?:I|me)\b|\s+(?:wants|says|said|thinks|thought|reckons|"
@@ -212,7 +214,7 @@ def detect_phrases(text: str) -> list[Cue]:
     for m in patterns["status"].finditer(text):
         _, status, coarse = status_rows[m.group(0).lower()]
         if not re.search(r"\b(?:i|i'm|my|we|our)\b", m.group(0), re.IGNORECASE) and (
-            not first_person_sentence(text, m.start())
+            not authors_clause(text, m.start())
         ):
             continue  # "My brother is single again": his status
         cues.append(
@@ -249,7 +251,11 @@ def detect_phrases(text: str) -> list[Cue]:
     cues.extend(_detect_job_verbs(text, patterns))
     education = {row[0].lower(): row for row in table("education.tsv")}
     for m in patterns["education"].finditer(text):
-        _, level, coarse = education[m.group(0).lower()]
+        level, coarse = education[m.group(0).lower()][1:3]
+        if education[m.group(0).lower()][3:] == ("author",) and not authors_clause(
+            text, m.start()
+        ):
+            continue  # "my son left school", "their secondary school"
         exact = True  # every listed phrase states a level; its coarse form does not
         cues.append(
             Cue(

@@ -407,6 +407,27 @@ LANGUAGE_BEFORE = re.compile(
 )
 
 
+def _author_as_noun(text: str, match: re.Match[str], before: str, after: str) -> bool:
+    """Tell whether "for a Brit living in Nantes" speaks of the author.
+
+    A demonym noun after "for a", not followed by a noun ("for a British
+    firm"), in a text that speaks in the first person, is the author seen
+    from outside ("which is saying something for a Brit").
+    """
+    return (
+        bool(re.search(r"\bfor\s+an?\s+$", before, re.IGNORECASE))
+        and not match.group(2)
+        and bool(
+            re.match(
+                r"\s*(?:[,.;!?]|$|living\b|who\b|like me\b|abroad\b|"
+                r"based\b|in\b|from\b)",
+                after,
+            )
+        )  # fmt: skip
+        and bool(re.search(r"\b(?:I|my|me|I'm)\b", text))
+    )
+
+
 def _detect_demonyms(text: str) -> list[Cue]:
     table_ = demonyms()
     pattern = re.compile(
@@ -423,7 +444,11 @@ def _detect_demonyms(text: str) -> list[Cue]:
             r"\s*(?:lessons?|class|teacher|course|speakers?)\b", after
         ):
             continue  # a language, not a nationality
-        self_ref = bool(SELF_DEMONYM.search(before)) or re.match(r"\s+here\b", after)
+        self_ref = (
+            bool(SELF_DEMONYM.search(before))
+            or re.match(r"\s+here\b", after)
+            or _author_as_noun(text, match, before, after)
+        )
         country = table_[match.group(1)]
         place = gazetteer().get(fold(country)) or gazetteer().get(
             fold(f"the {country}")
