@@ -58,7 +58,8 @@ WRONG_SIDE = re.compile(
 ISH = re.compile(rf"\b(?P<age>{CARDINAL})[\s-]?ish\b", re.IGNORECASE)
 """'60-ish', 'fortyish': an age hedged, still an age."""
 YEARS_OF_LIFE = re.compile(
-    rf"\b(?P<age>{CARDINAL})\s+(?:years?|summers|winters|trips around the sun)\s+"
+    rf"\b(?P<age>{CARDINAL})(?:[\s-]odd|[\s-]plus|\+)?\s+"
+    r"(?:years?|summers|winters|trips around the sun)\s+"
     r"(?P<rest>on\s+(?:this|the)\s+(?:planet|earth|Earth)|young|of\s+age|"
     r"around\s+the\s+sun|alive)\b",
     re.IGNORECASE,
@@ -141,7 +142,8 @@ def detect_age_frames(text: str) -> list[Cue]:
     for m in COME.finditer(text):
         age = number_value(m.group("age")) or 0
         if 13 <= age <= 110 and first_person_sentence(text, m.start()):
-            phrase = _capitalized(text, m.start(), something(age))
+            # The age is reached ahead: today the author is a year younger.
+            phrase = _capitalized(text, m.start(), something(age - 1))
             cues.append(_age_cue(text, m.start(), m.end(), age, phrase))
     for m in SEX_TAG.finditer(text):
         age = int(m.group("age") or m.group("age2"))
@@ -334,6 +336,13 @@ _NOT_A_NOUN_AFTER = re.compile(
     r"too|already|aged?|as|out|off|altogether|completely|fully|properly)\b",
     re.IGNORECASE,
 )
+_TOOK = re.compile(
+    r"\b(?P<verb>took|take|takes|taking|taken)\s+(?:an?\s+)?(?P<early>early\s+)?$",
+    re.IGNORECASE,
+)
+_TOOK_FORMS = {"took": "stopped working", "take": "stop working",
+               "takes": "stops working", "taking": "stopping work",
+               "taken": "stopped working"}  # fmt: skip
 _MOVED = {"retired": "moved", "retire": "move", "retires": "moves",
           "retiring": "moving"}  # fmt: skip
 _STEP_BACK = {
@@ -362,6 +371,13 @@ def detect_retirement(text: str) -> list[Cue]:
         start, end = m.start(), m.end()
         if word in ("pensioner", "oap"):
             replacement = "older person"
+        elif word == "retirement" and _TOOK.search(before):
+            took = _TOOK.search(before)
+            assert took is not None
+            start = took.start()
+            replacement = _TOOK_FORMS[took.group("verb").lower()] + (
+                " early" if took.group("early") else ""
+            )  # "took early retirement" -> "stopped working early"
         elif word == "retirement" and re.match(r"\s+from\b", after):
             replacement = "stepping back"  # "five years off retirement from X"
         elif word == "retirement":
@@ -386,7 +402,7 @@ def detect_retirement(text: str) -> list[Cue]:
         elif re.search(r"\b(?:I'm|I am|I was|I've been|been|am|now|being|just|"
                        r"happily|recently|newly|semi|fully)[\s-]+$", before,
                        re.IGNORECASE) and word == "retired":  # fmt: skip
-            replacement = "not working"
+            replacement = "out of the workforce"
         elif word in _MOVED and re.match(r"\s+to\s+(?:[A-Z]|the\s|a\s)", after):
             replacement = _MOVED[word]  # "retired to Sicily": moved there
         elif re.match(r"\s+(?:[\w-]+\s+){0,3}from\b", after):
@@ -433,6 +449,11 @@ DEPARTMENT = re.compile(
     r"(?P<noun>department|dept|division)\b"
 )
 """A field before "department": the field names the job ("planning department")."""
+_WORKS_IN = re.compile(
+    r"\b(?:work\w*|job|joined|retire\w*|transferred|employed|staff|I'm in|"
+    r"I am in|I was in|head of|manag\w+|run|running)\b",
+    re.IGNORECASE,
+)
 SAME_PARTNER = re.compile(
     r"\b(?:with\s+the\s+same|married\s+to\s+(?:a|the|this|one))\s+"
     r"(?:[a-z-]+\s+){0,2}?(?P<word>man|woman|bloke|guy|girl|fella|lady|gal|chap|lad|"
@@ -477,8 +498,11 @@ def detect_group_frames(text: str) -> list[Cue]:
             "every",
         ):
             continue  # fmt: skip
-        if not authors_clause(text, m.start()):
-            continue
+        clause = text[
+            max(text.rfind(c, 0, m.start()) for c in ".!?;\n") + 1 : m.start()
+        ]
+        if not _WORKS_IN.search(clause) or not authors_clause(text, m.start()):
+            continue  # "Our local fire department is great": not where one works
         cues.append(Cue(m.start("span"), m.end("span"), m.group("span"), "occupation",
                         "name_modifier", field, "", 3))  # fmt: skip
     for m in SAME_PARTNER.finditer(text):

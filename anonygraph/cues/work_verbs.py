@@ -167,6 +167,24 @@ def _form(verb: Any) -> str:
     return FORMS.get(verb.tag_, "work")
 
 
+LEISURE = frozenset(
+    "fun free kicks pleasure myself me friends family love hobby".split()
+)
+
+
+def _for_leisure(verb: Any, obj: Any) -> bool:
+    """Tell whether the verb is done for fun or for one's own ("for a friend")."""
+    for prep in [*verb.children, *obj.children]:
+        if prep.dep_ == "prep" and prep.lower_ == "for":
+            for pobj in prep.children:
+                if pobj.dep_ == "pobj" and (
+                    pobj.lower_ in LEISURE
+                    or any(c.lower_ in ("my", "our") for c in pobj.children)
+                ):
+                    return True
+    return False
+
+
 def _end_of(obj: Any) -> int:
     """Return where the object phrase ends, before any prepositional phrase."""
     end = obj.idx + len(obj)
@@ -196,6 +214,8 @@ def detect_work_verbs(text: str, doc: Any) -> list[Cue]:
             continue  # "I met my wife at a bar": a person is no task
         if obj.lower_ in STUDIES or obj.lower_ in WORK_ALREADY:
             continue  # "did a degree at Leeds": studies, not a job
+        if _for_leisure(verb, obj):
+            continue  # "I do the books for fun"
         task = obj.lower_ in TASKS.get(lemma, ())
         if not task and not _employer(verb, obj):
             continue
