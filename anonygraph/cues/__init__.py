@@ -36,7 +36,7 @@ from anonygraph.cues.occupations import (
     detect_licences,
     detect_occupations,
 )
-from anonygraph.cues.phrases import detect_phrases, detect_statuses
+from anonygraph.cues.phrases import detect_phrases
 from anonygraph.cues.places import (
     CONTINENT_ADJECTIVES,
     detect_places,
@@ -46,6 +46,7 @@ from anonygraph.cues.places import (
     postal_codes,
 )
 from anonygraph.cues.self_descriptions import detect_self_descriptions
+from anonygraph.cues.statuses import detect_statuses
 from anonygraph.cues.teaching import detect_teaching
 from anonygraph.cues.work_verbs import detect_work_verbs
 from anonygraph.cues.workplaces import detect_workplaces
