@@ -45,6 +45,7 @@ from anonygraph.cues.places import (
     gazetteer,
     postal_codes,
 )
+from anonygraph.cues.retirement import detect_retirement
 from anonygraph.cues.self_descriptions import detect_self_descriptions
 from anonygraph.cues.statuses import detect_statuses
 from anonygraph.cues.teaching import detect_teaching
@@ -95,7 +96,8 @@ def detect_cues(
     cues += detect_teaching(text, doc) + detect_business(text, doc)
     cues += detect_licences(text) + detect_statuses(text, doc)
     cues += detect_self_descriptions(text) + detect_workplaces(text)
-    cues += detect_frames(text) + detect_work_verbs(text, doc)
+    cues += detect_frames(text) + detect_retirement(text)
+    cues += detect_work_verbs(text, doc)
     found = detect_entities(text, doc, cues)
     replaced = {(c.start, c.end) for c in found}
     cues = [c for c in cues if (c.start, c.end) not in replaced] + found
@@ -147,7 +149,8 @@ def _detectors() -> tuple[object, ...]:
     return (
         default_engine, detect_places, detect_ages, detect_money, detect_phrases,
         detect_occupations, detect_teaching, detect_business, detect_licences,
-        detect_statuses, detect_entities, detect_frames, detect_work_verbs,
+        detect_statuses, detect_entities, detect_frames, detect_retirement,
+        detect_work_verbs,
     )  # fmt: skip
 
 

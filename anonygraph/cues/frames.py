@@ -6,8 +6,8 @@ number hedged or counted as years of life ("60-ish", "Thirty-one years on
 this planet", "Sixty-eight come March"), an age-and-sex tag in any
 punctuation ("a 34 F", "F/34"), an age at a past event with the time since
 ("I was 24 when ..., nineteen years ago"), a partner's death, a number of
-years married, the income a benefit or a wage floor states, and retirement
-said of the author (an age and an occupation at once).
+years married, the income a benefit or a wage floor states (retirement is
+`anonygraph.cues.retirement`'s).
 """
 
 from __future__ import annotations
@@ -99,11 +99,40 @@ YEARS_AGO = re.compile(
 """The time since that event: with the age then, it gives the age now."""
 
 
+_OTHER_SUBJECT = re.compile(
+    r"\b(?:you|he|she|they|it|someone|people|folks|everyone|anyone|one|who)\s+"
+    r"(?:[\w']+\s+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+def _reached_by_author(text: str, m: re.Match[str]) -> bool:
+    """Tell whether "hit 40", "turning 30" is said of the author.
+
+    Not after another subject ("when you hit 30"); a gerund that is itself
+    the subject ("hitting 30 sparks ...") speaks of anyone unless the clause
+    is in the first person or the age closes a fragment ("Pushing seventy
+    and still cycling").
+    """
+    if not authors_clause(text, m.start()):
+        return False
+    before = text[max(text.rfind(c, 0, m.start()) for c in ".!?;\n–—,") + 1 : m.start()]
+    if _OTHER_SUBJECT.search(before):
+        return False
+    if m.group("verb").lower().endswith("ing") and not re.search(
+        r"\b(?:I|I'm|I am|me|my|we|we're)\b", before, re.IGNORECASE
+    ):
+        return bool(re.match(r"\s*(?:[,;.!]|and\b|now\b|next\b|this\b|soon\b|"
+                             r"in\b|on\b)", text[m.end() :]))  # fmt: skip
+    return True
+
+
 def _age_cue(text: str, start: int, end: int, age: int, replacement: str) -> Cue:
     return Cue(start, end, text[start:end], "age", "age", str(age), replacement, 4)
 
 
-def _capitalized(text: str, start: int, phrase: str) -> str:
+def capitalized(text: str, start: int, phrase: str) -> str:
+    """Return ``phrase`` with a capital when it starts a sentence at ``start``."""
     if not text[:start].strip() or re.search(r"[.!?\n]\s*$", text[:start]):
         return phrase[:1].upper() + phrase[1:]
     return phrase
@@ -114,7 +143,7 @@ def detect_age_frames(text: str) -> list[Cue]:
     cues: list[Cue] = []
     for m in REACHED.finditer(text):
         age = number_value(m.group("age")) or 0
-        if not 13 <= age <= 110 or not authors_clause(text, m.start()):
+        if not 13 <= age <= 110 or not _reached_by_author(text, m):
             continue
         verb = m.group("verb").lower()
         # "hit 40" -> "hit my forties"; "turned 19" -> "had a birthday" (no
@@ -131,19 +160,19 @@ def detect_age_frames(text: str) -> list[Cue]:
     for m in ISH.finditer(text):
         age = number_value(m.group("age")) or 0
         if 18 <= age <= 99 and first_person_sentence(text, m.start()):
-            phrase = _capitalized(text, m.start(), something(age))
+            phrase = capitalized(text, m.start(), something(age))
             cues.append(_age_cue(text, m.start(), m.end(), age, phrase))
     for m in YEARS_OF_LIFE.finditer(text):
         age = number_value(m.group("age")) or 0
         if 13 <= age <= 110 and first_person_sentence(text, m.start()):
             count = something(age) if age >= 20 else "not many"
-            phrase = _capitalized(text, m.start(), f"{count} years {m.group('rest')}")
+            phrase = capitalized(text, m.start(), f"{count} years {m.group('rest')}")
             cues.append(_age_cue(text, m.start(), m.end(), age, phrase))
     for m in COME.finditer(text):
         age = number_value(m.group("age")) or 0
         if 13 <= age <= 110 and first_person_sentence(text, m.start()):
             # The age is reached ahead: today the author is a year younger.
-            phrase = _capitalized(text, m.start(), something(age - 1))
+            phrase = capitalized(text, m.start(), something(age - 1))
             cues.append(_age_cue(text, m.start(), m.end(), age, phrase))
     for m in SEX_TAG.finditer(text):
         age = int(m.group("age") or m.group("age2"))
@@ -180,7 +209,7 @@ def detect_age_frames(text: str) -> list[Cue]:
                         m.start(),
                         end - 1,
                         n,
-                        _capitalized(text, m.start(), "many years"),
+                        capitalized(text, m.start(), "many years"),
                     )
                 )
     return cues
@@ -235,7 +264,7 @@ def detect_relationship_frames(text: str) -> list[Cue]:
         if not first_person_sentence(text, m.start()):
             continue
         start, end = m.start(), m.end("n")
-        many = _capitalized(text, start, "many")
+        many = capitalized(text, start, "many")
         cues.append(Cue(start, end, text[start:end], "age", "age", m.group("n"),
                         many, 3))  # fmt: skip
     for m in PROPOSED.finditer(text):
@@ -315,105 +344,6 @@ def detect_income_frames(text: str) -> list[Cue]:
                 replacement = noun
         cues.append(Cue(start, m.end(), text[start : m.end()], "income_level",
                         "salary_band", level, replacement, 3))  # fmt: skip
-    return cues
-
-
-RETIRED = re.compile(
-    r"\b(?P<word>retired|retiring|retire|retires|retirement|pensioner|OAP)\b",
-    re.IGNORECASE,
-)
-_RETIRE_VERB = {
-    "retired": "stopped working",
-    "retire": "stop working",
-    "retires": "stops working",
-    "retiring": "stopping work",
-}
-
-_NOT_A_NOUN_AFTER = re.compile(
-    r"\s+(?:from|in|at|on|to|for|with|after|before|since|when|last|this|next|early|"
-    r"late|later|now|and|but|or|so|because|recently|young|happily|a|an|the|my|our|"
-    r"two|three|four|five|six|ten|twenty|years?|yesterday|today|back|there|here|"
-    r"too|already|aged?|as|out|off|altogether|completely|fully|properly)\b",
-    re.IGNORECASE,
-)
-_TOOK = re.compile(
-    r"\b(?P<verb>took|take|takes|taking|taken)\s+(?:an?\s+)?(?P<early>early\s+)?$",
-    re.IGNORECASE,
-)
-_TOOK_FORMS = {"took": "stopped working", "take": "stop working",
-               "takes": "stops working", "taking": "stopping work",
-               "taken": "stopped working"}  # fmt: skip
-_MOVED = {"retired": "moved", "retire": "move", "retires": "moves",
-          "retiring": "moving"}  # fmt: skip
-_STEP_BACK = {
-    "retired": "stepped back",
-    "retire": "step back",
-    "retires": "steps back",
-    "retiring": "stepping back",
-}
-
-
-def detect_retirement(text: str) -> list[Cue]:
-    """Find the author's retirement: it states an age group and an occupation.
-
-    "a retired chippy" -> "a former chippy" (the title is a cue of its own),
-    "I'm retired" -> "I'm not working", "I retired in May" -> "I stopped
-    working in May", "five years off retirement" -> "five years off leaving
-    work"; someone else's retirement ("my dad retired") stays.
-    """
-    cues: list[Cue] = []
-    for m in RETIRED.finditer(text):
-        if not authors_clause(text, m.start()):
-            continue
-        word = m.group("word").lower()
-        before = text[: m.start()]
-        after = text[m.end() :]
-        start, end = m.start(), m.end()
-        if word in ("pensioner", "oap"):
-            replacement = "older person"
-        elif word == "retirement" and _TOOK.search(before):
-            took = _TOOK.search(before)
-            assert took is not None
-            start = took.start()
-            replacement = _TOOK_FORMS[took.group("verb").lower()] + (
-                " early" if took.group("early") else ""
-            )  # "took early retirement" -> "stopped working early"
-        elif word == "retirement" and re.match(r"\s+from\b", after):
-            replacement = "stepping back"  # "five years off retirement from X"
-        elif word == "retirement":
-            possessive = re.search(r"\b(?:my|our|early)\s+$", before, re.IGNORECASE)
-            if possessive and possessive.group(0).lower().startswith("early"):
-                start, replacement = possessive.start(), "leaving work early"
-            elif possessive:
-                start, replacement = possessive.start(), "leaving work"
-            elif re.search(r"\bin\s+$", before, re.IGNORECASE):
-                start = re.search(r"\bin\s+$", before, re.IGNORECASE).start()  # type: ignore[union-attr]
-                replacement = "these days"
-            else:
-                replacement = "leaving work"
-        elif (
-            word == "retired"
-            and re.match(r"\s+[a-z]", after)
-            and not (_NOT_A_NOUN_AFTER.match(after))
-        ):
-            # "a retired chippy", "Retired firefighter, 63", "both retired
-            # teachers": before a noun it becomes "former".
-            replacement = "former"
-        elif re.search(r"\b(?:I'm|I am|I was|I've been|been|am|now|being|just|"
-                       r"happily|recently|newly|semi|fully)[\s-]+$", before,
-                       re.IGNORECASE) and word == "retired":  # fmt: skip
-            replacement = "out of the workforce"
-        elif word in _MOVED and re.match(r"\s+to\s+(?:[A-Z]|the\s|a\s)", after):
-            replacement = _MOVED[word]  # "retired to Sicily": moved there
-        elif re.match(r"\s+(?:[\w-]+\s+){0,3}from\b", after):
-            # "retired early from the fire brigade" -> "stepped back early from".
-            replacement = _STEP_BACK.get(word, "stepped back")
-        else:
-            replacement = _RETIRE_VERB.get(word, "stopped working")
-        replacement = _capitalized(text, start, replacement)
-        for attribute in ("occupation", "age"):
-            cues.append(Cue(start, end, text[start:end], attribute, "retired",
-                            "retired", replacement, 3))  # fmt: skip
     return cues
 
 
@@ -525,6 +455,6 @@ def detect_frames(text: str) -> list[Cue]:
     """Return the cues of every frame in this module."""
     return (
         detect_age_frames(text) + detect_relationship_frames(text)
-        + detect_income_frames(text) + detect_retirement(text)
+        + detect_income_frames(text)
         + detect_place_frames(text) + detect_group_frames(text)
     )  # fmt: skip

@@ -361,8 +361,14 @@ def _languages() -> frozenset[str]:
 def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | None:
     name = text[start:end]
     before = _before(text, start)
-    if before == "the" and text[start - 4 : start].lower() == "the ":
-        # "from the Yorkshire Dales": the word before the article decides.
+    if (
+        before == "the"
+        and text[start - 4 : start].lower() == "the "
+        and ent.label_ in ("GPE", "LOC", "FAC")
+        and _before(text, start - 4) in LOCATIVE_BEFORE
+    ):
+        # "from the Yorkshire Dales": a place's article, after a word that
+        # puts someone in a place, counts as that word.
         before = _before(text, start - 4)
     if re.search(r"\bout of\s+$", text[:start], re.IGNORECASE):
         before = "in"  # "based out of Frankfurt", "trucking out of Omaha"

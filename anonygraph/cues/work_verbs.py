@@ -20,6 +20,7 @@ from typing import Any
 from anonygraph.cues.ages import authors_clause
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.occupations import first_person_subject, subject_of
+from anonygraph.cues.teaching import DURATIONS
 
 EMPLOYERS = frozenset(
     "company companies firm business agency startup start-up fintech consultancy "
@@ -32,6 +33,12 @@ EMPLOYERS = frozenset(
     .split()
 )  # fmt: skip
 """Nouns that name an employer after "for" or "at"."""
+VENUES = frozenset(
+    "bar pub cafe café restaurant diner hotel shop store supermarket bank salon "
+    "bakery brewery distillery clinic surgery garage".split()
+)
+"""Employers customers also go to: a verb done "at" one may be a visit ("judging
+packaging at the supermarket"); done "for" one, it is a job."""
 TASKS: dict[str, frozenset[str]] = {
     "do": frozenset(
         "books accounts payroll bookkeeping deliveries nails hair makeup".split()
@@ -93,6 +100,11 @@ STUDIES = frozenset(
     "education year years semester semesters term terms months weeks days time "
     "summer summers".split()
 )
+SPANS = DURATIONS | frozenset(
+    "teens twenties thirties forties fifties sixties life career youth summers "
+    "evenings weekends nights days".split()
+)
+"""A span of one's life a verb may describe ("my twenties pulling pints")."""
 FORMS = {
     "VB": "work", "VBP": "work", "VBZ": "works", "VBG": "working",
     "VBD": "worked", "VBN": "worked",
@@ -139,7 +151,11 @@ def _employer(verb: Any, obj: Any) -> bool:
         for obj in prep.children:
             if obj.dep_ != "pobj":
                 continue
-            if obj.lower_ in EMPLOYERS or obj.ent_type_ == "ORG":
+            if obj.ent_type_ == "ORG" and obj.pos_ == "PROPN":
+                return True
+            if obj.lower_ in EMPLOYERS and (
+                prep.lower_ != "at" or obj.lower_ not in VENUES
+            ):
                 return True
     return False
 
@@ -219,6 +235,8 @@ def detect_work_verbs(text: str, doc: Any) -> list[Cue]:
         task = obj.lower_ in TASKS.get(lemma, ())
         if not task and not _employer(verb, obj):
             continue
+        if verb.dep_ in ("acl", "relcl") and verb.head.lower_ not in SPANS:
+            continue  # "ladies delivering mail": someone the verb describes
         if lemma == "work" and not task:
             continue  # "work long hours for a firm" is work already
         subject = subject_of(verb)
