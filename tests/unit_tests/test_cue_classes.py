@@ -144,6 +144,8 @@ def test_when_an_age_is_framed_by_a_verb_a_hedge_or_a_tag_then_it_goes(
         "It was 18 F overnight so the pipes froze.",  # a temperature
         "My wife (F35) and I are moving.",  # the partner's tag
         "The team hit 40 points in the second half.",  # a score
+        "Hitting 30 sparks those settle-down vibes.",  # anyone's thirties
+        "Right when you hit 30 everyone asks about mortgages.",  # "you"
     ],
 )
 def test_when_the_number_is_no_age_of_the_author_then_it_stays(text: str) -> None:
@@ -165,6 +167,8 @@ def test_when_the_number_is_no_age_of_the_author_then_it_stays(text: str) -> Non
         ("I stack shelves at a supermarket overnight.",
          "I work at a supermarket overnight."),
         ("I bartend at a hotel on weekends.", "I work at a hotel on weekends."),
+        ("Spent my twenties pulling pints in a pub.",
+         "Spent this stage of life working in a pub."),
         ("I was a retired sparky by then.", "I was a former tradesperson by then."),
         ("I work as a live-in carer.", "I work as a care worker."),
     ],
@@ -185,6 +189,8 @@ def test_when_the_author_does_a_job_as_a_verb_or_a_title_then_it_goes(
         "I met my wife at a bar in town.",  # a person, not a task
         "I studied law at a college in town.",  # studies
         "Did shifts at the supermarket for a year.",  # already just "work"
+        "I catch myself judging packaging at the supermarket.",  # a visit
+        "More ladies delivering mail than ever before.",  # the ladies' job
     ],
 )
 def test_when_the_verb_is_no_job_of_the_author_then_no_job_is_found(
@@ -218,6 +224,9 @@ def test_when_the_author_is_retired_then_retirement_goes(
     [
         "My retired neighbour walks his dog at six.",
         "Dad retired last year and drives Mum mad.",
+        "Retirement planning hits different than early-career savings.",
+        "Wait till you see retired nonnas cooking.",
+        "Some traditions should just retire already.",
     ],
 )
 def test_when_someone_else_is_retired_then_it_stays(text: str) -> None:
