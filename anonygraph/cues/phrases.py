@@ -221,7 +221,7 @@ def detect_phrases(text: str) -> list[Cue]:
     for m in patterns["status"].finditer(text):
         _, status, coarse = status_rows[m.group(0).lower()]
         if not re.search(r"\b(?:i|i'm|my|we|our)\b", m.group(0), re.IGNORECASE) and (
-            not authors_clause(text, m.start())
+            not _authors_status(text, m)
         ):
             continue  # "My brother is single again": his status
         cues.append(
@@ -284,6 +284,37 @@ def detect_phrases(text: str) -> list[Cue]:
         )  # fmt: skip
     cues.extend(_detect_workplaces(text, patterns))
     return cues
+
+
+_OPENING_ADVERBS = (
+    r"\b(?:recently|newly|just|happily|finally|still|now|also|once|twice|"
+    r"officially|basically|technically|and|but|so|well|anyway|oh|yep|yes|nope)\b"
+)
+
+
+def _authors_status(text: str, m: re.Match[str]) -> bool:
+    """Tell whether a status phrase without "I" or "my" is the author's.
+
+    The clause before it speaks in the first person ("when I got hitched"),
+    or the phrase opens a fragment ("Got hitched last spring", "Getting
+    hitched next month!"); a gerund that is the subject of a general remark
+    ("getting hitched tightens freedom") or others' ("singles trying get
+    hitched") is not.
+    """
+    if not authors_clause(text, m.start()):
+        return False
+    clause = text[max(text.rfind(c, 0, m.start()) for c in ".!?;,\n–—") + 1 : m.start()]
+    if re.search(r"\b(?:I|I'm|I've|I'd|me|my|we|we're|we've|our|us)\b", clause, re.I):
+        return True
+    if re.search(r"\b(?:as|being)\s+an?\s+$", clause, re.I):
+        return True  # "As a single mum of one", "Being a single dad"
+    # "Recently divorced after eleven years": adverbs may open the fragment.
+    if re.sub(_OPENING_ADVERBS, "", clause, flags=re.I).strip():
+        return False
+    return not m.group(0).split()[0].lower().endswith("ing") or bool(
+        re.match(r"\s*(?:[,.!?;]|$|next|this|in|on|soon|today|tomorrow|at)\b",
+                 text[m.end() :])
+    )  # fmt: skip
 
 
 PARTNER_ADJECTIVES = frozenset(

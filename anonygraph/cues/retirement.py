@@ -66,6 +66,11 @@ _PLAN_AFTER = re.compile(
 """'retirement planning', 'retirement fund': a topic anyone may raise."""
 
 
+_OPENING_PREPOSITIONS = frozenset(
+    "in into since after before until till during throughout".split()
+)
+
+
 def _clause_before(text: str, at: int) -> str:
     start = max(text.rfind(c, 0, at) for c in ".!?;\n–—") + 1
     return text[start:at]
@@ -89,11 +94,11 @@ def _authors_retirement(text: str, m: re.Match[str], word: str) -> bool:
         return False
     if re.search(r"(?:^|[,;(])\s*(?:being|as)\s+an?\s+$", clause, re.I):
         return True  # "Being a retired chippy", "As a retired teacher, I"
-    if _FIRST_PERSON.search(clause) or (
-        word == "retirement"
-        and _FIRST_PERSON.search(sentence_of(text, m.start(), m.end()))
-    ):
-        return True  # "In retirement I've taken up painting"
+    if _FIRST_PERSON.search(clause):
+        return True
+    if word == "retirement" and clause.strip().lower() in _OPENING_PREPOSITIONS:
+        # "In retirement I've taken up painting": the sentence says whose.
+        return bool(_FIRST_PERSON.search(sentence_of(text, m.start(), m.end())))
     return not clause.strip() and word != "retirement"
 
 

@@ -58,6 +58,8 @@ def test_when_a_partner_or_a_marriage_is_named_then_the_status_goes(
         "The husband of my neighbour fixed our fence.",  # the neighbour's
         "My ex-colleague rang me.",  # "ex-" before another noun
         "My brother is going through a divorce.",  # his status
+        "Getting hitched tightens freedom, moves aren't yours anymore.",  # anyone
+        "Singles in formal wear trying to get hitched.",  # theirs
     ],
 )
 def test_when_the_partner_or_status_is_someone_elses_then_it_stays(
