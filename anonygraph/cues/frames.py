@@ -336,12 +336,12 @@ def detect_income_frames(text: str) -> list[Cue]:
         else:
             replacement = noun
             article = re.search(r"\b(?:a|the)\s+$", before, re.IGNORECASE)
-            if article and not m.group(0).lower().startswith("the"):
+            below = re.search(r"\b(?:under|below|less than)\s+$", before, re.I)
+            if below and level == "low":
+                # "earning under minimum wage" -> "earning very little"
+                start, replacement = below.start(), "very little"
+            elif article and not m.group(0).lower().startswith("the"):
                 start = article.start()
-            elif re.search(r"\b(?:earn|earning|earns|make|making|makes|pull in|"
-                           r"on|over|under|above|below|near)\s+$", before,
-                           re.IGNORECASE) is None:  # fmt: skip
-                replacement = noun
         cues.append(Cue(start, m.end(), text[start : m.end()], "income_level",
                         "salary_band", level, replacement, 3))  # fmt: skip
     return cues

@@ -241,6 +241,8 @@ def test_when_someone_else_is_retired_then_it_stays(text: str) -> None:
         ("I'm on benefits and can't afford a car.",
          "I'm on a tight budget and can't afford a car."),
         ("I'm on minimum wage at a warehouse.", "I'm on a low wage at a warehouse."),
+        ("Paid below minimum wage as a cleaner, I still send money home.",
+         "Paid very little as a service worker, I still send money home."),
         ("I'm earning six figures now.", "I'm earning good money now."),
         ("I'm on the living wage and it barely covers rent.",
          "I'm on a modest wage and it barely covers rent."),
