@@ -288,7 +288,9 @@ def detect_phrases(text: str) -> list[Cue]:
 
 _OPENING_ADVERBS = (
     r"\b(?:recently|newly|just|happily|finally|still|now|also|once|twice|"
-    r"officially|basically|technically|and|but|so|well|anyway|oh|yep|yes|nope)\b"
+    r"officially|basically|technically|and|but|so|well|anyway|oh|yep|yes|nope|"
+    # "Being divorced has its perks", "since divorced, running solo".
+    r"being|since|after|when|while|until|till|before|ever)\b"
 )
 
 

@@ -35,6 +35,7 @@ def rewritten(text: str) -> str:
         ("Our honeymoon was a week of rain.", "Our trip was a week of rain."),
         ("I've been a widow for six years now.",
          "I've been on my own for six years now."),
+        ("Being divorced has its perks.", "Being on my own has its perks."),
         ("I'm going through a divorce and the flat is too quiet.",
          "I'm going through a breakup and the flat is too quiet."),
         ("Ever since my husband died the evenings are long.",
