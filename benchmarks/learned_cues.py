@@ -27,7 +27,7 @@ rules (held-out 6 last: its misses were read, the fixes since were to
 replacements), so the rules' figures are not held-out figures; their first,
 untuned measurements are in tests/data/README.md. A caught cue may be caught
 in part ("Dales" of "Yorkshire Dales"): "fully covered" asks a flag on
-every word of every cue. Also printed: cue spans caught, split by whether
+every word of every cue but function words ("my", "the", "in"). Also printed: cue spans caught, split by whether
 the same words were a cue in the training texts. Last, the time per text of the
 token states plus the classifier (and of the spaCy parse), one text at a time.
 
@@ -42,7 +42,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,6 +105,21 @@ class Text:
 
 def _hits(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     return any(span[0] < b and a < span[1] for a, b in spans)
+
+
+FUNCTION_WORDS = frozenset(
+    "a an the my our me i i'm we of in at on to for from with and as is am was "
+    "been be have has had this that s".split()
+)
+"""Words a cue may include that need no flag ("my" of "my hubby", "in" of
+"Born in 1987"): the labels include them or not, as their writer chose."""
+
+
+def _content_words(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """The words of ``text[a:b]`` that a rewrite must change (all if none)."""
+    words = [(a + m.start(), a + m.end()) for m in re.finditer(r"\w+", text[a:b])]
+    content = [w for w in words if text[w[0] : w[1]].lower() not in FUNCTION_WORDS]
+    return content or words or [(a, b)]
 
 
 def _find(quote: str, text: str) -> list[tuple[int, int]]:
@@ -350,12 +364,9 @@ class Figures:
         if rule_spans:  # the brief's rule: a detected span overlaps the cue
             flagged = flagged + t.rules
         caught = [_hits(c, flagged) for c in t.cues]
-        # Stricter: every word of the cue touched by a flag (what a rewrite needs).
+        # Stricter: every content word of the cue flagged (what a rewrite needs).
         covered = [
-            all(
-                _hits((a + m.start(), a + m.end()), flagged)
-                for m in re.finditer(r"\w+", t.text[a:b])
-            )
+            all(_hits(w, flagged) for w in _content_words(t.text, a, b))
             for a, b in t.cues
         ]
         if t.cues:
@@ -438,19 +449,24 @@ def novelty(
     return "cue spans caught (f1 threshold), " + "; ".join(parts)
 
 
-def misses(test: list[Text], model: Model, threshold: float, spacy: bool) -> list[str]:
-    """Quotes of the cue spans the learned detector missed."""
-    out = []
+def misses(test: list[Text], model: Model, threshold: float, spacy: bool) -> str:
+    """Quotes of the cue spans the learned detector missed, or caught in part."""
+    missed, partial = [], []
     for t in test:
         scores = model.score(t.features(spacy))
         flagged = [p for p, s in zip(t.pieces, scores, strict=True) if s >= threshold]
-        out += [t.text[a:b] for a, b in t.cues if not _hits((a, b), flagged)]
-    return out
+        for a, b in t.cues:
+            if not _hits((a, b), flagged):
+                missed.append(t.text[a:b])
+            elif not all(_hits(w, flagged) for w in _content_words(t.text, a, b)):
+                inside = [t.text[x:y] for x, y in flagged if a <= x < b]
+                partial.append(f"{t.text[a:b]} ({' '.join(inside)})")
+    return f"missed: {missed}\ncaught in part (flagged pieces): {partial}"
 
 
 def speed(texts: list[Text], encoder: MiniLMEncoder, model: Model, spacy: bool) -> str:
     """Milliseconds per text: token states + classifier, and the spaCy parse."""
-    engine = default_engine()
+    parse = getattr(default_engine(), "nlp", default_engine())  # past its cache
     states_ms, parse_ms = [], []
     for t in texts:
         start = time.perf_counter()
@@ -459,7 +475,7 @@ def speed(texts: list[Text], encoder: MiniLMEncoder, model: Model, spacy: bool) 
         rows = states[[i for i, (a, b) in enumerate(offsets) if b > a]]
         middle = time.perf_counter()
         if spacy:
-            engine.nlp(t.text)  # uncached: the parse a new text costs
+            parse(t.text)  # uncached: the parse a new text costs
             rows = np.hstack([rows, spacy_features(t.text, pieces)])
         model.score(rows.astype(np.float64))
         end = time.perf_counter()
@@ -539,9 +555,9 @@ def main(argv: list[str] | None = None) -> None:
         print(evaluate(test, model, cut, args.spacy))  # noqa: T201
         print(novelty(test, train_texts, model, cut["f1"], args.spacy))  # noqa: T201
         if args.misses:
-            print("missed (r90):", misses(test, model, cut["r90"], args.spacy))  # noqa: T201
+            print(misses(test, model, cut["f1"], args.spacy))  # noqa: T201
     print("\n" + speed(test, encoder, model, args.spacy))  # noqa: T201
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
