@@ -22,15 +22,22 @@ Figures, per kind and code version:
   cost per record outside model calls: graph, store, checkpoints, HTTP client.
 - ``peak_in_flight``: the most requests the server held at once.
 
-Both versions run in the same benchmark run, alternately, on the same
-records: ``current`` (this tree) and ``baseline`` (the code at ``--baseline``,
+The versions run in the same benchmark run, alternately, on the same
+records: ``current`` (this tree), ``baseline`` (the code at ``--baseline``,
 default the commit before the model and run layers were split, extracted with
-git archive). ``cpu_over_baseline`` is current CPU per record over the
-baseline's (goal <= 0.5); each figure is the best of ``--repeats``.
+git archive) and ``floor``: RLAA's graph with nothing in it, the same steps,
+routers and model calls per record (raw httpx posts, shared clients of 8 as
+our backend keeps them), checkpointed by this tree's SQLite saver with
+``durability="sync"``, and no store, prompts, chat model layer or cue check.
+The floor is what LangGraph and its checkpoints cost before anonygraph adds
+anything: no run of this graph shape and durability can cost less. Two more
+split ``current``'s cost: ``no_similarity`` and ``no_checks`` (`CHECKS`).
+``cpu_over_baseline`` is a version's CPU per record over the baseline's (goal
+for ``current``: <= 0.5); each figure is the best of ``--repeats``.
 
 Run: PYTHONPATH=. python benchmarks/throughput.py [--records 2048]
      [--realistic-records 512] [--concurrency 128] [--latency 1.0]
-     [--repeats 2] [--baseline f8a5490] [--only current]
+     [--repeats 2] [--baseline f8a5490] [--only VERSION]
 """
 
 from __future__ import annotations
@@ -66,8 +73,10 @@ class Server:
 
     def answer(self, request: dict[str, Any]) -> str:
         """The step's answer, read from the request's schema name and text."""
-        name = (request.get("response_format") or {}).get("json_schema", {}).get(
-            "name", ""
+        name = (
+            (request.get("response_format") or {})
+            .get("json_schema", {})
+            .get("name", "")
         )
         prompt = str(request["messages"][-1]["content"])
         found = re.search(r"^<text>\n(.*?)\n</text>$", prompt, re.S | re.M)
@@ -158,14 +167,15 @@ except ImportError:  # the baseline's layout
     from anonygraph.runner import RunOptions, run_batch
 import anonygraph.graphs, httpx  # imports before the clock starts
 
-source, warm, folder, url, concurrency = sys.argv[1:6]
+source, warm, folder, url, concurrency, checks = sys.argv[1:7]
 
 def options(path, name):
     return RunOptions(
         method="rlaa", input=path, output=f"{folder}/{name}.jsonl",
         db=f"{folder}/{name}.sqlite", concurrency=int(concurrency), progress=False,
         context={"default_model": f"openai:bench@{url}", "max_iterations": 3,
-                 "attributes": ["city_country"], "cache_mode": "off"},
+                 "attributes": ["city_country"], "cache_mode": "off",
+                 **json.loads(checks)},
     )
 
 asyncio.run(run_batch(options(warm, "warm")))  # first-use costs, gazetteer
@@ -176,6 +186,107 @@ print(json.dumps({"wall": wall, "cpu": cpu, "done": summary.done,
                   "failed": summary.failed, "calls": summary.totals.get("calls", 0),
                   "failures": summary.failures[:2]}))
 """
+
+
+FLOOR = r"""
+import asyncio, json, operator, sys, time, warnings
+from typing import Annotated, TypedDict
+warnings.simplefilter("ignore")
+import httpx
+from langgraph.graph import END, START, StateGraph
+from anonygraph.runs.checkpointers import open_checkpointer
+
+source, warm, folder, url, concurrency = sys.argv[1:6]
+concurrency = int(concurrency)
+
+class State(TypedDict, total=False):
+    text: str
+    guessed: bool
+    round: int
+    calls: Annotated[int, operator.add]
+    status: str
+
+clients = []  # one client per 8 requests in flight, as the chat backend keeps
+busy = []
+
+async def ask(schema, text):
+    index = min(range(len(busy)), key=busy.__getitem__, default=-1)
+    if index < 0 or busy[index] >= 8:
+        clients.append(httpx.AsyncClient(timeout=None, limits=httpx.Limits(
+            max_connections=None, max_keepalive_connections=8)))
+        busy.append(0)
+        index = len(clients) - 1
+    busy[index] += 1
+    try:
+        body = {"model": "bench", "messages": [
+            {"role": "user", "content": f"<text>\n{text}\n</text>"}],
+            "response_format": {"type": "json_schema",
+                                "json_schema": {"name": schema, "schema": {}}}}
+        answer = (await clients[index].post(url + "/chat/completions", json=body))
+        return json.loads(answer.json()["choices"][0]["message"]["content"])
+    finally:
+        busy[index] -= 1
+
+async def prepare(state): return {"round": 0, "status": "started"}
+async def attack(state):
+    guess = (await ask("Guess", state["text"]))["city_country"]
+    return {"guessed": bool(guess["guesses"]), "calls": 1}
+async def arbitrate(state):
+    if not state["guessed"]:
+        return {}
+    await ask("ArbitrationAnswer", state["text"])
+    return {"calls": 1}
+async def anonymize(state):
+    rewrite = await ask("Rewrite", state["text"])
+    return {"text": rewrite["text"], "round": state["round"] + 1, "calls": 1}
+async def finish_loop(state): return {"status": "done"}
+
+builder = StateGraph(State)
+for node in (prepare, attack, arbitrate, anonymize, finish_loop):
+    builder.add_node(node.__name__, node)
+builder.add_edge(START, "prepare")
+builder.add_edge("prepare", "attack")
+builder.add_edge("attack", "arbitrate")
+builder.add_conditional_edges(
+    "arbitrate",
+    lambda s: "anonymize" if s["guessed"] and s["round"] < 3 else "finish_loop",
+    ["anonymize", "finish_loop"])
+builder.add_edge("anonymize", "attack")
+builder.add_edge("finish_loop", END)
+
+async def batch(app, path, tag):
+    records = [json.loads(line) for line in open(path)]
+    gate = asyncio.Semaphore(concurrency)
+    async def one(record):
+        async with gate:
+            config = {"configurable": {"thread_id": f"{tag}:{record['id']}"}}
+            return await app.ainvoke({"text": record["text"]}, config,
+                                     durability="sync")
+    return await asyncio.gather(*(one(r) for r in records))
+
+async def main():
+    async with open_checkpointer(f"{folder}/floor.sqlite") as saver:
+        app = builder.compile(checkpointer=saver)
+        await batch(app, warm, "warm")
+        cpu, start = time.process_time(), time.perf_counter()
+        results = await batch(app, source, "timed")
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    print(json.dumps({"wall": wall, "cpu": cpu, "done": len(results), "failed": 0,
+                      "calls": sum(r["calls"] for r in results), "failures": []}))
+
+asyncio.run(main())
+"""
+
+
+CHECKS: dict[str, dict[str, Any]] = {
+    "no_similarity": {"similarity_min_words": 10**9},
+    "no_checks": {"acceptance": False, "cue_check": False},
+}
+"""This tree with some of its own checks off, to show what they cost:
+``no_similarity`` skips the acceptance check's MiniLM similarity floor (one
+embedding per new text), ``no_checks`` every acceptance check and the
+explicit-cue check of each attacked text. Products of these are not what a
+user gets; they split ``current``'s CPU into the checks and the rest."""
 
 
 def write_records(path: Path, count: int, kind: str) -> None:
@@ -191,15 +302,22 @@ def write_records(path: Path, count: int, kind: str) -> None:
 
 
 def timed_run(
-    code: Path, source: Path, warm: Path, url: str, concurrency: int, folder: Path
+    version: str,
+    code: Path,
+    source: Path,
+    warm: Path,
+    url: str,
+    concurrency: int,
+    folder: Path,
 ) -> dict[str, Any]:
-    """Run one batch with the code at ``code``; return its figures."""
+    """Run one batch of ``version`` with the code at ``code``; return its figures."""
     folder.mkdir(parents=True)
     env = {**os.environ, "PYTHONPATH": f"{code}:{REPO / 'tests'}"}
     stats(url)  # reset the peak
+    script = FLOOR if version == "floor" else CHILD
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(source), str(warm), str(folder), url,
-         str(concurrency)],
+        [sys.executable, "-c", script, str(source), str(warm), str(folder), url,
+         str(concurrency), json.dumps(CHECKS.get(version, {}))],
         capture_output=True, text=True, env=env, timeout=1800, check=False,
     )  # fmt: skip
     if done.returncode != 0:
@@ -215,7 +333,8 @@ def baseline_tree(revision: str, folder: Path) -> Path:
     """Extract the package at ``revision`` into ``folder``; return the folder."""
     archive = subprocess.run(
         ["git", "-C", str(REPO), "archive", revision, "anonygraph"],
-        capture_output=True, check=True,
+        capture_output=True,
+        check=True,
     )
     folder.mkdir(parents=True)
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
@@ -231,7 +350,7 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=1.0)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--baseline", default=BASELINE)
-    parser.add_argument("--only", choices=["current", "baseline"])
+    parser.add_argument("--only", choices=["current", "baseline", "floor", *CHECKS])
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -254,11 +373,12 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory() as name:
             folder = Path(name)
-            trees = {"current": REPO}
-            if args.only != "current":
+            trees = {"current": REPO, "floor": REPO}
+            trees.update(dict.fromkeys(CHECKS, REPO))
+            if args.only in (None, "baseline"):
                 trees["baseline"] = baseline_tree(args.baseline, folder / "base")
-            if args.only == "baseline":
-                del trees["current"]
+            if args.only is not None:
+                trees = {args.only: trees[args.only]}
             kinds = {"one_call": args.records, "realistic": args.realistic_records}
             for kind, count in kinds.items():
                 source, warm = folder / f"{kind}.jsonl", folder / f"{kind}-warm.jsonl"
@@ -269,17 +389,17 @@ def main() -> None:
                     for version, code in trees.items():
                         runs[version].append(
                             timed_run(
-                                code, source, warm, url, args.concurrency,
+                                version, code, source, warm, url, args.concurrency,
                                 folder / f"{kind}-{version}-{repeat}",
                             )
                         )  # fmt: skip
                 figures[kind] = {v: summarize(r, args) for v, r in runs.items()}
-                if len(runs) == 2:
-                    figures[kind]["cpu_over_baseline"] = round(
-                        figures[kind]["current"]["cpu_ms_per_record"]
-                        / figures[kind]["baseline"]["cpu_ms_per_record"],
-                        3,
-                    )
+                if "baseline" in runs:
+                    base = figures[kind]["baseline"]["cpu_ms_per_record"]
+                    for version in runs.keys() - {"baseline"}:
+                        figures[kind][version]["cpu_over_baseline"] = round(
+                            figures[kind][version]["cpu_ms_per_record"] / base, 3
+                        )
     finally:
         server.kill()
     print(json.dumps(figures, indent=2))  # noqa: T201
