@@ -28,8 +28,8 @@ replacements), so the rules' figures are not held-out figures; their first,
 untuned measurements are in tests/data/README.md. A caught cue may be caught
 in part ("Dales" of "Yorkshire Dales"): "fully covered" asks a flag on
 every word of every cue but function words ("my", "the", "in"). The
-"widened" rows flag the whole whitespace-delimited word around a flagged
-wordpiece ("Thirty-one" for "Thirty"). Also printed: cue spans caught, split by whether
+"widened" rows flag the whole word (hyphens and apostrophes included)
+around a flagged wordpiece ("Thirty-one" for "Thirty"). Also printed: cue spans caught, split by whether
 the same words were a cue in the training texts. Last, the time per text of the
 token states plus the classifier (and of the spaCy parse), one text at a time.
 
@@ -405,12 +405,12 @@ HEADER = (
 
 
 def widen(t: Text, flags: NDArray[np.bool_]) -> NDArray[np.bool_]:
-    """Flag every wordpiece of a whitespace-delimited word with one flagged piece.
+    """Flag every wordpiece of a word (letters, digits, ' and -) with one flagged.
 
     What a replacement would do anyway: "Thirty" flagged in "Thirty-one".
     """
     out = flags.copy()
-    for m in re.finditer(r"\S+", t.text):
+    for m in re.finditer(r"[\w'’-]+", t.text):
         inside = [i for i, p in enumerate(t.pieces) if _hits(p, [m.span()])]
         if any(flags[i] for i in inside):
             out[inside] = True
