@@ -20,23 +20,23 @@ have a flagged wordpiece ("r90"). The test split is only scored.
 Per test split it prints, for the learned detector, the rules
 (`anonygraph.cues.detect_cues`: a cue is caught when a detected span overlaps
 it) and their union: texts whose every cue span has a flagged wordpiece, out
-of the texts with cues; cue-span recall; `keep` spans with a flagged
-wordpiece; flagged wordpieces outside any cue, per text; and the precision of
-the flags. Every split here was read by the rules' authors before main's
+of the texts with cues; the same with a flag on every word of every cue but
+function words ("fully covered": "Dales" alone does not cover "Yorkshire
+Dales"); cue-span recall; `keep` spans with a flagged wordpiece; flagged
+wordpieces outside any cue, per text; the precision of the flags. "Widened"
+rows flag the whole word around a flagged wordpiece ("Thirty-one" for
+"Thirty"). Every split here was read by the rules' authors before main's
 rules (held-out 6 last: its misses were read, the fixes since were to
 replacements), so the rules' figures are not held-out figures; their first,
-untuned measurements are in tests/data/README.md. A caught cue may be caught
-in part ("Dales" of "Yorkshire Dales"): "fully covered" asks a flag on
-every word of every cue but function words ("my", "the", "in"). The
-"widened" rows flag the whole word (hyphens and apostrophes included)
-around a flagged wordpiece ("Thirty-one" for "Thirty"). Also printed: cue spans caught, split by whether
-the same words were a cue in the training texts. Last, the time per text of the
-token states plus the classifier (and of the spaCy parse), one text at a time.
+untuned measurements are in tests/data/README.md. Also printed: cue spans
+caught, split by whether the same words were a cue in the training texts,
+and the time per text of the token states plus the classifier (and of the
+spaCy parse), one text at a time.
 
 Run: nice -n 10 python benchmarks/learned_cues.py [--model logreg|mlp]
-     [--spacy] [--test heldout5,heldout6 | --test all] [--misses] [--curve]
-(--curve: the test split's figures when trained on 25/50/75/100% of the
-other texts, three random subsets each.)
+     [--spacy] [--context] [--test heldout5,heldout6 | --test all] [--misses]
+     [--curve]  (the test split's figures trained on 25/50/75/100% of the
+     other texts, three random subsets each)
 """
 
 from __future__ import annotations
@@ -113,8 +113,7 @@ FUNCTION_WORDS = frozenset(
     "a an the my our me i i'm we of in at on to for from with and as is am was "
     "been be have has had this that s".split()
 )
-"""Words a cue may include that need no flag ("my" of "my hubby", "in" of
-"Born in 1987"): the labels include them or not, as their writer chose."""
+"""Words a cue may hold that need no flag ("my" of "my hubby", "in" of "Born in")."""
 
 
 def _content_words(text: str, a: int, b: int) -> list[tuple[int, int]]:
@@ -168,13 +167,23 @@ def spacy_features(text: str, pieces: list[tuple[int, int]]) -> Floats:
     return rows
 
 
-def featurize(texts: list[Text], encoder: MiniLMEncoder) -> None:
+def with_context(states: Floats) -> Floats:
+    """Each wordpiece's state beside its left and right neighbours' (zeros at the ends)."""
+    pad = np.zeros((1, states.shape[1]))
+    return np.hstack(
+        [states, np.vstack([pad, states[:-1]]), np.vstack([states[1:], pad])]
+    )
+
+
+def featurize(texts: list[Text], encoder: MiniLMEncoder, context: bool) -> None:
     """Fill each text's wordpieces, states, spaCy features and rules spans."""
     for t in texts:
         offsets, states = encoder.token_states(t.text)
         keep = [i for i, (a, b) in enumerate(offsets) if b > a]  # no [CLS]/[SEP]
         t.pieces = [offsets[i] for i in keep]
         t.states = states[keep].astype(np.float64)
+        if context:
+            t.states = with_context(t.states)
         t.extra = spacy_features(t.text, t.pieces)
         t.rules = [(c.start, c.end) for c in detect_cues(t.text)]
 
@@ -482,7 +491,9 @@ def misses(test: list[Text], model: Model, threshold: float, spacy: bool) -> str
     return f"missed: {missed}\ncaught in part (flagged pieces): {partial}"
 
 
-def speed(texts: list[Text], encoder: MiniLMEncoder, model: Model, spacy: bool) -> str:
+def speed(
+    texts: list[Text], encoder: MiniLMEncoder, model: Model, spacy: bool, context: bool
+) -> str:
     """Milliseconds per text: token states + classifier, and the spaCy parse."""
     parse = getattr(default_engine(), "nlp", default_engine())  # past its cache
     states_ms, parse_ms = [], []
@@ -490,12 +501,16 @@ def speed(texts: list[Text], encoder: MiniLMEncoder, model: Model, spacy: bool) 
         start = time.perf_counter()
         offsets, states = encoder.token_states(t.text)
         pieces = [(a, b) for a, b in offsets if b > a]
-        rows = states[[i for i, (a, b) in enumerate(offsets) if b > a]]
+        rows = states[[i for i, (a, b) in enumerate(offsets) if b > a]].astype(
+            np.float64
+        )
+        if context:
+            rows = with_context(rows)
         middle = time.perf_counter()
         if spacy:
             parse(t.text)  # uncached: the parse a new text costs
             rows = np.hstack([rows, spacy_features(t.text, pieces)])
-        model.score(rows.astype(np.float64))
+        model.score(rows)
         end = time.perf_counter()
         states_ms.append((middle - start) * 1000)
         parse_ms.append((end - middle) * 1000)
@@ -542,6 +557,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--test", default="heldout5,heldout6")
     parser.add_argument("--misses", action="store_true", help="print missed quotes")
     parser.add_argument("--curve", action="store_true", help="learning curve only")
+    parser.add_argument("--context", action="store_true", help="neighbours' too")
     args = parser.parse_args(argv)
     tests = SPLITS if args.test == "all" else args.test.split(",")
     assert all(name in SPLITS for name in tests), f"unknown split in {tests}"
@@ -549,7 +565,7 @@ def main(argv: list[str] | None = None) -> None:
     encoder = MiniLMEncoder(embedding_model_path())
     texts = [t for split in SPLITS for t in load(split)]
     started = time.perf_counter()
-    featurize(texts, encoder)
+    featurize(texts, encoder, args.context)
     unmatched = sum(t.unmatched for t in texts)
     print(  # noqa: T201
         f"{len(texts)} texts, {sum(len(t.pieces) for t in texts)} wordpieces, "
@@ -561,7 +577,9 @@ def main(argv: list[str] | None = None) -> None:
         for name in tests:
             curve(texts, name, args.model, args.spacy)
         return
-    features = "MiniLM states" + (" + spaCy" if args.spacy else "")
+    features = (
+        "MiniLM states" + " +-1 neighbours" * args.context + " + spaCy" * args.spacy
+    )
     for name in tests:
         train_texts = [t for t in texts if t.split != name]
         test = [t for t in texts if t.split == name]
@@ -574,7 +592,7 @@ def main(argv: list[str] | None = None) -> None:
         print(novelty(test, train_texts, model, cut["f1"], args.spacy))  # noqa: T201
         if args.misses:
             print(misses(test, model, cut["f1"], args.spacy))  # noqa: T201
-    print("\n" + speed(test, encoder, model, args.spacy))  # noqa: T201
+    print("\n" + speed(test, encoder, model, args.spacy, args.context))  # noqa: T201
 
 
 if __name__ == "__main__":
