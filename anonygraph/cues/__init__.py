@@ -22,6 +22,7 @@ from typing import Any
 from anonygraph.cues.ages import detect_ages
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.engine import Engine, default_engine
+from anonygraph.cues.frames import detect_frames
 from anonygraph.cues.memo import DETECTIONS
 from anonygraph.cues.money import band_range, detect_money
 from anonygraph.cues.named_entities import (
@@ -35,7 +36,7 @@ from anonygraph.cues.occupations import (
     detect_licences,
     detect_occupations,
 )
-from anonygraph.cues.phrases import detect_phrases, detect_statuses
+from anonygraph.cues.phrases import detect_phrases
 from anonygraph.cues.places import (
     CONTINENT_ADJECTIVES,
     detect_places,
@@ -44,8 +45,11 @@ from anonygraph.cues.places import (
     gazetteer,
     postal_codes,
 )
+from anonygraph.cues.retirement import detect_retirement
 from anonygraph.cues.self_descriptions import detect_self_descriptions
+from anonygraph.cues.statuses import detect_statuses
 from anonygraph.cues.teaching import detect_teaching
+from anonygraph.cues.work_verbs import detect_work_verbs
 from anonygraph.cues.workplaces import detect_workplaces
 
 __all__ = [
@@ -92,6 +96,8 @@ def detect_cues(
     cues += detect_teaching(text, doc) + detect_business(text, doc)
     cues += detect_licences(text) + detect_statuses(text, doc)
     cues += detect_self_descriptions(text) + detect_workplaces(text)
+    cues += detect_frames(text) + detect_retirement(text)
+    cues += detect_work_verbs(text, doc)
     found = detect_entities(text, doc, cues)
     replaced = {(c.start, c.end) for c in found}
     cues = [c for c in cues if (c.start, c.end) not in replaced] + found
@@ -143,7 +149,8 @@ def _detectors() -> tuple[object, ...]:
     return (
         default_engine, detect_places, detect_ages, detect_money, detect_phrases,
         detect_occupations, detect_teaching, detect_business, detect_licences,
-        detect_statuses, detect_entities,
+        detect_statuses, detect_entities, detect_frames, detect_retirement,
+        detect_work_verbs,
     )  # fmt: skip
 
 

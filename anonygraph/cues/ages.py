@@ -409,7 +409,9 @@ def authors_clause(text: str, at: int) -> bool:
     stands as the subject right before ("my mum works at a bakery").
     """
     start = max(text.rfind(c, 0, at) for c in ".!?;\n") + 1
-    if OTHER_SUBJECT_BEFORE.search(text[start:at]):
+    other = OTHER_SUBJECT_BEFORE.search(text[start:at])
+    # "my husband and I", "neither my wife nor I": the author is a subject too.
+    if other and not re.search(r"\b(?:and|nor|or)\s+(?:I|me|myself)\b", other.group(0)):
         return False
     return first_person_sentence(text, at)
 

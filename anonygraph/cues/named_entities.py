@@ -74,6 +74,15 @@ WORK_CONTEXT = re.compile(
     r"apprentice\w*|paycheck|salary|colleagues?|office|manager|team)\b",
     re.IGNORECASE,
 )
+STUDY_BEFORE = re.compile(
+    r"\b(?:degree|master'?s|bachelor'?s|phd|doctorate|diploma|mba|msc|bsc|ba|ma|"
+    r"studies|studied|studying|study|qualified|trained|graduated|course)"
+    r"(?:\s+(?:in|of)\s+[\w' -]{1,30}?)?\s+(?:at|from)\s+$",
+    re.IGNORECASE,
+)
+"""A study phrase and its field right before the name: the name is a school
+("my master's in social work at Makerere" is no employer, "work" there is the
+field)."""
 LANGUAGE_AFTER = re.compile(
     r"^\s*(?:lessons?|class(?:es)?|teacher|tutor|course|speakers?|dialect|"
     r"grammar|words?|accent|subtitles|version|language)\b",
@@ -121,6 +130,13 @@ LANDMARK_NOUNS: dict[str, str] = {
     "harbor": "a harbor",
     "lighthouse": "a lighthouse",
     "cliffs": "the cliffs",
+    "dales": "the countryside",
+    "moors": "the moors",
+    "wolds": "the countryside",
+    "downs": "the countryside",
+    "fens": "the countryside",
+    "broads": "the countryside",
+    "glens": "the glens",
 }
 """A landmark's last word -> what it becomes: the kind of place, not its name."""
 
@@ -345,6 +361,15 @@ def _languages() -> frozenset[str]:
 def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | None:
     name = text[start:end]
     before = _before(text, start)
+    if (
+        before == "the"
+        and text[start - 4 : start].lower() == "the "
+        and ent.label_ in ("GPE", "LOC", "FAC")
+        and _before(text, start - 4) in LOCATIVE_BEFORE
+    ):
+        # "from the Yorkshire Dales": a place's article, after a word that
+        # puts someone in a place, counts as that word.
+        before = _before(text, start - 4)
     if re.search(r"\bout of\s+$", text[:start], re.IGNORECASE):
         before = "in"  # "based out of Frankfurt", "trucking out of Omaha"
     sentence = sentence_of(text, start, end)
@@ -452,7 +477,7 @@ def organization_cue(
     # Deakin, and working part time at Coles" names a school, then a shop.
     near = text[max(0, start - 40) : start]
     near = re.split(r"[,;.!?]|\band\b", near)[-1]
-    if school or EDUCATION_NAME.search(name):
+    if school or EDUCATION_NAME.search(name) or STUDY_BEFORE.search(near):
         education = True
     elif WORK_CONTEXT.search(near):
         education = False

@@ -92,7 +92,8 @@ WAGE_NOUNS = frozenset("wage wages salary pay paycheck paycheque income hours".s
 _SENTENCE_START = r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s)|(?<=\n))"
 CONTEXT_BEFORE = re.compile(
     r"\b(?:I'?m|I am|I was|I work as|I worked as|working as|work as|worked as|as|"
-    r"my job as|my work as|I'?ve been|been|became|become|retired|now|both|years?)\s+"
+    r"my job as|my work as|I'?ve been|been|became|become|retired|now|both|years?|"
+    r"qualified as|trained as)\s+"
     r"(?:(?:an?|the)\s+)?"
     r"(?:(?!(?:of|for|with|to|about|and|than|like|from|at)\b)[\w'-]+\s+){0,3}$",
     re.IGNORECASE,

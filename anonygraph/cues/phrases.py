@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
 
-from anonygraph.cues.ages import first_person_sentence
+from anonygraph.cues.ages import authors_clause
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table, words
 
@@ -28,12 +27,19 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     education = [row[0] for row in table("education.tsv")]
     companies = sorted(words("companies.txt"))
     self_noun = r"\b(?:I'?m|I am|I was|as|being|I'?ve been)\s+(?P<article>an?)\s+"
+    # "Granny here", "Nan of two": every person word of gender.tsv.
+    here = [g for g in gender if g not in ("female", "male", "boy")]
+    parents = [
+        row[0] for row in table("gender.tsv") if row[2] in ("parent", "grandparent")
+    ]
     return {
         "partner": re.compile(
-            r"\b(?P<my>my|our|the(?=\s+(?:wife|missus|hubby)\b))\s+"
+            # "The other half and I", "the missus": slang takes "the" for "my".
+            r"\b(?P<my>my|our|the(?=\s+(?:wife|missus|missis|mrs|hubby|other half|"
+            r"better half|fella|boyfriend|girlfriend)\b(?!\s+of\b)))\s+"
             # Describing words may stand between: "my German girlfriend".
             r"(?P<adj>(?:(?!(?:ex|late|former|future|best|old)\b)[A-Za-z]+\s+){0,2}?)"
-            rf"(?P<word>{_alternation(partners)})(?:'s)?\b"
+            rf"(?P<word>{_alternation(partners)})(?:'s)?(?![\w-])"
             # "Wife and I are ...": the partner without "my", at a sentence's start.
             rf"|{_SENTENCE_START}\s*(?P<bare>(?:{_alternation(partners)}))"
             r"(?=\s+and\s+(?:I|me)\b|\s+(?:wants|says|said|thinks|thought|reckons|"
@@ -75,14 +81,12 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         ),
         # "Grandma here!", "Dad here,": the author introduces themself.
         "here_gender": re.compile(
-            _SENTENCE_START + r"\s*(?P<word>guy|man|woman|girl|dude|lady|gal|bloke|"
-            r"lad|mum|mom|dad|grandma|grandpa|grandmother|grandfather)\b"
-            r"(?=\s+here\b)",
+            _SENTENCE_START + rf"\s*(?P<word>{_alternation(here)})\b(?=\s+here\b)",
             re.IGNORECASE,
         ),
         "parent_of": re.compile(
-            r"\b(?P<word>mother|father|mom|mum|dad) of "
-            r"(?:one|two|three|four|five|\d)\b",
+            rf"\b(?P<word>{_alternation(parents)}) of "
+            r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twins|\d+)\b",
             re.IGNORECASE,
         ),
         "for_a_living": re.compile(
@@ -135,6 +139,11 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             rf"\b(?:at|for|with|from|joined)\s+(?P<word>{_alternation(companies)})\b"
         ),
     }
+
+
+def status_pattern() -> re.Pattern[str]:
+    """Return the pattern of the listed status phrases ("newly single")."""
+    return _patterns()["status"]
 
 
 INSTITUTION_REPLACEMENT = {
@@ -212,7 +221,7 @@ def detect_phrases(text: str) -> list[Cue]:
     for m in patterns["status"].finditer(text):
         _, status, coarse = status_rows[m.group(0).lower()]
         if not re.search(r"\b(?:i|i'm|my|we|our)\b", m.group(0), re.IGNORECASE) and (
-            not first_person_sentence(text, m.start())
+            not _authors_status(text, m)
         ):
             continue  # "My brother is single again": his status
         cues.append(
@@ -249,7 +258,11 @@ def detect_phrases(text: str) -> list[Cue]:
     cues.extend(_detect_job_verbs(text, patterns))
     education = {row[0].lower(): row for row in table("education.tsv")}
     for m in patterns["education"].finditer(text):
-        _, level, coarse = education[m.group(0).lower()]
+        level, coarse = education[m.group(0).lower()][1:3]
+        if education[m.group(0).lower()][3:] == ("author",) and not authors_clause(
+            text, m.start()
+        ):
+            continue  # "my son left school", "their secondary school"
         exact = True  # every listed phrase states a level; its coarse form does not
         cues.append(
             Cue(
@@ -273,6 +286,39 @@ def detect_phrases(text: str) -> list[Cue]:
     return cues
 
 
+_OPENING_ADVERBS = (
+    r"\b(?:recently|newly|just|happily|finally|still|now|also|once|twice|"
+    r"officially|basically|technically|and|but|so|well|anyway|oh|yep|yes|nope|"
+    # "Being divorced has its perks", "since divorced, running solo".
+    r"being|since|after|when|while|until|till|before|ever)\b"
+)
+
+
+def _authors_status(text: str, m: re.Match[str]) -> bool:
+    """Tell whether a status phrase without "I" or "my" is the author's.
+
+    The clause before it speaks in the first person ("when I got hitched"),
+    or the phrase opens a fragment ("Got hitched last spring", "Getting
+    hitched next month!"); a gerund that is the subject of a general remark
+    ("getting hitched tightens freedom") or others' ("singles trying get
+    hitched") is not.
+    """
+    if not authors_clause(text, m.start()):
+        return False
+    clause = text[max(text.rfind(c, 0, m.start()) for c in ".!?;,\n–—") + 1 : m.start()]
+    if re.search(r"\b(?:I|I'm|I've|I'd|me|my|we|we're|we've|our|us)\b", clause, re.I):
+        return True
+    if re.search(r"\b(?:as|being)\s+an?\s+$", clause, re.I):
+        return True  # "As a single mum of one", "Being a single dad"
+    # "Recently divorced after eleven years": adverbs may open the fragment.
+    if re.sub(_OPENING_ADVERBS, "", clause, flags=re.I).strip():
+        return False
+    return not m.group(0).split()[0].lower().endswith("ing") or bool(
+        re.match(r"\s*(?:[,.!?;]|$|next|this|in|on|soon|today|tomorrow|at)\b",
+                 text[m.end() :])
+    )  # fmt: skip
+
+
 PARTNER_ADJECTIVES = frozenset(
     "lovely wonderful amazing beautiful new current long-term longtime "
     "long-suffering patient dear darling sweet poor gorgeous handsome".split()
@@ -283,79 +329,6 @@ PARTNER_ADJECTIVES = frozenset(
 @lru_cache(maxsize=1)
 def _demonym_words() -> frozenset[str]:
     return frozenset(row[0].lower() for row in table("demonyms.tsv"))
-
-
-STATUS_WORDS = {
-    "single": ("single", "on my own"),
-    "engaged": ("engaged", "spoken for"),
-    "married": ("married", "spoken for"),
-    "divorced": ("divorced", "on my own"),
-    "separated": ("divorced", "on my own"),
-    "widowed": ("widowed", "on my own"),
-}
-"""Status adjectives the parse finds said of the author ("Still single at
-39", "Engaged!"): the relationship they state and a form that hides it."""
-
-
-def detect_statuses(text: str, doc: Any) -> list[Cue]:
-    """Find a status adjective predicated of the author or standing alone.
-
-    "I'm single" and "single mum" are in the phrase list; this finds the rest
-    from the parse: a status word that modifies no noun ("every single day",
-    "a married couple" are not statuses) in a sentence that is the author's or
-    has no subject ("Still single at 39", "Engaged! He asked at ..."), and not
-    followed by what it is done in or with ("engaged in a debate").
-    """
-    cues: list[Cue] = []
-    listed = [m.span() for m in _patterns()["status"].finditer(text)]
-    for token in doc:
-        lower = token.lower_
-        if lower not in STATUS_WORDS or token.dep_ in ("amod", "compound", "nmod"):
-            continue
-        if token.pos_ in ("NOUN", "PROPN") or any(
-            c.dep_ in ("det", "poss") for c in token.children
-        ):
-            continue  # "a single", "the engaged": a thing, not a status
-        if any(s <= token.idx < e for s, e in listed):
-            continue  # the phrase list's ("newly single", "divorced twice")
-        if any(c.dep_ == "nsubj" for c in token.children) and not any(
-            c.dep_ in ("aux", "auxpass") and c.lemma_ == "be" for c in token.children
-        ):
-            continue  # "I married late": the verb, not the state
-        if token.head.lower_ in ("got", "get", "getting", "gets"):
-            continue  # "got married": the phrase list's, with a verb form
-        after = text[token.idx + len(token) :]
-        if re.match(r"\s+(?:in|with|to|by|on|couple|people|man|woman)\b", after):
-            continue
-        subjects = [
-            c for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass")
-        ] + [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")]
-        if subjects and not any(s.lower_ in ("i", "me") for s in subjects):
-            continue
-        if not subjects and not (
-            _fragment(token) and first_person_sentence(text, token.idx)
-        ):
-            continue  # "staying single's cool", "who chose to stay single"
-        status, coarse = STATUS_WORDS[lower]
-        if token.text[:1].isupper():
-            coarse = coarse[:1].upper() + coarse[1:]
-        cues.append(
-            Cue(token.idx, token.idx + len(token), token.text, "relationship_status",
-                "status", status, coarse, 4)
-        )  # fmt: skip
-    return cues
-
-
-def _fragment(token: Any) -> bool:
-    """Tell whether a status word stands as its own clause ("Engaged!")."""
-    if token.dep_ == "ROOT":
-        return True
-    head = token.head
-    return (
-        token.dep_ in ("conj", "appos")
-        and head.dep_ == "ROOT"
-        and not any(c.dep_ in ("nsubj", "nsubjpass") for c in head.children)
-    )
 
 
 GROUP_FEMALE = frozenset("mums moms mothers women ladies girls gals".split())
@@ -438,10 +411,10 @@ def _detect_gender(
                 neutral, 4)
         )  # fmt: skip
     for m in patterns["parent_of"].finditer(text):
-        sex = gender[m.group("word").lower()][1]
+        sex, neutral = gender[m.group("word").lower()][1:3]
         cues.append(
             Cue(m.start("word"), m.end("word"), m.group("word"), "sex",
-                "self_reference", sex, "parent", 3)
+                "self_reference", sex, neutral, 3)
         )  # fmt: skip
     return cues
 

@@ -397,7 +397,10 @@ SELF_DEMONYM = re.compile(
     r"(?:\bi'm|\bi am|\bas an?|\bfellow|\bbeing|\bother|\bwe|\bus|\bwe're|\bwe are)"
     r"\s+(?:an?\s+)?(?:proud\s+|young\s+|half\s+)?$"
     # "Half Nigerian, half Irish, grew up in ...": the author's halves.
-    r"|(?:^|[.!?]\s+|,\s*|\band\s+)half[\s-]+$",
+    r"|(?:^|[.!?]\s+|,\s*|\band\s+)half[\s-]+$"
+    # "Just a Kiwi bloke ...", "Proud Brummie, now in Spain": a fragment opening
+    # a sentence introduces the author.
+    r"|(?:^|[.!?]\s+)(?:just\s+an?|(?:an?\s+)?proud)\s+$",
     re.IGNORECASE,
 )
 LANGUAGE_BEFORE = re.compile(
@@ -405,6 +408,30 @@ LANGUAGE_BEFORE = re.compile(
     r"teach|teaches|teaching|taught|fluent in|in|translate|my|our|his|her|native)\s+$",
     re.IGNORECASE,
 )
+
+
+_SENTENCE_OPENING = re.compile(r"(?:^|[.!?\n,:]\s*)$")
+
+
+def _author_as_noun(text: str, match: re.Match[str], before: str, after: str) -> bool:
+    """Tell whether "for a Brit living in Nantes" speaks of the author.
+
+    A demonym noun after "for a", not followed by a noun ("for a British
+    firm"), in a text that speaks in the first person, is the author seen
+    from outside ("which is saying something for a Brit").
+    """
+    return (
+        bool(re.search(r"\bfor\s+an?\s+$", before, re.IGNORECASE))
+        and not match.group(2)
+        and bool(
+            re.match(
+                r"\s*(?:[,.;!?]|$|living\b|who\b|like me\b|abroad\b|"
+                r"based\b|in\b|from\b)",
+                after,
+            )
+        )  # fmt: skip
+        and bool(re.search(r"\b(?:I|my|me|I'm)\b", text))
+    )
 
 
 def _detect_demonyms(text: str) -> list[Cue]:
@@ -423,7 +450,15 @@ def _detect_demonyms(text: str) -> list[Cue]:
             r"\s*(?:lessons?|class|teacher|course|speakers?)\b", after
         ):
             continue  # a language, not a nationality
-        self_ref = bool(SELF_DEMONYM.search(before)) or re.match(r"\s+here\b", after)
+        self_ref = (
+            bool(SELF_DEMONYM.search(before))
+            or re.match(r"\s+here\b", after)
+            # "Aussie expat in Dubai here": a few words before "here" when
+            # the demonym opens the sentence.
+            or re.match(r"(?:\s+[\w-]+){1,3}?\s+here\b", text[match.end() :])
+            and _SENTENCE_OPENING.search(text[: match.start()])
+            or _author_as_noun(text, match, before, after)
+        )
         country = table_[match.group(1)]
         place = gazetteer().get(fold(country)) or gazetteer().get(
             fold(f"the {country}")

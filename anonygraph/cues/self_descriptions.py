@@ -31,7 +31,8 @@ SLASH_TAG = re.compile(
 
 ANNIVERSARY = re.compile(
     r"\b(?P<owner>our|my)\s+(?P<span>(?:(?:silver|golden|gold|diamond|pearl|coral|"
-    r"sapphire|emerald|platinum|crystal|china|tin|paper|cotton|leather|"
+    r"sapphire|emerald|platinum|crystal|china|tin|paper|cotton|leather|ruby|"
+    r"wooden|wood|bronze|iron|steel|lace|ivory|jade|copper|opal|silk|linen|"
     r"\d{1,2}(?:st|nd|rd|th)|first|second|third|fifth|tenth|twentieth|"
     r"twenty-fifth|thirtieth|fortieth|fiftieth|sixtieth)\s+)"
     r"(?:wedding\s+anniversary|anniversary|wedding|jubilee)(?P<plural>s)?)\b",

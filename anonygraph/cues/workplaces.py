@@ -29,6 +29,10 @@ WORKPLACES = (
     "cafe", "café", "pub", "bar", "laundrette", "laundromat", "packing plant",
     "meat plant", "processing plant", "assembly line", "vineyard", "dairy",
     "kennels", "stables", "farm shop", "retail", "office", "factory floor",
+    "family farm", "family business", "family shop", "farm", "dairy farm",
+    "sheep farm", "cattle station", "mine", "coal mine", "gold mine", "pit",
+    "depot", "bus depot", "oil rig", "rig", "docks", "mill", "fish plant",
+    "plant nursery", "garden nursery", "tip", "recycling centre", "sorting office",
 )  # fmt: skip
 """Places of work that name a trade. "office" and "retail" only before "job"."""
 
@@ -61,10 +65,11 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         ),
         "at": re.compile(
             r"\b(?P<verb>work|works|working|worked|job|jobs|shifts?|employed|"
-            r"started|start|starting|hired|temping|volunteering)\s+"
+            r"started|start|starting|hired|temping|volunteering|"
+            r"on\s+(?:nights|lates|earlies)|labouring|laboring|grafting)\s+"
             r"(?:(?:full-time|part-time|nights|days|weekends|here|now|again|"
             r"still)\s+)?"
-            rf"(?P<span>(?P<prep>at|in)\s+(?P<det>a|an|the|my|our|this)\s+"
+            rf"(?P<span>(?P<prep>at|in|on|down)\s+(?P<det>a|an|the|my|our|this)\s+"
             rf"(?:(?:local|small|big|busy|huge|little|family-run)\s+)?"
             rf"(?P<place>{places}))\b",
             re.IGNORECASE,
@@ -120,8 +125,11 @@ def detect_workplaces(text: str) -> list[Cue]:
             continue
         # "at a garden centre" -> "at a local business"; "at/in the
         # warehouse" -> "at work".
-        if m.group("det").lower() in ("a", "an"):
-            replacement = f"{m.group('prep')} a local business"
+        prep = "at" if m.group("prep").lower() in ("on", "down") else m.group("prep")
+        if place.startswith("family "):
+            replacement = "in the family business"  # "work on the family farm"
+        elif m.group("det").lower() in ("a", "an"):
+            replacement = f"{prep} a local business"
         else:
             replacement = "at work"
         cues.append(

@@ -111,7 +111,8 @@ class MiniLMEncoder:
         self.tokenizer.enable_truncation(max_length=max_length)
         self.tokenizer.no_padding()
 
-    def _forward(self, ids: NDArray[np.int64], mask: Array) -> Array:
+    def _hidden(self, ids: NDArray[np.int64], mask: Array) -> Array:
+        """Return the last layer's states, one row per wordpiece (batch x len x dim)."""
         w = self.w
         batch, length = ids.shape
         x = (
@@ -159,8 +160,27 @@ class MiniLMEncoder:
                 w[p + "output.LayerNorm.bias"],
                 self.eps,
             )
+        return x
+
+    def _forward(self, ids: NDArray[np.int64], mask: Array) -> Array:
+        x = self._hidden(ids, mask)
         summed = (x * mask[..., None]).sum(axis=1)
         return cast(Array, summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9))
+
+    def token_states(self, text: str) -> tuple[list[tuple[int, int]], Array]:
+        """Return each wordpiece's character span in ``text`` and its last state.
+
+        Rows follow the tokenizer's wordpieces, [CLS] and [SEP] included (their
+        span is ``(0, 0)``); their mean is ``encode``'s embedding before the
+        L2 normalization. A text past the model's length is cut there, as in
+        ``encode``.
+        """
+        encoding = self.tokenizer.encode(text)
+        ids = np.asarray([encoding.ids], dtype=np.int64)
+        mask = np.ones(ids.shape, dtype=np.float32)
+        with one_blas_thread():
+            states = self._hidden(ids, mask)[0]
+        return [(int(a), int(b)) for a, b in encoding.offsets], states
 
     def encode(
         self,

@@ -59,6 +59,20 @@ def test_when_numpy_minilm_embeds_then_it_matches_sentence_transformers() -> Non
     assert float(np.abs(ours - reference).max()) < 1e-4
 
 
+@pytest.mark.parametrize("text", [ORIGINAL, "ok", " ".join(["long text"] * 200)])
+def test_when_token_states_are_mean_pooled_then_they_equal_the_raw_embedding(
+    text: str,
+) -> None:
+    model = load_embedder()
+    offsets, states = model.token_states(text)
+    assert states.shape == (len(offsets), 384)
+    raw = model.encode(text, normalize_embeddings=False)
+    assert float(np.abs(states.mean(axis=0) - raw).max()) < 1e-5
+    words = [text[a:b] for a, b in offsets if b > a]
+    assert offsets[0] == (0, 0) and offsets[-1] == (0, 0)  # [CLS] and [SEP]
+    assert words[0].lower() == text.split()[0][: len(words[0])].lower()
+
+
 def test_when_texts_mean_the_same_then_similarity_beats_unrelated_text() -> None:
     close = semantic_similarity(ORIGINAL, PARAPHRASE)
     far = semantic_similarity(ORIGINAL, UNRELATED)

@@ -170,7 +170,7 @@ def test_when_the_author_teaches_then_the_job_goes_and_a_language_stays(
     ("text", "expected"),
     [
         ("I retired early from the fire brigade.",
-         "I retired early from the public sector."),
+         "I stepped back early from the public sector."),
         ("I've worked for the postal service since 1998.",
          "I've worked for a public service since 1998."),
     ],

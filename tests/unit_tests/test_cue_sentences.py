@@ -71,7 +71,7 @@ def test_when_a_rent_is_high_in_its_band_then_the_band_stays() -> None:
         ("On a teacher's salary of $58k, a new car is off the table.",
          "On an educator's decent salary, a new car is off the table."),
         ("I retired on a state pension of 230 quid a week.",
-         "I retired on a modest state pension."),
+         "I stopped working on a modest state pension."),
         ("My salary of $58k is fine.", "My decent salary is fine."),
         ("She offered a salary of $200k.", "She offered a very generous salary."),
     ],

@@ -343,7 +343,7 @@ def test_when_words_are_about_someone_else_then_no_self_cue_is_found(
         ("We moved to Bavaria for work.", "We moved to Germany for work."),
         (
             "I grew up in Ontario and retired to Sicily.",
-            "I grew up in Canada and retired to Italy.",
+            "I grew up in Canada and moved to Italy.",
         ),
         ("Our flat overlooks the Eiffel Tower.", "Our flat overlooks a famous tower."),
         (
@@ -363,7 +363,10 @@ def test_when_words_are_about_someone_else_then_no_self_cue_is_found(
             "I'm European and I speak German at work.",
         ),
         ("My husband's job pays the rent.", "My partner's job pays the rent."),
-        ("At 16 I left school for a job.", "At a young age I left school for a job."),
+        (
+            "At 16 I left school for a job.",
+            "At a young age I left education for a job.",
+        ),
     ],
 )
 def test_when_cues_are_generalized_then_the_sentence_reads_and_keeps_the_rest(
