@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from anonygraph.cues.ages import detect_ages
-from anonygraph.cues.cue import Cue
+from anonygraph.cues.cue import Cue, clause_before, sentence_of
 from anonygraph.cues.engine import Engine, default_engine
 from anonygraph.cues.frames import detect_frames
 from anonygraph.cues.memo import DETECTIONS
@@ -29,7 +29,6 @@ from anonygraph.cues.named_entities import (
     at_institution,
     detect_entities,
     organization_cue,
-    sentence_of,
 )
 from anonygraph.cues.occupations import (
     detect_business,
@@ -223,8 +222,7 @@ def _without_relatives_schools(text: str, cues: list[Cue]) -> list[Cue]:
             "organization",
         ):
             continue  # a relative's employer may still pin the family's city
-        start = max(text.rfind(c, 0, cue.start) for c in ".!?\n") + 1
-        relative = _RELATIVE_BEFORE.search(text[start : cue.start])
+        relative = _RELATIVE_BEFORE.search(clause_before(text, cue.start))
         if relative and not re.search(
             r"\b(?:I|I'm|I've|me|we|we're|us)\b", relative.group("rest")
         ):

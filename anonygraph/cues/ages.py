@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from anonygraph.cues.cue import Cue
+from anonygraph.cues.cue import Cue, clause_before, sentence_of
 from anonygraph.cues.numbers import CARDINAL, ORDINAL, number_value
 
 DECADES = {
@@ -379,9 +379,7 @@ _RELATIVE_SUBJECT = re.compile(
 
 def first_person_sentence(text: str, at: int) -> bool:
     """Tell whether the sentence around ``at`` is the author's (or has no subject)."""
-    left = max(text.rfind(mark, 0, at) for mark in ".!?\n")
-    rights = [i for i in (text.find(mark, at) for mark in ".!?\n") if i >= 0]
-    sentence = text[left + 1 : min(rights) if rights else len(text)]
+    sentence = sentence_of(text, at, at)
     first = re.search(r"\b(?:I|I'm|I've|my|me|we|our)\b", sentence)
     if not first and _RELATIVE_SUBJECT.match(sentence):
         return False  # "My mum did it at 40": her age, not the author's
@@ -408,8 +406,7 @@ def authors_clause(text: str, at: int) -> bool:
     The sentence is the author's (`first_person_sentence`) and no one else
     stands as the subject right before ("my mum works at a bakery").
     """
-    start = max(text.rfind(c, 0, at) for c in ".!?;\n") + 1
-    other = OTHER_SUBJECT_BEFORE.search(text[start:at])
+    other = OTHER_SUBJECT_BEFORE.search(clause_before(text, at, ".!?;\n"))
     # "my husband and I", "neither my wife nor I": the author is a subject too.
     if other and not re.search(r"\b(?:and|nor|or)\s+(?:I|me|myself)\b", other.group(0)):
         return False

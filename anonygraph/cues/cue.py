@@ -1,4 +1,8 @@
-"""The explicit cue: a span of text that states an attribute of its author."""
+"""The explicit cue: a span of text that states an attribute of its author.
+
+Also the two cuts of the text around a span that the recognizers read: the
+clause before it (`clause_before`) and its sentence (`sentence_of`).
+"""
 
 from __future__ import annotations
 
@@ -43,3 +47,19 @@ class Cue:
     def overlaps(self, other: Cue) -> bool:
         """Return True when the two spans share a character."""
         return self.start < other.end and other.start < self.end
+
+
+SENTENCE_MARKS = ".!?\n"
+"""Characters that end a sentence for the recognizers."""
+
+
+def clause_before(text: str, at: int, marks: str = SENTENCE_MARKS) -> str:
+    """Return the text from just after the last of ``marks`` before ``at`` to ``at``."""
+    return text[max(text.rfind(mark, 0, at) for mark in marks) + 1 : at]
+
+
+def sentence_of(text: str, start: int, end: int) -> str:
+    """Return the sentence of ``text`` around ``start``-``end``."""
+    left = max(text.rfind(mark, 0, start) for mark in SENTENCE_MARKS)
+    rights = [i for i in (text.find(mark, end) for mark in SENTENCE_MARKS) if i >= 0]
+    return text[left + 1 : min(rights) if rights else len(text)]

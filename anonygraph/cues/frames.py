@@ -21,7 +21,7 @@ from anonygraph.cues.ages import (
     first_person_sentence,
     something,
 )
-from anonygraph.cues.cue import Cue
+from anonygraph.cues.cue import Cue, clause_before
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.numbers import CARDINAL, number_value
 
@@ -116,7 +116,7 @@ def _reached_by_author(text: str, m: re.Match[str]) -> bool:
     """
     if not authors_clause(text, m.start()):
         return False
-    before = text[max(text.rfind(c, 0, m.start()) for c in ".!?;\n–—,") + 1 : m.start()]
+    before = clause_before(text, m.start(), ".!?;\n–—,")
     if _OTHER_SUBJECT.search(before):
         return False
     if m.group("verb").lower().endswith("ing") and not re.search(
@@ -428,9 +428,7 @@ def detect_group_frames(text: str) -> list[Cue]:
             "every",
         ):
             continue  # fmt: skip
-        clause = text[
-            max(text.rfind(c, 0, m.start()) for c in ".!?;\n") + 1 : m.start()
-        ]
+        clause = clause_before(text, m.start(), ".!?;\n")
         if not _WORKS_IN.search(clause) or not authors_clause(text, m.start()):
             continue  # "Our local fire department is great": not where one works
         cues.append(Cue(m.start("span"), m.end("span"), m.group("span"), "occupation",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from anonygraph.cues.cue import Cue
+from anonygraph.cues.cue import Cue, sentence_of
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.occupations import job_words
 from anonygraph.cues.places import (
@@ -149,13 +149,6 @@ def _starts_sentence(text: str, start: int) -> bool:
 def _before(text: str, start: int) -> str:
     match = re.search(r"([A-Za-z']+)\W*$", text[:start])
     return match.group(1).lower() if match else ""
-
-
-def sentence_of(text: str, start: int, end: int) -> str:
-    """Return the sentence of ``text`` around ``start``-``end``."""
-    left = max(text.rfind(mark, 0, start) for mark in ".!?\n")
-    rights = [i for i in (text.find(mark, end) for mark in ".!?\n") if i >= 0]
-    return text[left + 1 : min(rights) if rights else len(text)]
 
 
 def _with_article(text: str, start: int) -> int:

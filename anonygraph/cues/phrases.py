@@ -7,7 +7,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from anonygraph.cues.ages import authors_clause
-from anonygraph.cues.cue import Cue
+from anonygraph.cues.cue import Cue, clause_before
 from anonygraph.cues.lexicon import table, words
 
 
@@ -305,7 +305,7 @@ def _authors_status(text: str, m: re.Match[str]) -> bool:
     """
     if not authors_clause(text, m.start()):
         return False
-    clause = text[max(text.rfind(c, 0, m.start()) for c in ".!?;,\n–—") + 1 : m.start()]
+    clause = clause_before(text, m.start(), ".!?;,\n–—")
     if re.search(r"\b(?:I|I'm|I've|I'd|me|my|we|we're|we've|our|us)\b", clause, re.I):
         return True
     if re.search(r"\b(?:as|being)\s+an?\s+$", clause, re.I):

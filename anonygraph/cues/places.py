@@ -22,7 +22,7 @@ from anonygraph.attributes.gazetteer import (
     divisions,
     regions,
 )
-from anonygraph.cues.cue import Cue
+from anonygraph.cues.cue import Cue, clause_before
 from anonygraph.cues.lexicon import table, words
 from anonygraph.cues.memo import DETECTIONS
 
@@ -267,16 +267,13 @@ def place_attribute(text: str, start: int) -> str:
 
 
 def _attribute(text: str, start: int) -> str:
-    clause_start = max(text.rfind(mark, 0, start) for mark in ".!?\n;")
-    clause = text[clause_start + 1 : start]
+    clause = clause_before(text, start, ".!?\n;")
     return "birth_city_country" if BIRTH_CONTEXT.search(clause) else "city_country"
 
 
 def _certainty(text: str, start: int, place: Place) -> int:
-    clause_start = max(text.rfind(mark, 0, start) for mark in ".!?\n;")
-    own = bool(SELF_PLACE.search(text[clause_start + 1 : start])) or bool(
-        BIRTH_CONTEXT.search(text[clause_start + 1 : start])
-    )
+    clause = clause_before(text, start, ".!?\n;")
+    own = bool(SELF_PLACE.search(clause)) or bool(BIRTH_CONTEXT.search(clause))
     base = {"city": 4, "state": 4, "country": 3, "region": 3, "continent": 2}
     return min(5, base[place.kind] + (1 if own and place.kind == "city" else 0))
 

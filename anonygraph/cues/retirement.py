@@ -13,9 +13,8 @@ from __future__ import annotations
 import re
 
 from anonygraph.cues.ages import authors_clause
-from anonygraph.cues.cue import Cue
+from anonygraph.cues.cue import Cue, clause_before, sentence_of
 from anonygraph.cues.frames import capitalized
-from anonygraph.cues.named_entities import sentence_of
 
 RETIRED = re.compile(
     r"\b(?P<word>retired|retiring|retire|retires|retirement|pensioner|OAP)\b",
@@ -71,21 +70,18 @@ _OPENING_PREPOSITIONS = frozenset(
 )
 
 
-def _clause_before(text: str, at: int) -> str:
-    start = max(text.rfind(c, 0, at) for c in ".!?;\n–—") + 1
-    return text[start:at]
+_CLAUSE_MARKS = ".!?;\n–—"
 
 
-def _authors_retirement(text: str, m: re.Match[str], word: str) -> bool:
+def _authors_retirement(text: str, m: re.Match[str], word: str, clause: str) -> bool:
     """Tell whether a retirement word is said of the author.
 
-    The clause before it speaks in the first person ("I took early
+    The clause before it (``clause``) speaks in the first person ("I took early
     retirement", "my retirement"), or the word opens a fragment that can only
     be the author's ("Retired firefighter, 63", "Pensioner here"); a topic
     ("retirement planning", "Retirement changes you") or someone else's ("my
     dad retired", "some traditions should retire") is not.
     """
-    clause = _clause_before(text, m.start())
     if re.search(r"(?:\b[a-z]+['’]s|\b(?:his|her|their|your))\s+$", clause, re.I):
         return False
     if word == "retirement" and _PLAN_AFTER.match(text[m.end() :]):
@@ -115,14 +111,13 @@ def detect_retirement(text: str) -> list[Cue]:
         word = m.group("word").lower()
         before = text[: m.start()]
         after = text[m.end() :]
-        if not _authors_retirement(text, m, word):
+        clause = clause_before(text, m.start(), _CLAUSE_MARKS)
+        if not _authors_retirement(text, m, word, clause):
             continue
         start, end = m.start(), m.end()
         if word in ("pensioner", "oap"):
             replacement = "older person"
-        elif word == "retirement" and _TOOK.search(before):
-            took = _TOOK.search(before)
-            assert took is not None
+        elif word == "retirement" and (took := _TOOK.search(before)):
             start = took.start()
             replacement = _TOOK_FORMS[took.group("verb").lower()] + (
                 " early" if took.group("early") else ""
@@ -135,9 +130,8 @@ def detect_retirement(text: str) -> list[Cue]:
                 start, replacement = possessive.start(), "leaving work early"
             elif possessive:
                 start, replacement = possessive.start(), "leaving work"
-            elif re.search(r"\bin\s+$", before, re.IGNORECASE):
-                start = re.search(r"\bin\s+$", before, re.IGNORECASE).start()  # type: ignore[union-attr]
-                replacement = "these days"
+            elif in_ := re.search(r"\bin\s+$", before, re.IGNORECASE):
+                start, replacement = in_.start(), "these days"
             else:
                 replacement = "leaving work"
         elif (
@@ -145,7 +139,7 @@ def detect_retirement(text: str) -> list[Cue]:
             and re.match(r"\s+[a-z]", after)
             and not (_NOT_A_NOUN_AFTER.match(after))
         ):
-            if not _SELF_NOUN_BEFORE.search(_clause_before(text, m.start())):
+            if not _SELF_NOUN_BEFORE.search(clause):
                 continue  # "my retired neighbours", "retired nonnas": others
             # "a retired chippy", "Retired firefighter, 63", "both retired
             # teachers": before a noun it becomes "former".
@@ -156,7 +150,7 @@ def detect_retirement(text: str) -> list[Cue]:
             replacement = "out of the workforce"
         elif (
             word == "retired"
-            and not _clause_before(text, start).strip()
+            and not clause.strip()
             and re.match(r"\s+(?:now|these days|for good)\b", after)
         ):
             replacement = "out of the workforce"  # "Retired now - ..."
