@@ -144,13 +144,6 @@ NOT_CHECKED = "not checked"
 """Outcome when the method's paper returns its last rewrite unattacked."""
 
 
-def explicit_cues_only(checked_by: str) -> bool:
-    """Tell whether a checker spec is the rules detectors (explicit cues only)."""
-    from anonygraph.llm.registry import answers_from_cues
-
-    return answers_from_cues(checked_by)
-
-
 def outcome_of(
     original: str, final: str, leaks: list[str], checked_by: str = "rules"
 ) -> str:
@@ -159,8 +152,10 @@ def outcome_of(
     ``checked_by`` is the attacker's model spec: a text that only the rules
     detectors looked at is never called anonymized.
     """
+    from anonygraph.llm.registry import answers_from_cues
+
     if not leaks:
-        return NO_EXPLICIT_CUE if explicit_cues_only(checked_by) else ANONYMIZED
+        return NO_EXPLICIT_CUE if answers_from_cues(checked_by) else ANONYMIZED
     changed = " ".join(final.split()) != " ".join(original.split())
     return "partly anonymized" if changed else "unchanged"
 

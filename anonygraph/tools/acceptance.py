@@ -215,12 +215,6 @@ _JOINING_WORDS = frozenset("a an the another part parts of".split())
 "rural parts of the US") or changes beside it ("a" -> "an")."""
 
 
-def _cues_of(text: str) -> list[Cue]:
-    # Read by several checks, an original every round: `detect_cues` keeps
-    # each text's cues (`anonygraph.cues.memo`).
-    return detect_cues(text)
-
-
 def only_cue_generalizations(original: str, rewrite: str) -> bool:
     """Tell whether every edit of ``rewrite`` puts a cue's coarser form in its place.
 
@@ -230,7 +224,7 @@ def only_cue_generalizations(original: str, rewrite: str) -> bool:
     says what the original said with some words coarser: it cannot be about
     something else, whatever MiniLM scores it.
     """
-    cues = _cues_of(original)
+    cues = detect_cues(original)
     old = [(m.start(), m.end(), m.group().lower()) for m in _TOKEN.finditer(original)]
     new = [m.group().lower() for m in _TOKEN.finditer(rewrite)]
     matcher = difflib.SequenceMatcher(None, [w for *_, w in old], new, autojunk=False)
@@ -346,10 +340,10 @@ def check_new_specifics(original: str, rewrite: str) -> str | None:
     27 -> "in my late twenties"); a number or a capitalized name mid-sentence
     must appear in the original or in a generalization of one of its cues.
     """
-    old_cues = _cues_of(original)
+    old_cues = detect_cues(original)
     lowered = original.lower()
     allowed = " ".join(generalize(c) for c in old_cues).lower()
-    for cue in _cues_of(rewrite):
+    for cue in detect_cues(rewrite):
         if cue.quote.lower() in lowered or _restates(cue, original, old_cues):
             continue
         if not any(is_generalization(cue, old) for old in old_cues):
@@ -411,9 +405,9 @@ def check_new_claims(original: str, rewrite: str) -> str | None:
     count: "in my thirties", "a student") is a new claim: "I'm a high school
     senior" over a widower's text invents an education and an age group.
     """
-    old = _cues_of(original)
+    old = detect_cues(original)
     stated = {c.attribute for c in old}
-    for cue in [c for c in _cues_of(rewrite) if c.attribute in CLAIM_ATTRIBUTES]:
+    for cue in [c for c in detect_cues(rewrite) if c.attribute in CLAIM_ATTRIBUTES]:
         if cue.attribute not in stated and not _restates(cue, original, old):
             return (
                 f"the rewrite claims the author's {cue.attribute.replace('_', ' ')}, "
@@ -448,7 +442,7 @@ def check_lost_sentences(
     if len(spans) < 2:
         return None
     lowered = original.lower()
-    marks = [(c.start, c.end) for c in _cues_of(original)]
+    marks = [(c.start, c.end) for c in detect_cues(original)]
     for phrase in evidence:
         key = phrase.strip().lower()
         marks += (
