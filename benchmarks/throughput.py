@@ -26,8 +26,8 @@ The versions run in the same benchmark run, alternately, on the same
 records: ``current`` (this tree), ``baseline`` (the code at ``--baseline``,
 default the commit before the model and run layers were split, extracted with
 git archive) and ``floor``: RLAA's graph with nothing in it, the same steps,
-routers and model calls per record (raw httpx posts, shared clients of 8 as
-our backend keeps them), checkpointed by this tree's SQLite saver with
+routers and model calls per record (raw posts through the chat backend's own
+httpx clients), checkpointed by this tree's SQLite saver with
 ``durability="sync"``, and no store, prompts, chat model layer or cue check.
 The floor is what LangGraph and its checkpoints cost before anonygraph adds
 anything: no run of this graph shape and durability can cost less. Two more
@@ -192,8 +192,8 @@ FLOOR = r"""
 import asyncio, json, operator, sys, time, warnings
 from typing import Annotated, TypedDict
 warnings.simplefilter("ignore")
-import httpx
 from langgraph.graph import END, START, StateGraph
+from anonygraph.llm.backends.openai_chat import _shards
 from anonygraph.runs.checkpointers import open_checkpointer
 
 source, warm, folder, url, concurrency = sys.argv[1:6]
@@ -206,26 +206,19 @@ class State(TypedDict, total=False):
     calls: Annotated[int, operator.add]
     status: str
 
-clients = []  # one client per 8 requests in flight, as the chat backend keeps
-busy = []
-
 async def ask(schema, text):
-    index = min(range(len(busy)), key=busy.__getitem__, default=-1)
-    if index < 0 or busy[index] >= 8:
-        clients.append(httpx.AsyncClient(timeout=None, limits=httpx.Limits(
-            max_connections=None, max_keepalive_connections=8)))
-        busy.append(0)
-        index = len(clients) - 1
-    busy[index] += 1
+    # The chat backend's own pool of httpx clients (8 requests each).
+    shards = _shards(url)
+    index = shards.take()
     try:
         body = {"model": "bench", "messages": [
             {"role": "user", "content": f"<text>\n{text}\n</text>"}],
             "response_format": {"type": "json_schema",
                                 "json_schema": {"name": schema, "schema": {}}}}
-        answer = (await clients[index].post(url + "/chat/completions", json=body))
+        answer = await shards.clients[index].post(url + "/chat/completions", json=body)
         return json.loads(answer.json()["choices"][0]["message"]["content"])
     finally:
-        busy[index] -= 1
+        shards.busy[index] -= 1
 
 async def prepare(state): return {"round": 0, "status": "started"}
 async def attack(state):
