@@ -148,8 +148,8 @@ def _detectors() -> tuple[object, ...]:
     return (
         default_engine, detect_places, detect_ages, detect_money, detect_phrases,
         detect_occupations, detect_teaching, detect_business, detect_licences,
-        detect_statuses, detect_entities, detect_frames, detect_retirement,
-        detect_work_verbs,
+        detect_statuses, detect_self_descriptions, detect_workplaces,
+        detect_entities, detect_frames, detect_retirement, detect_work_verbs,
     )  # fmt: skip
 
 

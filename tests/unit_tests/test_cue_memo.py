@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -62,3 +63,16 @@ def test_when_the_gazetteer_is_rebuilt_then_cues_are_read_again(
     detect_cues(TEXT)
 
     assert calls == [TEXT, TEXT]
+
+
+def test_every_detector_detect_cues_calls_is_part_of_the_cache_key() -> None:
+    """A detector left out of the key would be answered from the cache when patched."""
+    import inspect
+
+    import anonygraph.cues as cues
+
+    called = set(re.findall(r"\b(detect_\w+)\(", inspect.getsource(cues.detect_cues)))
+    called -= {"detect_cues"}
+    keyed = {f.__name__ for f in cues._detectors() if callable(f)}
+    assert called, "no detector calls found in detect_cues"
+    assert sorted(called - keyed) == []
