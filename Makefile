@@ -59,8 +59,10 @@ run: install-run $(if $(findstring local,$(MODEL)),install-local)
 		$(if $(MODEL),--model $(MODEL))
 	@echo "anonymized texts: out/rlaa.jsonl; run store: out/runs.sqlite"
 
+# -X faulthandler: a native crash, even after pytest's last line, prints every
+# thread's Python stack (pytest's own handler is off by then).
 test: install browser postgres
-	$(BIN)/python -m pytest
+	$(BIN)/python -X faulthandler -m pytest
 
 # The report page is tested in headless Debian chromium; install it when missing
 # (as root, or through sudo when that works without a password).

@@ -170,6 +170,9 @@ class RayCluster:
             import ray
 
             ray.shutdown()
+            # Cluster.shutdown leaves its control-store client connected to a
+            # head that is gone; its threads would live until the process ends.
+            self.cluster.global_state.disconnect()
             self.cluster.shutdown()
             self.cluster = None
         self.stop_seconds = time.perf_counter() - start

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import json
 import logging
 import os
 import socket
+import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -217,7 +218,9 @@ def private_token() -> Path | None:
     with os.fdopen(handle, "w") as token:
         token.write(generate_new_authentication_token())
     # Ray's loader may have looked for a token already (and found none).
-    importlib.import_module("ray._raylet").AuthenticationTokenLoader.instance().reset_cache()
+    importlib.import_module(
+        "ray._raylet"
+    ).AuthenticationTokenLoader.instance().reset_cache()
     return path
 
 
@@ -294,32 +297,61 @@ def _check_token(given: str) -> None:
         raise RayEngineError(_refusal(given, exc)) from exc
 
 
+_PROBE = """
+import json, sys
+try:
+    from ray._raylet import GcsClient
+    GcsClient(address=sys.argv[1])
+except BaseException as exc:
+    print(json.dumps([type(exc).__name__, str(exc)]))
+    sys.exit(1)
+"""
+
+
+class _ProbeError(Exception):
+    """What Ray's client raised in the probe process (its name and message)."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(message)
+        self.name = name
+
+
 def _ask_control_store(address: str, seconds: float) -> BaseException | str | None:
     """Ask the GCS at ``address`` for its cluster id: None, its error, or "silent".
 
-    In a daemon thread: Ray's client blocks for about 40 s on a port where
-    something else answers, and cannot be cut short.
+    In a child process: Ray's client blocks for about 40 s on a port where
+    something else answers and cannot be cut short, and when it gives up it
+    leaves its I/O thread running in the process that asked, for good. A
+    child is killed at the deadline and takes that thread with it.
     """
-    # Ray's own scripts probe a head this way (``ray._raylet`` has no stubs).
-    client: Any = importlib.import_module("ray._raylet").GcsClient
-
-    answers: list[BaseException | None] = []
-
-    def ask() -> None:
-        try:
-            client(address=address)
-            answers.append(None)
-        except BaseException as exc:  # noqa: BLE001 - reported by the caller
-            answers.append(exc)
-
-    probe = threading.Thread(target=ask, name="anonygraph-ray-probe", daemon=True)
-    probe.start()
-    probe.join(max(0.1, seconds))
-    return answers[0] if answers else "silent"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _PROBE, address],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=max(0.1, seconds),
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return "silent"
+    if done.returncode == 0:
+        return None
+    try:
+        name, message = json.loads(done.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        tail = done.stderr.strip().splitlines()
+        return _ProbeError(
+            "ProbeFailed",
+            f"the probe of {address} ended with exit code {done.returncode}"
+            + (f": {tail[-1]}" if tail else ""),
+        )
+    return _ProbeError(str(name), str(message))
 
 
 def _refusal(given: str, exc: BaseException) -> str:
-    if type(exc).__name__ == "AuthenticationError":
+    name = exc.name if isinstance(exc, _ProbeError) else type(exc).__name__
+    if name == "AuthenticationError":
         return (
             f"--ray-address {given}: the cluster asks for its token: set "
             "RAY_AUTH_MODE=token and RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH) to "

@@ -31,6 +31,7 @@ from servers import fail_or_skip, free_port
 
 import anonygraph
 from anonygraph import cli
+from anonygraph.runs import ray_connect
 from anonygraph.runs.options import RunOptions
 from anonygraph.runs.ray_connect import private_token
 from anonygraph.runs.ray_engine import (
@@ -359,6 +360,27 @@ BAD_INPUTS: dict[str, tuple[Case, str]] = {
         "at 127.0.0.1:",
     ),
 }
+
+
+def _ray_client_threads() -> int:
+    """How many of this process's threads are a Ray GCS client's I/O thread."""
+    names = [
+        (task / "comm").read_text().strip()
+        for task in Path("/proc/self/task").iterdir()
+        if (task / "comm").exists()
+    ]
+    return sum(name.startswith("gcs_client_io") for name in names)
+
+
+def test_when_something_else_answers_then_the_probe_leaves_no_ray_thread_behind(
+    model: CityModel,
+) -> None:
+    # Ray's client, given up on, keeps its I/O thread in the process that
+    # made it: the probe runs in a child so a driver process keeps none.
+    before = _ray_client_threads()
+    answer = ray_connect._ask_control_store(f"127.0.0.1:{model.port}", 6)
+    assert answer == "silent"
+    assert _ray_client_threads() == before
 
 
 @pytest.mark.parametrize("case", BAD_INPUTS)
