@@ -43,7 +43,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     The product's own processes are unaffected: the CLI tests run it as
     child processes and check their exit codes.
     """
-    session = getattr(config, "_session_for_exit", None)
+    session = config.stash.get(_SESSION, None)
     if session is None:
         return
     atexit._run_exitfuncs()
@@ -52,6 +52,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     os._exit(int(session.exitstatus))
 
 
+_SESSION = pytest.StashKey[pytest.Session]()
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Keep the session, whose exit status `pytest_unconfigure` ends with."""
-    session.config._session_for_exit = session  # type: ignore[attr-defined]
+    session.config.stash[_SESSION] = session

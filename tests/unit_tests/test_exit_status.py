@@ -28,8 +28,8 @@ def test_leaves_a_crashing_global():
     KEPT.append(CrashesAtTeardown())
 
 
-def test_fails_when_asked(request):
-    assert not request.config.getoption("-k") == "fails"
+def test_fails():
+    raise AssertionError("planted failure")
 """
 
 
