@@ -70,7 +70,7 @@ def find_identifiers(
         start, end = _trim(text, result.start, result.end)
         if end <= start or any(s < end and start < e for s, e in taken):
             continue
-        explanation = result.analysis_explanation
+        meta = result.recognition_metadata or {}
         found.append(
             Identifier(
                 kind=kind,
@@ -78,7 +78,7 @@ def find_identifiers(
                 end=end,
                 text=text[start:end],
                 score=float(result.score),
-                recognizer=explanation.recognizer if explanation else "",
+                recognizer=str(meta.get("recognizer_name", "")),
             )
         )
     return _non_overlapping(found)
