@@ -12,7 +12,11 @@ from functools import lru_cache
 from typing import Any
 
 from presidio_analyzer import AnalyzerEngine, EntityRecognizer, RecognizerRegistry
-from presidio_analyzer.nlp_engine import NlpArtifacts, SpacyNlpEngine
+from presidio_analyzer.nlp_engine import (
+    NerModelConfiguration,
+    NlpArtifacts,
+    SpacyNlpEngine,
+)
 
 from anonygraph.cues.engine import Engine, default_engine
 
@@ -20,15 +24,31 @@ LANGUAGE = "en"
 
 _LOCK = threading.Lock()
 
+_OTHER_LABELS = (
+    "CARDINAL", "DATE", "EVENT", "FAC", "GPE", "LANGUAGE", "LAW", "LOC", "MONEY",
+    "NORP", "ORDINAL", "ORG", "PERCENT", "PRODUCT", "QUANTITY", "TIME",
+    "WORK_OF_ART",
+)  # fmt: skip
+"""spaCy's entity labels other than PERSON (en_core_web_sm's OntoNotes set)."""
 
-class SharedSpacyEngine(SpacyNlpEngine):  # type: ignore[misc]
+
+class SharedSpacyEngine(SpacyNlpEngine):
     """Presidio's spaCy NLP engine over an already loaded, caching parser."""
 
     def __init__(self, parse: Engine) -> None:
         """Read parses from ``parse`` (text -> spaCy ``Doc``); load nothing."""
-        super().__init__(models=[{"lang_code": LANGUAGE, "model_name": "shared"}])
+        # Only PERSON is read from spaCy's entities: places, dates and numbers
+        # are cues (anonygraph.cues) or look-alikes, not direct identifiers.
+        ner = NerModelConfiguration(
+            model_to_presidio_entity_mapping={"PERSON": "PERSON"},
+            labels_to_ignore=list(_OTHER_LABELS),
+        )
+        super().__init__(
+            models=[{"lang_code": LANGUAGE, "model_name": "shared"}],
+            ner_model_configuration=ner,
+        )
         self.parse = parse
-        self.nlp = {LANGUAGE: getattr(parse, "nlp", None)}
+        self.nlp: Any = {LANGUAGE: getattr(parse, "nlp", None)}
 
     def load(self) -> None:
         """Do nothing: the pipeline is loaded by `anonygraph.cues.engine`."""

@@ -14,7 +14,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from anonygraph.identifiers.detect import Identifier, find_identifiers
 
@@ -37,7 +37,7 @@ def parse_mode(value: str) -> Mode:
         raise ValueError(
             f"unknown identifier mode {value!r}; choose from {', '.join(MODES)}"
         )
-    return cast(Mode, value)
+    return value
 
 
 def value_key(kind: str, value: str) -> str:

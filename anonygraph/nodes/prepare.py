@@ -9,7 +9,8 @@ from langgraph.runtime import Runtime
 
 from anonygraph.inputs import check_text
 from anonygraph.model_requests.inference import protected_attributes
-from anonygraph.state.context import IdentifierOptions, ModelContextT
+from anonygraph.state.context import ModelContextT
+from anonygraph.state.identifiers import IdentifierOptions
 from anonygraph.state.record import RecordInput, original_text
 
 

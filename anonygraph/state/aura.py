@@ -22,11 +22,11 @@ from anonygraph.prompts.aura import (
 from anonygraph.state.context import (
     SEARCH_BACKENDS,
     AcceptanceOptions,
-    IdentifierOptions,
     ModelContext,
     ReviewOptions,
     SearchOptions,
 )
+from anonygraph.state.identifiers import IdentifierOptions
 from anonygraph.state.iterative import AdversaryState
 from anonygraph.state.record import RecordInput, RecordOutput
 from anonygraph.state.review import ReviewLog

@@ -21,10 +21,10 @@ from anonygraph.prompts.intentanony import (
 )
 from anonygraph.state.context import (
     AcceptanceOptions,
-    IdentifierOptions,
     ModelContext,
     ReviewOptions,
 )
+from anonygraph.state.identifiers import IdentifierOptions
 from anonygraph.state.iterative import IterativeState
 from anonygraph.state.record import RecordInput, RecordOutput, RoundSnapshot
 from anonygraph.state.review import ReviewLog

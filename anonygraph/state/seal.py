@@ -22,10 +22,10 @@ from anonygraph.prompts.seal import (
 from anonygraph.state.answers import UtilityAnswer
 from anonygraph.state.context import (
     AcceptanceOptions,
-    IdentifierOptions,
     ModelContext,
 )
 from anonygraph.state.domain import AttributeInference
+from anonygraph.state.identifiers import IdentifierOptions
 from anonygraph.state.iterative import IterativeState
 from anonygraph.state.record import RecordInput, RecordOutput, RoundSnapshot
 

@@ -233,7 +233,7 @@ def test_when_make_run_defaults_anonymize_the_shipped_examples_then_no_label_lea
     # Only the rules detectors checked the texts: never called anonymized.
     assert summary.outcomes == {"scrubbed": len(originals)}
     assert summary.checked_by == {"rules": len(originals)}
-    assert "explicit cues only" in summary.report()
+    assert "other phrasings, style and topics unchecked" in summary.report()
     assert len(lines) == len(originals)
     for line in lines:
         record = originals[line["id"]]

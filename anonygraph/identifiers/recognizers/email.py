@@ -17,7 +17,7 @@ def _extractor() -> Any:
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
-class OfflineEmailRecognizer(EmailRecognizer):  # type: ignore[misc]
+class OfflineEmailRecognizer(EmailRecognizer):
     """Presidio's e-mail recognizer, validated without the network."""
 
     def validate_result(self, pattern_text: str) -> bool:
