@@ -6,7 +6,8 @@ Each page's blocks run in order in one scratch folder (holding a copy of
 - a ``python`` block is executed;
 - a ``sh`` block's commands (continuation lines joined, comments dropped) must
   each be an ``anonygraph`` command; each runs in this process through
-  `anonygraph.cli.main` (the spaCy pipeline loads once) and must exit 0;
+  `anonygraph.cli.main` (the spaCy pipeline loads once) and must exit 0 (or 3,
+  some text partly anonymized, under scripted models);
 - a ``console`` block holds ``$ anonygraph ...`` lines, each followed by the
   output it must print (stdout and stderr as one stream).
 
@@ -48,7 +49,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 FENCE = re.compile(
-    r"(?:^<!-- (?P<marker>[\w-]+): (?P<value>[^\n]*?) -->\n(?:\n)?)?"
+    r"(?:^<!-- (?P<marker>[\w-]+):[ \t]*(?P<value>[^\n]*?)[ \t]*-->\n(?:\n)?)?"
     r"^```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^```[ \t]*$",
     re.M | re.S,
 )
@@ -232,7 +233,10 @@ class Reader:
         printed = []
         for line in commands_of(block.body):
             code, output = self.command(block, line)
-            assert code == 0, f"{block.where()}: {line!r} exited {code}:\n{output}"
+            # The scripted models generalize the city only: texts may stay partly
+            # anonymized (3); anything else must end well.
+            allowed = (0, 3) if block.marker == "needs" else (0,)
+            assert code in allowed, f"{block.where()}: {line!r} exited {code}:\n{output}"
             printed.append(output)
         self.printed = "".join(printed)
 

@@ -38,7 +38,7 @@ def test_when_the_manual_is_built_strictly_then_every_page_renders(
     built: tuple[Path, str],
 ) -> None:
     site, log = built
-    assert "not included in the \"nav\"" not in log, log
+    assert 'not included in the "nav"' not in log, log
     rlaa = (site / "methods" / "rlaa" / "index.html").read_text()
     assert 'class="mermaid"' in rlaa and "arbitrate" in rlaa
     reference = (site / "reference" / "api" / "index.html").read_text()
@@ -51,6 +51,17 @@ def test_when_the_readme_links_the_manual_then_each_page_exists() -> None:
     targets = re.findall(r"\]\((docs/[^)#\s]+)", readme)
     assert targets, "the README links no page of the manual"
     assert [t for t in targets if not (ROOT / t).is_file()] == []
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/getting-started.md"])
+def test_when_outcomes_change_then_the_outcome_tables_name_them(page: str) -> None:
+    from anonygraph.runs.summary import OUTCOMES
+    from anonygraph.state.record import NOT_CHECKED
+
+    text = (ROOT / page).read_text()
+    table = text.split("| outcome | meaning |\n|---|---|\n", 1)[1].split("\n\n", 1)[0]
+    shown = [row.split("`")[1] for row in table.splitlines()]
+    assert sorted(shown) == sorted([*OUTCOMES, NOT_CHECKED])
 
 
 def test_when_the_readme_is_read_then_it_stays_a_front_door() -> None:
