@@ -236,7 +236,8 @@ class Reader:
             # The scripted models generalize the city only: texts may stay partly
             # anonymized (3); anything else must end well.
             allowed = (0, 3) if block.marker == "needs" else (0,)
-            assert code in allowed, f"{block.where()}: {line!r} exited {code}:\n{output}"
+            where = f"{block.where()}: {line!r}"
+            assert code in allowed, f"{where} exited {code}:\n{output}"
             printed.append(output)
         self.printed = "".join(printed)
 
