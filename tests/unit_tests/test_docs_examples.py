@@ -43,7 +43,14 @@ from typing import Any
 
 import pytest
 
-from tests.scripted import Script, attack_json, fenced, rewrite_json, verdicts_json
+from tests.scripted import (
+    Script,
+    attack_json,
+    fenced,
+    judge_json,
+    rewrite_json,
+    verdicts_json,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -145,8 +152,9 @@ def check_marker(block: Block) -> None:
 
 
 def scripted_models() -> Script:
-    """Script the roles of a loop for the pages' texts: a city is found and
-    generalized, nothing else is inferred."""
+    """Script the roles of a loop and of the evaluator for the pages' texts: a
+    city is found and generalized, nothing else is inferred; the judge finds
+    the rewrites readable and faithful."""
     script = Script()
 
     def attack(prompt: str) -> str:
@@ -159,6 +167,7 @@ def scripted_models() -> Script:
     script.set("attacker", attack)
     script.set("arbitrator", verdicts_json(city_country="high"))
     script.set("anonymizer", rewrite)
+    script.set("judge", judge_json())
     return script
 
 
