@@ -3,7 +3,7 @@
 One browser for the whole module. Without chromium the tests skip on a
 developer's machine (`make test` installs it) and fail under CI=true.
 Set ANONYGRAPH_SCREENSHOT=PATH to also save the page's screenshot there
-(docs/report.png in the README is made this way).
+(docs/report.png in docs/evaluation.md is made this way).
 """
 
 from __future__ import annotations
