@@ -131,6 +131,24 @@ def test_when_a_body_is_not_json_or_too_large_then_it_is_refused_by_name(
     assert (unknown.status_code, unknown.json()["field"]) == (404, "batch_id")
 
 
+@pytest.mark.parametrize("path", ["/v1/anonymize", "/v1/batches/jsonl"])
+def test_when_a_body_over_the_limit_comes_chunked_then_it_gets_413_as_sent_whole(
+    service: Service, path: str
+) -> None:
+    body = json.dumps({"text": "a" * 150_000}).encode()
+
+    def chunks() -> Iterator[bytes]:
+        for start in range(0, len(body), 16_384):
+            yield body[start : start + 16_384]
+
+    whole = service.request("POST", path, content=body)
+    chunked = service.request("POST", path, content=chunks())
+
+    assert chunked.request.headers.get("transfer-encoding") == "chunked"
+    assert (whole.status_code, whole.json()["field"]) == (413, "body")
+    assert (chunked.status_code, chunked.json()) == (413, whole.json())
+
+
 def test_when_a_request_lacks_the_token_then_it_is_refused_and_nothing_runs(
     service: Service,
 ) -> None:
