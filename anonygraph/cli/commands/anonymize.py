@@ -33,8 +33,15 @@ def add_parser(sub: Any) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    """Print the anonymized text, or with --json the whole output state."""
+    """Print the anonymized text, or with --json the whole output state.
+
+    Exits as ``run`` does for a batch of this one record (`run_exit_code`):
+    0 anonymized, 3 when the text is partly anonymized, unchanged or not
+    checked (with a line on stderr saying so), 1 when it failed.
+    """
     from anonygraph.api import aanonymize
+    from anonygraph.cli.commands.run import run_exit_code
+    from anonygraph.runs.summary import RunSummary, record_outcome
 
     if args.slow_after <= 0:
         raise OptionError("--slow-after must be above 0")
@@ -52,7 +59,13 @@ def command(args: argparse.Namespace) -> int:
     )
     output = json.dumps(result, indent=2, ensure_ascii=False)
     print(output if args.json else result["anonymized"])  # noqa: T201
-    return 0
+    outcome = record_outcome(result)
+    one = RunSummary(run_id="", method=args.method, done=1, outcomes={outcome: 1})
+    code = run_exit_code(one)
+    if code:
+        leaks = ", ".join(result.get("leaks") or []) or "none named"
+        _say(f"outcome: {outcome} (leaks left: {leaks}); exit code {code}")
+    return code
 
 
 def _say(line: str) -> None:
