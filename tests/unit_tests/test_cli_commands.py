@@ -197,6 +197,32 @@ def test_when_anonymize_leaves_leaks_then_it_exits_3_as_run_does(
     ]
 
 
+def test_when_eval_names_no_model_then_it_refuses_in_one_line_as_run_does(
+    workdir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANONYGRAPH_DEFAULT_MODEL", raising=False)
+    store = workdir / "runs.sqlite"
+    store.touch()
+
+    code, out, err = cli(capsys, "eval", "--run", "r1", "--db", str(store))
+    _, _, refused_run = cli(
+        capsys, "run", "--method", "seal", "--input", "in.jsonl", "--output", "o"
+    )
+
+    tail = (
+        "and none was named (the default, the embedded 135M model, runs for minutes "
+        "to no effect): name one, e.g. --model default=ollama:qwen2.5:7b, or "
+        "--model local to try the pipeline anyway"
+    )
+    assert code == 2 and out == ""
+    assert err.splitlines() == [
+        "anonygraph eval: `eval` needs a capable model for its attacker, judge and "
+        f"validator {tail}"
+    ]
+    assert refused_run.strip().endswith(tail)  # run's refusal, word for word
+    assert store.stat().st_size == 0  # the store was not opened
+
+
 def test_when_a_role_runs_the_embedded_model_then_a_note_says_so_up_front() -> None:
     local = build_context("rlaa", {"default_model": "local"})
     mixed = build_context(
