@@ -285,7 +285,7 @@ def test_when_a_batch_waits_for_review_then_its_requests_are_listed_and_answered
         lines = client.get(f"/v1/batches/{batch}/output").text.splitlines()
 
     assert paused["state"] == "waiting for review" and paused["waiting_review"] == 1
-    assert paused["outcomes"] == {"no explicit cue found": 1}
+    assert paused["outcomes"] == {"no explicit cue found": 1, "waiting for review": 1}
     assert [w["record_id"] for w in waiting] == ["a"]
     (request,) = waiting[0]["requests"]
     assert request["action_requests"][0]["name"] == "apply_policy"
