@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from anonygraph.cues.engine import engine_loaded
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import MAX_CHARS
 from anonygraph.runs.checkpointers import open_checkpointer
@@ -39,6 +40,7 @@ from anonygraph.runs.records import run_record
 from anonygraph.runs.schema import WAITING
 from anonygraph.runs.store import RunStore
 from anonygraph.runs.table_output import TableOutput, sidecar_path, write_run_table
+from anonygraph.runs.warm_up import warm_up_in_background
 from anonygraph.state.domain import Record
 from anonygraph.tools.review_requests import proposal_lines
 from anonygraph.tools.text_diff import render_terminal, word_diff
@@ -189,6 +191,9 @@ async def _review_run(
     method = run["method"]
     context = build_context(method, _options(run))
     summary = ReviewSummary(run_id)
+    # The rewrite after an answer checks the text with the cue detectors: load
+    # them while the reviewer reads the first proposal, not after the answer.
+    warm_up_in_background()
     with run_lock(db.location, run_id), _output(db, run) as output:
         async with open_checkpointer(db.location) as saver:
             app = GRAPHS[method]().compile(checkpointer=saver, name=method)
@@ -333,6 +338,9 @@ async def _review_record(
         answer = _read_answer(request, ask, say)
         if answer in ("skip", "quit"):
             return answer == "skip"
+        if not engine_loaded():
+            say("loading the explicit-cue detectors (spaCy's English pipeline, once "
+                "per session; a few seconds) ...")  # fmt: skip
         try:
             outcome = await run_record(
                 app, context, record, run_id, db, output, resume=answer

@@ -24,6 +24,7 @@ from scripted import Script, attack_json, rewrite_json, verdicts_json
 from anonygraph import cli
 from anonygraph.cli.commands.run import WAITING_EXIT
 from anonygraph.graphs import fgaa, rlaa
+from anonygraph.runs import pending_reviews
 from anonygraph.runs.batch import run_batch
 from anonygraph.runs.options import RunOptions
 from anonygraph.runs.pending_reviews import parse_edit, review_run
@@ -152,6 +153,27 @@ def test_when_a_comments_record_is_reviewed_then_its_comments_come_back_in_order
     (line,) = output_lines(tmp_path)
     assert "text" not in line
     assert line["comments"] == ["I am 34.", "I live in a city.", "Bye."]
+
+
+def test_when_an_answer_waits_for_the_detectors_to_load_then_the_review_says_so(
+    tmp_path: Path, script: Script, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script_two_leaks(script)
+    first = asyncio.run(run_batch(options(tmp_path, count=1, review=True)))
+    warmed: list[str] = []
+    monkeypatch.setattr(pending_reviews, "engine_loaded", lambda: False)
+    monkeypatch.setattr(
+        pending_reviews, "warm_up_in_background", lambda: warmed.append("started")
+    )
+
+    summary, shown = review(tmp_path, first.run_id, "e", "age=rephrase")
+
+    assert summary.done == 1 and warmed == ["started"]
+    loading = shown.index(
+        "loading the explicit-cue detectors (spaCy's English pipeline, once per "
+        "session; a few seconds) ..."
+    )
+    assert shown[loading + 1].startswith("record r0: finished")
 
 
 def test_when_a_waiting_batch_is_run_again_then_no_record_resumes_without_an_answer(
