@@ -298,3 +298,31 @@ def test_when_a_batch_waits_for_review_then_its_requests_are_listed_and_answered
     assert final["state"] == "done" and final["done"] == 2
     texts = {json.loads(line)["id"]: json.loads(line)["text"] for line in lines}
     assert texts["b"] == "Hello." and "Calgary" not in texts["a"]
+
+
+def test_when_a_comments_record_is_reviewed_then_it_comes_back_as_its_comments(
+    tmp_path: Path,
+) -> None:
+    settings = ServiceSettings(
+        db=str(tmp_path / "runs.sqlite"), context={"max_iterations": 2}
+    )
+    comments = ["I am 34.", "I live in Calgary.", "Bye."]
+    records = [{"id": "c", "comments": comments}]
+    with TestClient(create_app(settings)) as client:
+        batch = client.post(
+            "/v1/batches", json={"records": records, "options": {"review": True}}
+        ).json()["id"]
+        deadline = time.monotonic() + 60
+        while client.get(f"/v1/batches/{batch}").json()["state"] in (
+            "queued", "running",
+        ) and time.monotonic() < deadline:  # fmt: skip
+            time.sleep(0.05)
+        approved = client.post(
+            f"/v1/batches/{batch}/reviews/c", json={"decisions": [{"type": "approve"}]}
+        )
+        lines = client.get(f"/v1/batches/{batch}/output").text.splitlines()
+
+    assert approved.json()["outcome"] == "done"
+    (line,) = [json.loads(x) for x in lines]
+    assert "text" not in line and len(line["comments"]) == len(comments)
+    assert line["comments"][2] == "Bye."
