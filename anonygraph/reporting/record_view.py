@@ -12,6 +12,8 @@ from typing import Any
 
 from anonygraph.attributes import canonical_attribute
 from anonygraph.runs import store
+from anonygraph.runs.schema import WAITING
+from anonygraph.state.record import WAITING_FOR_REVIEW
 from anonygraph.tools.matching import ABSTAINED, match_inference
 from anonygraph.tools.text_diff import changed_words, render_terminal, word_diff
 
@@ -155,7 +157,8 @@ def _review(
         "run": run["id"],
         "method": run["method"],
         "id": row["record_id"],
-        "status": row["status"],
+        # The store's status, in the words the run's summary uses.
+        "status": WAITING_FOR_REVIEW if row["status"] == WAITING else row["status"],
         "outcome": result.get("status", "") if row["status"] == "done" else "",
         # What happened to the text and who checked it (the output line's words).
         "result": str(result.get("outcome") or "") if row["status"] == "done" else "",

@@ -9,8 +9,9 @@ from typing import Any
 from anonygraph import llm
 from anonygraph.llm.registry import answers_from_cues
 from anonygraph.runs.recorder import StoreRecorder
+from anonygraph.runs.schema import WAITING
 from anonygraph.runs.store import RunStore
-from anonygraph.state.record import PARTLY_SCRUBBED, SCRUBBED
+from anonygraph.state.record import PARTLY_SCRUBBED, SCRUBBED, WAITING_FOR_REVIEW
 
 
 @dataclass
@@ -153,6 +154,7 @@ OUTCOMES: tuple[str, ...] = (
     "partly anonymized",
     PARTLY_SCRUBBED,
     "unchanged",
+    WAITING_FOR_REVIEW,
     "failed",
 )
 """What can happen to a record, in the order the summary lists them."""
@@ -191,6 +193,8 @@ def tally_outcomes(rows: list[dict[str, Any]]) -> tuple[dict[str, int], dict[str
     for row in rows:
         result = json.loads(row.get("result") or "{}") if row.get("result") else {}
         name = "failed" if row.get("status") == "failed" else record_outcome(result)
+        if row.get("status") == WAITING:
+            name = WAITING_FOR_REVIEW  # paused: no outcome of its own yet
         outcomes[name] = outcomes.get(name, 0) + 1
         for snapshot in result.get("iterations", []) or []:
             for refusal in snapshot.get("rejections", []) or []:

@@ -165,6 +165,10 @@ PARTLY_SCRUBBED = "partly scrubbed"
 NOT_CHECKED = "not checked"
 """Outcome when the method's paper returns its last rewrite unattacked."""
 
+WAITING_FOR_REVIEW = "waiting for review"
+"""Outcome of a record paused at a review step (set by the runner, as failed is):
+it has no final text yet, so it is not counted as ``not checked``."""
+
 
 def outcome_of(
     original: str, final: str, leaks: list[str], checked_by: str = "rules"

@@ -154,7 +154,8 @@ def test_when_an_answer_is_slower_than_the_limit_then_its_role_and_time_are_name
         "--max-iterations", "2", "--slow-after", "0.3",
     )  # fmt: skip
 
-    assert code == 0 and out.strip() == "I live in a city."
+    # The scripted attacker still names Calgary in the final text: exit 3.
+    assert code == 3 and out.strip() == "I live in a city."
     lines = err.splitlines()
     assert lines[0].startswith("note: the model runs in this process (local for ")
     warnings = [s for s in lines if s.startswith("slow model: ")]
@@ -166,6 +167,61 @@ def test_when_an_answer_is_slower_than_the_limit_then_its_role_and_time_are_name
     assert took.endswith(" s for one answer at step attack (said once per role and "
                          "model)")  # fmt: skip
     assert 0.4 <= float(took.split()[0]) < 5
+
+
+@pytest.mark.parametrize(
+    ("rewrite", "outcome"),
+    [
+        ("I live in Calgary.", "unchanged"),
+        ("I live in Calgary, a city.", "partly anonymized"),
+    ],
+)
+def test_when_anonymize_leaves_leaks_then_it_exits_3_as_run_does(
+    workdir: Path,
+    capsys: pytest.CaptureFixture[str],
+    script: Script,
+    rewrite: str,
+    outcome: str,
+) -> None:
+    script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
+    script.set("arbitrator", verdicts_json(city_country="high"))
+    script.set("anonymizer", rewrite_json(rewrite))
+
+    code, _, err = cli(
+        capsys, "anonymize", "I live in Calgary.", "--model", "local",
+        "--max-iterations", "2", "--quiet", "--json",
+    )  # fmt: skip
+
+    assert code == 3, err
+    assert err.splitlines() == [
+        f"outcome: {outcome} (leaks left: city_country); exit code 3"
+    ]
+
+
+def test_when_eval_names_no_model_then_it_refuses_in_one_line_as_run_does(
+    workdir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANONYGRAPH_DEFAULT_MODEL", raising=False)
+    store = workdir / "runs.sqlite"
+    store.touch()
+
+    code, out, err = cli(capsys, "eval", "--run", "r1", "--db", str(store))
+    _, _, refused_run = cli(
+        capsys, "run", "--method", "seal", "--input", "in.jsonl", "--output", "o"
+    )
+
+    tail = (
+        "and none was named (the default, the embedded 135M model, runs for minutes "
+        "to no effect): name one, e.g. --model default=ollama:qwen2.5:7b, or "
+        "--model local to try the pipeline anyway"
+    )
+    assert code == 2 and out == ""
+    assert err.splitlines() == [
+        "anonygraph eval: `eval` needs a capable model for its attacker, judge and "
+        f"validator {tail}"
+    ]
+    assert refused_run.strip().endswith(tail)  # run's refusal, word for word
+    assert store.stat().st_size == 0  # the store was not opened
 
 
 def test_when_a_role_runs_the_embedded_model_then_a_note_says_so_up_front() -> None:

@@ -17,6 +17,9 @@ from anonygraph.runs.store import RunStore
 from anonygraph.runs.table_output import OutputColumns, TableOptions
 from anonygraph.runs.tables import TableColumns
 
+UNDER = "1 = the first row under the header"
+"""How a table's bad row says what its number counts."""
+
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     """Run the command line in this process; return its exit code and stderr."""
@@ -56,10 +59,14 @@ def test_when_a_csv_is_run_then_every_row_comes_back_and_bad_rows_say_why(
     assert "2 done, 0 failed, 0 already done, 2 bad input row(s)" in err
     assert "output table: 4 rows: 2 scrubbed, 2 bad input" in err
     assert (
-        "bad input row 1 (record 'a2'): the 'body' cell is empty; there is nothing "
+        f"bad input row 2 ({UNDER}; record 'a2'): the 'body' cell is empty; there is "
+        "nothing "
         "to anonymize" in err
     )
-    assert "bad input row 3 (record 'a1'): duplicate id; ids must be unique" in err
+    assert (
+        f"bad input row 4 ({UNDER}; record 'a1'): duplicate id; ids must be unique"
+        in err
+    )
     assert oct(out.stat().st_mode & 0o777) == "0o600"
 
     # The same command resumes the run: nothing is redone, the table is whole.
@@ -200,5 +207,5 @@ def test_when_a_table_run_is_stored_in_postgres_then_the_table_is_written_from_i
     assert list(table["k"]) == ["7", "8"] and code == 1, err
     assert list(table["outcome"]) == ["scrubbed", "bad input"]
     assert "Calgary" not in table["anonymized"][0]
-    assert "1 done" in err and "bad input row 1 (record '8')" in err
+    assert "1 done" in err and f"bad input row 2 ({UNDER}; record '8')" in err
     assert "output table: 2 rows: 1 scrubbed, 1 bad input" in err
