@@ -5,8 +5,9 @@ conversation's placeholders (one `IdentifierBook` per conversation, so
 ``[EMAIL_1]`` is the same address in every turn), then a method of the
 user's choice rewrites what the text says about its author (`rlaa` on the
 ``rules`` backend by default: explicit cues generalized in milliseconds).
-A rewrite that fails its checks (the method failed, cues it checks for are
-left, or an identifier is found in its output) is never sent as it stands:
+The method's output goes through the identifier pass again. A rewrite
+that fails its checks (the method failed, cues it checks for are left, or
+an identifier is still found in its output) is never sent as it stands:
 ``on_failure="block"`` raises `RewriteBlocked`, ``"identifiers_only"`` sends
 the text with its identifiers replaced and nothing else changed.
 """
@@ -162,14 +163,14 @@ class Rewriter:
                 result = await self._graph.ainvoke(
                     {"text": masked}, context=self._context
                 )
-                problem = self._problem(result, book)
+                out, problem = self._checked(result, book)
             except Exception as exc:  # any failure of the method blocks or falls back
-                result, problem = (
-                    {},
+                out, problem = (
+                    "",
                     f"the method {self.method} failed: {type(exc).__name__}",
                 )
             if not problem:
-                rewrite.text = str(result["anonymized"])
+                rewrite.text = out
                 rewrite.outcome = str(
                     result.get("outcome") or result.get("status") or ""
                 )
@@ -185,15 +186,23 @@ class Rewriter:
         rewrite.seconds = time.perf_counter() - start
         return rewrite
 
-    def _problem(self, result: dict[str, Any], book: IdentifierBook) -> str:
-        """Say why a method's result may not be sent ('' when it may)."""
+    def _checked(self, result: dict[str, Any], book: IdentifierBook) -> tuple[str, str]:
+        """Return the method's text with identifiers replaced, and why it may
+        not be sent ('' when it may).
+
+        The output goes through the identifier pass again: a rewrite can let
+        the detector see a name the input's context hid, and a model can
+        write one in. What the detector still finds after that fails the
+        check.
+        """  # noqa: D205
         text = result.get("anonymized")
         if result.get("status") == "failed" or not isinstance(text, str):
-            return f"the method {self.method} returned no text"
+            return "", f"the method {self.method} returned no text"
         if result.get("leaks"):
-            return "explicit cues left: " + ", ".join(map(str, result["leaks"]))
+            return "", "explicit cues left: " + ", ".join(map(str, result["leaks"]))
+        out = self.replace_identifiers(text, book)
         ours = book.replacements()
-        left = sorted({i.kind for i in find_identifiers(text) if i.text not in ours})
+        left = sorted({i.kind for i in find_identifiers(out) if i.text not in ours})
         if left:
-            return "identifiers left: " + ", ".join(left)
-        return ""
+            return "", "identifiers left: " + ", ".join(left)
+        return out, ""

@@ -15,10 +15,9 @@ import pytest
 from langchain.agents import create_agent
 from langchain.agents.middleware import PIIMiddleware
 from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatResult
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
-from scripted import Script, ScriptedChatModel, attack_json, rewrite_json, verdicts_json
+from scripted import Script, attack_json, recording, rewrite_json, verdicts_json
 
 from anonygraph.cues import detect_cues
 from anonygraph.identifiers import find_identifiers
@@ -38,25 +37,6 @@ SECOND = (
     "and copy anna.schmidt@example.org."
 )
 ORIGINALS = ("Anna", "Schmidt", "anna.schmidt", "bob.jones", "4111", "Calgary", "nurse")
-
-
-class RecordingChatModel(ScriptedChatModel):
-    """A scripted model that keeps every message list it is handed."""
-
-    received: list[list[BaseMessage]] = []
-
-    def _generate(
-        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
-        **kwargs: Any,
-    ) -> ChatResult:  # fmt: skip
-        self.received.append(list(messages))
-        return super()._generate(messages, stop, run_manager, **kwargs)
-
-
-def recording(*answers: Any) -> RecordingChatModel:
-    return RecordingChatModel(
-        role="agent", answers=list(answers), prompts=[], requests=[], received=[]
-    )
 
 
 def placeholder(kind: str, text: str, index: int = 0) -> str:
