@@ -122,15 +122,14 @@ class Gateway:
             if settings.upstream
             else None
         )
-        context = dict(settings.context)
-        models = dict(context.pop("models", None) or {})
-        models.setdefault("default", context.pop("default_model", None) or "rules")
-        self.rewriter = Rewriter(
-            settings.method,
-            models,
-            on_failure=settings.on_failure,
-            **context,
-        )
+        self.rewriter: Rewriter | None = None
+        if self.upstream is not None:
+            context = dict(settings.context)
+            models = dict(context.pop("models", None) or {})
+            models.setdefault("default", context.pop("default_model", None) or "rules")
+            self.rewriter = Rewriter(
+                settings.method, models, on_failure=settings.on_failure, **context
+            )
         self.conversations: OrderedDict[str, Conversation] = OrderedDict()
         self._client: httpx.AsyncClient | None = None
 
@@ -145,6 +144,7 @@ class Gateway:
 
     def conversation(self, name: str) -> Conversation:
         """Return the named conversation (a new one for '')."""
+        assert self.rewriter is not None
         if not name:
             return Conversation(self.rewriter.new_book())
         if name not in self.conversations:
@@ -158,6 +158,7 @@ class Gateway:
         self, messages: list[dict[str, Any]], conversation: Conversation
     ) -> tuple[list[dict[str, Any]], Counter[str]]:
         """Return the messages as the upstream reads them, and the kinds replaced."""
+        assert self.rewriter is not None
         kinds: Counter[str] = Counter()
         out = []
         for message in messages:
@@ -176,10 +177,13 @@ class Gateway:
     async def _user_content(
         self, content: Any, conversation: Conversation, kinds: Counter[str]
     ) -> Any:
+        assert self.rewriter is not None
+        rewriter = self.rewriter
+
         async def one(text: str) -> str:
             rewrite = conversation.rewrites.get(text)
             if rewrite is None:
-                rewrite = await self.rewriter.arewrite(text, conversation.book)
+                rewrite = await rewriter.arewrite(text, conversation.book)
                 conversation.rewrites[text] = rewrite
             kinds.update(rewrite.identifiers)
             return rewrite.text
