@@ -305,3 +305,42 @@ def test_when_the_method_fails_then_the_rewrite_never_sends_the_text_raw(
     rewrite = lenient.rewrite("I'm Anna Schmidt from Calgary.", lenient.new_book())
     assert rewrite.text == "I'm [PERSON_1] from Calgary."
     assert rewrite.fallback.startswith("the method rlaa failed")
+
+
+def test_when_the_upstream_calls_a_tool_then_the_app_gets_real_arguments_and_sends_none(
+    gateway: InProcess, upstream: FakeOpenAI
+) -> None:
+    tools = [{"type": "function", "function": {
+        "name": "send_email", "description": "Send an e-mail.",
+        "parameters": {"type": "object", "properties": {"to": {"type": "string"}}},
+    }}]  # fmt: skip
+    history: list[dict[str, Any]] = [{"role": "user", "content": FIRST}]
+    headers = {"X-Conversation-Id": "chat-tools"}
+
+    def to_landlord(body: dict[str, Any]) -> str:
+        return json.dumps({"to": re.findall(r"\[EMAIL_\d+\]", json.dumps(body))[-1]})
+
+    upstream.answer = to_landlord
+    try:
+        first = gateway.client.chat.completions.create(
+            model="m", messages=history, tools=tools, extra_headers=headers
+        )
+        call = first.choices[0].message.tool_calls[0]
+        history += [
+            {"role": "assistant", "content": None, "tool_calls": [call.model_dump()]},
+            {"role": "tool", "tool_call_id": call.id,
+             "content": "Sent to bob.jones@example.com."},
+        ]  # fmt: skip
+        gateway.client.chat.completions.create(
+            model="m", messages=history, tools=tools, extra_headers=headers
+        )
+    finally:
+        upstream.answer = answer
+
+    assert json.loads(call.function.arguments) == {"to": "bob.jones@example.com"}
+    resent = upstream.requests[-1]["messages"]
+    assert json.loads(resent[1]["tool_calls"][0]["function"]["arguments"]) == {
+        "to": "[EMAIL_2]"
+    }
+    assert resent[2]["content"] == "Sent to [EMAIL_2]."
+    assert not [o for o in ORIGINALS if o in json.dumps(upstream.requests[-2:])]
