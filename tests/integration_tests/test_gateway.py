@@ -25,8 +25,9 @@ from servers import FakeOpenAI, free_port
 from anonygraph.cues import detect_cues
 from anonygraph.identifiers import IdentifierBook, find_identifiers
 from anonygraph.integrations.rewrite import RewriteBlocked, Rewriter
+from anonygraph.llm.spec import ModelSpecError
 from anonygraph.service import ServiceSettings, create_app
-from anonygraph.service.gateway import StreamRestorer
+from anonygraph.service.gateway import StreamRestorer, Upstream
 
 FIRST = (
     "Hi, I'm Anna Schmidt (anna.schmidt@example.org). I'm a 34-year-old nurse "
@@ -344,3 +345,23 @@ def test_when_the_upstream_calls_a_tool_then_the_app_gets_real_arguments_and_sen
     }
     assert resent[2]["content"] == "Sent to [EMAIL_2]."
     assert not [o for o in ORIGINALS if o in json.dumps(upstream.requests[-2:])]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["ollama:llama3.1", "rules", "openai:m@http://a:1/v1,http://b:1/v1", "openai:"],
+)
+def test_when_the_upstream_is_not_one_openai_server_then_the_spec_is_refused(
+    spec: str,
+) -> None:
+    with pytest.raises(ModelSpecError, match="model spec|openai:NAME@URL"):
+        Upstream.parse(spec)
+
+
+def test_when_the_upstream_names_its_server_then_the_url_is_the_specs() -> None:
+    upstream = Upstream.parse("openai:gpt-4o-mini@http://127.0.0.1:9/v1/")
+    assert (upstream.spec.name, upstream.url) == (
+        "gpt-4o-mini",
+        "http://127.0.0.1:9/v1",
+    )
+    assert str(upstream) == "openai:gpt-4o-mini@http://127.0.0.1:9/v1"

@@ -100,3 +100,7 @@ def test_when_the_gateway_example_runs_then_the_upstream_never_reads_an_original
     assert not [o for o in ORIGINALS if o in str(upstream.requests)]
     assert upstream.authorizations == [f"Bearer {key}"]
     assert key not in service.log.read_text()
+    # Nothing of the text was written to disk: not the store, not the log.
+    for path in tmp_path.rglob("*"):
+        if path.is_file():
+            assert b"Schmidt" not in path.read_bytes(), path
