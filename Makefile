@@ -48,7 +48,7 @@ $(VENV)/.local-installed: $(VENV)/.run-installed
 	touch $@
 
 $(VENV)/.installed: $(VENV)/.local-installed
-	$(BIN)/python -m pip install -q -e ".[run,local,dev,studio,eval,dp,train,openai,ollama,hf,server,postgres,tables,presidio,ray,serve,docs]"
+	$(BIN)/python -m pip install -q -e ".[run,local,dev,studio,eval,dp,train,openai,ollama,hf,server,postgres,tables,presidio,ray,serve,docs,agents]"
 	touch $@
 
 # Exit code: 0 when every text ends anonymized (or, checked by rules, no explicit

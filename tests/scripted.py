@@ -84,6 +84,29 @@ class ScriptedChatModel(BaseChatModel):
         return ChatResult(generations=[ChatGeneration(message=message)])
 
 
+class RecordingChatModel(ScriptedChatModel):
+    """A scripted model that also keeps every message list it is handed."""
+
+    received: list[list[BaseMessage]] = []
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: Any = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        self.received.append(list(messages))
+        return super()._generate(messages, stop, run_manager, **kwargs)
+
+
+def recording(*answers: Answer) -> RecordingChatModel:
+    """A recording model answering ``answers`` in order (the last one repeats)."""
+    return RecordingChatModel(
+        role="agent", answers=list(answers), prompts=[], requests=[], received=[]
+    )
+
+
 class Script:
     """Per-role scripted models, installed in place of the model layer's loader."""
 

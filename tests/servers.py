@@ -187,7 +187,8 @@ class FakeOpenAI:
     them); ``hold_until`` keeps each request open until that many are in
     flight (or ``latency`` passed), so concurrency shows without timing.
     ``answer`` is the reply's text, or a function of the request body
-    returning it (to answer each role of a graph).
+    returning it (to answer each role of a graph); a request asking to
+    stream gets it as server-sent events of ``stream_piece`` characters.
     """
 
     def __init__(
@@ -197,11 +198,16 @@ class FakeOpenAI:
         hold_until: int = 0,
         answer: str | Callable[[dict[str, Any]], str] = "{}",
         refuse: tuple[str, ...] = (),
+        stream_piece: int = 4,
     ) -> None:
         self.statuses = list(statuses or [])
+        self.stream_piece = stream_piece
+        """Characters per streamed chunk (a request with ``stream: true``)."""
         self.latency, self.hold_until, self.answer = latency, hold_until, answer
         self.refuse = refuse
         self.requests: list[dict[str, Any]] = []
+        self.authorizations: list[str] = []
+        """The Authorization header of each request ('' when none)."""
         self.in_flight = self.max_in_flight = 0
         self.lock = threading.Condition()
         self.port = free_port()
@@ -219,6 +225,7 @@ class FakeOpenAI:
                 body = json.loads(self.read_body() or b"{}")
                 with fake.lock:
                     fake.requests.append(body)
+                    fake.authorizations.append(self.headers.get("Authorization", ""))
                     status = fake.statuses.pop(0) if fake.statuses else 200
                     fake.in_flight += 1
                     fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
@@ -240,7 +247,36 @@ class FakeOpenAI:
                     headers = {"Retry-After": "0"} if status == 429 else {}
                     return self.reply(status, json.dumps(error).encode(), headers)
                 answer = fake.answer(body) if callable(fake.answer) else fake.answer
+                if body.get("stream"):
+                    return self.stream(body, answer)
                 self.reply(200, json.dumps(completion(body, answer)).encode())
+
+            def stream(self, body: dict[str, Any], answer: str) -> None:
+                # Server-sent events, the answer cut every `stream_piece`
+                # characters (so a placeholder can straddle two chunks).
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                size = fake.stream_piece
+                pieces = [answer[i : i + size] for i in range(0, len(answer), size)]
+                for i, piece in enumerate(pieces):
+                    finish = "stop" if i == len(pieces) - 1 else None
+                    delta = {"content": piece}
+                    if i == 0:
+                        delta["role"] = "assistant"
+                    chunk = {
+                        "id": "cmpl-1", "object": "chat.completion.chunk",
+                        "created": int(time.time()), "model": body.get("model", "fake"),
+                        "choices": [
+                            {"index": 0, "delta": delta, "finish_reason": finish}
+                        ],
+                    }  # fmt: skip
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+                self.close_connection = True
 
         self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self.server.daemon_threads = True

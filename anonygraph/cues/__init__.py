@@ -120,10 +120,24 @@ def detect_cues(
             for o in cues
         )
     ]  # fmt: skip
+    if "[" in text:
+        cues = _outside_placeholders(text, cues)
     if attributes is not None:
         wanted = set(attributes)
         cues = [c for c in cues if c.attribute in wanted]
     return sorted(cues, key=lambda c: (c.start, -c.end, c.attribute))
+
+
+def _outside_placeholders(text: str, cues: list[Cue]) -> list[Cue]:
+    """Drop cues inside an identifier's placeholder (``[EMAIL_2]`` is no company).
+
+    The placeholder stands for a value the identifier pass took out; a
+    generalizer rewriting it would leave nothing to restore.
+    """
+    from anonygraph.identifiers.detect import PLACEHOLDER
+
+    taken = [(m.start(), m.end()) for m in PLACEHOLDER.finditer(text)]
+    return [c for c in cues if not any(s < c.end and c.start < e for s, e in taken)]
 
 
 def _remembered(text: str) -> tuple[Cue, ...]:

@@ -41,6 +41,7 @@ from anonygraph.runs.table_output import OutputColumns, TableOptions
 from anonygraph.runs.tables import TableColumns
 from anonygraph.service.batches import BatchError, Batches
 from anonygraph.service.gate import Gate, QueueFull
+from anonygraph.service.gateway import gateway_router
 from anonygraph.service.settings import ServiceSettings
 from anonygraph.state.context import SERVER_FIELDS
 
@@ -178,6 +179,7 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     app.add_middleware(BodyLimit, limit=settings.max_body)
     add_docs_page(app)
     add_error_handlers(app)
+    app.include_router(gateway_router(settings))
 
     @app.get("/v1/health")
     async def health() -> dict[str, Any]:

@@ -40,6 +40,16 @@ class ServiceSettings:
     """Batches that may wait to run; one more is answered 429."""
     max_body: int = 8 << 20
     """Largest request body, in bytes (413 above)."""
+    upstream: str = ""
+    """The gateway's upstream model, ``openai:NAME@URL``; '': no gateway."""
+    upstream_key_variable: str = "OPENAI_API_KEY"
+    """The environment variable holding the upstream's API key."""
+    upstream_timeout: float = 600.0
+    """Seconds the gateway waits for the upstream (504 after)."""
+    restore: bool = True
+    """Put original values back in the gateway's answers."""
+    on_failure: str = "block"
+    """A gateway rewrite that fails its checks: ``block`` or ``identifiers_only``."""
 
     @property
     def batches(self) -> Path:

@@ -55,6 +55,40 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--max-body", type=int, default=8 << 20, help="largest request body, bytes"
     )
+    gateway = parser.add_argument_group(
+        "OpenAI-compatible gateway (POST /v1/chat/completions)"
+    )
+    gateway.add_argument(
+        "--upstream",
+        default="",
+        metavar="openai:NAME@URL",
+        help="the model the gateway forwards rewritten requests to (default: no "
+        "gateway); user messages are rewritten by --method with --model "
+        "(default model: rules)",
+    )
+    gateway.add_argument(
+        "--upstream-key-env",
+        default="OPENAI_API_KEY",
+        metavar="VARIABLE",
+        help="environment variable holding the upstream's API key "
+        "(default OPENAI_API_KEY; never logged)",
+    )
+    gateway.add_argument(
+        "--upstream-timeout", type=float, default=600.0, help="seconds; then 504"
+    )
+    gateway.add_argument(
+        "--no-restore",
+        dest="restore",
+        action="store_false",
+        help="leave placeholders in the answers (default: original values restored)",
+    )
+    gateway.add_argument(
+        "--on-failure",
+        choices=("block", "identifiers_only"),
+        default="block",
+        help="a rewrite that fails its checks: block the request (default) or "
+        "send it with identifiers replaced only; never sent as written",
+    )
     parser.set_defaults(func=command)
 
 
@@ -85,8 +119,27 @@ def command(args: argparse.Namespace) -> int:
         batch_concurrency=args.batch_concurrency,
         max_batches=args.max_batches,
         max_body=args.max_body,
+        upstream=args.upstream,
+        upstream_key_variable=args.upstream_key_env,
+        upstream_timeout=args.upstream_timeout,
+        restore=args.restore,
+        on_failure=args.on_failure,
     )
     check_binding(settings)
+    if args.upstream:
+        from anonygraph.service.gateway import Upstream
+
+        try:
+            upstream = Upstream.parse(args.upstream, args.upstream_key_env)
+        except ValueError as exc:
+            raise OptionError(str(exc)) from exc
+        print(  # noqa: T201
+            f"anonygraph serve: gateway to {upstream} at "
+            f"http://{args.host}:{args.port}/v1 (key from ${args.upstream_key_env}: "
+            f"{'set' if upstream.headers else 'not set'})",
+            file=sys.stderr,
+            flush=True,
+        )
     print(  # noqa: T201
         f"anonygraph serve: http://{args.host}:{args.port} ({args.method}, store "
         f"{args.db}; {'token required' if args.token else 'no token: loopback only'})",
