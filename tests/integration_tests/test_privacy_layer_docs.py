@@ -34,6 +34,14 @@ def test_when_the_page_is_read_then_it_holds_the_two_examples() -> None:
     assert all(len(code.splitlines()) <= 12 for _, code in blocks())
 
 
+def test_when_the_readme_shows_the_examples_then_they_are_the_ones_run_here() -> None:
+    readme = (PAGE.parents[1] / "README.md").read_text()
+    section = readme.split("## A privacy layer in front of any LLM", 1)[1]
+    section = section.split("\n## ", 1)[0]
+    shown = re.findall(r"^```(\w+)\n(.*?)^```", section, re.S | re.M)
+    assert shown == blocks()
+
+
 def test_when_the_middleware_example_runs_then_the_model_never_reads_an_original(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
