@@ -24,8 +24,11 @@ run:
 
 ``ideal_s`` is records x latency / concurrency (one call a record): what the
 server could take. ``ideal_ratio`` is ``ideal_s`` over a version's wall time.
-Every figure is the median of ``--repeats``; ``cpu_s`` is the CPU time of
-the child process (all its threads), read from the kernel when it exits.
+Every figure is the median of ``--repeats``. ``cpu_s``: for a command, the
+CPU time of its whole process (all its threads, imports included), read from
+the kernel when it exits; in process, the CPU time of the timed batch only.
+A Ray run's output is written from the store at its end, so its first
+output line says nothing about its first record.
 
 CPU-bound records (``--cpu-records N``, default 64): texts of about 540
 words without a cue, worked by the rules backend (``--model default=rules``:
@@ -166,13 +169,17 @@ def summarize(runs: list[dict[str, Any]], records: int, ideal: float) -> dict[st
         "ideal_ms_per_record": round(ideal / records * 1000, 2),
         "cpu_s": round(statistics.median(r["cpu"] for r in runs), 2),
     }
-    if "first" in runs[0]:
+    if "first" in runs[0] and records > 1:
         first = statistics.median(r["first"] for r in runs)
         rest = statistics.median(
             (r["wall"] - r["first"]) / max(1, records - 1) for r in runs
         )
         figures["first_record_s"] = round(first, 2)
         figures["ms_per_record_after_first"] = round(rest * 1000, 2)
+    elif "first" in runs[0]:
+        figures["first_record_s"] = round(
+            statistics.median(r["first"] for r in runs), 2
+        )
     else:
         figures["ms_per_record"] = round(wall / records * 1000, 2)
     return figures
