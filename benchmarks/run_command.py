@@ -68,6 +68,7 @@ COLD_CHILD = CHILD.replace(
     'asyncio.run(run_batch(options(warm, "warm")))', "pass  # no warm-up batch"
 )
 """throughput.py's child without its warm-up batch."""
+assert COLD_CHILD != CHILD, "throughput.py's warm-up line changed: update COLD_CHILD"
 
 POLL_SECONDS = 0.02
 """How often the parent looks at the output file for the first line."""
