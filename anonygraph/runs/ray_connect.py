@@ -9,7 +9,6 @@ for, or a store file would have to be reached from several nodes.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
 import logging
 import os
@@ -22,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from anonygraph.runs import sql
+from anonygraph.runs import ray_private, sql
 from anonygraph.runs.hosts import is_loopback
 
 LOOPBACK = "127.0.0.1"
@@ -202,35 +201,25 @@ def private_token() -> Path | None:
         return None
     if os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH"):
         return None
-    from ray._private.authentication import authentication_token_setup as auth
-
-    path = auth._get_default_token_path()
+    path = ray_private.default_token_path()
     if path.exists():
         if path.stat().st_mode & 0o077:
             path.chmod(0o600)
         return path
-    from ray._private.authentication.authentication_token_generator import (
-        generate_new_authentication_token,
-    )
-
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(handle, "w") as token:
-        token.write(generate_new_authentication_token())
+        token.write(ray_private.new_token())
     # Ray's loader may have looked for a token already (and found none).
-    importlib.import_module(
-        "ray._raylet"
-    ).AuthenticationTokenLoader.instance().reset_cache()
+    ray_private.forget_token_lookup()
     return path
 
 
 def _resolve(ray: Any, address: str) -> str:
     if address != "auto":
         return address
-    from ray._private.services import canonicalize_bootstrap_address
-
     try:
-        found = canonicalize_bootstrap_address("auto")
+        found = ray_private.find_local_cluster()
     except ConnectionError as exc:
         raise RayEngineError(f"--ray-address auto: {first_line(exc)}") from exc
     if found is None:
@@ -239,7 +228,7 @@ def _resolve(ray: Any, address: str) -> str:
             "`ray start` started none on this machine); start one or name its "
             "head node's HOST:PORT"
         )
-    return str(found)
+    return found
 
 
 def _wait_for_answer(given: str, address: str, timeout: float) -> None:
@@ -287,25 +276,10 @@ def _check_token(given: str) -> None:
 
     The same checks ``ray.init`` makes before it joins a cluster.
     """
-    from ray._private.authentication import authentication_token_setup as auth
-
-    if given == "auto":  # a token found on this machine turns token mode on
-        auth.maybe_enable_token_auth_if_token_available(warn_if_disabled=False)
     try:
-        auth.ensure_token_if_auth_enabled(None, create_token_if_missing=False)
+        ray_private.check_driver_token(from_this_machine=given == "auto")
     except Exception as exc:  # noqa: BLE001 - reported as a refusal
         raise RayEngineError(_refusal(given, exc)) from exc
-
-
-_PROBE = """
-import json, sys
-try:
-    from ray._raylet import GcsClient
-    GcsClient(address=sys.argv[1])
-except BaseException as exc:
-    print(json.dumps([type(exc).__name__, str(exc)]))
-    sys.exit(1)
-"""
 
 
 class _ProbeError(Exception):
@@ -326,7 +300,7 @@ def _ask_control_store(address: str, seconds: float) -> BaseException | str | No
     """
     try:
         done = subprocess.run(
-            [sys.executable, "-c", _PROBE, address],
+            [sys.executable, "-c", ray_private.PROBE, address],
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
