@@ -381,15 +381,18 @@ def check_resources(ray: Any, engine: RayOptions, where: str) -> int:
     return room
 
 
-def check_store(ray: Any, location: str, where: str) -> None:
+def check_store(ray: Any, location: str, where: str) -> str | None:
     """Refuse a store file that workers on other nodes would have to reach.
+
+    Returns the driver's node id for a store file (each worker checks it
+    runs there too: `check_worker_node`), None for Postgres.
 
     Raises:
         RayEngineError: naming the store and what to pass instead.
     """
     if sql.is_postgres(location):
-        return
-    here = ray.get_runtime_context().get_node_id()
+        return None
+    here = str(ray.get_runtime_context().get_node_id())
     others = [n for n in ray.nodes() if n["Alive"] and n["NodeID"] != here]
     if others:
         raise RayEngineError(
@@ -398,3 +401,57 @@ def check_store(ray: Any, location: str, where: str) -> None:
             "several nodes needs a store all of them reach: pass "
             "--db postgresql://USER@HOST:PORT/DB"
         )
+    return here
+
+
+def check_worker_node(job: dict[str, Any], node: str, address: str) -> None:
+    """Refuse, in a worker, a store file when the worker is not on the driver's node.
+
+    The driver checks the nodes once, before its workers start
+    (`check_store`); a node that joins later can still get a worker (one Ray
+    restarts after its node died, one waiting for resources), which would
+    open another file of the same name there, or none.
+
+    Raises:
+        RayEngineError: naming the node, the store and what to pass instead.
+    """
+    driver = job.get("driver_node")
+    if driver and node != driver:
+        raise RayEngineError(
+            f"Ray worker on node {address} ({node[:8]}) cannot use the store "
+            f"file {job['db']}: it is on the driver's node ({driver[:8]}) only, "
+            "and this node joined the cluster after the run started; a run "
+            "over several nodes needs a store all of them reach: pass "
+            "--db postgresql://USER@HOST:PORT/DB"
+        )
+
+
+@contextlib.contextmanager
+def joined(engine: RayOptions, job: dict[str, Any]) -> Iterator[tuple[Any, str]]:
+    """Join the cluster for a run or an evaluation and check it can take it.
+
+    Checks the options, imports Ray, joins (`connect`), refuses a cluster
+    without room for a worker (`check_resources`) or out of the store's
+    reach (`check_store`). Names ``job["db"]`` so every worker finds it and
+    notes the driver's node in ``job["driver_node"]`` for a store file.
+    Yields Ray and how to name the cluster.
+
+    Raises:
+        RayEngineError: for a run refused before any record was touched.
+    """
+    check_engine_options(engine)
+    ray = import_ray(engine.address)
+    job["db"] = store_location(job["db"])
+    with connect(ray, engine) as where:
+        check_resources(ray, engine, where)
+        job["driver_node"] = check_store(ray, job["db"], where)
+        yield ray, where
+
+
+def store_location(location: str) -> str:
+    """Name the store so every worker finds it: a Postgres URL or an absolute path.
+
+    Workers start in their own folders, so a relative SQLite path would name
+    another file there.
+    """
+    return location if sql.is_postgres(location) else str(Path(location).resolve())
