@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from anonygraph import _old_paths
-
 __all__ = [
     "aanonymize",
     "aanonymize_dataframe",
@@ -13,8 +11,6 @@ __all__ = [
     "anonymize_dataframe",
     "run_file",
 ]
-
-_old_paths.install()
 
 
 def anonymize(text: str | list[str], method: str = "rlaa", **kwargs: Any) -> Any:

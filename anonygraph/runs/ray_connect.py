@@ -9,7 +9,6 @@ for, or a store file would have to be reached from several nodes.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
 import logging
 import os
@@ -22,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from anonygraph.runs import sql
+from anonygraph.runs import ray_private, sql
 from anonygraph.runs.hosts import is_loopback
 
 LOOPBACK = "127.0.0.1"
@@ -202,35 +201,25 @@ def private_token() -> Path | None:
         return None
     if os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH"):
         return None
-    from ray._private.authentication import authentication_token_setup as auth
-
-    path = auth._get_default_token_path()
+    path = ray_private.default_token_path()
     if path.exists():
         if path.stat().st_mode & 0o077:
             path.chmod(0o600)
         return path
-    from ray._private.authentication.authentication_token_generator import (
-        generate_new_authentication_token,
-    )
-
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(handle, "w") as token:
-        token.write(generate_new_authentication_token())
+        token.write(ray_private.new_token())
     # Ray's loader may have looked for a token already (and found none).
-    importlib.import_module(
-        "ray._raylet"
-    ).AuthenticationTokenLoader.instance().reset_cache()
+    ray_private.forget_token_lookup()
     return path
 
 
 def _resolve(ray: Any, address: str) -> str:
     if address != "auto":
         return address
-    from ray._private.services import canonicalize_bootstrap_address
-
     try:
-        found = canonicalize_bootstrap_address("auto")
+        found = ray_private.find_local_cluster()
     except ConnectionError as exc:
         raise RayEngineError(f"--ray-address auto: {first_line(exc)}") from exc
     if found is None:
@@ -239,7 +228,7 @@ def _resolve(ray: Any, address: str) -> str:
             "`ray start` started none on this machine); start one or name its "
             "head node's HOST:PORT"
         )
-    return str(found)
+    return found
 
 
 def _wait_for_answer(given: str, address: str, timeout: float) -> None:
@@ -287,25 +276,10 @@ def _check_token(given: str) -> None:
 
     The same checks ``ray.init`` makes before it joins a cluster.
     """
-    from ray._private.authentication import authentication_token_setup as auth
-
-    if given == "auto":  # a token found on this machine turns token mode on
-        auth.maybe_enable_token_auth_if_token_available(warn_if_disabled=False)
     try:
-        auth.ensure_token_if_auth_enabled(None, create_token_if_missing=False)
+        ray_private.check_driver_token(from_this_machine=given == "auto")
     except Exception as exc:  # noqa: BLE001 - reported as a refusal
         raise RayEngineError(_refusal(given, exc)) from exc
-
-
-_PROBE = """
-import json, sys
-try:
-    from ray._raylet import GcsClient
-    GcsClient(address=sys.argv[1])
-except BaseException as exc:
-    print(json.dumps([type(exc).__name__, str(exc)]))
-    sys.exit(1)
-"""
 
 
 class _ProbeError(Exception):
@@ -326,7 +300,7 @@ def _ask_control_store(address: str, seconds: float) -> BaseException | str | No
     """
     try:
         done = subprocess.run(
-            [sys.executable, "-c", _PROBE, address],
+            [sys.executable, "-c", ray_private.PROBE, address],
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
@@ -407,15 +381,18 @@ def check_resources(ray: Any, engine: RayOptions, where: str) -> int:
     return room
 
 
-def check_store(ray: Any, location: str, where: str) -> None:
+def check_store(ray: Any, location: str, where: str) -> str | None:
     """Refuse a store file that workers on other nodes would have to reach.
+
+    Returns the driver's node id for a store file (each worker checks it
+    runs there too: `check_worker_node`), None for Postgres.
 
     Raises:
         RayEngineError: naming the store and what to pass instead.
     """
     if sql.is_postgres(location):
-        return
-    here = ray.get_runtime_context().get_node_id()
+        return None
+    here = str(ray.get_runtime_context().get_node_id())
     others = [n for n in ray.nodes() if n["Alive"] and n["NodeID"] != here]
     if others:
         raise RayEngineError(
@@ -424,3 +401,57 @@ def check_store(ray: Any, location: str, where: str) -> None:
             "several nodes needs a store all of them reach: pass "
             "--db postgresql://USER@HOST:PORT/DB"
         )
+    return here
+
+
+def check_worker_node(job: dict[str, Any], node: str, address: str) -> None:
+    """Refuse, in a worker, a store file when the worker is not on the driver's node.
+
+    The driver checks the nodes once, before its workers start
+    (`check_store`); a node that joins later can still get a worker (one Ray
+    restarts after its node died, one waiting for resources), which would
+    open another file of the same name there, or none.
+
+    Raises:
+        RayEngineError: naming the node, the store and what to pass instead.
+    """
+    driver = job.get("driver_node")
+    if driver and node != driver:
+        raise RayEngineError(
+            f"Ray worker on node {address} ({node[:8]}) cannot use the store "
+            f"file {job['db']}: it is on the driver's node ({driver[:8]}) only, "
+            "and this node joined the cluster after the run started; a run "
+            "over several nodes needs a store all of them reach: pass "
+            "--db postgresql://USER@HOST:PORT/DB"
+        )
+
+
+@contextlib.contextmanager
+def joined(engine: RayOptions, job: dict[str, Any]) -> Iterator[tuple[Any, str]]:
+    """Join the cluster for a run or an evaluation and check it can take it.
+
+    Checks the options, imports Ray, joins (`connect`), refuses a cluster
+    without room for a worker (`check_resources`) or out of the store's
+    reach (`check_store`). Names ``job["db"]`` so every worker finds it and
+    notes the driver's node in ``job["driver_node"]`` for a store file.
+    Yields Ray and how to name the cluster.
+
+    Raises:
+        RayEngineError: for a run refused before any record was touched.
+    """
+    check_engine_options(engine)
+    ray = import_ray(engine.address)
+    job["db"] = store_location(job["db"])
+    with connect(ray, engine) as where:
+        check_resources(ray, engine, where)
+        job["driver_node"] = check_store(ray, job["db"], where)
+        yield ray, where
+
+
+def store_location(location: str) -> str:
+    """Name the store so every worker finds it: a Postgres URL or an absolute path.
+
+    Workers start in their own folders, so a relative SQLite path would name
+    another file there.
+    """
+    return location if sql.is_postgres(location) else str(Path(location).resolve())

@@ -24,15 +24,14 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any
 
 from tqdm import tqdm
 
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import BadLine
-from anonygraph.runs import sql
+from anonygraph.runs import run_frame
 from anonygraph.runs.locks import run_lock
 from anonygraph.runs.options import (
     RunOptions,
@@ -40,23 +39,19 @@ from anonygraph.runs.options import (
     check_output_path,
     derive_run_id,
     load_input,
-    run_params,
 )
 from anonygraph.runs.output import OutputFile, write_done
 from anonygraph.runs.ray_connect import (
     RayEngineError,
     RayOptions,
     check_engine_options,
-    check_resources,
-    check_store,
-    connect,
-    import_ray,
+    joined,
 )
 from anonygraph.runs.ray_workers import WorkerPool
 from anonygraph.runs.schema import WAITING
 from anonygraph.runs.store import RunStore
-from anonygraph.runs.summary import RunSummary, fill_totals
-from anonygraph.runs.table_output import TableOutput, write_run_table
+from anonygraph.runs.summary import RunSummary
+from anonygraph.runs.table_output import TableOutput
 from anonygraph.runs.tracing import tracing_scope
 from anonygraph.state.domain import Record
 
@@ -120,24 +115,16 @@ def run_on_ray(options: RunOptions, engine: RayOptions | None = None) -> RaySumm
         getattr(context, "max_chars", 20_000),
         options.table,
     )
-    ray = import_ray(engine.address)
     job = {
         "name": run_id,
         "run_id": run_id,
         "method": options.method,
-        "db": store_location(options.db),
+        "db": options.db,
         "context": values,
         "trace": options.trace,
     }
-    identity = {
-        "run_id": run_id,
-        "method": options.method,
-        "input": str(Path(options.input).resolve()),
-        "options": options.context,
-    }
-    with tracing_scope(options.trace), connect(ray, engine) as where:
-        check_resources(ray, engine, where)
-        check_store(ray, options.db, where)
+    identity = run_frame.output_identity(options, run_id)
+    with tracing_scope(options.trace), joined(engine, job) as (ray, _):
         with (
             run_lock(options.db, run_id),
             _open_store(options.db) as db,
@@ -173,37 +160,16 @@ def _run(
     output: OutputFile | TableOutput,
     db: RunStore,
 ) -> RaySummary:
-    run_id = pool.job["run_id"]
-    summary = RaySummary(run_id=run_id, method=options.method)
+    summary = RaySummary(run_id=pool.job["run_id"], method=options.method)
     summary.workers = len(pool.workers)
-    summary.bad_lines = [str(i) for i in items if isinstance(i, BadLine)]
-    if options.is_table:
-        summary.bad_unit = "row"
-    records = [i for i in items if isinstance(i, Record)]
-    db.start_run(
-        run_id,
-        options.method,
-        run_params(options, context),
-        options.input,
-        options.output,
-    )
-    try:
+    records = run_frame.records_of(items, options, summary)
+    with run_frame.run_in_store(db, options, context, summary):
         _work(options, pool, db, records, summary)
-    except BaseException:
-        # Stopped by an exception (not SIGKILL): the run must not stay "running".
-        db.finish_run(run_id, "interrupted", asdict(summary))
-        raise
-    if isinstance(output, TableOutput):
-        summary.table_rows = write_run_table(
-            db, run_id, options.input, options.output, options.table,
-            max_chars=getattr(context, "max_chars", 20_000),
-        )  # fmt: skip
-    else:
-        write_output(output, db, run_id, records)
-    fill_totals(summary, db)
-    status = "partial" if summary.failed else "done"
-    status = WAITING if summary.waiting and not summary.failed else status
-    db.finish_run(run_id, status, asdict(summary))
+        if isinstance(output, TableOutput):
+            run_frame.write_table(db, options, summary, context)
+        else:
+            write_output(output, db, summary.run_id, records)
+        run_frame.finish(db, summary)
     return summary
 
 
@@ -286,10 +252,7 @@ def evaluate_on_ray(
     Raises:
         RayEngineError: for an evaluation refused before any text was scored.
     """
-    check_engine_options(engine)
-    ray = import_ray(engine.address)
     job = {**job, "kind": "eval", "name": job["eval_id"]}
-    job["db"] = store_location(job["db"])
     errors: list[str] = []
     nodes: dict[str, int] = {}
 
@@ -299,18 +262,7 @@ def evaluate_on_ray(
             nodes[node] = nodes.get(node, 0) + 1
         bar.update(1)
 
-    with connect(ray, engine) as where:
-        check_resources(ray, engine, where)
-        check_store(ray, job["db"], where)
-        with WorkerPool(ray, engine, job) as pool:
-            pool.work(rows, max(1, concurrency), settle, lambda: None)
+    with joined(engine, job) as (ray, _), WorkerPool(ray, engine, job) as pool:
+        pool.work(rows, max(1, concurrency), settle, lambda: None)
     return errors, nodes
 
-
-def store_location(location: str) -> str:
-    """Name the store so every worker finds it: a Postgres URL or an absolute path.
-
-    Workers start in their own folders, so a relative SQLite path would name
-    another file there.
-    """
-    return location if sql.is_postgres(location) else str(Path(location).resolve())

@@ -50,7 +50,12 @@ from anonygraph.graphs import GRAPHS
 from anonygraph.runs.checkpointers import open_checkpointer
 from anonygraph.runs.options import build_context
 from anonygraph.runs.output import NoOutput
-from anonygraph.runs.ray_connect import RayEngineError, RayOptions, first_line
+from anonygraph.runs.ray_connect import (
+    RayEngineError,
+    RayOptions,
+    check_worker_node,
+    first_line,
+)
 from anonygraph.runs.records import run_record
 from anonygraph.runs.store import RunStore
 from anonygraph.runs.tracing import tracing_scope
@@ -119,7 +124,16 @@ class RecordWorker:
             return self.opened
 
     async def _open_all(self) -> tuple[Any, Any, RunStore]:
+        import ray
+
         job = self.job
+        # Before the store opens: a store file must not be created on a node
+        # that joined after the driver checked the cluster.
+        check_worker_node(
+            job,
+            str(ray.get_runtime_context().get_node_id()),
+            str(cast(Any, ray.util).get_node_ip_address()),
+        )
         saver = await self.stack.enter_async_context(open_checkpointer(job["db"]))
         if job.get("kind") == "eval":
             context: Any = from_given(job["context_type"], job["context"])
@@ -431,7 +445,7 @@ class WorkerPool:
             self._hand_over(record, first_line(exc), settle)
             return
         except errors.RayError as exc:
-            error = f"record {record.id!r}: {first_line(exc)}"
+            error = f"record {record.id!r}: {_cause(exc)}"
         settle(record, error, worker.node)
 
     def _down(self, worker: Worker) -> None:
@@ -480,7 +494,14 @@ def _payload(item: Item) -> dict[str, Any]:
 
 
 def _cause(exc: Exception) -> str:
-    """Say in one line why a worker failed: Ray's exit detail when it has one."""
+    """Say in one line why a worker failed: Ray's exit detail when it has one.
+
+    An error the worker's own code raised comes wrapped in Ray's task error,
+    whose first line names only the call: the line is the error's own.
+    """
+    cause = getattr(exc, "cause", None)
+    if isinstance(cause, Exception):
+        return first_line(cause)
     text = str(exc)
     marker = "Worker exit detail: "
     if marker in text:

@@ -46,11 +46,6 @@ class Connection:
     """
 
     dialect: str
-    now_sql: str
-    """SQL for the database's clock in epoch seconds (leases use it, so the
-    machines of a shared run need not agree on the time)."""
-    skip_locked: str
-    """Suffix of a claiming ``SELECT`` so concurrent claims skip each other."""
 
     def __init__(self) -> None:
         """Set up the lock that serializes use of the one connection."""
@@ -180,8 +175,6 @@ class SqliteConnection(Connection):
     """A SQLite file in WAL mode, autocommit outside transactions."""
 
     dialect = "sqlite"
-    now_sql = "((julianday('now') - 2440587.5) * 86400.0)"
-    skip_locked = ""  # SQLite serializes writers: a claim never races another
 
     def __init__(self, path: str) -> None:
         """Open the file at ``path`` (the caller creates it 0600)."""
@@ -225,8 +218,6 @@ class PostgresConnection(Connection):
     """A psycopg 3 connection in autocommit mode outside transactions."""
 
     dialect = "postgres"
-    now_sql = "extract(epoch from clock_timestamp())::double precision"
-    skip_locked = " for update skip locked"
 
     def __init__(self, url: str) -> None:
         """Connect to the database at ``url``.

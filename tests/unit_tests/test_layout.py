@@ -1,18 +1,12 @@
-"""The package's shape: the manual's Code layout names the real tree, no import circles,
-old import paths still import."""
+"""The package's shape: the manual's Code layout names the real tree, no import circles."""
 
 from __future__ import annotations
 
 import ast
-import importlib
-import sys
-import warnings
 from itertools import takewhile
 from pathlib import Path
 
 import pytest
-
-from anonygraph._old_paths import MOVED, SPLIT
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "anonygraph"
@@ -183,73 +177,3 @@ def test_when_modules_import_each_other_in_a_circle_then_this_fails() -> None:
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [
         {"a", "b", "c"}
     ]
-
-
-@pytest.mark.parametrize(("old", "new"), sorted(MOVED.items()))
-def test_when_an_old_import_path_is_used_then_it_is_the_moved_module(
-    old: str, new: str
-) -> None:
-    fresh = old not in sys.modules
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        module = importlib.import_module(old)
-
-    assert module is importlib.import_module(new)
-    assert module.__spec__ is not None and module.__spec__.name == new
-    assert not (ROOT / (old.replace(".", "/") + ".py")).exists()
-    if fresh:
-        assert [str(w.message) for w in caught] == [
-            f"{old} moved to {new}; import it from there"
-        ]
-
-
-@pytest.mark.parametrize(
-    ("old", "name", "home"),
-    [
-        ("anonygraph.models", "ask_structured", "anonygraph.llm.ask"),
-        ("anonygraph.models", "load_chat_model", "anonygraph.llm.loading"),
-        ("anonygraph.models", "parse_spec", "anonygraph.llm.registry"),
-        ("anonygraph.store", "RunStore", "anonygraph.runs.store"),
-        ("anonygraph.store", "open_checkpointer", "anonygraph.runs.checkpointers"),
-        ("anonygraph.runner", "run_batch", "anonygraph.runs.batch"),
-        ("anonygraph.runner", "RunOptions", "anonygraph.runs.options"),
-        ("anonygraph.endpoints", "split_urls", "anonygraph.llm.spec"),
-    ],
-)
-def test_when_a_split_module_is_imported_then_its_names_come_from_their_new_home(
-    old: str, name: str, home: str
-) -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        module = importlib.import_module(old)
-    assert old in SPLIT
-    assert getattr(module, name) is getattr(importlib.import_module(home), name)
-    assert not (ROOT / (old.replace(".", "/") + ".py")).exists()
-
-
-def test_when_a_test_patches_an_old_path_then_the_model_layer_is_patched() -> None:
-    from anonygraph.llm import ask, loading
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        models = importlib.import_module("anonygraph.models")
-
-    def load(spec: str, role: str) -> None:
-        return None
-
-    originals = (loading.load_chat_model, ask.constrained)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(models, "load_chat_model", load)
-        patch.setattr(models, "constrained", load)
-        assert loading.load_chat_model is load
-        assert ask.constrained is load  # where ask_structured looks it up
-    # The undo puts the model layer back (it must not delete its names).
-    assert (loading.load_chat_model, ask.constrained) == originals
-
-
-def test_when_a_gone_name_is_read_then_the_error_names_what_replaced_it() -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        models = importlib.import_module("anonygraph.models")
-    with pytest.raises(AttributeError, match="supports_tools"):
-        _ = models.TOOL_BACKENDS

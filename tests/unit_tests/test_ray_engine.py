@@ -406,6 +406,35 @@ def test_when_a_run_cannot_go_on_ray_then_one_line_says_why_and_nothing_starts(
     assert model.calls == {}
 
 
+def test_when_a_worker_starts_on_a_node_the_store_file_is_not_on_then_it_refuses(
+    cluster: RayCluster,
+    model: CityModel,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    write_records(tmp_path / "in.jsonl", 3)
+    db = tmp_path / "runs.sqlite"
+
+    def one_node_at_start(ray: Any, location: str, where: str) -> str:
+        # As when the cluster was the driver's node alone when the run
+        # checked it, and the worker nodes joined afterwards.
+        return str(ray.get_runtime_context().get_node_id())
+
+    monkeypatch.setattr(ray_connect, "check_store", one_node_at_start)
+    with pytest.raises(RayEngineError) as refused:
+        run_on_ray(
+            options(tmp_path, str(db), model, run_id="late-node"),
+            RayOptions(address=cluster.address, workers=2),
+        )
+    message = str(refused.value)
+    start = "no Ray worker could start: Ray worker on node 127.0.0.1 "
+    assert message.startswith(start)
+    assert f"cannot use the store file {db}: it is on the driver's node" in message
+    assert message.endswith("pass --db postgresql://USER@HOST:PORT/DB")
+    assert "\n" not in message
+    assert RunStore(str(db)).get_run("late-node") is None and model.calls == {}
+
+
 @pytest.mark.parametrize(
     "without",
     [("RAY_AUTH_TOKEN",), ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN")],
