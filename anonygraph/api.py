@@ -7,27 +7,27 @@ from typing import TYPE_CHECKING, Any
 
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import MAX_CHARS
-from anonygraph.runs.options import build_context
-from anonygraph.runs.progress import (
+from anonygraph.runs.engines.progress import (
     SLOW_SECONDS,
     Say,
     invoke_with_progress,
     slow_model_note,
 )
-from anonygraph.runs.records import graph_input
-from anonygraph.runs.table_output import (
+from anonygraph.runs.engines.records import graph_input
+from anonygraph.runs.io.table_output import (
     OutputColumns,
     TableResult,
     check_free,
     graph_result,
     no_result,
 )
-from anonygraph.runs.tables import BadRow, TableColumns, check_names, rows_records
+from anonygraph.runs.io.tables import BadRow, TableColumns, check_names, rows_records
+from anonygraph.runs.options import build_context
 from anonygraph.runs.tracing import tracing_scope
 from anonygraph.state.domain import Record
 
 if TYPE_CHECKING:
-    from anonygraph.runs.ray_connect import RayOptions
+    from anonygraph.runs.engines.ray_connect import RayOptions
     from anonygraph.runs.summary import RunSummary
 
 
@@ -119,7 +119,7 @@ def run_file(
         concurrency: records at once (on each Ray worker with ``engine="ray"``).
         engine: ``local`` (this process) or ``ray`` (Ray workers).
         ray: the cluster and the workers for ``engine="ray"``
-            (`anonygraph.runs.ray_connect.RayOptions`; default: a local
+            (`anonygraph.runs.engines.ray_connect.RayOptions`; default: a local
             cluster with one worker).
         run_id: the run's name (default: derived, so a rerun resumes it).
         progress: show a progress bar on stderr.
@@ -129,9 +129,9 @@ def run_file(
     Returns:
         The run's `RunSummary` (``report()`` renders it).
     """
-    from anonygraph.runs.batch import run_batch
+    from anonygraph.runs.engines.batch import run_batch
+    from anonygraph.runs.engines.ray_connect import RayOptions
     from anonygraph.runs.options import RunOptions
-    from anonygraph.runs.ray_connect import RayOptions
 
     run = RunOptions(
         method=method,

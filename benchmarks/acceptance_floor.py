@@ -25,7 +25,7 @@ from anonygraph.cues import detect_cues
 from anonygraph.cues.leaks import explicit_leak_rates
 from anonygraph.cues.places import gazetteer
 from anonygraph.llm.backends import rules
-from anonygraph.runs.datasets import load_personalreddit
+from anonygraph.runs.io.datasets import load_personalreddit
 from anonygraph.state.domain import Rewrite
 from anonygraph.tools.acceptance import (
     check_kept_parts,

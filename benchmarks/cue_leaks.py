@@ -36,7 +36,7 @@ ROUNDS = 3
 
 
 def _records() -> dict[str, list[Any]]:
-    from anonygraph.runs.datasets import load_personalreddit, load_synthpai
+    from anonygraph.runs.io.datasets import load_personalreddit, load_synthpai
 
     return {
         "personalreddit": load_personalreddit(

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _texts() -> dict[str, list[str]]:
-    from anonygraph.runs.datasets import load_personalreddit
+    from anonygraph.runs.io.datasets import load_personalreddit
 
     shared = ROOT.parent / "shared" / "data" / "personalreddit" / "train.jsonl"
     cues = [

@@ -49,9 +49,9 @@ from fixed_model import CityModel  # noqa: E402
 from postgres import create_database, start_postgres  # noqa: E402
 from ray_cluster import RayCluster, ray_environment  # noqa: E402
 
-from anonygraph.runs.local import run_local  # noqa: E402
+from anonygraph.runs.engines.local import run_local  # noqa: E402
+from anonygraph.runs.engines.ray_engine import RayOptions, run_on_ray  # noqa: E402
 from anonygraph.runs.options import RunOptions  # noqa: E402
-from anonygraph.runs.ray_engine import RayOptions, run_on_ray  # noqa: E402
 from anonygraph.runs.store import RunStore  # noqa: E402
 
 CONCURRENCY = 8

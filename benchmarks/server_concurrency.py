@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO / "tests"))
 from servers import FakeOpenAI, LlamaServer, free_port  # noqa: E402
 
 from anonygraph import llm  # noqa: E402
-from anonygraph.runs.batch import run_batch  # noqa: E402
+from anonygraph.runs.engines.batch import run_batch  # noqa: E402
 from anonygraph.runs.options import RunOptions  # noqa: E402
 
 EXAMPLES = REPO / "examples" / "reddit_comments.jsonl"

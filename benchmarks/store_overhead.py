@@ -38,9 +38,9 @@ from scripted import Script, attack_json, rewrite_json, verdicts_json  # noqa: E
 from anonygraph.graphs import GRAPHS  # noqa: E402
 from anonygraph.inputs import read_records  # noqa: E402
 from anonygraph.llm import loading
-from anonygraph.runs.batch import run_batch  # noqa: E402
+from anonygraph.runs.engines.batch import run_batch  # noqa: E402
+from anonygraph.runs.engines.records import graph_input, invoke_thread  # noqa: E402
 from anonygraph.runs.options import RunOptions, build_context  # noqa: E402
-from anonygraph.runs.records import graph_input, invoke_thread  # noqa: E402
 
 CONTEXT: dict[str, Any] = {
     "default_model": "local",  # the scripted model stands in for every role

@@ -161,7 +161,7 @@ CHILD = r"""
 import asyncio, json, sys, time, warnings
 warnings.simplefilter("ignore")
 try:
-    from anonygraph.runs.batch import run_batch
+    from anonygraph.runs.engines.batch import run_batch
     from anonygraph.runs.options import RunOptions
 except ImportError:  # the baseline's layout
     from anonygraph.runner import RunOptions, run_batch
@@ -194,7 +194,7 @@ from typing import Annotated, TypedDict
 warnings.simplefilter("ignore")
 from langgraph.graph import END, START, StateGraph
 from anonygraph.llm.backends.openai_chat import _shards
-from anonygraph.runs.checkpointers import open_checkpointer
+from anonygraph.runs.store.checkpointers import open_checkpointer
 
 source, warm, folder, url, concurrency = sys.argv[1:6]
 concurrency = int(concurrency)

@@ -20,7 +20,7 @@ from scripted import Script, attack_json, fenced, rewrite_json
 from anonygraph.llm import loading
 from anonygraph.reporting.evaluation import EvalOptions, evaluate_run
 from anonygraph.reporting.report import write_report
-from anonygraph.runs.batch import run_batch
+from anonygraph.runs.engines.batch import run_batch
 from anonygraph.runs.options import RunOptions
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "reddit_comments.jsonl"

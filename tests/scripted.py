@@ -207,7 +207,7 @@ def judge_json(read: int = 9, meaning: int = 8, hall: int = 1) -> str:
 def rlaa_batch(tmp_path: Path, source: Path, **context: Any) -> Any:
     """Run RLAA over ``source`` in ``tmp_path`` with the scripted roles, one
     round, the city attribute; ``context`` adds or overrides run parameters."""
-    from anonygraph.runs.batch import run_batch
+    from anonygraph.runs.engines.batch import run_batch
     from anonygraph.runs.options import RunOptions
 
     options = RunOptions(

@@ -16,8 +16,8 @@ from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.flags import OptionError
 from anonygraph.inputs import InputError
 from anonygraph.llm import ModelSpecError
-from anonygraph.runs.locks import RunLockedError
-from anonygraph.runs.sql import DB_ERRORS
+from anonygraph.runs.store.locks import RunLockedError
+from anonygraph.runs.store.sql import DB_ERRORS
 
 __all__ = ["build_parser", "main", "run"]
 

@@ -106,7 +106,7 @@ def check_store(location: str) -> None:
     Raises:
         OptionError: naming the path.
     """
-    from anonygraph.runs.sql import is_postgres
+    from anonygraph.runs.store.sql import is_postgres
 
     if not is_postgres(location) and not Path(location).is_file():
         raise OptionError(f"--db {location}: no such run store; check the path")
@@ -117,8 +117,8 @@ def check_store(location: str) -> None:
 
 def add_engine(parser: argparse.ArgumentParser) -> None:
     """Add ``--engine`` and a flag per `RayOptions` field that names one."""
+    from anonygraph.runs.engines.ray_connect import RayOptions
     from anonygraph.runs.options import ENGINES
-    from anonygraph.runs.ray_connect import RayOptions
 
     group = parser.add_argument_group(
         "engine", "where the records run: this process, or the workers of a Ray "
@@ -154,7 +154,7 @@ def engine_options(args: argparse.Namespace) -> tuple[str, Any]:
         OptionError: for a Ray flag without ``--engine ray``, or a value Ray
             cannot take.
     """
-    from anonygraph.runs.ray_connect import (
+    from anonygraph.runs.engines.ray_connect import (
         RayEngineError,
         RayOptions,
         check_engine_options,

@@ -5,7 +5,7 @@ tokens, seconds) and returns it with the answer. Keeping calls beyond that
 (the call log, the call journal that replays answered calls after a fault,
 the answer cache, the structured-output mode each server accepts) is the
 job of a `Recorder`, which the run layer installs for the records it runs
-(`anonygraph.runs.recorder`): this package never touches a store. Outside a
+(`anonygraph.runs.store.recorder`): this package never touches a store. Outside a
 batch run (Studio, the Python API) the recorder is `NO_RECORDER`: calls are
 accounted in the graph's state and kept nowhere else.
 """

@@ -16,11 +16,11 @@ from anonygraph import llm
 from anonygraph.cues.leaks import LeakRate, explicit_leak_rates
 from anonygraph.graphs import evaluate
 from anonygraph.runs import store
-from anonygraph.runs.checkpointers import open_checkpointer
+from anonygraph.runs.engines.ray_connect import RayOptions
+from anonygraph.runs.engines.records import invoke_thread, run_bounded
 from anonygraph.runs.options import check_engine
-from anonygraph.runs.ray_connect import RayOptions
-from anonygraph.runs.recorder import StoreRecorder, record_calls
-from anonygraph.runs.records import invoke_thread, run_bounded
+from anonygraph.runs.store.checkpointers import open_checkpointer
+from anonygraph.runs.store.recorder import StoreRecorder, record_calls
 from anonygraph.runs.tracing import tracing_scope
 from anonygraph.state.evaluate import EvalContext
 from anonygraph.state.profile import from_given
@@ -274,7 +274,7 @@ async def _score_rows(
     """Score ``rows`` in this process or on Ray workers; return their errors."""
     eval_id = summary.eval_id
     if options.engine == "ray":
-        from anonygraph.runs.ray_engine import evaluate_on_ray
+        from anonygraph.runs.engines.ray_engine import evaluate_on_ray
 
         job = {
             "run_id": options.run_id,

@@ -12,7 +12,7 @@ from typing import Any
 
 from anonygraph.attributes import canonical_attribute
 from anonygraph.runs import store
-from anonygraph.runs.schema import WAITING
+from anonygraph.runs.store.schema import WAITING
 from anonygraph.state.record import WAITING_FOR_REVIEW
 from anonygraph.tools.matching import ABSTAINED, match_inference
 from anonygraph.tools.text_diff import changed_words, render_terminal, word_diff

@@ -310,7 +310,7 @@ async def reproduce(options: ReproduceOptions) -> Reproduction:
         ValueError: for a paper without a plan (naming why) or unusable data.
     """
     from anonygraph.reporting.evaluation import EvalOptions, evaluate_run
-    from anonygraph.runs.batch import run_batch
+    from anonygraph.runs.engines.batch import run_batch
     from anonygraph.runs.options import RunOptions, context_schema
 
     if options.paper in UNPLANNED:

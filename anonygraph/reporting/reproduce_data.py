@@ -43,7 +43,7 @@ def write_sample(
     Raises:
         ValueError: when the data holds no usable record.
     """
-    from anonygraph.runs.datasets import load_personalreddit, load_synthpai
+    from anonygraph.runs.io.datasets import load_personalreddit, load_synthpai
 
     wanted = max(1, records)
     if data_format in JSONL_READERS:

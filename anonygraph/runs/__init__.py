@@ -1,15 +1,13 @@
-"""Batch runs: inputs, the run store, checkpoints, engines, tables in and out.
+"""Batch runs, in three rooms: engines, reading and writing records, the store.
 
-`batch.run_batch` is the one entry: a SQLite store is worked by this process
-(`local`), a Postgres store by any number of workers (`shared`). Below it:
-the store (`store`, split by table group into `call_tables`, `eval_tables`,
-`queue`; `schema`, `sql`), checkpoints (`checkpointers`), locks, one record's
-thread (`records`), the output file, the call recorder the model layer
-writes through (`recorder`) and the answering of paused reviews
-(`pending_reviews`). Beside them: the shared data formats (`datasets`),
-tables in and out (`tables`, `table_output`) and tracing. `ray_engine` spreads
-a run's records over a Ray cluster (imported only when asked for: Ray is an
-optional extra).
+`engines.batch.run_batch` is the one entry: this process works a run's
+records (`engines.local`), or Ray workers do (`engines.ray_engine`, imported
+only when asked for: Ray is an optional extra); both share `engines.run_frame`.
+`io` reads records (our JSONL, the shared data formats, tables) and writes
+them (the output file, the output table). `store` is the run store (SQLite or
+Postgres) with its table groups, checkpoints, locks and the call recorder the
+model layer writes through. Beside them: a run's options, its summary and
+tracing.
 
 Importing this package imports none of them, so that a module anywhere can
 import one of its parts without pulling in the graphs.
@@ -20,13 +18,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from anonygraph.runs.batch import run_batch
+    from anonygraph.runs.engines.batch import run_batch
     from anonygraph.runs.options import RunOptions
     from anonygraph.runs.store import RunStore
     from anonygraph.runs.summary import RunSummary
 
 _LAZY = {
-    "run_batch": "anonygraph.runs.batch",
+    "run_batch": "anonygraph.runs.engines.batch",
     "RunOptions": "anonygraph.runs.options",
     "RunStore": "anonygraph.runs.store",
     "RunSummary": "anonygraph.runs.summary",

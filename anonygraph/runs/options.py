@@ -19,9 +19,9 @@ from anonygraph.inputs import (
     check_text,
     read_records,
 )
-from anonygraph.runs.ray_connect import RayOptions
-from anonygraph.runs.table_output import TableOptions
-from anonygraph.runs.tables import read_table, table_format
+from anonygraph.runs.engines.ray_connect import RayOptions
+from anonygraph.runs.io.table_output import TableOptions
+from anonygraph.runs.io.tables import read_table, table_format
 from anonygraph.state.context import SERVER_FIELDS, Context
 from anonygraph.state.domain import Record
 from anonygraph.state.profile import from_given
@@ -129,7 +129,7 @@ def stored_table(run: dict[str, Any]) -> TableOptions | None:
 
 RETIRED_OPTIONS: dict[str, str] = {
     "cache_db": "a batch run caches model calls in its own store (--db); from "
-    "Python, run the graph inside anonygraph.runs.recorder.calls_kept_in(STORE)",
+    "Python, run the graph inside anonygraph.runs.store.recorder.calls_kept_in(STORE)",
 }
 """Context fields that are gone, with what replaced them."""
 
@@ -195,7 +195,7 @@ def iter_input(
     if format == "jsonl":
         yield from read_records(path, max_chars=max_chars)
         return
-    from anonygraph.runs.datasets import load_records
+    from anonygraph.runs.io.datasets import load_records
 
     loaded = load_records(path, format)  # type: ignore[arg-type]
     for e in loaded.errors:

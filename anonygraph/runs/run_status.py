@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from anonygraph.runs.schema import WAITING
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.schema import WAITING
 
 COLUMNS = ("done", "failed", WAITING, "running")
 """What a status row counts; ``running``: started by the worker and not ended

@@ -8,9 +8,9 @@ from typing import Any
 
 from anonygraph import llm
 from anonygraph.llm.registry import answers_from_cues
-from anonygraph.runs.recorder import StoreRecorder
-from anonygraph.runs.schema import WAITING
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.recorder import StoreRecorder
+from anonygraph.runs.store.schema import WAITING
 from anonygraph.state.record import PARTLY_SCRUBBED, SCRUBBED, WAITING_FOR_REVIEW
 
 

@@ -2,7 +2,7 @@
 
 `create_app` builds the FastAPI app: one text anonymized per request
 (`anonygraph.api.aanonymize`), batches run as the store's runs
-(`anonygraph.runs.batch.run_batch`), so a batch cut off by a kill is resumed
+(`anonygraph.runs.engines.batch.run_batch`), so a batch cut off by a kill is resumed
 when the service starts again. `ServiceSettings` holds what the command line
 chose; `check_binding` refuses a non-loopback address without a token.
 """

@@ -32,13 +32,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import InputError, check_text
-from anonygraph.runs.locks import RunLockedError
+from anonygraph.runs.engines.pending_reviews import answer_review, waiting_requests
+from anonygraph.runs.io.table_output import OutputColumns, TableOptions
+from anonygraph.runs.io.tables import TableColumns
 from anonygraph.runs.options import build_context, context_schema
-from anonygraph.runs.pending_reviews import answer_review, waiting_requests
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.locks import RunLockedError
 from anonygraph.runs.summary import record_outcome
-from anonygraph.runs.table_output import OutputColumns, TableOptions
-from anonygraph.runs.tables import TableColumns
 from anonygraph.service.batches import BatchError, Batches
 from anonygraph.service.gate import Gate, QueueFull
 from anonygraph.service.gateway import gateway_router

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from anonygraph.inputs import BadLine
-from anonygraph.runs.batch import run_batch
+from anonygraph.runs.engines.batch import run_batch
 from anonygraph.runs.files import secure_file
+from anonygraph.runs.io.table_output import TableOptions
 from anonygraph.runs.options import RunOptions, build_context, iter_input
-from anonygraph.runs.schema import WAITING
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.schema import WAITING
 from anonygraph.runs.summary import tally_outcomes
-from anonygraph.runs.table_output import TableOptions
 from anonygraph.service.gate import QueueFull
 from anonygraph.service.settings import ServiceSettings
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from anonygraph.runs.hosts import is_loopback
+from anonygraph.runs.engines.hosts import is_loopback
 
 
 class BindingError(ValueError):

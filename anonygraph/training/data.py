@@ -24,9 +24,8 @@ from anonygraph.prompts.seal import (
     SEAL_INFER_PROMPT,
     SEAL_JUDGE_PROMPT,
 )
-from anonygraph.runs import sql
 from anonygraph.runs.files import secure_file
-from anonygraph.runs.store import RunStore
+from anonygraph.runs.store import RunStore, sql
 from anonygraph.state.answers import Rewrite, attack_answer_model
 from anonygraph.state.domain import AttributeInference
 from anonygraph.state.seal import TrajectoryStep

@@ -12,7 +12,7 @@ from conftest import EXAMPLES
 
 from anonygraph.attributes import resolve_attributes
 from anonygraph.graphs import aura
-from anonygraph.runs.checkpointers import open_checkpointer
+from anonygraph.runs.store.checkpointers import open_checkpointer
 from anonygraph.state.aura import AuraContext, Candidate, MaskTemplate, ScopeItem
 from anonygraph.tools.aura.mask_template import restore_original
 

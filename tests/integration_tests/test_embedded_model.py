@@ -8,7 +8,7 @@ from pathlib import Path
 
 from conftest import EXAMPLES
 
-from anonygraph.runs.batch import run_batch
+from anonygraph.runs.engines.batch import run_batch
 from anonygraph.runs.options import RunOptions
 from anonygraph.runs.store import RunStore
 

@@ -17,7 +17,7 @@ from servers import fail_or_skip
 
 from anonygraph import llm
 from anonygraph.llm import decoding, loading
-from anonygraph.runs.batch import run_batch
+from anonygraph.runs.engines.batch import run_batch
 from anonygraph.runs.options import RunOptions
 from anonygraph.runs.store import RunStore
 

@@ -12,7 +12,7 @@ from conftest import EXAMPLES
 
 from anonygraph.attributes import resolve_attributes
 from anonygraph.graphs import intentanony
-from anonygraph.runs.checkpointers import open_checkpointer
+from anonygraph.runs.store.checkpointers import open_checkpointer
 from anonygraph.state.intentanony import (
     EvidenceChain,
     ExposureBudget,

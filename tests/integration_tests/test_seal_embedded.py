@@ -13,7 +13,7 @@ from trl.data_utils import is_conversational
 
 from anonygraph import cli
 from anonygraph.graphs import GRAPHS, seal
-from anonygraph.runs.batch import run_batch
+from anonygraph.runs.engines.batch import run_batch
 from anonygraph.runs.options import RunOptions
 from anonygraph.runs.store import RunStore
 from anonygraph.training.data import FILES, load_trajectories

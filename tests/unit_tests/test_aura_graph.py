@@ -18,7 +18,7 @@ from scripted import Script, attack_json, rewrite_json
 
 from anonygraph.graphs import GRAPHS, aura, evaluate
 from anonygraph.prompts.aura import SCOPE_PRIOR_NONE, VARIATIONS
-from anonygraph.runs.batch import run_batch
+from anonygraph.runs.engines.batch import run_batch
 from anonygraph.runs.options import RunOptions
 from anonygraph.runs.store import RunStore
 from anonygraph.state.answers import scope_answer_model

@@ -14,10 +14,10 @@ from scripted import Script, attack_json, rewrite_json, verdicts_json
 
 from anonygraph import cli
 from anonygraph.cli.flags import context_fields
-from anonygraph.runs.batch import run_batch
-from anonygraph.runs.checkpointers import checkpoint_path
+from anonygraph.runs.engines.batch import run_batch
 from anonygraph.runs.options import RunOptions
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.checkpointers import checkpoint_path
 
 
 def script_city_leak(script: Script) -> None:
@@ -266,7 +266,7 @@ def test_when_a_resumed_record_has_more_model_time_than_wall_time_then_share_is_
     script_city_leak(script)
     source = tmp_path / "in.jsonl"
     source.write_text('{"id": "a", "text": "I live in Calgary."}\n')
-    from anonygraph.runs import records
+    from anonygraph.runs.engines import records
 
     original = records.invoke_thread
 

@@ -24,9 +24,9 @@ from scripted import Script, calgary_script, rewrite_json, rlaa_batch
 
 from anonygraph import llm
 from anonygraph.llm.faults import Fault, ServerError
-from anonygraph.runs.recorder import record_calls
-from anonygraph.runs.records import invoke_thread
+from anonygraph.runs.engines.records import invoke_thread
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.recorder import record_calls
 from anonygraph.runs.summary import RunSummary
 from anonygraph.state.answers import Rewrite
 from anonygraph.state.context import Context

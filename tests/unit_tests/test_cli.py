@@ -17,8 +17,8 @@ import anonygraph
 from anonygraph.cli import build_parser, flags, main
 from anonygraph.cli.commands.eval import eval_fields
 from anonygraph.cli.commands.run import run_exit_code
-from anonygraph.runs.datasets import Format
-from anonygraph.runs.ray_connect import RayOptions
+from anonygraph.runs.engines.ray_connect import RayOptions
+from anonygraph.runs.io.datasets import Format
 from anonygraph.state.context import ModelContext
 from anonygraph.state.evaluate import EvalContext
 from anonygraph.state.intentanony import LEVELS, Level

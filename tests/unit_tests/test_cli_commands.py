@@ -10,8 +10,8 @@ import pytest
 from scripted import Script, attack_json, rewrite_json, verdicts_json
 
 from anonygraph.cli import main
+from anonygraph.runs.engines.progress import slow_model_note
 from anonygraph.runs.options import build_context
-from anonygraph.runs.progress import slow_model_note
 
 TEXT = "I'm a 34 year old nurse living in Calgary with my wife."
 

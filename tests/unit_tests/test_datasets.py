@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from anonygraph.attributes import DEFAULT_ATTRIBUTES
-from anonygraph.runs.datasets import (
+from anonygraph.runs.io.datasets import (
     detect_format,
     load_personalreddit,
     load_profiles,

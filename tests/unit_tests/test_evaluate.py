@@ -15,7 +15,7 @@ from anonygraph.graphs import evaluate
 from anonygraph.llm import ModelOutputError
 from anonygraph.reporting.evaluation import EvalOptions, evaluate_run
 from anonygraph.reporting.report import write_report
-from anonygraph.runs.batch import run_batch
+from anonygraph.runs.engines.batch import run_batch
 from anonygraph.runs.options import RunOptions
 from anonygraph.runs.store import RunStore
 from anonygraph.state.evaluate import EvalContext

@@ -24,11 +24,11 @@ from scripted import Script, attack_json, rewrite_json, verdicts_json
 from anonygraph import cli
 from anonygraph.cli.commands.run import WAITING_EXIT
 from anonygraph.graphs import fgaa, rlaa
-from anonygraph.runs import pending_reviews
-from anonygraph.runs.batch import run_batch
+from anonygraph.runs.engines import pending_reviews
+from anonygraph.runs.engines.batch import run_batch
+from anonygraph.runs.engines.pending_reviews import parse_edit, review_run
+from anonygraph.runs.engines.records import WAITING
 from anonygraph.runs.options import RunOptions
-from anonygraph.runs.pending_reviews import parse_edit, review_run
-from anonygraph.runs.records import WAITING
 from anonygraph.runs.store import RunStore
 from anonygraph.state.context import Context
 
@@ -377,7 +377,7 @@ CHILD = """
 import os, signal, sys
 sys.path.insert(0, {tests!r})
 from scripted import Script, attack_json, rewrite_json, verdicts_json
-from anonygraph.runs.checkpointers import InLoopSqliteSaver
+from anonygraph.runs.store.checkpointers import InLoopSqliteSaver
 from anonygraph import cli
 from anonygraph.cli.commands.run import WAITING_EXIT
 from anonygraph.llm import loading

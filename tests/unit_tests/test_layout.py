@@ -1,4 +1,4 @@
-"""The package's shape: the manual's Code layout names the real tree, no import circles."""
+"""The package's shape: the layout page names the real tree; no import circles."""
 
 from __future__ import annotations
 

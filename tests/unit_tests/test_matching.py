@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from anonygraph.runs.datasets import load_profiles, predictions
+from anonygraph.runs.io.datasets import load_profiles, predictions
 from anonygraph.tools.matching import (
     AttributeMatch,
     GuessMatch,

@@ -31,15 +31,15 @@ from servers import fail_or_skip, free_port
 
 import anonygraph
 from anonygraph import cli
-from anonygraph.runs import ray_connect
-from anonygraph.runs.options import RunOptions
-from anonygraph.runs.ray_connect import private_token
-from anonygraph.runs.ray_engine import (
+from anonygraph.runs.engines import ray_connect
+from anonygraph.runs.engines.ray_connect import private_token
+from anonygraph.runs.engines.ray_engine import (
     RayEngineError,
     RayOptions,
     RaySummary,
     run_on_ray,
 )
+from anonygraph.runs.options import RunOptions
 from anonygraph.runs.store import RunStore
 
 RECORDS = 200
@@ -159,9 +159,9 @@ def test_when_a_worker_node_dies_mid_run_then_200_records_finish_once_on_the_oth
 
 DRIVER = """
 import asyncio, json, sys
-from anonygraph.runs.batch import run_batch
+from anonygraph.runs.engines.batch import run_batch
 from anonygraph.runs.options import RunOptions
-from anonygraph.runs.ray_connect import RayOptions
+from anonygraph.runs.engines.ray_connect import RayOptions
 run, engine = json.loads(sys.argv[1])
 run.update(engine="ray", ray=RayOptions(**engine))
 summary = asyncio.run(run_batch(RunOptions(**run)))
@@ -453,7 +453,7 @@ def test_when_the_driver_lacks_the_cluster_token_then_it_is_refused_in_one_line(
     _, err = refused.communicate(timeout=120)
     assert refused.returncode == 1, err
     last = err.strip().splitlines()[-1]
-    assert last.startswith("anonygraph.runs.ray_connect.RayEngineError: ")
+    assert last.startswith("anonygraph.runs.engines.ray_connect.RayEngineError: ")
     assert "the cluster asks for its token: set RAY_AUTH_MODE=token and " in last
     assert RunStore(pg_url).get_run("no-token") is None
     assert model.calls == {}

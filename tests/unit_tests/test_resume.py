@@ -22,7 +22,7 @@ CHILD = """
 import os, signal, sys
 sys.path.insert(0, {tests!r})
 from scripted import calgary_script
-from anonygraph.runs.checkpointers import InLoopSqliteSaver
+from anonygraph.runs.store.checkpointers import InLoopSqliteSaver
 from anonygraph import cli
 from anonygraph.llm import loading
 

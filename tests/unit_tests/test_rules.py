@@ -210,7 +210,7 @@ def test_when_make_run_defaults_anonymize_the_shipped_examples_then_no_label_lea
     tmp_path: Path,
 ) -> None:
     from anonygraph.cues.leaks import leaked_attributes
-    from anonygraph.runs.batch import run_batch
+    from anonygraph.runs.engines.batch import run_batch
     from anonygraph.runs.options import RunOptions
     from anonygraph.tools.acceptance import check_task_talk
 

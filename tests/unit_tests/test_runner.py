@@ -19,11 +19,11 @@ import pytest
 from scripted import Script, attack_json, rewrite_json, rlaa_batch, verdicts_json
 
 from anonygraph import cli
-from anonygraph.runs.batch import run_batch
-from anonygraph.runs.checkpointers import checkpoint_path
-from anonygraph.runs.locks import RunLockedError, run_lock
+from anonygraph.runs.engines.batch import run_batch
 from anonygraph.runs.options import RunOptions
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.checkpointers import checkpoint_path
+from anonygraph.runs.store.locks import RunLockedError, run_lock
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -332,7 +332,7 @@ def test_when_input_is_a_shared_data_set_then_its_labels_reach_the_store(
 def test_when_output_lines_are_appended_then_each_is_readable_at_once_and_flushed_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from anonygraph.runs import output as output_module
+    from anonygraph.runs.io import output as output_module
 
     flushed: list[int] = []
     real_fsync = os.fsync
@@ -365,7 +365,8 @@ def test_when_the_warm_up_starts_then_it_waits_for_the_first_model_call(
     import threading
 
     from anonygraph import cues
-    from anonygraph.runs import recorder, warm_up
+    from anonygraph.runs.engines import warm_up
+    from anonygraph.runs.store import recorder
 
     events: list[str] = []
     monkeypatch.setattr(cues, "warm_up", lambda: events.append("warm-up"))

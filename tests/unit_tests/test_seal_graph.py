@@ -19,7 +19,7 @@ from anonygraph import cli, llm
 from anonygraph.cli.commands.seal import seal_data_command
 from anonygraph.graphs import GRAPHS, seal
 from anonygraph.llm import loading
-from anonygraph.runs.batch import run_batch
+from anonygraph.runs.engines.batch import run_batch
 from anonygraph.runs.options import RunOptions
 from anonygraph.runs.store import RunStore
 from anonygraph.state.seal import SealContext, TrajectoryContext

@@ -17,10 +17,10 @@ from servers import FakeOpenAI
 from anonygraph import llm
 from anonygraph.graphs import aura, evaluate, search_agent
 from anonygraph.reporting.evaluation import EvalOptions, evaluate_run
-from anonygraph.runs.batch import run_batch
+from anonygraph.runs.engines.batch import run_batch
 from anonygraph.runs.options import RunOptions
-from anonygraph.runs.recorder import calls_kept_in
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.recorder import calls_kept_in
 from anonygraph.state.aura import AuraContext
 from anonygraph.state.evaluate import EvalContext
 from anonygraph.tools.search_tool import uses_tools, web_search

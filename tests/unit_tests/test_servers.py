@@ -20,10 +20,10 @@ from anonygraph import cli, llm
 from anonygraph.llm import loading
 from anonygraph.llm.endpoints import EndpointPool
 from anonygraph.llm.faults import ServerPolicy
-from anonygraph.runs.batch import run_batch
+from anonygraph.runs.engines.batch import run_batch
 from anonygraph.runs.options import RunOptions
-from anonygraph.runs.recorder import StoreRecorder, calls_kept_in
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.recorder import StoreRecorder, calls_kept_in
 from anonygraph.runs.summary import RunSummary
 from anonygraph.state.answers import Rewrite
 from anonygraph.state.context import Context

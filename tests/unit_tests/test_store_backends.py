@@ -12,11 +12,11 @@ from scripted import Script, attack_json, rewrite_json, verdicts_json
 
 from anonygraph import cli as anonygraph_cli
 from anonygraph.llm.recording import Slot
-from anonygraph.runs.batch import run_batch
-from anonygraph.runs.checkpointers import checkpoint_path, open_checkpointer
+from anonygraph.runs.engines.batch import run_batch
 from anonygraph.runs.options import RunOptions
-from anonygraph.runs.recorder import StoreRecorder
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.checkpointers import checkpoint_path, open_checkpointer
+from anonygraph.runs.store.recorder import StoreRecorder
 
 CALLS: list[dict[str, Any]] = [
     {"id": "c1", "step": "attack", "role": "attacker", "tokens_in": 10,
@@ -189,7 +189,7 @@ def test_when_the_checkpointer_writes_then_another_connection_sees_each_commit(
     # WRITES_COMMIT_DELAY seconds; a reviewer's answer does not wait.
     from langgraph.checkpoint.base import empty_checkpoint
 
-    from anonygraph.runs.checkpointers import WRITES_COMMIT_DELAY
+    from anonygraph.runs.store.checkpointers import WRITES_COMMIT_DELAY
 
     thread = {"configurable": {"thread_id": "run1:a", "checkpoint_ns": ""}}
     writes = "checkpoint_writes" if "postgres" in store_location else "writes"
@@ -256,7 +256,7 @@ def test_when_langgraph_names_its_channels_then_writes_on_them_commit_at_once() 
     # Private in LangGraph; checked here so a rename there cannot go unseen.
     from langgraph._internal._constants import ERROR, INTERRUPT, RESUME
 
-    from anonygraph.runs.checkpointers import COMMIT_AT_ONCE
+    from anonygraph.runs.store.checkpointers import COMMIT_AT_ONCE
 
     assert {ERROR, INTERRUPT, RESUME} == COMMIT_AT_ONCE
 
@@ -343,7 +343,7 @@ def test_when_workers_create_the_postgres_schema_at_once_then_none_waits_forever
     # tables (LangGraph's migrations include CREATE INDEX CONCURRENTLY, which
     # waits for every other session's running statement) while the others
     # wait for its lock. Each in its own session, as each worker process is.
-    from anonygraph.runs import schema, sql
+    from anonygraph.runs.store import schema, sql
 
     sessions = [sql.connect(pg_url) for _ in range(4)]
     start = threading.Barrier(len(sessions))

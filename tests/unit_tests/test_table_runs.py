@@ -12,10 +12,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from anonygraph.cli import main
+from anonygraph.runs.io.table_output import OutputColumns, TableOptions
+from anonygraph.runs.io.tables import TableColumns
 from anonygraph.runs.options import RunOptions, derive_run_id
 from anonygraph.runs.store import RunStore
-from anonygraph.runs.table_output import OutputColumns, TableOptions
-from anonygraph.runs.tables import TableColumns
 
 UNDER = "1 = the first row under the header"
 """How a table's bad row says what its number counts."""

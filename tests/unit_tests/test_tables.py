@@ -15,14 +15,14 @@ import pytest
 
 import anonygraph
 from anonygraph.inputs import InputError, read_records
-from anonygraph.runs.table_output import (
+from anonygraph.runs.io.table_output import (
     OutputColumns,
     TableResult,
     graph_result,
     no_result,
     write_table,
 )
-from anonygraph.runs.tables import BadRow, TableColumns, read_table, table_batches
+from anonygraph.runs.io.tables import BadRow, TableColumns, read_table, table_batches
 from anonygraph.state.domain import Record
 
 BODY = TableColumns(text="body", id="id")

@@ -28,7 +28,7 @@ def add_parser(sub: Any) -> None:
 
 def command(args: argparse.Namespace) -> int:
     """Write the finished records' output lines and say how many."""
-    from anonygraph.runs.output import export, export_mapping
+    from anonygraph.runs.io.output import export, export_mapping
     from anonygraph.runs.store import RunStore
 
     check_store(args.db)

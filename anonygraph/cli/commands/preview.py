@@ -14,10 +14,10 @@ from anonygraph.cli.flags import (
     check_backends,
     context_fields,
 )
-from anonygraph.runs.datasets import Format
+from anonygraph.runs.io.datasets import Format
 
 if TYPE_CHECKING:
-    from anonygraph.runs.preview import Preview
+    from anonygraph.runs.engines.preview import Preview
 
 
 def add_parser(sub: Any) -> None:
@@ -41,8 +41,8 @@ def add_parser(sub: Any) -> None:
 
 def command(args: argparse.Namespace) -> int:
     """Print each record's diff, outcome and cost; 1 when one failed or was bad."""
+    from anonygraph.runs.engines.preview import preview_run
     from anonygraph.runs.options import RunOptions
-    from anonygraph.runs.preview import preview_run
 
     if args.records < 1:
         raise OptionError("--records must be at least 1")

@@ -20,8 +20,8 @@ def add_parser(sub: Any) -> None:
 
 def command(args: argparse.Namespace) -> int:
     """Keep the run's outputs; drop iterations, call details and checkpoints."""
-    from anonygraph.runs.checkpointers import purge_checkpoints
     from anonygraph.runs.store import RunStore
+    from anonygraph.runs.store.checkpointers import purge_checkpoints
 
     check_store(args.db)
     db = RunStore(args.db)

@@ -27,7 +27,7 @@ def add_parser(sub: Any) -> None:
 
 def command(args: argparse.Namespace) -> int:
     """Ask about each pending review on the terminal; exit 3 while some still wait."""
-    from anonygraph.runs.pending_reviews import review_run
+    from anonygraph.runs.engines.pending_reviews import review_run
 
     # Like every command reading a store: a Postgres URL, or a SQLite file
     # that exists (`run` prints this command with either).

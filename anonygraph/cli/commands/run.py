@@ -16,7 +16,7 @@ from anonygraph.cli.flags import (
     context_fields,
     engine_options,
 )
-from anonygraph.runs.datasets import Format
+from anonygraph.runs.io.datasets import Format
 
 if TYPE_CHECKING:
     from anonygraph.runs.options import RunOptions
@@ -74,7 +74,7 @@ def add_parser(sub: Any) -> None:
 
 def command(args: argparse.Namespace) -> int:
     """Run the batch, print its summary and exit with `run_exit_code`."""
-    from anonygraph.runs.batch import run_batch
+    from anonygraph.runs.engines.batch import run_batch
 
     summary = asyncio.run(run_batch(run_options(args)))
     print(summary.report(), file=sys.stderr)  # noqa: T201
@@ -115,13 +115,13 @@ def table_options(args: argparse.Namespace, input: str, format: str) -> Any:
     Raises:
         OptionError: naming the flag given for an input that is no table.
     """
-    from anonygraph.runs.options import is_table_input
-    from anonygraph.runs.table_output import (
+    from anonygraph.runs.io.table_output import (
         OutputColumns,
         TableOptions,
         parse_output_columns,
     )
-    from anonygraph.runs.tables import TableColumns
+    from anonygraph.runs.io.tables import TableColumns
+    from anonygraph.runs.options import is_table_input
 
     if not is_table_input(input, format):
         given = [

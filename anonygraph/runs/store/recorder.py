@@ -17,8 +17,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from anonygraph.llm.recording import Answer, CallRecord, Slot, install, recording
-from anonygraph.runs.call_tables import cache_get, cache_put, mode_get, mode_put
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.call_tables import cache_get, cache_put, mode_get, mode_put
 
 CALL_WENT_OUT = threading.Event()
 """Set once a batch run's first model call has gone out: work that holds the

@@ -14,8 +14,8 @@ from typing import Any
 
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import BadLine
+from anonygraph.runs.engines.records import graph_input
 from anonygraph.runs.options import RunOptions, build_context, iter_input
-from anonygraph.runs.records import graph_input
 from anonygraph.runs.summary import record_outcome
 from anonygraph.state.domain import Record
 

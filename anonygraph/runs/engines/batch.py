@@ -10,9 +10,9 @@ extra).
 from __future__ import annotations
 
 from anonygraph.graphs import GRAPHS
-from anonygraph.runs.local import run_local
-from anonygraph.runs.locks import run_lock
+from anonygraph.runs.engines.local import run_local
 from anonygraph.runs.options import RunOptions, check_engine, derive_run_id
+from anonygraph.runs.store.locks import run_lock
 from anonygraph.runs.summary import RunSummary
 from anonygraph.runs.tracing import tracing_scope
 
@@ -34,7 +34,7 @@ async def run_batch(options: RunOptions) -> RunSummary:
             f"unknown method {options.method!r}; choose from {', '.join(GRAPHS)}"
         )
     if options.engine == "ray":
-        from anonygraph.runs.ray_engine import run_on_ray
+        from anonygraph.runs.engines.ray_engine import run_on_ray
 
         # Blocking, in the caller's thread: Ray's driver wants the main thread
         # (its signal handlers), and the loop has nothing else to run.

@@ -26,8 +26,10 @@ from pydantic import ValidationError
 from anonygraph.cues.engine import engine_loaded
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import MAX_CHARS
-from anonygraph.runs.checkpointers import open_checkpointer
-from anonygraph.runs.locks import run_lock
+from anonygraph.runs.engines.records import run_record
+from anonygraph.runs.engines.warm_up import warm_up_in_background
+from anonygraph.runs.io.output import NoOutput, OutputFile, Sink, export
+from anonygraph.runs.io.table_output import TableOutput, sidecar_path, write_run_table
 from anonygraph.runs.options import (
     RETIRED_OPTIONS,
     TABLE_PARAM,
@@ -35,12 +37,10 @@ from anonygraph.runs.options import (
     stored_table,
     writes_table,
 )
-from anonygraph.runs.output import NoOutput, OutputFile, Sink, export
-from anonygraph.runs.records import run_record
-from anonygraph.runs.schema import WAITING
 from anonygraph.runs.store import RunStore
-from anonygraph.runs.table_output import TableOutput, sidecar_path, write_run_table
-from anonygraph.runs.warm_up import warm_up_in_background
+from anonygraph.runs.store.checkpointers import open_checkpointer
+from anonygraph.runs.store.locks import run_lock
+from anonygraph.runs.store.schema import WAITING
 from anonygraph.state.domain import Record
 from anonygraph.tools.review_requests import proposal_lines
 from anonygraph.tools.text_diff import render_terminal, word_diff

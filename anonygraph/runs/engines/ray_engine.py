@@ -31,8 +31,16 @@ from tqdm import tqdm
 
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import BadLine
-from anonygraph.runs import run_frame
-from anonygraph.runs.locks import run_lock
+from anonygraph.runs.engines import run_frame
+from anonygraph.runs.engines.ray_connect import (
+    RayEngineError,
+    RayOptions,
+    check_engine_options,
+    joined,
+)
+from anonygraph.runs.engines.ray_workers import WorkerPool
+from anonygraph.runs.io.output import OutputFile, write_done
+from anonygraph.runs.io.table_output import TableOutput
 from anonygraph.runs.options import (
     RunOptions,
     build_context,
@@ -40,18 +48,10 @@ from anonygraph.runs.options import (
     derive_run_id,
     load_input,
 )
-from anonygraph.runs.output import OutputFile, write_done
-from anonygraph.runs.ray_connect import (
-    RayEngineError,
-    RayOptions,
-    check_engine_options,
-    joined,
-)
-from anonygraph.runs.ray_workers import WorkerPool
-from anonygraph.runs.schema import WAITING
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.locks import run_lock
+from anonygraph.runs.store.schema import WAITING
 from anonygraph.runs.summary import RunSummary
-from anonygraph.runs.table_output import TableOutput
 from anonygraph.runs.tracing import tracing_scope
 from anonygraph.state.domain import Record
 

@@ -208,8 +208,8 @@ def export(db: Any, run_id: str, path: str, *, force: bool = False) -> int:
     Raises:
         ValueError: naming the run when the store has no such run.
     """
+    from anonygraph.runs.io.table_output import TableOutput, write_run_table
     from anonygraph.runs.options import stored_table, writes_table
-    from anonygraph.runs.table_output import TableOutput, write_run_table
 
     run = db.get_run(run_id)
     if run is None:

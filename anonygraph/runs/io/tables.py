@@ -2,7 +2,7 @@
 
 A table holds one record per row: a text column (or a column of comment
 lists), an optional id column (the row number, from 0, when there is none)
-and any other columns, which the output keeps (`anonygraph.runs.table_output`).
+and any other columns, which the output keeps (`anonygraph.runs.io.table_output`).
 
 Nothing holds a whole table: Parquet is read a record batch at a time
 (``ParquetFile.iter_batches``), CSV a chunk of rows at a time, a saved dataset

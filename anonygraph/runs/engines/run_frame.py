@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from anonygraph.inputs import BadLine
+from anonygraph.runs.io.table_output import write_run_table
 from anonygraph.runs.options import RunOptions, run_params
-from anonygraph.runs.schema import WAITING
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.schema import WAITING
 from anonygraph.runs.summary import RunSummary, fill_totals
-from anonygraph.runs.table_output import write_run_table
 from anonygraph.state.domain import Record
 
 

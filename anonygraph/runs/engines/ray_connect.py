@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from anonygraph.runs import ray_private, sql
-from anonygraph.runs.hosts import is_loopback
+from anonygraph.runs.engines import ray_private
+from anonygraph.runs.engines.hosts import is_loopback
+from anonygraph.runs.store import sql
 
 LOOPBACK = "127.0.0.1"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from anonygraph.runs.eval_tables import EvalTables
+from anonygraph.runs.store.eval_tables import EvalTables
 
 
 class WorkerTables(EvalTables):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from functools import cache
 
-from anonygraph.runs.recorder import CALL_WENT_OUT
+from anonygraph.runs.store.recorder import CALL_WENT_OUT
 
 WARM_UP_WAIT_SECONDS = 5.0
 """How long the warm-up waits for the first model call before it starts anyway."""

@@ -47,19 +47,19 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from anonygraph.graphs import GRAPHS
-from anonygraph.runs.checkpointers import open_checkpointer
-from anonygraph.runs.options import build_context
-from anonygraph.runs.output import NoOutput
-from anonygraph.runs.ray_connect import (
+from anonygraph.runs.engines.ray_connect import (
     RayEngineError,
     RayOptions,
     check_worker_node,
     first_line,
 )
-from anonygraph.runs.records import run_record
+from anonygraph.runs.engines.records import run_record
+from anonygraph.runs.engines.warm_up import warm_up_in_background
+from anonygraph.runs.io.output import NoOutput
+from anonygraph.runs.options import build_context
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.checkpointers import open_checkpointer
 from anonygraph.runs.tracing import tracing_scope
-from anonygraph.runs.warm_up import warm_up_in_background
 from anonygraph.state.domain import Record
 from anonygraph.state.profile import from_given
 

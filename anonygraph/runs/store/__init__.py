@@ -10,13 +10,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from anonygraph.runs import sql
-from anonygraph.runs.schema import (
+from anonygraph.runs.store import sql
+from anonygraph.runs.store.schema import (
     create_postgres_schema,
     create_tables,
     open_connection,
 )
-from anonygraph.runs.worker_tables import WorkerTables
+from anonygraph.runs.store.worker_tables import WorkerTables
 
 INVERSION_BACKEND = "t5-inversion"
 """The backend DP-Embed's inverter calls record: local T5 folders, no model spec."""

@@ -11,10 +11,10 @@ from typing import Any
 from langgraph.errors import is_invalid_resume
 from langgraph.types import Command
 
-from anonygraph.runs.output import Sink, output_line
-from anonygraph.runs.recorder import record_calls
-from anonygraph.runs.schema import WAITING
+from anonygraph.runs.io.output import Sink, output_line
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.recorder import record_calls
+from anonygraph.runs.store.schema import WAITING
 from anonygraph.state.domain import Record
 
 

@@ -49,9 +49,9 @@ from langgraph.checkpoint.base import (
 )
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from anonygraph.runs import sql
 from anonygraph.runs.files import secure_file
-from anonygraph.runs.schema import open_connection, prepare_postgres
+from anonygraph.runs.store import sql
+from anonygraph.runs.store.schema import open_connection, prepare_postgres
 
 COMMIT_AT_ONCE = frozenset({"__resume__", "__interrupt__", "__error__"})
 """LangGraph's channels of a reviewer's answer, a pause and a step's error:

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from anonygraph.runs import sql
 from anonygraph.runs.files import secure_file
+from anonygraph.runs.store import sql
 
 RUN_LOCKS = 0x72756E73
 """First key of the Postgres advisory locks on runs (the second: the run id's hash)."""

@@ -6,7 +6,7 @@ import json
 import time
 from typing import Any
 
-from anonygraph.runs.call_tables import CallTables
+from anonygraph.runs.store.call_tables import CallTables
 
 
 class EvalTables(CallTables):

@@ -9,21 +9,21 @@ from typing import Any
 from tqdm import tqdm
 
 from anonygraph.graphs import GRAPHS
-from anonygraph.runs import run_frame
-from anonygraph.runs.checkpointers import open_checkpointer
+from anonygraph.runs.engines import run_frame
+from anonygraph.runs.engines.records import run_bounded, run_record
+from anonygraph.runs.engines.warm_up import warm_up_in_background
+from anonygraph.runs.io.output import OutputFile
+from anonygraph.runs.io.table_output import TableOutput
 from anonygraph.runs.options import (
     RunOptions,
     build_context,
     check_output_path,
     load_input,
 )
-from anonygraph.runs.output import OutputFile
-from anonygraph.runs.records import run_bounded, run_record
-from anonygraph.runs.schema import WAITING
 from anonygraph.runs.store import RunStore
+from anonygraph.runs.store.checkpointers import open_checkpointer
+from anonygraph.runs.store.schema import WAITING
 from anonygraph.runs.summary import RunSummary
-from anonygraph.runs.table_output import TableOutput
-from anonygraph.runs.warm_up import warm_up_in_background
 from anonygraph.state.domain import Record
 
 

@@ -6,8 +6,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from anonygraph.runs import sql
 from anonygraph.runs.files import secure_file
+from anonygraph.runs.store import sql
 
 WAITING = "waiting_review"
 """Status of a record paused at a review step (``records.status``)."""

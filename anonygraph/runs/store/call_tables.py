@@ -9,8 +9,8 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from anonygraph.runs import sql
-from anonygraph.runs.schema import (
+from anonygraph.runs.store import sql
+from anonygraph.runs.store.schema import (
     SCHEMA,
     Tables,
     create_postgres_schema,

@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from anonygraph.inputs import MAX_CHARS, InputError
 from anonygraph.runs.files import secure_file
-from anonygraph.runs.schema import WAITING
-from anonygraph.runs.tables import (
+from anonygraph.runs.io.tables import (
     BATCH_ROWS,
     MAX_BATCH_BYTES,
     BadRow,
@@ -34,6 +33,7 @@ from anonygraph.runs.tables import (
     table_batches,
     table_format,
 )
+from anonygraph.runs.store.schema import WAITING
 from anonygraph.state.domain import Record
 
 if TYPE_CHECKING:

@@ -1,0 +1,1 @@
+"""Reading and writing records: JSONL, shared data formats, tables, output."""
