@@ -6,12 +6,19 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from presidio_analyzer import RecognizerResult
+
 from anonygraph.cues.engine import Engine
 from anonygraph.identifiers.engine import LANGUAGE, analyzer
 from anonygraph.identifiers.kinds import KINDS, kind_of
 
 PLACEHOLDER = re.compile(r"\[(?:[A-Z]+_)*[A-Z]+(?:_\d+)?\]")
 """A typed placeholder already in the text (``[PERSON_1]``, ``[PLACE]``)."""
+
+SPACY = "FilteredSpacyRecognizer"
+"""Name of the recognizer that reports spaCy's PERSON entities."""
+
+_TITLES = frozenset("mr mrs ms mx miss dr prof frau herr sir madam".split())
 
 MIN_SCORE = 0.5
 """Results below this score (a bare pattern without context) are dropped."""
@@ -70,7 +77,7 @@ def find_identifiers(
         start, end = _trim(text, result.start, result.end)
         if end <= start or any(s < end and start < e for s, e in taken):
             continue
-        explanation = result.analysis_explanation
+        metadata = result.recognition_metadata or {}
         found.append(
             Identifier(
                 kind=kind,
@@ -78,10 +85,13 @@ def find_identifiers(
                 end=end,
                 text=text[start:end],
                 score=float(result.score),
-                recognizer=explanation.recognizer if explanation else "",
+                recognizer=str(metadata.get(RecognizerResult.RECOGNIZER_NAME_KEY, "")),
             )
         )
-    return _non_overlapping(found)
+    chosen = _non_overlapping(_without_topics(found))
+    if "PERSON" in wanted:
+        chosen = _non_overlapping(chosen + _other_mentions(text, chosen, taken))
+    return chosen
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -91,6 +101,48 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     while end > start and (text[end - 1].isspace() or text[end - 1] in ".,;:!?)'\""):
         end -= 1
     return start, end
+
+
+def _without_topics(found: list[Identifier]) -> list[Identifier]:
+    """Drop names spaCy found in a text about them, not from or to them.
+
+    A famous person discussed as a topic ("Barack Obama was sworn in") is
+    found by spaCy alone, in a text with no other direct identifier; a private
+    person's name comes with a cue (greeting, signature, label) or beside an
+    e-mail, phone or address.
+    """
+    others = any(i.kind != "PERSON" for i in found)
+    cued = {(i.start, i.end) for i in found if i.recognizer != SPACY}
+    if others:
+        return found
+    return [
+        i
+        for i in found
+        if i.kind != "PERSON" or i.recognizer != SPACY
+        or any(s <= i.start and i.end <= e for s, e in cued)
+    ]
+
+
+def _other_mentions(
+    text: str, chosen: list[Identifier], taken: list[tuple[int, int]]
+) -> list[Identifier]:
+    """Find the other mentions of each found name's words ("Amir" after "Amir Haddad")."""
+    extra: list[Identifier] = []
+    words = {
+        w
+        for i in chosen
+        if i.kind == "PERSON"
+        for w in re.findall(r"[^\W\d_][^\W\d_'’-]*", i.text)
+        if len(w) >= 3 and w.lower() not in _TITLES
+    }
+    for word in words:
+        for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])", text):
+            if any(s < m.end() and m.start() < e for s, e in taken):
+                continue
+            extra.append(
+                Identifier("PERSON", m.start(), m.end(), word, 0.6, "NameMention")
+            )
+    return extra
 
 
 def _non_overlapping(found: list[Identifier]) -> list[Identifier]:

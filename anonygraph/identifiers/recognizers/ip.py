@@ -1,0 +1,38 @@
+"""IP addresses that can point at a subscriber: public IPv4 and IPv6.
+
+Private, loopback and link-local addresses (10.x, 192.168.x, 127.0.0.1,
+fe80::) name a machine inside a network, not a person, and stay.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from presidio_analyzer.predefined_recognizers import IpRecognizer
+
+from anonygraph.identifiers.recognizers.lookalikes import VERSION
+
+
+class PersonalIpRecognizer(IpRecognizer):  # type: ignore[misc]
+    """Presidio's IP recognizer, without internal addresses or version strings."""
+
+    def invalidate_result(self, pattern_text: str) -> bool:
+        """Reject a private, loopback, link-local or unspecified address."""
+        try:
+            address = ipaddress.ip_address(pattern_text.strip("[]"))
+        except ValueError:
+            return bool(VERSION.search(pattern_text))
+        return bool(
+            address.is_loopback
+            or address.is_link_local
+            or address.is_unspecified
+            or (address.is_private and address.version == 4 and not _shared(address))
+        )
+
+
+def _shared(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Tell a carrier-grade NAT or documentation address (kept as an identifier)."""
+    return any(
+        address in ipaddress.ip_network(net)
+        for net in ("100.64.0.0/10", "192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24")
+    )

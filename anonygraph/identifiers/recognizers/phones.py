@@ -1,0 +1,123 @@
+"""Phone numbers of any country, read by the ``phonenumbers`` library.
+
+A digit run shaped like a phone number is parsed as an international number
+(``+44 …``) or in each region's national format; it counts when one region
+says it is a valid number, or a possible one with a trunk or country prefix.
+Look-alikes (order and case numbers, dates, versions, IDs after their cue
+word) and an organization's public line (toll-free and shared-cost numbers,
+"call our front desk", a hotline) are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import phonenumbers
+from phonenumbers import PhoneNumberType
+from presidio_analyzer import RecognizerResult
+
+from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer, before, digits
+from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
+
+REGIONS = (
+    "US", "GB", "DE", "FR", "ES", "IT", "NL", "IN", "JP", "AU", "CA", "BR",
+    "MX", "IE", "NZ", "ZA", "NG", "KE", "SG", "VN", "PH", "CN", "KR", "SE",
+    "CH", "AT", "BE", "PL", "PT",
+)
+"""Regions whose national formats are tried (international ones always are)."""
+
+ORG_TYPES = frozenset(
+    {
+        PhoneNumberType.TOLL_FREE,
+        PhoneNumberType.PREMIUM_RATE,
+        PhoneNumberType.SHARED_COST,
+        PhoneNumberType.UAN,
+    }
+)
+"""Number types an organization publishes, not a person."""
+
+ORG_CUE = re.compile(
+    r"(?:\bour\b[\w\s-]{0,25}|hotline|helpline|help line|customer (?:service|care|"
+    r"support)|switchboard|reception|front desk|main line|office line|"
+    r"support line|call centre|call center)[\s:,-]*(?:at|on|is|number)?[\s:]*$",
+)
+"""Words before a number that make it an organization's public line."""
+
+ID_CUE = re.compile(
+    r"\b(?:nhs|ssn|sin|tfn|medicare|bsn|aadhaar|iban|account|acct|a/c|card|"
+    r"passport|mrn|nric|cpf|steuer-?id|bsb|sort code|agência|agencia|conta|"
+    r"patient id|record no)\b\W{0,3}(?:(?:no|number|nr)\.?\W{0,3})?$"
+)
+"""An identifier cue word before a number: it is that identifier, not a phone."""
+
+
+class PhoneNumberRecognizer(CuedPatternRecognizer):
+    """Phone numbers: valid in some region, or possible with a prefix."""
+
+    ENTITY = "PHONE"
+    PATTERNS = (
+        (
+            "phone",
+            r"(?<![\w+.,/:#-])(?:(?:\+|00)\d{1,3}[ .-]?)?(?:\(\d{1,5}\)[ .-]?)?"
+            r"\d{1,5}(?:[ .-]?\d{1,5}){1,5}(?![\w]|[.,:/]\d)",
+            0.7,
+        ),
+    )
+
+    def analyze(
+        self, text: str, entities: list[str], nlp_artifacts: Any = None
+    ) -> list[RecognizerResult]:
+        """Return one result per phone number, scored by how sure the parse is."""
+        results: list[RecognizerResult] = []
+        for name, pattern, score in self.compiled:
+            for match in pattern.finditer(text):
+                verdict = _check(match, text)
+                if verdict is not None:
+                    sure = score if verdict == "valid" else POSSIBLE_SCORE
+                    results.append(self.result(*match.span(), sure, name))
+        return results
+
+
+POSSIBLE_SCORE = 0.55
+"""Score of a number that is possible but not valid in any region tried."""
+
+
+def _check(match: re.Match[str], text: str) -> str | None:
+    """Return the verdict on one candidate in its context, or None."""
+    value = match.group(0)
+    number = digits(value)
+    if not 7 <= len(number) <= 15:
+        return None
+    if "." in value and not re.fullmatch(r"\+?[\d ]*\d{3}\.\d{3}\.\d{4}", value):
+        return None  # dotted: a version, an IP address or a date
+    if re.match(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$", value):
+        return None
+    start, end = match.span()
+    prior = before(text, start, 50)
+    if is_lookalike(text, start, end) or ID_CUE.search(prior) or ORG_CUE.search(prior):
+        return None
+    return _verdict(value)
+
+
+def _verdict(value: str) -> str | None:
+    """Return "valid", "possible" or None (not a person's phone number)."""
+    international = value.startswith(("+", "00"))
+    regions: tuple[str | None, ...] = (None,) if international else REGIONS
+    candidate = "+" + value[2:] if value.startswith("00") else value
+    possible = False
+    for region in regions:
+        try:
+            parsed = phonenumbers.parse(candidate, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(parsed):
+            if phonenumbers.number_type(parsed) in ORG_TYPES:
+                return None
+            return "valid"
+        possible = possible or phonenumbers.is_possible_number(parsed)
+    # A possible but unassigned number (07700 900…, the drama range) still
+    # reads as someone's number when it carries a trunk or country prefix.
+    if possible and (international or value.startswith("0")) and len(digits(value)) >= 9:
+        return "possible"
+    return None
