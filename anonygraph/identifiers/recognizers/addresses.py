@@ -82,6 +82,12 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             0.8,
         ),
         (
+            "po_box",
+            r"\b(?P<v>(?:P\.?\s?O\.?\s?Box|Postfach|Apartado|Caixa Postal|Boîte postale)"
+            r"\s+\d{1,6})\b",
+            0.8,
+        ),
+        (
             "japanese_block",
             r"(?<![\w./:-])(?P<v>\d{1,2}-\d{1,2}(?:-\d{1,3})?\s+"
             r"[A-Z][a-z]+(?:-[A-Z]?[a-z]+)*)",

@@ -7,14 +7,36 @@ fe80::) name a machine inside a network, not a person, and stay.
 from __future__ import annotations
 
 import ipaddress
+import re
+from typing import Any
+
+from presidio_analyzer import RecognizerResult
 
 from presidio_analyzer.predefined_recognizers import IpRecognizer
 
 from anonygraph.identifiers.recognizers.lookalikes import VERSION
 
 
+VERSION_TAIL = re.compile(r"[-+.][\w]")
+"""What follows a version, never an address: ``-beta``, ``+build``, ``.5``."""
+
+VERSION_HEAD = re.compile(r"(?i)(?:\bv|version|release|build|ver\.?)\s*$")
+"""A version cue right before the dotted numbers."""
+
+
 class PersonalIpRecognizer(IpRecognizer):  # type: ignore[misc]
     """Presidio's IP recognizer, without internal addresses or version strings."""
+
+    def analyze(
+        self, text: str, entities: list[str], nlp_artifacts: Any = None, regex_flags: Any = None
+    ) -> list[RecognizerResult]:
+        """Drop a dotted quad that runs on into a version (1.2.3.4-beta, 1.2.3.4.5)."""
+        return [
+            r
+            for r in super().analyze(text, entities, nlp_artifacts, regex_flags)
+            if not VERSION_TAIL.match(text[r.end : r.end + 2])
+            and not VERSION_HEAD.search(text[max(0, r.start - 9) : r.start])
+        ]
 
     def invalidate_result(self, pattern_text: str) -> bool:
         """Reject a private, loopback, link-local or unspecified address."""

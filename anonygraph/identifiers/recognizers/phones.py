@@ -91,6 +91,8 @@ def _check(match: re.Match[str], text: str) -> str | None:
         return None
     if "." in value and not re.fullmatch(r"\+?[\d ]*\d{3}\.\d{3}\.\d{4}", value):
         return None  # dotted: a version, an IP address or a date
+    if re.fullmatch(r"(?:19|20)\d\d ?[-–] ?(?:19|20)\d\d", value):
+        return None  # a range of years
     if re.match(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$", value):
         return None
     start, end = match.span()
