@@ -50,6 +50,7 @@ POSITIVES = [
     ("my TFN: 409 910 532", "NATIONAL_ID", "409 910 532"),
     ("NHS 943 476 5919 on the form", "NATIONAL_ID", "943 476 5919"),
     ("NINO AB 12 34 56 C please", "NATIONAL_ID", "AB 12 34 56 C"),
+    ("PAN ABCPE1234F linked to Aadhaar", "NATIONAL_ID", "ABCPE1234F"),
     # cards, IBAN, accounts
     ("card 4526 0181 5908 3012 was charged", "CARD", "4526 0181 5908 3012"),
     ("New IBAN is IE88 BOFI 9000 1745 6209 13.", "IBAN", "IE88 BOFI 9000 1745 6209 13"),

@@ -2,7 +2,7 @@
 
 Presidio's own recognizers are taken where they validate well (checksums,
 context words): payment cards (Luhn), IBAN (mod 97), IP addresses, US SSN,
-UK NINO and NHS number, Aadhaar (Verhoeff), PAN. Ours, written as Presidio
+UK NINO and NHS number, Aadhaar (Verhoeff). Ours, written as Presidio
 recognizers, cover what it lacks or does badly (one module per kind family).
 Presidio's DATE_TIME, US_DRIVER_LICENSE, NRP and LOCATION are never run:
 they take recipe quantities, order numbers and places that identify no one.
@@ -15,7 +15,6 @@ from presidio_analyzer.predefined_recognizers import (
     CreditCardRecognizer,
     IbanRecognizer,
     InAadhaarRecognizer,
-    InPanRecognizer,
     NhsRecognizer,
     UkNinoRecognizer,
     UsSsnRecognizer,
@@ -46,6 +45,7 @@ from anonygraph.identifiers.recognizers.national_ids import (
     MedicareAuRecognizer,
     NirRecognizer,
     NricRecognizer,
+    PanRecognizer,
     SinRecognizer,
     SteuerIdRecognizer,
     TfnRecognizer,
@@ -78,6 +78,7 @@ OURS: tuple[type[EntityRecognizer], ...] = (
     NirRecognizer,
     CpfRecognizer,
     NricRecognizer,
+    PanRecognizer,
     CodiceFiscaleRecognizer,
 )
 """Our recognizers, each owning one kind (or one scheme of a kind)."""
@@ -89,7 +90,6 @@ PRESIDIO: tuple[type[EntityRecognizer], ...] = (
     UkNinoRecognizer,
     NhsRecognizer,
     InAadhaarRecognizer,
-    InPanRecognizer,
 )
 """Presidio's recognizers, taken as they are (checksums, context words)."""
 

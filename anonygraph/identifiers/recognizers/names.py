@@ -88,6 +88,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         ("label", LABEL + NAME, 0.9),
         ("header", HEADER + NAME, 0.9),
         ("sign_off", SIGN_OFF + NAME + r"(?=[ \t]*(?:\(|\n|$|,|\.))", 0.9),
+        ("title", rf"(?<![\w.])(?P<v>{HONORIFICS}[ \t]+[A-ZÀ-Þ][^\W\d_'’-]*(?:[ \t]+{WORD}){{0,3}})", 0.9),
         ("here", r"(?:^|[\n!?.][ \t]*)(?P<v>[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?),?[ \t]+here\b", 0.9),
         ("closing", r",[ \t]+(?P<v>[A-Z][a-zà-ÿ]+)[.!]?[ \t]*$", 0.9),
         (

@@ -214,3 +214,14 @@ class CodiceFiscaleRecognizer(CuedPatternRecognizer):
             0.85,
         ),
     )
+
+
+class PanRecognizer(CuedPatternRecognizer):
+    """Indian PAN: five letters (the fourth names the holder type), four digits, a letter.
+
+    Presidio's own PAN pattern backtracks for seconds on a long run of
+    capitals; this one is linear.
+    """
+
+    ENTITY = "NATIONAL_ID"
+    PATTERNS = (("in_pan", r"\b(?P<v>[A-Z]{3}[PCHFATBLJG][A-Z]\d{4}[A-Z])\b", 0.85),)
