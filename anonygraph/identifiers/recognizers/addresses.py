@@ -93,6 +93,11 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             r"[A-Z][a-z]+(?:-[A-Z]?[a-z]+)*)",
             0.75,
         ),
+        (
+            "japanese_block_after",
+            r"\b(?P<v>[A-Z][a-z]+(?:-[a-z]+)?\s+\d{1,2}-\d{1,2}-\d{1,3})(?![\w-])",
+            0.7,
+        ),
     )
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
@@ -126,6 +131,7 @@ class PostcodeRecognizer(CuedPatternRecognizer):
         ("br_cep", r"(?:\s-\s[A-Z]{2},?\s*)(?P<v>\d{5}-\d{3})\b", 0.8),
         ("jp", r"(?:〒\s?|(?:-ku|-shi|-ken|Tokyo|Osaka|Kyoto|Japan|Yokohama|Nagoya|Sapporo|Fukuoka|Kobe),?\s+)(?P<v>\d{3}-\d{4})\b", 0.8),
         ("in_pin", r"\b[A-Z][a-z]+\s*[-–]\s*(?P<v>[1-9]\d{2}\s?\d{3})\b", 0.6),
+        ("town_pin", r",\s*[A-Z][a-z]+\s+(?P<v>[1-9]\d{2}\s?\d{3})\b(?![\d.,])", 0.6),
     )
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:

@@ -59,7 +59,8 @@ class PhoneNumberRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         (
             "phone",
-            r"(?<![\w+.,/:#-])(?:(?:\+|00)\d{1,3}[ .-]?)?(?:\(\d{1,5}\)[ .-]?)?"
+            r"(?<![\w+.,/:#-])(?:(?:\+|00)\d{1,3}[ .-]?|\(\+\d{1,3}\)[ .-]?)?"
+            r"(?:\(\d{1,5}\)[ .-]?)?"
             r"\d{1,5}(?:[ .-]?\d{1,5}){1,5}(?![\w]|[.,:/]\d)",
             0.7,
         ),
@@ -79,6 +80,12 @@ class PhoneNumberRecognizer(CuedPatternRecognizer):
         return results
 
 
+DOTTED_PHONE = re.compile(
+    r"(?:\+\d{1,3}[ .]?)?(?:\(?\d{3}\)?\.\d{3}\.\d{4}|0\d(?:\.\d\d){4}|\d{1,4}(?:\.\d{2,4}){2,4})"
+)
+"""Dotted numbers that are phones: US 555.123.4567, French 06.12.34.56.78,
+international +33.6.12.34.56 (a version or an IP address is never these)."""
+
 POSSIBLE_SCORE = 0.55
 """Score of a number that is possible but not valid in any region tried."""
 
@@ -89,7 +96,7 @@ def _check(match: re.Match[str], text: str) -> str | None:
     number = digits(value)
     if not 7 <= len(number) <= 15:
         return None
-    if "." in value and not re.fullmatch(r"\+?[\d ]*\d{3}\.\d{3}\.\d{4}", value):
+    if "." in value and not DOTTED_PHONE.fullmatch(value):
         return None  # dotted: a version, an IP address or a date
     if re.fullmatch(r"(?:19|20)\d\d ?[-–] ?(?:19|20)\d\d", value):
         return None  # a range of years
@@ -104,6 +111,7 @@ def _check(match: re.Match[str], text: str) -> str | None:
 
 def _verdict(value: str) -> str | None:
     """Return "valid", "possible" or None (not a person's phone number)."""
+    value = value.replace("(+", "+").replace(")", " ", 1) if value.startswith("(+") else value
     international = value.startswith(("+", "00"))
     regions: tuple[str | None, ...] = (None,) if international else REGIONS
     candidate = "+" + value[2:] if value.startswith("00") else value

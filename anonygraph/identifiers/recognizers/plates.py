@@ -22,6 +22,7 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         ("uk_plate", r"\b(?P<v>[A-Z]{2}\d{2} ?[A-Z]{3})\b", 0.75),
         ("de_plate", r"\b(?P<v>[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?)\b", 0.75),
+        ("fr_plate", r"\b(?P<v>[A-HJ-NP-TV-Z]{2}-\d{3}-[A-HJ-NP-TV-Z]{2})\b", 0.75),
         ("in_plate", r"\b(?P<v>[A-Z]{2}[ -]?\d{2}[ -]?[A-Z]{1,3}[ -]?\d{4})\b", 0.75),
         (
             "cued_plate",
