@@ -89,7 +89,8 @@ def _left(record: dict[str, Any], out: str) -> Counter[str]:
         still = min(times, out.count(value))
         if kind == "PERSON" and still < times:
             words = [
-                w for w in re.findall(r"[^\W\d_][^\W\d_'’-]*", value)
+                w
+                for w in re.findall(r"[^\W\d_][^\W\d_'’-]*", value)
                 if len(w) >= 3 and w.lower() not in TITLES
             ]
             if any(_whole(w, out) and _whole(w, record["text"]) for w in words):
@@ -131,13 +132,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     args = parser.parse_args()
-    records = [json.loads(line) for line in args.data.read_text("utf-8").splitlines() if line.strip()]
+    records = [
+        json.loads(line)
+        for line in args.data.read_text("utf-8").splitlines()
+        if line.strip()
+    ]
     kinds = sorted({i["kind"] for r in records for i in r["identifiers"]})
     looks = sorted({i["kind"] for r in records for i in r["lookalikes"]})
     total = Counter(i["kind"] for r in records for i in r["identifiers"])
     total_look = Counter(i["kind"] for r in records for i in r["lookalikes"])
-    print(f"{args.data.name}: {len(records)} texts, {sum(total.values())} identifiers, "
-          f"{sum(total_look.values())} look-alikes")
+    print(
+        f"{args.data.name}: {len(records)} texts, {sum(total.values())} identifiers, "
+        f"{sum(total_look.values())} look-alikes"
+    )
     from anonygraph.cues import warm_up
 
     warm_up()
@@ -157,8 +164,12 @@ def main() -> None:
             left += _left(record, out)
             damaged += _damaged(record, out)
             changed += not record["identifiers"] and out != record["text"]
-        rows[name] = {"left": left, "damaged": damaged, "changed": changed,
-                      "ms": seconds / len(records) * 1000}
+        rows[name] = {
+            "left": left,
+            "damaged": damaged,
+            "changed": changed,
+            "ms": seconds / len(records) * 1000,
+        }
     names = list(systems)
     print("\nidentifiers left (of annotated), per kind")
     print("| kind | n | " + " | ".join(names) + " |")
@@ -182,8 +193,10 @@ def main() -> None:
     cells = " | ".join(f"{rows[n]['ms']:.1f}" for n in names)
     print(f"| time per text, ms | {cells} |")
     alone, both = _speed(records)
-    print(f"\nspeed: detect_cues alone {alone:.1f} ms/text, find_identifiers + detect_cues "
-          f"{both:.1f} ms/text, ratio {both / alone:.2f} (goal <= {SPEED_GOAL})")
+    print(
+        f"\nspeed: detect_cues alone {alone:.1f} ms/text, find_identifiers + detect_cues "
+        f"{both:.1f} ms/text, ratio {both / alone:.2f} (goal <= {SPEED_GOAL})"
+    )
 
 
 if __name__ == "__main__":

@@ -118,7 +118,8 @@ def _without_topics(found: list[Identifier]) -> list[Identifier]:
     return [
         i
         for i in found
-        if i.kind != "PERSON" or i.recognizer != SPACY
+        if i.kind != "PERSON"
+        or i.recognizer != SPACY
         or any(s <= i.start and i.end <= e for s, e in cued)
     ]
 
@@ -126,7 +127,7 @@ def _without_topics(found: list[Identifier]) -> list[Identifier]:
 def _other_mentions(
     text: str, chosen: list[Identifier], taken: list[tuple[int, int]]
 ) -> list[Identifier]:
-    """Find the other mentions of each found name's words ("Amir" after "Amir Haddad")."""
+    """Find the other mentions of a found name's words ("Amir" of "Amir Haddad")."""
     extra: list[Identifier] = []
     words = {
         w

@@ -50,13 +50,15 @@ class SharedSpacyEngine(SpacyNlpEngine):  # type: ignore[misc]
         """
         artifacts = super()._doc_to_nlp_artifact(doc, language)
         artifacts.lemmas = [t.lemma_ or t.lower_ for t in doc]
-        artifacts.keywords = NlpArtifacts.set_keywords(
-            self, artifacts.lemmas, language
-        )
+        artifacts.keywords = NlpArtifacts.set_keywords(self, artifacts.lemmas, language)
         return artifacts
 
     def process_batch(  # type: ignore[override]
-        self, texts: Any, language: str, batch_size: int = 1, n_process: int = 1,
+        self,
+        texts: Any,
+        language: str,
+        batch_size: int = 1,
+        n_process: int = 1,
         as_tuples: bool = False,
     ) -> Any:
         """Parse each text through the shared cache, one at a time."""

@@ -26,14 +26,24 @@ POSITIVES = [
     ("hiya its bethan!! new fone", "PERSON", "bethan"),
     ("tell kiana i'm on my way", "PERSON", "kiana"),
     ("Used car for sale. Ask for Hope, evenings only.", "PERSON", "Hope"),
-    ("Xin chào, tôi là Nguyễn Thị Minh Anh. My name is Nguyễn Thị Minh Anh", "PERSON", "Nguyễn Thị Minh Anh"),
+    (
+        "Xin chào, tôi là Nguyễn Thị Minh Anh. My name is Nguyễn Thị Minh Anh",
+        "PERSON",
+        "Nguyễn Thị Minh Anh",
+    ),
     ("Naam: Sanne de Wit\nTelefoon: 06 98765432", "PERSON", "Sanne de Wit"),
     ("Talk soon, Josh (0402 555 781)", "PERSON", "Josh"),
     ("Rafa here, the boiler is broken again.", "PERSON", "Rafa"),
     # e-mail, phone
-    ("Write to jane.doe+news@mail.example.co.uk today.", "EMAIL", "jane.doe+news@mail.example.co.uk"),
+    (
+        "Write to jane.doe+news@mail.example.co.uk today.",
+        "EMAIL",
+        "jane.doe+news@mail.example.co.uk",
+    ),
     ("Callback 404-555-0172 after six.", "PHONE", "404-555-0172"),
     ("Ring me on +44 20 7946 0958.", "PHONE", "+44 20 7946 0958"),
+    ("Portable : 06.12.34.56.78", "PHONE", "06.12.34.56.78"),
+    ("WhatsApp (+33) 6 12 34 56 78 le soir", "PHONE", "(+33) 6 12 34 56 78"),
     ("Telefon 0221 5558 7734", "PHONE", "0221 5558 7734"),
     ("Celular: +55 71 99876-5432", "PHONE", "+55 71 99876-5432"),
     ("paynow to 9123 4567 can already", "PHONE", "9123 4567"),
@@ -59,7 +69,11 @@ POSITIVES = [
     # network
     ("login ok from 73.162.44.201 today", "IP_ADDRESS", "73.162.44.201"),
     ("depuis 2a01:e0a:1f3:9c70::42 at", "IP_ADDRESS", "2a01:e0a:1f3:9c70::42"),
-    ("messaged him (facebook.com/dale.ecklund.73).", "URL", "facebook.com/dale.ecklund.73"),
+    (
+        "messaged him (facebook.com/dale.ecklund.73).",
+        "URL",
+        "facebook.com/dale.ecklund.73",
+    ),
     ("code at github.com/octo-dev42 is mine", "URL", "github.com/octo-dev42"),
     ("Portfolio: temitopebh.design", "URL", "temitopebh.design"),
     ("Update from u/cornfed_cat_mom: found it", "HANDLE", "u/cornfed_cat_mom"),
@@ -67,13 +81,25 @@ POSITIVES = [
     ("new cashapp is $MoneyMovesATL lol", "HANDLE", "$MoneyMovesATL"),
     ('401 88 user="rmartinez"', "HANDLE", "rmartinez"),
     # addresses and postcodes
-    ("Mailing address 3310 Peachtree Rd NE, Unit 1204, Atlanta", "ADDRESS", "3310 Peachtree Rd NE, Unit 1204"),
+    (
+        "Mailing address 3310 Peachtree Rd NE, Unit 1204, Atlanta",
+        "ADDRESS",
+        "3310 Peachtree Rd NE, Unit 1204",
+    ),
     ("Flat 3, 14 Mill Lane, Leeds", "ADDRESS", "Flat 3, 14 Mill Lane"),
     ("Wir wohnen in der Hauptstraße 12 seit Mai.", "ADDRESS", "Hauptstraße 12"),
     ("Neue Adresse: Am Weidenhof 3a, 50667 Köln.", "ADDRESS", "Am Weidenhof 3a"),
-    ("Address: H.No. 12-3-45, Banjara Hills, Hyderabad", "ADDRESS", "H.No. 12-3-45, Banjara Hills"),
+    (
+        "Address: H.No. 12-3-45, Banjara Hills, Hyderabad",
+        "ADDRESS",
+        "H.No. 12-3-45, Banjara Hills",
+    ),
     ("Address: 2-14-3 Shibuya, Shibuya-ku", "ADDRESS", "2-14-3 Shibuya"),
-    ("Endereço: Av. Sete de Setembro 2045, Salvador", "ADDRESS", "Av. Sete de Setembro 2045"),
+    (
+        "Endereço: Av. Sete de Setembro 2045, Salvador",
+        "ADDRESS",
+        "Av. Sete de Setembro 2045",
+    ),
     ("shes at 27 Heol y Coed now", "ADDRESS", "27 Heol y Coed"),
     ("Atlanta, GA 30326. Case closed", "POSTCODE", "30326"),
     ("62 Cranbrook Avenue, Hull HU6 7TR", "POSTCODE", "HU6 7TR"),
@@ -89,6 +115,12 @@ POSITIVES = [
     ("my whip got towed (plate IL EV 48213 smh)", "LICENSE_PLATE", "EV 48213"),
     ("Placa do veículo: RIO2A18", "LICENSE_PLATE", "RIO2A18"),
     ("The van AB12 CDE was parked outside.", "LICENSE_PLATE", "AB12 CDE"),
+    ("Ma voiture AB-123-CD est au garage.", "LICENSE_PLATE", "AB-123-CD"),
+    ("〒150-0002 Tokyo, Shibuya-ku, Shibuya 2-14-3", "ADDRESS", "Shibuya 2-14-3"),
+    ("〒150-0002 Tokyo, Shibuya-ku", "POSTCODE", "150-0002"),
+    ("write to PO Box 1234 now", "ADDRESS", "PO Box 1234"),
+    ("12 rue de la Paix, 75002 Paris", "ADDRESS", "12 rue de la Paix"),
+    ("12 rue de la Paix, 75002 Paris", "POSTCODE", "75002"),
     ("Right to work: British passport 120774593", "PASSPORT", "120774593"),
     ("NHS 852 611 4913, MRN K3309127. Presented", "MEDICAL_RECORD", "K3309127"),
     ("our records show patient ID SD-40771.", "MEDICAL_RECORD", "SD-40771"),
@@ -106,6 +138,7 @@ LOOKALIKES = [
     ("Regression in v2.3.14 since 1.2.3; build 5.0.8", "IP_ADDRESS"),
     ("pkg 1.2.3.4-beta is out", "IP_ADDRESS"),
     ("Server 192.168.0.1 is down.", "IP_ADDRESS"),
+    ("login ok from 73.162.44.201 today", "PHONE"),
     ("SKU 802.758.87, order #112-4471-0093, ref 7781-22A", "PHONE"),
     ("Your subscription (order 4471-0093) renews at $4.99/month.", "PHONE"),
     ("Case 88-20431 closed. OTP 482913 sent.", "PHONE"),
@@ -162,18 +195,25 @@ def test_when_placeholders_are_in_the_text_then_they_are_not_identifiers() -> No
 def test_when_kinds_are_named_then_only_those_are_reported() -> None:
     text = "Hi, I'm Jane Doe, jane.doe@gmail.com, 404-555-0172."
     assert {k for k, _ in found(text)} >= {"PERSON", "EMAIL", "PHONE"}
-    assert [k for k in (i.kind for i in find_identifiers(text, kinds=["EMAIL"]))] == ["EMAIL"]
+    assert [k for k in (i.kind for i in find_identifiers(text, kinds=["EMAIL"]))] == [
+        "EMAIL"
+    ]
 
 
 def test_when_identifiers_are_found_then_kinds_and_offsets_are_consistent() -> None:
-    text = "Dear Ms. Okafor,\nyour SSN 536-22-1234 and card 4526 0181 5908 3012 are on file."
+    text = (
+        "Dear Ms. Okafor,\nyour SSN 536-22-1234 and card 4526 0181 5908 3012 "
+        "are on file."
+    )
     for ident in find_identifiers(text):
         assert ident.kind in KINDS
         assert text[ident.start : ident.end] == ident.text
         assert ident.recognizer
 
 
-def test_when_detecting_then_no_network_request_is_made(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_when_detecting_then_no_network_request_is_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError(f"network request during detection: {args}")
 

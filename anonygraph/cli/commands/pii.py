@@ -8,9 +8,13 @@ from typing import Any
 
 def add_parser(sub: Any) -> None:
     """Add ``pii``: a text, or --list-rules."""
-    parser = sub.add_parser("pii", help="replace direct identifiers in a text (the detector of dp-embed's product profile)")
+    parser = sub.add_parser(
+        "pii", help="replace the direct identifiers in a text (names, e-mails, ...)"
+    )
     parser.add_argument("text", nargs="?", help="text to redact")
-    parser.add_argument("--list-rules", action="store_true", help="list the recognizers")
+    parser.add_argument(
+        "--list-rules", action="store_true", help="list the recognizers"
+    )
     parser.set_defaults(func=command)
 
 

@@ -25,7 +25,10 @@ STREET_TYPES = (
 )
 """English (and Indian English) street types that end a number-first address."""
 
-LEADING_TYPES = "Heol|Rue|Calle|Via|Rua|Avenida|Av\\.|Avenue|Boulevard|Bd|Plaza|Piazza|Paseo|Carrer|Travessa|Alameda|Stryd|Ffordd"
+LEADING_TYPES = (
+    "Heol|Rue|Calle|Via|Rua|Avenida|Av\\.|Avenue|Boulevard|Bd|Plaza|Piazza|Paseo|"
+    "Carrer|Travessa|Alameda|Stryd|Ffordd"
+)
 """Street types written before the name, after a house number or with one after."""
 
 GERMANIC_SUFFIXES = (
@@ -83,7 +86,8 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
         ),
         (
             "po_box",
-            r"\b(?P<v>(?:P\.?\s?O\.?\s?Box|Postfach|Apartado|Caixa Postal|Boîte postale)"
+            r"\b(?P<v>(?:P\.?\s?O\.?\s?Box|Postfach|Apartado|Caixa Postal|"
+            r"Boîte postale)"
             r"\s+\d{1,6})\b",
             0.8,
         ),
@@ -125,15 +129,33 @@ class PostcodeRecognizer(CuedPatternRecognizer):
         ("nl", r"\b(?P<v>[1-9]\d{3} ?[A-Z]{2})(?=\s+[A-Z][a-z])", 0.75),
         ("us_zip", rf"\b(?:{US_STATES})\s+(?P<v>\d{{5}}(?:-\d{{4}})?)\b", 0.8),
         ("au", rf"\b(?:{AU_STATES})\s+(?P<v>\d{{4}})\b", 0.8),
-        ("town_after", r"(?<![\d.,-])(?P<v>\d{5})\s+[A-ZÄÖÜÉ][a-zäöüßéèàíóú]+(?:[\s-][A-Z][a-z]+)?\b", 0.7),
-        ("after_street", rf"(?i:{GERMANIC_SUFFIXES})\s+\d{{1,4}}\s?[a-z]?,\s*(?P<v>\d{{5}})\b", 0.8),
-        ("zip_cued", r"(?i:\b(?:zip(?:\s?code)?|postcode|post code|postal code|plz|cep|pin\s?code|pincode|pin)\b)\s*[:#]?\s*(?P<v>\d{3}\s?\d{2,3}(?:-\d{3,4})?)\b", 0.8),
+        (
+            "town_after",
+            r"(?<![\d.,-])(?P<v>\d{5})\s+[A-ZÄÖÜÉ][a-zäöüßéèàíóú]+(?:[\s-][A-Z][a-z]+)?\b",
+            0.7,
+        ),
+        (
+            "after_street",
+            rf"(?i:{GERMANIC_SUFFIXES})\s+\d{{1,4}}\s?[a-z]?,\s*(?P<v>\d{{5}})\b",
+            0.8,
+        ),
+        (
+            "zip_cued",
+            r"(?i:\b(?:zip(?:\s?code)?|postcode|post code|postal code|plz|cep|"
+            r"pin\s?code|pincode|pin)\b)\s*[:#]?\s*"
+            r"(?P<v>\d{3}\s?\d{2,3}(?:-\d{3,4})?)\b",
+            0.8,
+        ),
         ("br_cep", r"(?:\s-\s[A-Z]{2},?\s*)(?P<v>\d{5}-\d{3})\b", 0.8),
-        ("jp", r"(?:〒\s?|(?:-ku|-shi|-ken|Tokyo|Osaka|Kyoto|Japan|Yokohama|Nagoya|Sapporo|Fukuoka|Kobe),?\s+)(?P<v>\d{3}-\d{4})\b", 0.8),
+        (
+            "jp",
+            r"(?:〒\s?|(?:-ku|-shi|-ken|Tokyo|Osaka|Kyoto|Japan|Yokohama|Nagoya|Sapporo|Fukuoka|Kobe),?\s+)(?P<v>\d{3}-\d{4})\b",
+            0.8,
+        ),
         ("in_pin", r"\b[A-Z][a-z]+\s*[-–]\s*(?P<v>[1-9]\d{2}\s?\d{3})\b", 0.6),
         ("town_pin", r",\s*[A-Z][a-z]+\s+(?P<v>[1-9]\d{2}\s?\d{3})\b(?![\d.,])", 0.6),
     )
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
-        """Reject a UK or Irish shape that is a product code (letters and digits mixed in a word)."""
+        """Reject a code that runs on from a dash or slash (part of a product code)."""
         return not re.search(r"[-/]$", text[max(0, start - 1) : start])

@@ -68,7 +68,9 @@ class CuedPatternRecognizer(EntityRecognizer):  # type: ignore[misc]
         """Accept a candidate (the default); subclasses check it."""
         return True
 
-    def result(self, start: int, end: int, score: float, pattern: str) -> RecognizerResult:
+    def result(
+        self, start: int, end: int, score: float, pattern: str
+    ) -> RecognizerResult:
         """Build a Presidio result that names this recognizer and pattern."""
         return RecognizerResult(
             entity_type=self.ENTITY,

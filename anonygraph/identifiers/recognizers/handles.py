@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
 
 NOT_HANDLES = frozenset(
@@ -17,7 +15,11 @@ class HandleRecognizer(CuedPatternRecognizer):
 
     ENTITY = "HANDLE"
     PATTERNS = (
-        ("at_handle", r"(?<![\w@.+-])(?P<v>@[A-Za-z0-9_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?)", 0.8),
+        (
+            "at_handle",
+            r"(?<![\w@.+-])(?P<v>@[A-Za-z0-9_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?)",
+            0.8,
+        ),
         ("reddit_user", r"(?<![\w/])(?P<v>/?u/[A-Za-z0-9_-]{3,20})\b", 0.85),
         ("cashtag", r"(?<![\w$])(?P<v>\$[A-Za-z][A-Za-z0-9_]{2,19})\b", 0.8),
         (

@@ -11,11 +11,9 @@ import re
 from typing import Any
 
 from presidio_analyzer import RecognizerResult
-
 from presidio_analyzer.predefined_recognizers import IpRecognizer
 
 from anonygraph.identifiers.recognizers.lookalikes import VERSION
-
 
 VERSION_TAIL = re.compile(r"[-+.][\w]")
 """What follows a version, never an address: ``-beta``, ``+build``, ``.5``."""
@@ -28,7 +26,11 @@ class PersonalIpRecognizer(IpRecognizer):  # type: ignore[misc]
     """Presidio's IP recognizer, without internal addresses or version strings."""
 
     def analyze(
-        self, text: str, entities: list[str], nlp_artifacts: Any = None, regex_flags: Any = None
+        self,
+        text: str,
+        entities: list[str],
+        nlp_artifacts: Any = None,
+        regex_flags: Any = None,
     ) -> list[RecognizerResult]:
         """Drop a dotted quad that runs on into a version (1.2.3.4-beta, 1.2.3.4.5)."""
         return [
@@ -56,5 +58,10 @@ def _shared(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     """Tell a carrier-grade NAT or documentation address (kept as an identifier)."""
     return any(
         address in ipaddress.ip_network(net)
-        for net in ("100.64.0.0/10", "192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24")
+        for net in (
+            "100.64.0.0/10",
+            "192.0.2.0/24",
+            "198.51.100.0/24",
+            "203.0.113.0/24",
+        )
     )

@@ -41,12 +41,15 @@ ISBN = re.compile(r"^97[89][- ]?\d{1,5}[- ]?\d{1,7}[- ]?\d{1,7}[- ]?\d$")
 """An ISBN-13 with or without hyphens."""
 
 
-def is_lookalike(text: str, start: int, end: int) -> bool:
-    """Tell whether ``text[start:end]`` is a reference number, version or quantity."""
+def is_lookalike(text: str, start: int, end: int, *, dotted: bool = True) -> bool:
+    """Tell whether ``text[start:end]`` is a reference number, version or quantity.
+
+    ``dotted=False`` says the caller knows the dots are a phone number's.
+    """
     value = text[start:end]
     if TIMESTAMP.match(value) or ISBN.match(value):
         return True
-    if VERSION.search(text[max(0, start - 2) : end]) and "." in value:
+    if dotted and "." in value and VERSION.search(text[max(0, start - 2) : end]):
         return True
     # A price: a currency sign before the number.
     if text[max(0, start - 1) : start] in ("$", "£", "€", "¥"):

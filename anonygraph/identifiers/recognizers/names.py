@@ -67,9 +67,16 @@ LOWER_OK = frozenset({"self", "greeting", "tell", "sign_off"})
 @lru_cache(maxsize=1)
 def not_names() -> frozenset[str]:
     """Return the words that follow a name cue without being a name."""
-    text = files("anonygraph.identifiers").joinpath("data/not_names.txt").read_text("utf-8")
+    text = (
+        files("anonygraph.identifiers")
+        .joinpath("data/not_names.txt")
+        .read_text("utf-8")
+    )
     return frozenset(
-        w.lower() for line in text.splitlines() if not line.startswith("#") for w in line.split()
+        w.lower()
+        for line in text.splitlines()
+        if not line.startswith("#")
+        for w in line.split()
     )
 
 
@@ -88,12 +95,22 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         ("label", LABEL + NAME, 0.9),
         ("header", HEADER + NAME, 0.9),
         ("sign_off", SIGN_OFF + NAME + r"(?=[ \t]*(?:\(|\n|$|,|\.))", 0.9),
-        ("title", rf"(?<![\w.])(?P<v>{HONORIFICS}[ \t]+[A-ZÀ-Þ][^\W\d_'’-]*(?:[ \t]+{WORD}){{0,3}})", 0.9),
-        ("here", r"(?:^|[\n!?.][ \t]*)(?P<v>[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?),?[ \t]+here\b", 0.9),
+        (
+            "title",
+            rf"(?<![\w.])(?P<v>{HONORIFICS}[ \t]+[A-ZÀ-Þ][^\W\d_'’-]*"
+            rf"(?:[ \t]+{WORD}){{0,3}})",
+            0.9,
+        ),
+        (
+            "here",
+            r"(?:^|[\n!?.][ \t]*)(?P<v>[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?),?[ \t]+here\b",
+            0.9,
+        ),
         ("closing", r",[ \t]+(?P<v>[A-Z][a-zà-ÿ]+)[.!]?[ \t]*$", 0.9),
         (
             "contact_block",
-            rf"(?m:^)[ \t]*(?P<v>(?:{HONORIFICS}[ \t]+)?[A-Z][\w'’-]+(?:[ \t]+[A-Z][\w'’-]+){{1,3}})"
+            rf"(?m:^)[ \t]*(?P<v>(?:{HONORIFICS}[ \t]+)?[A-Z][\w'’-]+"
+            r"(?:[ \t]+[A-Z][\w'’-]+){1,3})"
             r"[ \t]*\n(?=[^\n]*(?:@|\+?\d[\d ()-]{6,}\d))",
             0.9,
         ),
@@ -129,11 +146,24 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
         if re.fullmatch(HONORIFICS, token) and i == 0:
             end = word.end()
             continue
-        if low in PARTICLES and taken and i + 1 < len(words) and words[i + 1].group(0)[:1].isupper():
+        if (
+            low in PARTICLES
+            and taken
+            and i + 1 < len(words)
+            and words[i + 1].group(0)[:1].isupper()
+        ):
             continue
-        if low in stop or len(bare) < 2 or not bare.replace("-", "").replace("'", "").replace("’", "").isalpha():
+        if (
+            low in stop
+            or len(bare) < 2
+            or not bare.replace("-", "").replace("'", "").replace("’", "").isalpha()
+        ):
             break
-        if bare[0].isupper() and not lowercase and not (bare.isupper() and len(bare) > 3):
+        if (
+            bare[0].isupper()
+            and not lowercase
+            and not (bare.isupper() and len(bare) > 3)
+        ):
             taken += 1
             end = word.start() + len(bare)
             continue

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import re
 
-from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer, digits, luhn_valid
+from anonygraph.identifiers.recognizers.base import (
+    CuedPatternRecognizer,
+    digits,
+    luhn_valid,
+)
 
 SEP = r"[ .-]?"
 
@@ -97,9 +101,9 @@ class MedicareAuRecognizer(CuedPatternRecognizer):
         """Check digit 9 against the weighted sum of the first eight."""
         number = digits(value)
         weights = (1, 3, 7, 9, 1, 3, 7, 9)
-        return sum(int(d) * w for d, w in zip(number[:8], weights, strict=True)) % 10 == int(
-            number[8]
-        )
+        return sum(
+            int(d) * w for d, w in zip(number[:8], weights, strict=True)
+        ) % 10 == int(number[8])
 
 
 class TfnRecognizer(CuedPatternRecognizer):
@@ -118,7 +122,11 @@ class TfnRecognizer(CuedPatternRecognizer):
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
         """Check the weighted sum (mod 11)."""
         number = digits(value)
-        weights = (1, 4, 3, 7, 5, 8, 6, 9, 10) if len(number) == 9 else (10, 7, 8, 4, 6, 3, 5, 1)
+        weights = (
+            (1, 4, 3, 7, 5, 8, 6, 9, 10)
+            if len(number) == 9
+            else (10, 7, 8, 4, 6, 3, 5, 1)
+        )
         return sum(int(d) * w for d, w in zip(number, weights, strict=True)) % 11 == 0
 
 
@@ -175,7 +183,10 @@ class CpfRecognizer(CuedPatternRecognizer):
         if len(set(number)) == 1:
             return False
         for size in (9, 10):
-            total = sum(d * w for d, w in zip(number[:size], range(size + 1, 1, -1), strict=True))
+            total = sum(
+                d * w
+                for d, w in zip(number[:size], range(size + 1, 1, -1), strict=True)
+            )
             if (total * 10 % 11) % 10 != number[size]:
                 return False
         return True
@@ -217,7 +228,7 @@ class CodiceFiscaleRecognizer(CuedPatternRecognizer):
 
 
 class PanRecognizer(CuedPatternRecognizer):
-    """Indian PAN: five letters (the fourth names the holder type), four digits, a letter.
+    """Indian PAN: five letters (the fourth: holder type), four digits, a letter.
 
     Presidio's own PAN pattern backtracks for seconds on a long run of
     capitals; this one is linear.

@@ -17,13 +17,43 @@ import phonenumbers
 from phonenumbers import PhoneNumberType
 from presidio_analyzer import RecognizerResult
 
-from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer, before, digits
+from anonygraph.identifiers.recognizers.base import (
+    CuedPatternRecognizer,
+    before,
+    digits,
+)
 from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
 
 REGIONS = (
-    "US", "GB", "DE", "FR", "ES", "IT", "NL", "IN", "JP", "AU", "CA", "BR",
-    "MX", "IE", "NZ", "ZA", "NG", "KE", "SG", "VN", "PH", "CN", "KR", "SE",
-    "CH", "AT", "BE", "PL", "PT",
+    "US",
+    "GB",
+    "DE",
+    "FR",
+    "ES",
+    "IT",
+    "NL",
+    "IN",
+    "JP",
+    "AU",
+    "CA",
+    "BR",
+    "MX",
+    "IE",
+    "NZ",
+    "ZA",
+    "NG",
+    "KE",
+    "SG",
+    "VN",
+    "PH",
+    "CN",
+    "KR",
+    "SE",
+    "CH",
+    "AT",
+    "BE",
+    "PL",
+    "PT",
 )
 """Regions whose national formats are tried (international ones always are)."""
 
@@ -81,7 +111,8 @@ class PhoneNumberRecognizer(CuedPatternRecognizer):
 
 
 DOTTED_PHONE = re.compile(
-    r"(?:\+\d{1,3}[ .]?)?(?:\(?\d{3}\)?\.\d{3}\.\d{4}|0\d(?:\.\d\d){4}|\d{1,4}(?:\.\d{2,4}){2,4})"
+    r"(?:\+\d{1,3}[ .]?)?(?:\(?\d{3}\)?\.\d{3}\.\d{4}|0\d(?:\.\d\d){4})|"
+    r"\+\d{1,3}[ .]?\d{1,4}(?:\.\d{2,4}){2,4}"
 )
 """Dotted numbers that are phones: US 555.123.4567, French 06.12.34.56.78,
 international +33.6.12.34.56 (a version or an IP address is never these)."""
@@ -104,14 +135,22 @@ def _check(match: re.Match[str], text: str) -> str | None:
         return None
     start, end = match.span()
     prior = before(text, start, 50)
-    if is_lookalike(text, start, end) or ID_CUE.search(prior) or ORG_CUE.search(prior):
+    if (
+        is_lookalike(text, start, end, dotted=False)
+        or ID_CUE.search(prior)
+        or ORG_CUE.search(prior)
+    ):
         return None
     return _verdict(value)
 
 
 def _verdict(value: str) -> str | None:
     """Return "valid", "possible" or None (not a person's phone number)."""
-    value = value.replace("(+", "+").replace(")", " ", 1) if value.startswith("(+") else value
+    value = (
+        value.replace("(+", "+").replace(")", " ", 1)
+        if value.startswith("(+")
+        else value
+    )
     international = value.startswith(("+", "00"))
     regions: tuple[str | None, ...] = (None,) if international else REGIONS
     candidate = "+" + value[2:] if value.startswith("00") else value
@@ -128,6 +167,10 @@ def _verdict(value: str) -> str | None:
         possible = possible or phonenumbers.is_possible_number(parsed)
     # A possible but unassigned number (07700 900…, the drama range) still
     # reads as someone's number when it carries a trunk or country prefix.
-    if possible and (international or value.startswith("0")) and len(digits(value)) >= 9:
+    if (
+        possible
+        and (international or value.startswith("0"))
+        and len(digits(value)) >= 9
+    ):
         return "possible"
     return None

@@ -26,7 +26,8 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
         ("in_plate", r"\b(?P<v>[A-Z]{2}[ -]?\d{2}[ -]?[A-Z]{1,3}[ -]?\d{4})\b", 0.75),
         (
             "cued_plate",
-            r"(?i:\b(?:plate|number plate|licen[cs]e plate|plate number|reg(?:istration)?"
+            r"(?i:\b(?:plate|number plate|licen[cs]e plate|plate number|"
+            r"reg(?:istration)?"
             r"(?: no\.?| number)?|rego|kennzeichen|placa(?: do veículo)?|"
             r"immatriculation|matrícula|targa|kenteken)\b)\s*[:#]?\s*(?:is\s+)?"
             rf"(?:(?:{_STATE})\s+(?=[A-Z0-9]{{1,4}}[ -]?\d))?"

@@ -26,7 +26,9 @@ PROFILE_SITES = frozenset(
 )
 """Sites whose first path segment (or /in/, /u/, /@) names a person."""
 
-SITE_PATHS = frozenset("company companies about help jobs careers legal policies privacy".split())
+SITE_PATHS = frozenset(
+    "company companies about help jobs careers legal policies privacy".split()
+)
 """First path segments on profile sites that name no person."""
 
 PERSONAL_QUERY = re.compile(r"[?&](?:user_?id|userid|uid|profile_?id|user|u)=", re.I)
@@ -58,13 +60,18 @@ class PersonalUrlRecognizer(CuedPatternRecognizer):
         host, _, path = bare.partition("/")
         if "." not in host or not known_suffix(host) or text[end : end + 1] == "@":
             return False
-        if re.fullmatch(r"[\w-]+\.(?:py|js|ts|php|lua|rb|go|java|cs|md|txt|json|html|css|sh)", host):
+        if re.fullmatch(
+            r"[\w-]+\.(?:py|js|ts|php|lua|rb|go|java|cs|md|txt|json|html|css|sh)", host
+        ):
             return False
         segments = [s for s in re.split(r"[/?#]", path) if s]
         site = host.lower().removeprefix("m.")
         if site in PROFILE_SITES and segments:
             first = segments[0].lower()
-            if first in ("in", "u", "user", "users", "people", "profile") and len(segments) > 1:
+            if (
+                first in ("in", "u", "user", "users", "people", "profile")
+                and len(segments) > 1
+            ):
                 return True
             return first not in SITE_PATHS
         if PERSONAL_QUERY.search(path):

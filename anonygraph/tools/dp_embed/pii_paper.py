@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-
 Confidence = Literal["high", "medium", "low"]
 CONFIDENCE_RANK: dict[Confidence, int] = {"high": 3, "medium": 2, "low": 1}
 """Ties between overlapping detections that start together and are as long."""
