@@ -21,14 +21,14 @@ LANGUAGE = "en"
 _LOCK = threading.Lock()
 
 
-class SharedSpacyEngine(SpacyNlpEngine):  # type: ignore[misc]
+class SharedSpacyEngine(SpacyNlpEngine):
     """Presidio's spaCy NLP engine over an already loaded, caching parser."""
 
     def __init__(self, parse: Engine) -> None:
         """Read parses from ``parse`` (text -> spaCy ``Doc``); load nothing."""
         super().__init__(models=[{"lang_code": LANGUAGE, "model_name": "shared"}])
         self.parse = parse
-        self.nlp = {LANGUAGE: getattr(parse, "nlp", None)}
+        self.nlp = {LANGUAGE: getattr(parse, "nlp", None)}  # type: ignore[assignment]
 
     def load(self) -> None:
         """Do nothing: the pipeline is loaded by `anonygraph.cues.engine`."""

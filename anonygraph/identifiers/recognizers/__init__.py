@@ -10,6 +10,8 @@ they take recipe quantities, order numbers and places that identify no one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from presidio_analyzer import EntityRecognizer
 from presidio_analyzer.predefined_recognizers import (
     CreditCardRecognizer,
@@ -54,7 +56,7 @@ from anonygraph.identifiers.recognizers.phones import PhoneNumberRecognizer
 from anonygraph.identifiers.recognizers.plates import LicensePlateRecognizer
 from anonygraph.identifiers.recognizers.urls import PersonalUrlRecognizer
 
-OURS: tuple[type[EntityRecognizer], ...] = (
+OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     ContextNameRecognizer,
     FilteredSpacyRecognizer,
     OfflineEmailRecognizer,
@@ -83,7 +85,7 @@ OURS: tuple[type[EntityRecognizer], ...] = (
 )
 """Our recognizers, each owning one kind (or one scheme of a kind)."""
 
-PRESIDIO: tuple[type[EntityRecognizer], ...] = (
+PRESIDIO: tuple[Callable[[], EntityRecognizer], ...] = (
     CreditCardRecognizer,
     IbanRecognizer,
     UsSsnRecognizer,

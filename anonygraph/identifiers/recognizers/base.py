@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult
 
 
-class CuedPatternRecognizer(EntityRecognizer):  # type: ignore[misc]
+class CuedPatternRecognizer(EntityRecognizer):
     """Find ``ENTITY`` where one of ``PATTERNS`` matches and ``validate`` agrees."""
 
     ENTITY: ClassVar[str] = ""
@@ -78,12 +78,12 @@ class CuedPatternRecognizer(EntityRecognizer):  # type: ignore[misc]
             end=end,
             score=score,
             analysis_explanation=AnalysisExplanation(
-                recognizer=self.name,
+                recognizer=type(self).__name__,
                 original_score=score,
                 pattern_name=pattern,
             ),
             recognition_metadata={
-                RecognizerResult.RECOGNIZER_NAME_KEY: self.name,
+                RecognizerResult.RECOGNIZER_NAME_KEY: type(self).__name__,
                 RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
             },
         )

@@ -37,7 +37,7 @@ def known_suffix(host: str) -> bool:
     return bool(_extractor()(host).suffix)
 
 
-class OfflineEmailRecognizer(EmailRecognizer):  # type: ignore[misc]
+class OfflineEmailRecognizer(EmailRecognizer):
     """Presidio's e-mail recognizer, validated without the network."""
 
     def validate_result(self, pattern_text: str) -> bool:

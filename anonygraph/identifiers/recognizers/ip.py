@@ -22,7 +22,7 @@ VERSION_HEAD = re.compile(r"(?i)(?:\bv|version|release|build|ver\.?)\s*$")
 """A version cue right before the dotted numbers."""
 
 
-class PersonalIpRecognizer(IpRecognizer):  # type: ignore[misc]
+class PersonalIpRecognizer(IpRecognizer):
     """Presidio's IP recognizer, without internal addresses or version strings."""
 
     def analyze(

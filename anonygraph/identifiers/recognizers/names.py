@@ -176,7 +176,7 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
     return end if taken else 0
 
 
-class FilteredSpacyRecognizer(SpacyRecognizer):  # type: ignore[misc]
+class FilteredSpacyRecognizer(SpacyRecognizer):
     """spaCy's PERSON entities, kept whole and without obvious non-names."""
 
     def __init__(self) -> None:

@@ -71,7 +71,7 @@ def list_rules() -> list[dict[str, str]]:
                 continue
             rows.append(
                 {
-                    "name": recognizer.name,
+                    "name": type(recognizer).__name__,
                     "category": kind,
                     "placeholder": f"[{kind}_n]",
                     "description": doc[0] if doc else "",
