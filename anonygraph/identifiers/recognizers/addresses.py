@@ -37,6 +37,13 @@ GERMANIC_SUFFIXES = (
 )
 """Endings of German and Dutch street names."""
 
+ORG_BEFORE = re.compile(
+    r"(?:\b(?:Inc|Corp|Ltd|LLC|LLP|GmbH|AG|plc|PLC|S\.A|B\.V|Co)\.?,?\s*|"
+    r"(?i:contact us|visit us|find us|our (?:office|store|shop|showroom|clinic|"
+    r"headquarters|hq|address|branch))\b[^\n]{0,20})$"
+)
+"""An organization right before an address: its public address, not a person's."""
+
 WORD = r"[A-ZÀ-Þ][\w'’.-]*"
 UNIT = r"(?:,?\s*(?:Unit|Apt\.?|Apartment|Suite|Ste\.?|Flat|#)\s*[\w-]+)?"
 
@@ -50,7 +57,7 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             "number_first",
             r"(?<![\w/.-])(?P<v>(?:(?:Flat|Apt\.?|Apartment|Unit|Suite)\s+\w+,\s*)?"
             r"\d{1,5}[A-Za-z]?(?:[-/]\d{1,4})?,?\s+"
-            rf"(?:{WORD}\s+){{0,4}}(?:{STREET_TYPES})\b\.?"
+            rf"(?:(?:{WORD}|\d+(?:st|nd|rd|th))\s+){{0,4}}(?:{STREET_TYPES})\b\.?"
             rf"(?:\s+(?:NE|NW|SE|SW|N|S|E|W)\b)?{UNIT})",
             0.8,
         ),
@@ -80,8 +87,9 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
         ),
         (
             "indian_house",
-            r"(?i:\b(?P<v>(?:h\.?\s?no\.?|house\s+no\.?|flat\s+no\.?|plot\s+no\.?|"
-            r"door\s+no\.?|d\.?\s?no\.?)\s*[\w/-]*\d[\w/-]*,?(?:\s*[A-Z][\w.-]*){0,4}))",
+            r"\b(?P<v>(?i:h\.?\s?no\.?|house\s+no\.?|flat\s+no\.?|plot\s+no\.?|"
+            r"door\s+no\.?|d\.?\s?no\.?)\s*[\w/-]*\d[\w/-]*"
+            r"(?:,\s*(?:(?:No\.?\s*\d+|[A-Z][\w-]*)\s?){1,5})?)",
             0.8,
         ),
         (
@@ -105,7 +113,9 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
     )
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
-        """Reject a recipe or measure that borrowed a street word ("3 Way")."""
+        """Reject a measure that borrowed a street word ("3 Way"), an org's address."""
+        if ORG_BEFORE.search(text[max(0, start - 40) : start]):
+            return False
         return not re.match(r"\d+\s+(?:Way|Park|View|Point|Run|Gate|Green)\b$", value)
 
 
@@ -153,9 +163,12 @@ class PostcodeRecognizer(CuedPatternRecognizer):
             0.8,
         ),
         ("in_pin", r"\b[A-Z][a-z]+\s*[-–]\s*(?P<v>[1-9]\d{2}\s?\d{3})\b", 0.6),
-        ("town_pin", r",\s*[A-Z][a-z]+\s+(?P<v>[1-9]\d{2}\s?\d{3})\b(?![\d.,])", 0.6),
+        ("town_pin", r",\s*[A-Z][a-z]+\s+(?P<v>[1-9]\d{2}\s?\d{3})\b(?![.,]?\d)", 0.6),
     )
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
-        """Reject a code that runs on from a dash or slash (part of a product code)."""
+        """Reject a code run on from a dash or slash, or an org's postcode."""
+        line = text[max(0, start - 60) : start].rpartition("\n")[2]
+        if re.search(r"\b(?:Inc|Corp|Ltd|LLC|LLP|GmbH|plc|PLC)\b\.?,", line):
+            return False
         return not re.search(r"[-/]$", text[max(0, start - 1) : start])

@@ -29,6 +29,12 @@ class HandleRecognizer(CuedPatternRecognizer):
             0.8,
         ),
         (
+            "user_handle",
+            r"(?i:\b(?:user(?:name)?|login|account|handle|gamertag|ign)\s+)"
+            r"(?P<v>[a-z][a-z]*[._\d][\w.-]*[a-z0-9])\b",
+            0.8,
+        ),
+        (
             "user_word",
             r"(?i:\b(?:for|by|from)\s+user(?:name)?\s+)(?P<v>[A-Za-z][\w.-]{1,30}[A-Za-z0-9])",
             0.8,

@@ -49,7 +49,10 @@ LABEL = (
     r"card ?holder|applicant|tenant|emergency contact|next of kin|ask for|inquiry "
     r"from|enquiry from|message from|request from|registered to(?: a)?|signed|"
     r"contact person|ansprechpartner|contact|tell|mother|father|mum|mom|dad|wife|"
-    r"husband|son|daughter|brother|sister|attn|attention)\b[ \t]*[:(]?[ \t]*)"
+    r"husband|son|daughter|brother|sister|grandma|grandpa|granny|grandmother|"
+    r"grandfather|nan|nana|aunt|auntie|uncle|cousin|neighbou?r|colleague|boss|"
+    r"girlfriend|boyfriend|fianc[ée]e?|partner|landlord|landlady|roommate|"
+    r"flatmate|attn|attention)\b[ \t]*[:(]?[ \t]*)"
 )
 HEADER = r"(?im:^(?:from|to|cc|bcc|von|an|de|para|à)[ \t]*:[ \t]*)"
 SIGN_OFF = (
@@ -58,8 +61,16 @@ SIGN_OFF = (
     r"soon|take care|grüße|viele grüße|liebe grüße|beste grüße|mit freundlichen "
     r"grüßen|lg|vg|saludos|un saludo|cordialement|bisous|groetjes|met "
     r"vriendelijke groet|atenciosamente|abraços|cumprimentos|a presto)[,!.]?"
-    r"[ \t]*\n?[ \t]*)"
+    r"[ \t]*\n?[ \t]*|(?m:^)--[ \t]*\n[ \t]*)"
 )
+ORG_WORDS = frozenset(
+    """inc corp corporation ltd llc llp plc gmbh ag sa bv co company team support
+    service services department dept office clinic hospital bank group
+    university college school council ministry agency foundation trust
+    association club restaurant hotel cafe shop store studio labs""".split()
+)
+"""Words that make a capitalized run an organization's name, not a person's."""
+
 LOWER_OK = frozenset({"self", "greeting", "tell", "sign_off"})
 """Cues after which a lowercase word may be a name (chat)."""
 
@@ -111,7 +122,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
             "contact_block",
             rf"(?m:^)[ \t]*(?P<v>(?:{HONORIFICS}[ \t]+)?[A-Z][\w'’-]+"
             r"(?:[ \t]+[A-Z][\w'’-]+){1,3})"
-            r"[ \t]*\n(?=[^\n]*(?:@|\+?\d[\d ()-]{6,}\d))",
+            r"[ \t]*\n(?=(?:[^\n]*\n)?[^\n]*(?:@|\+?\d[\d ()-]{6,}\d))",
             0.9,
         ),
     )
@@ -153,8 +164,10 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
             and words[i + 1].group(0)[:1].isupper()
         ):
             continue
+        # After the first name word, a capitalized word is the name's even when
+        # it is also a word elsewhere ("Nguyễn Văn An", "Rose Hope").
         if (
-            low in stop
+            (low in stop and (taken == 0 or bare.islower()))
             or len(bare) < 2
             or not bare.replace("-", "").replace("'", "").replace("’", "").isalpha()
         ):
@@ -167,12 +180,22 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
             taken += 1
             end = word.start() + len(bare)
             continue
-        if lower_ok and bare.islower() and (taken == 0 or lowercase) and taken < 2:
+        if (
+            lower_ok
+            and bare.isalpha()
+            and bare.islower()
+            and (taken == 0 or lowercase)
+            and taken < 2
+        ):
             lowercase = True
             taken += 1
             end = word.start() + len(bare)
             continue
         break
+    if any(
+        w.group(0).strip(".,").lower() in ORG_WORDS for w in words if w.end() <= end
+    ):
+        return 0
     return end if taken else 0
 
 
@@ -198,6 +221,12 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             value = text[start:end]
             if not _looks_like_name(value) or _is_label(text, start, end):
                 continue
+            # "Aadhaar 2345 6789 0123": a single word right before a number
+            # is a label the model took for a name.
+            if " " not in value and re.match(r"[ \t]*[:#]?[ \t]*\d", text[end:]):
+                continue
+            if " " not in value and _imperative(nlp_artifacts.tokens, start):
+                continue
             # The English model reads capitalized nouns of other languages
             # ("Daten", "Placa") as names; there only a full name counts.
             if not english and (len(value.split()) < 2 or _foreign_stop_word(value)):
@@ -205,6 +234,19 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             result.start, result.end = start, end
             kept.append(result)
         return kept
+
+
+def _imperative(doc: Any, start: int) -> bool:
+    """Tell a sentence-initial word followed by a preposition ("Bake at 180°C")."""
+    for token in doc:
+        if token.idx == start:
+            following = doc[token.i + 1] if token.i + 1 < len(doc) else None
+            return bool(
+                token.is_sent_start
+                and following is not None
+                and following.pos_ in {"ADP", "DET", "NUM", "PRON", "PART"}
+            )
+    return False
 
 
 ENGLISH_SHARE = 0.25
@@ -249,5 +291,7 @@ def _looks_like_name(value: str) -> bool:
         return False  # chat names come from the cue recognizer
     words = value.split()
     if all(w.lower() in not_names() for w in words):
+        return False
+    if any(w.strip(".,").lower() in ORG_WORDS for w in words):
         return False
     return not any(w.isupper() and len(w) > 1 for w in words)

@@ -77,7 +77,8 @@ ORG_CUE = re.compile(
 ID_CUE = re.compile(
     r"\b(?:nhs|ssn|sin|tfn|medicare|bsn|aadhaar|iban|account|acct|a/c|card|"
     r"passport|mrn|nric|cpf|steuer-?id|bsb|sort code|agência|agencia|conta|"
-    r"patient id|record no)\b\W{0,3}(?:(?:no|number|nr)\.?\W{0,3})?$"
+    r"patient id|record no)\b\W{0,3}(?:(?:no|number|nr|is|ending(?: in)?)\.?"
+    r"\W{0,3}){0,2}$"
 )
 """An identifier cue word before a number: it is that identifier, not a phone."""
 
@@ -117,6 +118,12 @@ DOTTED_PHONE = re.compile(
 """Dotted numbers that are phones: US 555.123.4567, French 06.12.34.56.78,
 international +33.6.12.34.56 (a version or an IP address is never these)."""
 
+NANP_TOLL_FREE = re.compile(r"1?8(?:00|33|44|55|66|77|88)\d{7}$")
+"""A North American toll-free number (1-800 ...): an organization's line."""
+
+NANP_SHAPE = re.compile(r"(?:\+?1[ .-])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}")
+"""A number written the North American way (555-867-5309)."""
+
 POSSIBLE_SCORE = 0.55
 """Score of a number that is possible but not valid in any region tried."""
 
@@ -129,6 +136,8 @@ def _check(match: re.Match[str], text: str) -> str | None:
         return None
     if "." in value and not DOTTED_PHONE.fullmatch(value):
         return None  # dotted: a version, an IP address or a date
+    if re.fullmatch(r"\d{3}-\d{2}-\d{4}", value):
+        return None  # a US social security number's shape
     if re.fullmatch(r"(?:19|20)\d\d ?[-–] ?(?:19|20)\d\d", value):
         return None  # a range of years
     if re.match(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$", value):
@@ -154,23 +163,28 @@ def _verdict(value: str) -> str | None:
     international = value.startswith(("+", "00"))
     regions: tuple[str | None, ...] = (None,) if international else REGIONS
     candidate = "+" + value[2:] if value.startswith("00") else value
+    if NANP_SHAPE.fullmatch(value) and NANP_TOLL_FREE.match(digits(value)):
+        return None
     possible = False
+    types = set()
     for region in regions:
         try:
             parsed = phonenumbers.parse(candidate, region)
         except phonenumbers.NumberParseException:
             continue
         if phonenumbers.is_valid_number(parsed):
-            if phonenumbers.number_type(parsed) in ORG_TYPES:
-                return None
-            return "valid"
+            types.add(phonenumbers.number_type(parsed))
         possible = possible or phonenumbers.is_possible_number(parsed)
-    # A possible but unassigned number (07700 900…, the drama range) still
-    # reads as someone's number when it carries a trunk or country prefix.
-    if (
-        possible
-        and (international or value.startswith("0"))
+    if types:
+        # One region's premium line is another's mobile (09… in the UK and
+        # Japan): only a number no region gives to a person is an org's.
+        return None if types <= ORG_TYPES else "valid"
+    # A possible but unassigned number (07700 900…, the drama range, 555-…)
+    # still reads as someone's number when written like one.
+    if possible and (
+        (international or value.startswith("0"))
         and len(digits(value)) >= 9
+        or NANP_SHAPE.fullmatch(value)
     ):
         return "possible"
     return None
