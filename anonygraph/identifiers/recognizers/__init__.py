@@ -2,7 +2,7 @@
 
 Presidio's own recognizers are taken where they validate well (checksums,
 context words): payment cards (Luhn), IBAN (mod 97), IP addresses, US SSN,
-UK NINO and NHS number, Aadhaar (Verhoeff). Ours, written as Presidio
+UK NINO, Aadhaar (Verhoeff); the NHS number with its context words. Ours, written as Presidio
 recognizers, cover what it lacks or does badly (one module per kind family).
 Presidio's DATE_TIME, US_DRIVER_LICENSE, NRP and LOCATION are never run:
 they take recipe quantities, order numbers and places that identify no one.
@@ -17,7 +17,6 @@ from presidio_analyzer.predefined_recognizers import (
     CreditCardRecognizer,
     IbanRecognizer,
     InAadhaarRecognizer,
-    NhsRecognizer,
     UkNinoRecognizer,
     UsSsnRecognizer,
 )
@@ -42,6 +41,7 @@ from anonygraph.identifiers.recognizers.names import (
 from anonygraph.identifiers.recognizers.national_ids import (
     BsnRecognizer,
     CodiceFiscaleRecognizer,
+    ContextNhsRecognizer,
     CpfRecognizer,
     DniRecognizer,
     MedicareAuRecognizer,
@@ -82,6 +82,7 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     NricRecognizer,
     PanRecognizer,
     CodiceFiscaleRecognizer,
+    ContextNhsRecognizer,
 )
 """Our recognizers, each owning one kind (or one scheme of a kind)."""
 
@@ -90,7 +91,6 @@ PRESIDIO: tuple[Callable[[], EntityRecognizer], ...] = (
     IbanRecognizer,
     UsSsnRecognizer,
     UkNinoRecognizer,
-    NhsRecognizer,
     InAadhaarRecognizer,
 )
 """Presidio's recognizers, taken as they are (checksums, context words)."""

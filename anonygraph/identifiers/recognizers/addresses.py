@@ -39,8 +39,8 @@ GERMANIC_SUFFIXES = (
 
 ORG_BEFORE = re.compile(
     r"(?:\b(?:Inc|Corp|Ltd|LLC|LLP|GmbH|AG|plc|PLC|S\.A|B\.V|Co)\.?,?\s*|"
-    r"(?i:contact us|visit us|find us|our (?:office|store|shop|showroom|clinic|"
-    r"headquarters|hq|address|branch))\b[^\n]{0,20})$"
+    r"(?i:contact us|visit us|find us|our\b[\w -]{0,20}?\b(?:office|store|shop|"
+    r"showroom|clinic|headquarters|hq|address|branch))\b[^\n]{0,20})$"
 )
 """An organization right before an address: its public address, not a person's."""
 
@@ -128,6 +128,10 @@ US_STATES = (
 )
 
 
+STREET_BEFORE = re.compile(rf"[\wäöüß.]+\s+\d{{1,4}}\s?[a-z]?,?\s*(?:[A-Z]\w+,?\s*)?$")
+"""The street and number (and town) right before a postcode."""
+
+
 class PostcodeRecognizer(CuedPatternRecognizer):
     """A postcode by its national shape, or a number in a postcode's place."""
 
@@ -170,5 +174,8 @@ class PostcodeRecognizer(CuedPatternRecognizer):
         """Reject a code run on from a dash or slash, or an org's postcode."""
         line = text[max(0, start - 60) : start].rpartition("\n")[2]
         if re.search(r"\b(?:Inc|Corp|Ltd|LLC|LLP|GmbH|plc|PLC)\b\.?,", line):
+            return False
+        street = STREET_BEFORE.search(line)
+        if street and ORG_BEFORE.search(line[: street.start()]):
             return False
         return not re.search(r"[-/]$", text[max(0, start - 1) : start])

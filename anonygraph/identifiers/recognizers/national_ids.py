@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from presidio_analyzer.predefined_recognizers import NhsRecognizer
+
 from anonygraph.identifiers.recognizers.base import (
     CuedPatternRecognizer,
     digits,
@@ -236,3 +238,28 @@ class PanRecognizer(CuedPatternRecognizer):
 
     ENTITY = "NATIONAL_ID"
     PATTERNS = (("in_pan", r"\b(?P<v>[A-Z]{3}[PCHFATBLJG][A-Z]\d{4}[A-Z])\b", 0.85),)
+
+
+class ContextNhsRecognizer(NhsRecognizer):
+    """Presidio's NHS number (mod 11 check), counted only with its context words.
+
+    One ten-digit number in eleven passes the check by chance (a US phone
+    number such as 800-222-1222 does); the base score is lowered so that only
+    a context word ("NHS") lifts it over the detector's threshold.
+    """
+
+    BASE_SCORE = 0.3
+
+    def __init__(self) -> None:
+        """Take Presidio's patterns and context words, with the lower score."""
+        super().__init__()
+        for pattern in self.patterns:
+            pattern.score = self.BASE_SCORE
+
+    def validate_result(self, pattern_text: str) -> bool | None:
+        """Reject a failed check; on a passed one keep the base score.
+
+        Presidio raises a passed check to the top score, which would need no
+        context word at all.
+        """
+        return None if super().validate_result(pattern_text) else False

@@ -70,9 +70,39 @@ ORG_TYPES = frozenset(
 ORG_CUE = re.compile(
     r"(?:\bour\b[\w\s-]{0,25}|hotline|helpline|help line|customer (?:service|care|"
     r"support)|switchboard|reception|front desk|main line|office line|"
-    r"support line|call centre|call center)[\s:,-]*(?:at|on|is|number)?[\s:]*$",
+    r"support line|call centre|call center|dial-in|dial in|toll-free|toll free)"
+    r"[\s:,-]*(?:at|on|is|number)?[\s:]*$",
 )
 """Words before a number that make it an organization's public line."""
+
+ORG_AFTER = re.compile(
+    r"^\s*\((?:switchboard|main line|reception|office|hotline|helpline|toll[- ]free|"
+    r"front desk|customer service)\)",
+    re.IGNORECASE,
+)
+"""A note after a number that makes it an organization's line."""
+
+ORG_PREFIXES = (
+    "0800",
+    "0808",
+    "0500",
+    "0845",
+    "0844",
+    "0843",
+    "0870",
+    "0871",
+    "0300",
+    "0120",
+    "0570",
+    "0180",
+    "1800",
+    "1300",
+    "13",
+    "0900",
+    "0906",
+    "0909",
+)
+"""National prefixes of toll-free, shared-cost and non-geographic lines."""
 
 ID_CUE = re.compile(
     r"\b(?:nhs|ssn|sin|tfn|medicare|bsn|aadhaar|iban|account|acct|a/c|card|"
@@ -148,6 +178,7 @@ def _check(match: re.Match[str], text: str) -> str | None:
         is_lookalike(text, start, end, dotted=False)
         or ID_CUE.search(prior)
         or ORG_CUE.search(prior)
+        or ORG_AFTER.match(text[end : end + 30])
     ):
         return None
     return _verdict(value)
@@ -177,8 +208,13 @@ def _verdict(value: str) -> str | None:
         possible = possible or phonenumbers.is_possible_number(parsed)
     if types:
         # One region's premium line is another's mobile (09… in the UK and
-        # Japan): only a number no region gives to a person is an org's.
-        return None if types <= ORG_TYPES else "valid"
+        # Japan): a number is an org's when no region gives it to a person,
+        # or when one calls it toll-free and it starts like such lines do.
+        if types <= ORG_TYPES:
+            return None
+        if types & ORG_TYPES and digits(value).startswith(ORG_PREFIXES):
+            return None
+        return "valid"
     # A possible but unassigned number (07700 900…, the drama range, 555-…)
     # still reads as someone's number when written like one.
     if possible and (
