@@ -128,7 +128,7 @@ class IdentifierBook:
     def mapping(self) -> list[dict[str, str]]:
         """Return kind, replacement and original of each value (for --keep-mapping)."""
         return [
-            {"kind": e["kind"], "replacement": e["replacement"], "original": e["original"]}
+            {k: e[k] for k in ("kind", "replacement", "original")}
             for e in self.entries
         ]
 

@@ -47,7 +47,9 @@ def surrogate(kind: str, value: str, rng: random.Random) -> str:
     fake.seed_instance(rng.getrandbits(64))
     if kind == "PERSON":
         words = len(value.split())
-        name = fake.first_name() if words == 1 else f"{fake.first_name()} {fake.last_name()}"
+        name = fake.first_name()
+        if words > 1:
+            name += f" {fake.last_name()}"
         return _like_case(name, value)
     if kind == "EMAIL":
         return str(fake.email())

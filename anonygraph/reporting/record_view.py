@@ -160,6 +160,7 @@ def _review(
         # What happened to the text and who checked it (the output line's words).
         "result": str(result.get("outcome") or "") if row["status"] == "done" else "",
         "checked_by": str(result.get("checked_by") or ""),
+        "identifiers": dict(result.get("identifiers") or {}),
         "error": row["error"] or "",
         "notes": [str(e) for e in result.get("errors", [])],
         "diff": diff,
@@ -223,6 +224,11 @@ def render_review(review: dict[str, Any], color: bool = False) -> str:
         f"{cost['model_seconds']:.2f} s in models, {cost['wall_seconds']:.2f} s wall; "
         f"{review['removed']} word(s) removed, {review['inserted']} inserted",
     ]
+    if review.get("identifiers"):
+        lines.append(
+            "   identifiers replaced before any model: "
+            + ", ".join(f"{n} {kind}" for kind, n in review["identifiers"].items())
+        )
     if review["error"]:
         lines.append(f"   error: {review['error']}")
     lines += [f"   note: {n}" for n in review["notes"]]

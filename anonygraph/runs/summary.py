@@ -10,6 +10,7 @@ from anonygraph import llm
 from anonygraph.llm.registry import answers_from_cues
 from anonygraph.runs.recorder import StoreRecorder
 from anonygraph.runs.store import RunStore
+from anonygraph.state.record import PARTLY_SCRUBBED, SCRUBBED
 
 
 @dataclass
@@ -39,6 +40,9 @@ class RunSummary:
     checked_by: dict[str, int] = field(default_factory=dict)
     """Records per checker spec (the attacker that checked the final text)."""
 
+    identifiers: dict[str, int] = field(default_factory=dict)
+    """Direct identifiers replaced before the first step, per kind, over the run."""
+
     bad_unit: str = "line"
     """What a bad input is: a JSONL line, or a table's row."""
 
@@ -48,13 +52,11 @@ class RunSummary:
     def all_anonymized(self) -> bool:
         """Tell whether every record ended as clean as its checker can tell.
 
-        ``anonymized`` (a model attacker found nothing) or ``no explicit cue
-        found`` (the rules detectors found nothing: all they can check).
+        ``anonymized`` (a model attacker found nothing) or ``scrubbed`` (the
+        rules replaced all they know: all they can check).
         """
         records = sum(self.outcomes.values())
-        clean = self.outcomes.get("anonymized", 0) + self.outcomes.get(
-            "no explicit cue found", 0
-        )
+        clean = self.outcomes.get("anonymized", 0) + self.outcomes.get(SCRUBBED, 0)
         return (
             not self.failed and not self.bad_lines and records > 0 and clean == records
         )
@@ -78,11 +80,17 @@ class RunSummary:
                 "  checked by: "
                 + ", ".join(
                     f"{spec} ({n})"
-                    + (" (explicit cues only: style and topics unchecked)"
+                    + (" (identifiers and the explicit cues the rules know; "
+                       "other phrasings, style and topics unchecked)"
                        if answers_from_cues(spec) else "")
                     for spec, n in self.checked_by.items()
                 )
             )  # fmt: skip
+        if self.identifiers:
+            lines.append(
+                "  identifiers replaced before any model: "
+                + ", ".join(f"{n} {kind}" for kind, n in self.identifiers.items())
+            )
         if self.refusals:
             lines.append(
                 "  refused rewrites by check: "
@@ -136,12 +144,14 @@ def fill_totals(summary: RunSummary, db: RunStore) -> None:
     rows = db.records(summary.run_id)
     summary.outcomes, summary.refusals = tally_outcomes(rows)
     summary.checked_by = tally_checkers(rows)
+    summary.identifiers = tally_identifiers(rows)
 
 
 OUTCOMES: tuple[str, ...] = (
     "anonymized",
-    "no explicit cue found",
+    SCRUBBED,
     "partly anonymized",
+    PARTLY_SCRUBBED,
     "unchanged",
     "failed",
 )
@@ -162,6 +172,16 @@ def tally_checkers(rows: list[dict[str, Any]]) -> dict[str, int]:
             spec = str(result["checked_by"])
             checkers[spec] = checkers.get(spec, 0) + 1
     return checkers
+
+
+def tally_identifiers(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """Count a run's replaced identifiers per kind, most first."""
+    kinds: dict[str, int] = {}
+    for row in rows:
+        result = json.loads(row.get("result") or "{}") if row.get("result") else {}
+        for kind, n in (result.get("identifiers") or {}).items():
+            kinds[kind] = kinds.get(kind, 0) + int(n)
+    return dict(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def tally_outcomes(rows: list[dict[str, Any]]) -> tuple[dict[str, int], dict[str, int]]:

@@ -207,6 +207,7 @@ def create_app(settings: ServiceSettings) -> FastAPI:
             "anonymized": result.get("anonymized", ""),
             "outcome": record_outcome(result),
             "leaks_left": list(result.get("leaks", []) or []),
+            "identifiers_replaced": dict(result.get("identifiers") or {}),
             "status": result.get("status", ""),
             "method": method,
             "calls": len(calls),

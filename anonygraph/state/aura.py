@@ -22,6 +22,7 @@ from anonygraph.prompts.aura import (
 from anonygraph.state.context import (
     SEARCH_BACKENDS,
     AcceptanceOptions,
+    IdentifierOptions,
     ModelContext,
     ReviewOptions,
     SearchOptions,
@@ -151,7 +152,9 @@ probe; pure: only what the probe finds."""
 
 
 @dataclass(kw_only=True)
-class AuraContext(ModelContext, AcceptanceOptions, SearchOptions, ReviewOptions):
+class AuraContext(
+    ModelContext, AcceptanceOptions, SearchOptions, ReviewOptions, IdentifierOptions
+):
     """Run parameters of AURA; the probe searches an offline corpus unless told."""
 
     variant: str = field(

@@ -68,7 +68,7 @@ def test_when_an_input_is_detected_then_records_are_shown_and_bad_lines_counted(
         "record r0: 1 explicit cue(s)",
         "  6-17  '34 year old'  age=34  (AGE, score 1.00) -> 'thirty-something'",
     ]
-    assert "record r1: no explicit cue found" in out
+    assert "record r1: no cue the rules know (phrasings outside them are not checked)" in out
 
     code, out, _ = cli(capsys, "detect", "--json", TEXT, "--attributes", "age")
     assert json.loads(out) == [
@@ -107,11 +107,11 @@ def test_when_an_input_is_previewed_then_its_first_records_show_diffs_and_cost(
     assert code == 1  # a bad line was met
     heads = [line for line in out.splitlines() if line.startswith("record ")]
     assert [h.split(":")[0] for h in heads] == ["record r0", "record r2"]
-    assert heads[0].startswith("record r0: no explicit cue found · ")
+    assert heads[0].startswith("record r0: scrubbed · ")
     assert "model call(s), 0 tokens in, 0 tokens out" in heads[0]
     assert "[-34 year old nurse-]" in out or "[-34-]" in out
     assert "{+" in out and "Calgary-]" in out
-    assert "record r2: no explicit cue found" in out and "Hello there." in out
+    assert "record r2: scrubbed" in out and "Hello there." in out
     assert "r3" not in out
     assert "line 2" in err and "preview of 2 record(s) with rlaa; nothing stored" in err
     assert sorted(p.name for p in workdir.iterdir()) == ["in.jsonl"]

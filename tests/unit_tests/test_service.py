@@ -73,7 +73,7 @@ def test_when_many_texts_come_at_once_then_each_is_answered_or_refused_with_429(
             # Each answer is its own text's: nothing mixed up between requests.
             assert answer["anonymized"].endswith(f"Note {i}.")
             assert "Calgary" not in answer["anonymized"]
-            assert answer["outcome"] == "no explicit cue found"
+            assert answer["outcome"] == "scrubbed"
         else:
             assert answer["field"] == "queue" and "retry later" in answer["error"]
     health = service.request("GET", "/v1/health").json()
@@ -267,7 +267,7 @@ def test_when_a_batch_waits_for_review_then_its_requests_are_listed_and_answered
         lines = client.get(f"/v1/batches/{batch}/output").text.splitlines()
 
     assert paused["state"] == "waiting for review" and paused["waiting_review"] == 1
-    assert paused["outcomes"] == {"no explicit cue found": 1}
+    assert paused["outcomes"] == {"scrubbed": 1}
     assert [w["record_id"] for w in waiting] == ["a"]
     (request,) = waiting[0]["requests"]
     assert request["action_requests"][0]["name"] == "apply_policy"

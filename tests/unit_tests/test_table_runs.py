@@ -50,11 +50,11 @@ def test_when_a_csv_is_run_then_every_row_comes_back_and_bad_rows_say_why(
     assert list(table["id"]) == ["a1", "a2", "a3", "a1"]
     assert "Calgary" not in table["anonymized"][0] and table["body"][2] == "Hi there."
     assert list(table["outcome"]) == [
-        "no explicit cue found", "bad input", "no explicit cue found", "bad input",
+        "scrubbed", "bad input", "scrubbed", "bad input",
     ]  # fmt: skip
     assert table["anonymized"][1] == "" and table["anonymized"][3] == ""
     assert "2 done, 0 failed, 0 already done, 2 bad input row(s)" in err
-    assert "output table: 4 rows: 2 no explicit cue found, 2 bad input" in err
+    assert "output table: 4 rows: 2 scrubbed, 2 bad input" in err
     assert (
         "bad input row 1 (record 'a2'): the 'body' cell is empty; there is nothing "
         "to anonymize" in err
@@ -123,7 +123,7 @@ def test_when_a_dataset_split_is_run_then_a_dataset_is_written_and_export_rewrit
     assert code == 0, err
     written = datasets.load_from_disk(str(tmp_path / "anon"))
     assert written["n"] == [1, 2]
-    assert written["outcome"] == ["no explicit cue found"] * 2
+    assert written["outcome"] == ["scrubbed"] * 2
     assert "Calgary" not in written["anonymized"][0]
 
     run_id = RunStore(db).runs()[0]["id"]
@@ -198,7 +198,7 @@ def test_when_a_table_run_is_stored_in_postgres_then_the_table_is_written_from_i
 
     table = pd.read_csv(out, dtype=str, keep_default_na=False)
     assert list(table["k"]) == ["7", "8"] and code == 1, err
-    assert list(table["outcome"]) == ["no explicit cue found", "bad input"]
+    assert list(table["outcome"]) == ["scrubbed", "bad input"]
     assert "Calgary" not in table["anonymized"][0]
     assert "1 done" in err and "bad input row 1 (record '8')" in err
-    assert "output table: 2 rows: 1 no explicit cue found, 1 bad input" in err
+    assert "output table: 2 rows: 1 scrubbed, 1 bad input" in err

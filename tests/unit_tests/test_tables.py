@@ -420,7 +420,7 @@ def test_when_a_dataframe_is_anonymized_then_it_comes_back_with_the_results() ->
     ]  # fmt: skip
     first = out.iloc[0]
     assert "Calgary" not in first["anonymized"] and "34" not in first["anonymized"]
-    assert (first["outcome"], first["problem"]) == ("no explicit cue found", "")
+    assert (first["outcome"], first["problem"]) == ("scrubbed", "")
     assert list(out["outcome"][1:4]) == ["bad input"] * 3
     assert list(out["problem"][1:4]) == [
         "the 'body' cell is a int (42), not text",
@@ -432,7 +432,7 @@ def test_when_a_dataframe_is_anonymized_then_it_comes_back_with_the_results() ->
     # Nothing to hide: the text stays and counts as anonymized.
     assert (out.iloc[4]["anonymized"], out.iloc[4]["outcome"]) == (
         "Hi.",
-        "no explicit cue found",
+        "scrubbed",
     )
     assert list(frame.columns) == ["body", "lang"]  # the input is left as it was
 
@@ -466,7 +466,7 @@ def test_when_a_row_fails_then_its_outcome_says_so_and_the_others_go_on(
 
     out = anonygraph.anonymize_dataframe(frame, id_column="id", max_iterations=2)
 
-    assert list(out["outcome"]) == ["failed", "no explicit cue found"]
+    assert list(out["outcome"]) == ["failed", "scrubbed"]
     assert out["problem"][0] == "RuntimeError: detector broke"
     assert pd.isna(out["anonymized"][0])
 

@@ -50,9 +50,26 @@ def command(args: argparse.Namespace) -> int:
             **fields,
         )
     )
+    result.pop("identifier_mapping", None)  # the originals never go out
     output = json.dumps(result, indent=2, ensure_ascii=False)
     print(output if args.json else result["anonymized"])  # noqa: T201
+    if not args.quiet:
+        _say(result_line(result))
     return 0
+
+
+def result_line(result: dict[str, Any]) -> str:
+    """Say in one line what happened: outcome, checker, identifiers, leaks."""
+    outcome = str(result.get("outcome") or "not checked")
+    if result.get("checked_by"):
+        outcome += f" (checked by {result['checked_by']})"
+    parts = [f"outcome: {outcome}"]
+    if result.get("identifiers"):
+        kinds = ", ".join(f"{n} {k}" for k, n in result["identifiers"].items())
+        parts.append(f"identifiers replaced before any model: {kinds}")
+    if result.get("leaks"):
+        parts.append(f"leaks left: {', '.join(result['leaks'])}")
+    return "; ".join(parts)
 
 
 def _say(line: str) -> None:
