@@ -90,7 +90,8 @@ def find_identifiers(
         )
     chosen = _non_overlapping(_without_topics(found))
     if "PERSON" in wanted:
-        chosen = _non_overlapping(chosen + _other_mentions(text, chosen, taken))
+        names = [i.text for i in chosen if i.kind == "PERSON"]
+        chosen = _non_overlapping(chosen + name_mentions(text, names, taken))
     return chosen
 
 
@@ -107,33 +108,48 @@ def _without_topics(found: list[Identifier]) -> list[Identifier]:
     """Drop names spaCy found in a text about them, not from or to them.
 
     A famous person discussed as a topic ("Barack Obama was sworn in") is
-    found by spaCy alone, in a text with no other direct identifier; a private
-    person's name comes with a cue (greeting, signature, label) or beside an
-    e-mail, phone or address.
+    found by spaCy alone, by full name, in a text with no other direct
+    identifier; a private person's name comes with a cue (greeting,
+    signature, label), beside an e-mail, phone or address, or by first name
+    only ("Priya said she would call"). A later surname-only mention of a
+    topic ("Obama said") goes with it.
     """
-    others = any(i.kind != "PERSON" for i in found)
-    cued = {(i.start, i.end) for i in found if i.recognizer != SPACY}
-    if others:
+    if any(i.kind != "PERSON" for i in found):
         return found
-    return [
-        i
-        for i in found
-        if i.kind != "PERSON"
-        or i.recognizer != SPACY
-        or any(s <= i.start and i.end <= e for s, e in cued)
-    ]
+    cued = [(i.start, i.end) for i in found if i.recognizer != SPACY]
+
+    def uncued(i: Identifier) -> bool:
+        return i.recognizer == SPACY and not any(
+            s <= i.start and i.end <= e for s, e in cued
+        )
+
+    topics = [i for i in found if uncued(i) and len(i.text.split()) > 1]
+    words = {w for i in topics for w in i.text.split()}
+    return [i for i in found if i not in topics and not (uncued(i) and i.text in words)]
 
 
-def _other_mentions(
-    text: str, chosen: list[Identifier], taken: list[tuple[int, int]]
+def name_mentions(
+    text: str, names: Iterable[str], taken: Iterable[tuple[int, int]] = ()
 ) -> list[Identifier]:
-    """Find the other mentions of a found name's words ("Amir" of "Amir Haddad")."""
+    """Find the mentions of known names' words in a text ("Amir" of "Amir Haddad").
+
+    Args:
+        text: The text to search.
+        names: Person names found in this text or earlier ones of a record.
+        taken: Spans to leave alone (placeholders already in the text).
+
+    Returns:
+        One PERSON identifier per whole-word mention of a name word of three
+        letters or more (titles aside); overlaps with other finds are left
+        to the caller.
+
+    """
+    taken = list(taken)
     extra: list[Identifier] = []
     words = {
         w
-        for i in chosen
-        if i.kind == "PERSON"
-        for w in re.findall(r"[^\W\d_][^\W\d_'’-]*", i.text)
+        for name in names
+        for w in re.findall(r"[^\W\d_][^\W\d_'’-]*", name)
         if len(w) >= 3 and w.lower() not in _TITLES
     }
     for word in words:

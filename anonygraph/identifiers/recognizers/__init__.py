@@ -43,6 +43,7 @@ from anonygraph.identifiers.recognizers.national_ids import (
     CodiceFiscaleRecognizer,
     ContextNhsRecognizer,
     CpfRecognizer,
+    CuedSsnRecognizer,
     DniRecognizer,
     MedicareAuRecognizer,
     NirRecognizer,
@@ -83,6 +84,7 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     PanRecognizer,
     CodiceFiscaleRecognizer,
     ContextNhsRecognizer,
+    CuedSsnRecognizer,
 )
 """Our recognizers, each owning one kind (or one scheme of a kind)."""
 

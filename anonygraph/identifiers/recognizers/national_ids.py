@@ -263,3 +263,35 @@ class ContextNhsRecognizer(NhsRecognizer):
         context word at all.
         """
         return None if super().validate_result(pattern_text) else False
+
+
+class CuedSsnRecognizer(CuedPatternRecognizer):
+    """A US social security number right after "SSN" or "social security".
+
+    Presidio's recognizer also drops the well-known sample numbers
+    (123-45-6789); after its cue word a number is the writer's SSN whatever
+    its digits, so only the structure is checked (no 000, 666 or 9xx area,
+    no 00 group, no 0000 serial).
+    """
+
+    ENTITY = "NATIONAL_ID"
+    FLAGS = re.IGNORECASE
+    PATTERNS = (
+        (
+            "us_ssn_cued",
+            r"\b(?:ssn|social security(?: number| no\.?| #)?)\b(?:\s+(?:is|was|#|no\.?))?"
+            r"\s*[:#]?\s*(?P<v>\d{3}(?P<sep>[- ]?)\d{2}(?P=sep)\d{4})\b",
+            0.9,
+        ),
+    )
+
+    def validate(self, value: str, text: str, start: int, end: int) -> bool:
+        """Check the area, group and serial numbers' structure."""
+        number = digits(value)
+        area, group, serial = number[:3], number[3:5], number[5:]
+        return (
+            area not in ("000", "666")
+            and not area.startswith("9")
+            and group != "00"
+            and serial != "0000"
+        )
