@@ -78,11 +78,12 @@ LOWER_OK = frozenset({"self", "greeting", "tell", "sign_off"})
 @lru_cache(maxsize=1)
 def not_names() -> frozenset[str]:
     """Return the words that follow a name cue without being a name."""
-    text = (
-        files("anonygraph.identifiers")
-        .joinpath("data/not_names.txt")
-        .read_text("utf-8")
-    )
+    return _words("data/not_names.txt")
+
+
+def _words(path: str) -> frozenset[str]:
+    """Read a word list of the package's data (``#`` starts a comment line)."""
+    text = files("anonygraph.identifiers").joinpath(path).read_text("utf-8")
     return frozenset(
         w.lower()
         for line in text.splitlines()
@@ -261,14 +262,9 @@ def _english_share(doc: Any) -> float:
 
 @lru_cache(maxsize=1)
 def _foreign_stop_words() -> frozenset[str]:
-    from spacy.lang.de.stop_words import STOP_WORDS as DE
-    from spacy.lang.es.stop_words import STOP_WORDS as ES
-    from spacy.lang.fr.stop_words import STOP_WORDS as FR
-    from spacy.lang.it.stop_words import STOP_WORDS as IT
-    from spacy.lang.nl.stop_words import STOP_WORDS as NL
-    from spacy.lang.pt.stop_words import STOP_WORDS as PT
-
-    return frozenset(DE | ES | FR | IT | NL | PT) - PARTICLES
+    # Our own short list: importing spaCy's French stop words alone builds
+    # its tokenizer exceptions (seconds).
+    return _words("data/foreign_stop_words.txt") - PARTICLES
 
 
 def _foreign_stop_word(value: str) -> bool:
