@@ -2,8 +2,9 @@
 
 Presidio's own recognizers are taken where they validate well (checksums,
 context words): payment cards (Luhn), IBAN (mod 97), IP addresses, US SSN,
-UK NINO, Aadhaar (Verhoeff); the NHS number with its context words. Ours, written as Presidio
-recognizers, cover what it lacks or does badly (one module per kind family).
+UK NINO, Aadhaar (Verhoeff); the NHS number with its context words. Ours,
+written as Presidio recognizers, cover what it lacks or does badly (one
+module per kind family).
 Presidio's DATE_TIME, US_DRIVER_LICENSE, NRP and LOCATION are never run:
 they take recipe quantities, order numbers and places that identify no one.
 """

@@ -128,7 +128,7 @@ US_STATES = (
 )
 
 
-STREET_BEFORE = re.compile(rf"[\wäöüß.]+\s+\d{{1,4}}\s?[a-z]?,?\s*(?:[A-Z]\w+,?\s*)?$")
+STREET_BEFORE = re.compile(r"[\wäöüß.]+\s+\d{1,4}\s?[a-z]?,?\s*(?:[A-Z]\w+,?\s*)?$")
 """The street and number (and town) right before a postcode."""
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from presidio_analyzer import Pattern
 from presidio_analyzer.predefined_recognizers import NhsRecognizer
 
 from anonygraph.identifiers.recognizers.base import (
@@ -252,11 +253,15 @@ class ContextNhsRecognizer(NhsRecognizer):
 
     def __init__(self) -> None:
         """Take Presidio's patterns and context words, with the lower score."""
-        super().__init__()
-        for pattern in self.patterns:
-            pattern.score = self.BASE_SCORE
+        super().__init__(
+            patterns=[
+                Pattern(p.name, p.regex, self.BASE_SCORE)
+                for p in NhsRecognizer.PATTERNS
+            ]
+        )
 
-    def validate_result(self, pattern_text: str) -> bool | None:
+    # Presidio's own signature is Optional[bool]; its NHS subclass narrowed it.
+    def validate_result(self, pattern_text: str) -> bool | None:  # type: ignore[override]
         """Reject a failed check; on a passed one keep the base score.
 
         Presidio raises a passed check to the top score, which would need no
@@ -279,7 +284,8 @@ class CuedSsnRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         (
             "us_ssn_cued",
-            r"\b(?:ssn|social security(?: number| no\.?| #)?)\b(?:\s+(?:is|was|#|no\.?))?"
+            r"\b(?:ssn|social security(?: number| no\.?| #)?)\b"
+            r"(?:\s+(?:is|was|#|no\.?))?"
             r"\s*[:#]?\s*(?P<v>\d{3}(?P<sep>[- ]?)\d{2}(?P=sep)\d{4})\b",
             0.9,
         ),
