@@ -204,7 +204,10 @@ def _verdict(value: str) -> str | None:
         except phonenumbers.NumberParseException:
             continue
         if phonenumbers.is_valid_number(parsed):
-            types.add(phonenumbers.number_type(parsed))
+            kind = phonenumbers.number_type(parsed)
+            if kind not in ORG_TYPES and not digits(value).startswith(ORG_PREFIXES):
+                return "valid"  # a person's number somewhere: no need to go on
+            types.add(kind)
         possible = possible or phonenumbers.is_possible_number(parsed)
     if types:
         # One region's premium line is another's mobile (09… in the UK and
