@@ -212,6 +212,11 @@ def test_when_a_name_is_found_then_its_other_mentions_are_found_too() -> None:
     assert [t for k, t in found(text) if k == "PERSON"] == ["Amir Haddad", "Amir"]
 
 
+def test_when_spacy_takes_the_greeting_with_a_name_then_the_greeting_stays() -> None:
+    text = "Hallo Frau Brinkmann, Steuer-ID 37948406158."
+    assert [t for k, t in found(text) if k == "PERSON"] == ["Frau Brinkmann"]
+
+
 def test_when_a_unicode_name_is_found_then_no_word_is_cut() -> None:
     text = "Xin chào, tôi là Nguyễn Thị Minh Anh, my name is Nguyễn Thị Minh Anh."
     for ident in find_identifiers(text):

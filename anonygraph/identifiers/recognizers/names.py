@@ -71,6 +71,13 @@ ORG_WORDS = frozenset(
 )
 """Words that make a capitalized run an organization's name, not a person's."""
 
+GREETING_WORDS = frozenset(
+    """hi hey hello hiya heya dear dearest hallo hola bonjour ciao olá oi yo
+    morning greetings liebe lieber beste cher chère querida querido salut moin
+    servus thanks cheers regards""".split()
+)
+"""Words a model may take into a name's span, left out of it."""
+
 LOWER_OK = frozenset({"self", "greeting", "tell", "sign_off"})
 """Cues after which a lowercase word may be a name (chat)."""
 
@@ -219,6 +226,12 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 start -= 1
             while end < len(text) and (text[end].isalnum() or text[end] in "-'’"):
                 end += 1
+            # The model may take the greeting with the name ("Hallo Frau
+            # Brinkmann"): the greeting stays in the text.
+            while (first := re.match(r"([^\W\d_]+)[,!]?\s+", text[start:end])) and (
+                first.group(1).lower() in GREETING_WORDS
+            ):
+                start += first.end()
             value = text[start:end]
             if not _looks_like_name(value) or _is_label(text, start, end):
                 continue
