@@ -4,7 +4,11 @@
 registry and ``analyze`` returns our cues beside Presidio's own entities.
 `analyzer_engine` builds an engine that needs no spaCy model: its NLP engine
 is Presidio's ``NoOpNlpEngine`` (no model loaded, nothing downloaded), and its
-registry holds our recognizer plus any pattern recognizers passed in.
+registry holds our recognizer plus any pattern recognizers passed in. With
+``identifiers=True`` it also holds the identifier detector's recognizers
+(`anonygraph.identifiers.recognizers`: names, e-mails, phones, IDs, ...) and
+reads the spaCy parse the cue detectors share, so one engine reports direct
+identifiers and cues together.
 """
 
 from __future__ import annotations
@@ -90,27 +94,52 @@ class CueRecognizer(EntityRecognizer):
         return results
 
 
+def identifier_recognizers() -> list[EntityRecognizer]:
+    """Return the identifier detector's recognizers, to add to any registry.
+
+    Their spaCy-based name recognizer needs an NLP engine that parses (not
+    ``NoOpNlpEngine``); the others are pattern recognizers.
+    """
+    from anonygraph.identifiers.recognizers import all_recognizers
+
+    return all_recognizers()
+
+
 def analyzer_engine(
     recognizers: Iterable[EntityRecognizer] = (),
     attributes: Iterable[str] = DEFAULT_ATTRIBUTES,
     language: str = "en",
+    *,
+    identifiers: bool = False,
 ) -> Any:
-    """Build an ``AnalyzerEngine`` that needs no spaCy model.
+    """Build an ``AnalyzerEngine`` over our cues (and, if asked, identifiers).
 
     Args:
         recognizers: other recognizers that need no NLP artifacts (Presidio's
             pattern recognizers: ``EmailRecognizer``, ``PhoneRecognizer``, ...).
         attributes: the attributes whose cues `CueRecognizer` reports.
         language: the language the engine and recognizers are registered for.
+        identifiers: also run the identifier detector's recognizers, on the
+            shared spaCy parse (English only; loads the pipeline on first use).
+            Without it the engine needs no spaCy model.
     """
+    extra = identifier_recognizers() if identifiers else []
     registry = RecognizerRegistry(
         recognizers=[
             CueRecognizer(attributes, supported_language=language),
+            *extra,
             *recognizers,
         ],
         supported_languages=[language],
     )
-    nlp = NoOpNlpEngine(models=[{"lang_code": language, "model_name": "none"}])
+    nlp: Any
+    if identifiers:
+        from anonygraph.cues.engine import default_engine
+        from anonygraph.identifiers.engine import SharedSpacyEngine
+
+        nlp = SharedSpacyEngine(default_engine())
+    else:
+        nlp = NoOpNlpEngine(models=[{"lang_code": language, "model_name": "none"}])
     return AnalyzerEngine(
         registry=registry, nlp_engine=nlp, supported_languages=[language]
     )

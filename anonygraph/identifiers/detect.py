@@ -6,12 +6,19 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from presidio_analyzer import RecognizerResult
+
 from anonygraph.cues.engine import Engine
 from anonygraph.identifiers.engine import LANGUAGE, analyzer
 from anonygraph.identifiers.kinds import KINDS, kind_of
 
 PLACEHOLDER = re.compile(r"\[(?:[A-Z]+_)*[A-Z]+(?:_\d+)?\]")
 """A typed placeholder already in the text (``[PERSON_1]``, ``[PLACE]``)."""
+
+SPACY = "FilteredSpacyRecognizer"
+"""Name of the recognizer that reports spaCy's PERSON entities."""
+
+_TITLES = frozenset("mr mrs ms mx miss dr prof frau herr sir madam".split())
 
 MIN_SCORE = 0.5
 """Results below this score (a bare pattern without context) are dropped."""
@@ -70,7 +77,7 @@ def find_identifiers(
         start, end = _trim(text, result.start, result.end)
         if end <= start or any(s < end and start < e for s, e in taken):
             continue
-        meta = result.recognition_metadata or {}
+        metadata = result.recognition_metadata or {}
         found.append(
             Identifier(
                 kind=kind,
@@ -78,10 +85,14 @@ def find_identifiers(
                 end=end,
                 text=text[start:end],
                 score=float(result.score),
-                recognizer=str(meta.get("recognizer_name", "")),
+                recognizer=str(metadata.get(RecognizerResult.RECOGNIZER_NAME_KEY, "")),
             )
         )
-    return _non_overlapping(found)
+    chosen = _non_overlapping(_without_topics(found))
+    if "PERSON" in wanted:
+        names = [i.text for i in chosen if i.kind == "PERSON"]
+        chosen = _non_overlapping(chosen + name_mentions(text, names, taken))
+    return chosen
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -91,6 +102,64 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     while end > start and (text[end - 1].isspace() or text[end - 1] in ".,;:!?)'\""):
         end -= 1
     return start, end
+
+
+def _without_topics(found: list[Identifier]) -> list[Identifier]:
+    """Drop names spaCy found in a text about them, not from or to them.
+
+    A famous person discussed as a topic ("Barack Obama was sworn in") is
+    found by spaCy alone, by full name, in a text with no other direct
+    identifier; a private person's name comes with a cue (greeting,
+    signature, label), beside an e-mail, phone or address, or by first name
+    only ("Priya said she would call"). A later surname-only mention of a
+    topic ("Obama said") goes with it.
+    """
+    if any(i.kind != "PERSON" for i in found):
+        return found
+    cued = [(i.start, i.end) for i in found if i.recognizer != SPACY]
+
+    def uncued(i: Identifier) -> bool:
+        return i.recognizer == SPACY and not any(
+            s <= i.start and i.end <= e for s, e in cued
+        )
+
+    topics = [i for i in found if uncued(i) and len(i.text.split()) > 1]
+    words = {w for i in topics for w in i.text.split()}
+    return [i for i in found if i not in topics and not (uncued(i) and i.text in words)]
+
+
+def name_mentions(
+    text: str, names: Iterable[str], taken: Iterable[tuple[int, int]] = ()
+) -> list[Identifier]:
+    """Find the mentions of known names' words in a text ("Amir" of "Amir Haddad").
+
+    Args:
+        text: The text to search.
+        names: Person names found in this text or earlier ones of a record.
+        taken: Spans to leave alone (placeholders already in the text).
+
+    Returns:
+        One PERSON identifier per whole-word mention of a name word of three
+        letters or more (titles aside); overlaps with other finds are left
+        to the caller.
+
+    """
+    taken = list(taken)
+    extra: list[Identifier] = []
+    words = {
+        w
+        for name in names
+        for w in re.findall(r"[^\W\d_][^\W\d_'’-]*", name)
+        if len(w) >= 3 and w.lower() not in _TITLES
+    }
+    for word in words:
+        for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])", text):
+            if any(s < m.end() and m.start() < e for s, e in taken):
+                continue
+            extra.append(
+                Identifier("PERSON", m.start(), m.end(), word, 0.6, "NameMention")
+            )
+    return extra
 
 
 def _non_overlapping(found: list[Identifier]) -> list[Identifier]:

@@ -61,8 +61,24 @@ class SharedSpacyEngine(SpacyNlpEngine):
         """Return the artifacts of the shared (cached) parse of ``text``."""
         return self._doc_to_nlp_artifact(self.parse(text), language)
 
+    def _doc_to_nlp_artifact(self, doc: Any, language: str) -> NlpArtifacts:
+        """Build the artifacts, with lowercased words where a lemma is missing.
+
+        The shared pipeline runs without its lemmatizer (the cue detectors do
+        not read lemmas); Presidio's context words are matched against lemmas,
+        so an empty lemma would silence every context word.
+        """
+        artifacts = super()._doc_to_nlp_artifact(doc, language)
+        artifacts.lemmas = [t.lemma_ or t.lower_ for t in doc]
+        artifacts.keywords = NlpArtifacts.set_keywords(self, artifacts.lemmas, language)
+        return artifacts
+
     def process_batch(  # type: ignore[override]
-        self, texts: Any, language: str, batch_size: int = 1, n_process: int = 1,
+        self,
+        texts: Any,
+        language: str,
+        batch_size: int = 1,
+        n_process: int = 1,
         as_tuples: bool = False,
     ) -> Any:
         """Parse each text through the shared cache, one at a time."""

@@ -16,7 +16,13 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any, Literal
 
-from anonygraph.identifiers.detect import Identifier, find_identifiers
+from anonygraph.identifiers.detect import (
+    PLACEHOLDER,
+    Identifier,
+    _non_overlapping,
+    find_identifiers,
+    name_mentions,
+)
 
 Mode = Literal["placeholder", "surrogate", "keep"]
 MODES: tuple[Mode, ...] = ("placeholder", "surrogate", "keep")
@@ -101,6 +107,12 @@ class IdentifierBook:
     ) -> str:
         """Replace the identifiers of ``text`` (found now when not given)."""
         found = list(find_identifiers(text) if identifiers is None else identifiers)
+        if identifiers is None:
+            # A person named in an earlier text of the record ("Priya Raman")
+            # is the same person when a later one says "Priya".
+            known = [e["original"] for e in self.entries if e["kind"] == "PERSON"]
+            taken = [(m.start(), m.end()) for m in PLACEHOLDER.finditer(text)]
+            found = _non_overlapping(found + name_mentions(text, known, taken))
         out: list[str] = []
         cursor = 0
         for ident in sorted(found, key=lambda i: i.start):

@@ -14,7 +14,8 @@ from anonygraph.tools.dp_embed.embedding_inversion import CORRECTOR_PICKS
 from anonygraph.tools.torch_device import PRECISIONS
 
 PII_RULE_SETS: tuple[str, ...] = ("product", "paper")
-"""`pii_rules` values: ours (`tools/dp_embed/pii_rules`) or the paper's
+"""`pii_rules` values: ours (the identifier detector, `anonygraph.identifiers`,
+through `tools/dp_embed/pii`) or the paper's
 (`tools/dp_embed/pii_paper`)."""
 
 
@@ -80,7 +81,8 @@ class DpEmbedContext(Context):
     keep_categories: list[str] = field(
         default_factory=list,
         metadata={
-            "description": "PII categories not to placeholder (e.g. DATE, or a "
+            "description": "PII categories not to placeholder (an identifier kind such as "
+            "DATE_OF_BIRTH, or a "
             "paper rule's category such as 'age expression'); they go through "
             "the noised rewrite like other text."
         },
@@ -88,8 +90,8 @@ class DpEmbedContext(Context):
     pii_rules: str = field(
         default="product",
         metadata={
-            "description": "PII rule set: product (checksum-validated, 10 "
-            "categories, [NAME]) or paper (the paper's sanitizer: 33 rules, "
+            "description": "PII rule set: product (the identifier detector: "
+            "16 kinds, [PERSON_1], [EMAIL_1], ...) or paper (the paper's sanitizer: 33 rules, "
             "[PERSON], [AGE], [LOCATION], ...).",
             "choices": PII_RULE_SETS,
         },

@@ -116,3 +116,14 @@ def test_when_added_to_an_existing_registry_then_the_recognizer_is_one_among_oth
     assert recognizer.analyze(TEXT, ["LOCATION"]) == []
     names = [r.name for r in engine.registry.recognizers]
     assert names == ["AnonygraphCueRecognizer", "CreditCardRecognizer"]
+
+
+def test_when_the_engine_takes_the_identifier_recognizers_then_it_finds_both() -> None:
+    text = "Hi, I'm Dana Whitfield, 34, living in Calgary. Mail dana.w@gmail.com."
+    engine = analyzer_engine(identifiers=True)
+    results = engine.analyze(text, language="en")
+    found = {(r.entity_type, text[r.start : r.end]) for r in results}
+
+    assert ("AGE", "34") in found
+    assert ("PERSON", "Dana Whitfield") in found
+    assert ("EMAIL_ADDRESS", "dana.w@gmail.com") in found

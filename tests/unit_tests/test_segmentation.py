@@ -47,7 +47,7 @@ def test_when_text_is_segmented_then_chunks_lie_between_placeholders(
 def test_when_segments_are_stitched_then_filler_and_placeholders_stay() -> None:
     text = "Contact Jane Doe at jane@example.com."
     segments = segment(text, scan(text))
-    assert stitch(segments, ["Reach", "via"]) == "Reach [NAME] via [EMAIL]."
+    assert stitch(segments, ["Reach", "via"]) == "Reach [PERSON_1] via [EMAIL_1]."
     with pytest.raises(ValueError, match="2 chunks"):
         stitch(segments, ["only one"])
 

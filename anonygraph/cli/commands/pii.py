@@ -1,4 +1,4 @@
-"""``anonygraph pii``: DP-Embed's regex PII scanner on one text, or its rules."""
+"""``anonygraph pii``: the identifier detector on one text, or its recognizers."""
 
 from __future__ import annotations
 
@@ -8,14 +8,18 @@ from typing import Any
 
 def add_parser(sub: Any) -> None:
     """Add ``pii``: a text, or --list-rules."""
-    parser = sub.add_parser("pii", help="the regex PII scanner of dp-embed")
+    parser = sub.add_parser(
+        "pii", help="replace the direct identifiers in a text (names, e-mails, ...)"
+    )
     parser.add_argument("text", nargs="?", help="text to redact")
-    parser.add_argument("--list-rules", action="store_true", help="list the rules")
+    parser.add_argument(
+        "--list-rules", action="store_true", help="list the recognizers"
+    )
     parser.set_defaults(func=command)
 
 
 def command(args: argparse.Namespace) -> int:
-    """Print the text redacted, or one rule per line."""
+    """Print the text with its identifiers replaced, or one recognizer per line."""
     from anonygraph.tools.dp_embed import pii
 
     if args.list_rules or not args.text:

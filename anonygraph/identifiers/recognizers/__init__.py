@@ -1,47 +1,104 @@
 """The recognizers of every identifier kind: Presidio's, configured, and ours.
 
 Presidio's own recognizers are taken where they validate well (checksums,
-context words); ours, written as Presidio recognizers, cover what it lacks.
+context words): payment cards (Luhn), IBAN (mod 97), IP addresses, US SSN,
+UK NINO, Aadhaar (Verhoeff); the NHS number with its context words. Ours,
+written as Presidio recognizers, cover what it lacks or does badly (one
+module per kind family).
+Presidio's DATE_TIME, US_DRIVER_LICENSE, NRP and LOCATION are never run:
+they take recipe quantities, order numbers and places that identify no one.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from presidio_analyzer import EntityRecognizer
 from presidio_analyzer.predefined_recognizers import (
     CreditCardRecognizer,
     IbanRecognizer,
     InAadhaarRecognizer,
-    InPanRecognizer,
-    IpRecognizer,
-    NhsRecognizer,
-    PhoneRecognizer,
-    SpacyRecognizer,
     UkNinoRecognizer,
     UsSsnRecognizer,
 )
 
-from anonygraph.identifiers.recognizers.email import OfflineEmailRecognizer
-
-PHONE_REGIONS = (
-    "US", "GB", "DE", "FR", "ES", "IT", "NL", "IN", "JP", "AU", "CA", "BR",
-    "MX", "IE", "NZ", "ZA", "NG", "KE", "SG", "VN", "PH", "CN", "KR", "SE",
-    "CH", "AT", "BE", "PL", "PT",
+from anonygraph.identifiers.recognizers.addresses import (
+    PostcodeRecognizer,
+    StreetAddressRecognizer,
 )
-"""Regions whose national formats phonenumbers tries (international ones always)."""
+from anonygraph.identifiers.recognizers.documents import (
+    BankAccountRecognizer,
+    DateOfBirthRecognizer,
+    MedicalRecordRecognizer,
+    PassportRecognizer,
+)
+from anonygraph.identifiers.recognizers.email import OfflineEmailRecognizer
+from anonygraph.identifiers.recognizers.handles import HandleRecognizer
+from anonygraph.identifiers.recognizers.ip import PersonalIpRecognizer
+from anonygraph.identifiers.recognizers.names import (
+    ContextNameRecognizer,
+    FilteredSpacyRecognizer,
+)
+from anonygraph.identifiers.recognizers.national_ids import (
+    BsnRecognizer,
+    CodiceFiscaleRecognizer,
+    ContextNhsRecognizer,
+    CpfRecognizer,
+    CuedSsnRecognizer,
+    DniRecognizer,
+    MedicareAuRecognizer,
+    NirRecognizer,
+    NricRecognizer,
+    PanRecognizer,
+    SinRecognizer,
+    SteuerIdRecognizer,
+    TfnRecognizer,
+)
+from anonygraph.identifiers.recognizers.phones import PhoneNumberRecognizer
+from anonygraph.identifiers.recognizers.plates import LicensePlateRecognizer
+from anonygraph.identifiers.recognizers.urls import PersonalUrlRecognizer
+
+OURS: tuple[Callable[[], EntityRecognizer], ...] = (
+    ContextNameRecognizer,
+    FilteredSpacyRecognizer,
+    OfflineEmailRecognizer,
+    PhoneNumberRecognizer,
+    PersonalIpRecognizer,
+    PersonalUrlRecognizer,
+    HandleRecognizer,
+    StreetAddressRecognizer,
+    PostcodeRecognizer,
+    DateOfBirthRecognizer,
+    LicensePlateRecognizer,
+    PassportRecognizer,
+    MedicalRecordRecognizer,
+    BankAccountRecognizer,
+    SteuerIdRecognizer,
+    BsnRecognizer,
+    DniRecognizer,
+    MedicareAuRecognizer,
+    TfnRecognizer,
+    SinRecognizer,
+    NirRecognizer,
+    CpfRecognizer,
+    NricRecognizer,
+    PanRecognizer,
+    CodiceFiscaleRecognizer,
+    ContextNhsRecognizer,
+    CuedSsnRecognizer,
+)
+"""Our recognizers, each owning one kind (or one scheme of a kind)."""
+
+PRESIDIO: tuple[Callable[[], EntityRecognizer], ...] = (
+    CreditCardRecognizer,
+    IbanRecognizer,
+    UsSsnRecognizer,
+    UkNinoRecognizer,
+    InAadhaarRecognizer,
+)
+"""Presidio's recognizers, taken as they are (checksums, context words)."""
 
 
 def all_recognizers() -> list[EntityRecognizer]:
     """Return one instance of every recognizer the analyzer runs."""
-    return [
-        SpacyRecognizer(supported_entities=["PERSON"]),
-        OfflineEmailRecognizer(),
-        PhoneRecognizer(supported_regions=PHONE_REGIONS),
-        CreditCardRecognizer(),
-        IbanRecognizer(),
-        IpRecognizer(),
-        UsSsnRecognizer(),
-        UkNinoRecognizer(),
-        NhsRecognizer(),
-        InAadhaarRecognizer(),
-        InPanRecognizer(),
-    ]
+    return [cls() for cls in (*PRESIDIO, *OURS)]

@@ -1,4 +1,8 @@
-"""E-mail addresses, with the domain checked against the bundled suffix list."""
+"""E-mail addresses, checked against the bundled suffix list, role addresses left.
+
+An organization's role address (support@, info@, noreply@ ...) is its public
+contact, not a person's identifier, and stays in the text.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,17 @@ from functools import lru_cache
 from typing import Any
 
 from presidio_analyzer.predefined_recognizers import EmailRecognizer
+
+ROLE_LOCAL_PARTS = frozenset(
+    """support info help hello contact contactus noreply no-reply donotreply
+    do-not-reply sales admin office team service services billing accounts
+    enquiries enquiry inquiries press media careers jobs hr webmaster
+    postmaster reception frontdesk bookings booking orders privacy legal
+    abuse security feedback marketing news newsletter customerservice
+    customercare care shop store hallo kontakt info-de servicio atendimento
+    contato bonjour""".split()
+)
+"""Local parts an organization's public contact address uses."""
 
 
 @lru_cache(maxsize=1)
@@ -17,9 +32,19 @@ def _extractor() -> Any:
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
+def known_suffix(host: str) -> bool:
+    """Tell whether ``host`` ends in a public suffix of the bundled list."""
+    return bool(_extractor()(host).suffix)
+
+
 class OfflineEmailRecognizer(EmailRecognizer):
     """Presidio's e-mail recognizer, validated without the network."""
 
     def validate_result(self, pattern_text: str) -> bool:
-        """Accept an address whose domain ends in a known public suffix."""
+        """Accept a personal address whose domain ends in a known public suffix."""
         return bool(_extractor()(pattern_text).fqdn)
+
+    def invalidate_result(self, pattern_text: str) -> bool:
+        """Reject an organization's role address."""
+        local = pattern_text.split("@", 1)[0].lower()
+        return local in ROLE_LOCAL_PARTS

@@ -1,7 +1,10 @@
-"""Regex PII scanner: checksum-validated detectors and category placeholders.
+"""DP-Embed's product PII scan: the package's identifier detector, as spans.
 
-The detectors are in `pii_rules`; this module runs them over a text and
-replaces what they find.
+The product profile places the identifiers `anonygraph.identifiers` finds
+(names, e-mails, phones, IDs, cards, IBANs, addresses, ...: its `KINDS`)
+before the noised rewrite, each as a numbered placeholder of its kind
+(``[PERSON_1]``; one value keeps one placeholder within a text). The paper
+profile uses the paper's own rules instead (`pii_paper`).
 """
 
 from __future__ import annotations
@@ -10,23 +13,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from anonygraph.tools.dp_embed.pii_rules import (
-    CATEGORIES,
-    PLACEHOLDERS,
-    RULES,
-    Category,
-    Rule,
-    match_span,
-)
+from anonygraph.identifiers.kinds import KINDS
+
+Category = str
+"""One of `CATEGORIES`: the identifier kinds."""
+
+CATEGORIES: tuple[str, ...] = KINDS
+"""Categories the product scan reports (the identifier kinds)."""
 
 __all__ = [
     "CATEGORIES",
-    "PLACEHOLDERS",
-    "RULES",
     "Category",
     "PiiSpan",
     "Placed",
-    "Rule",
     "list_rules",
     "parse_categories",
     "redact",
@@ -39,7 +38,7 @@ class PiiSpan:
     """One detected PII span in a text."""
 
     category: Category
-    """Category of the span."""
+    """Category of the span (an identifier kind)."""
     start: int
     """Offset of the first character."""
     end: int
@@ -47,31 +46,37 @@ class PiiSpan:
     text: str
     """The matched text, ``text[start:end]`` of the scanned string."""
     placeholder: str
-    """What the span is replaced with when redacted."""
+    """What the span is replaced with when redacted (``[EMAIL_1]``)."""
     rule: str
-    """Name of the rule that found it."""
+    """Name of the recognizer that found it."""
 
 
-# --- public functions -------------------------------------------------------
-
-
-def list_rules(rules: Iterable[Rule] = RULES) -> list[dict[str, str]]:
-    """List the detectors as plain rows, for ``--list-rules``.
+def list_rules() -> list[dict[str, str]]:
+    """List the detector's recognizers as plain rows, for ``--list-rules``.
 
     Returns:
-        One dict per rule with ``name``, ``category``, ``placeholder`` and
-        ``description``, sorted by category then name.
+        One dict per recognizer and kind with ``name``, ``category``,
+        ``placeholder`` and ``description``, sorted by category then name.
 
     """
-    rows = [
-        {
-            "name": r.name,
-            "category": r.category,
-            "placeholder": r.placeholder,
-            "description": r.description,
-        }
-        for r in rules
-    ]
+    from anonygraph.identifiers.kinds import kind_of
+    from anonygraph.identifiers.recognizers import all_recognizers
+
+    rows = []
+    for recognizer in all_recognizers():
+        doc = (type(recognizer).__doc__ or "").strip().splitlines()
+        for entity in recognizer.supported_entities:
+            kind = kind_of(entity)
+            if kind is None:
+                continue
+            rows.append(
+                {
+                    "name": type(recognizer).__name__,
+                    "category": kind,
+                    "placeholder": f"[{kind}_n]",
+                    "description": doc[0] if doc else "",
+                }
+            )
     return sorted(rows, key=lambda row: (row["category"], row["name"]))
 
 
@@ -95,53 +100,34 @@ def parse_categories(names: Iterable[str]) -> frozenset[Category]:
     return frozenset(out)
 
 
-def scan(
-    text: str,
-    *,
-    keep: Iterable[str] = (),
-    rules: Iterable[Rule] = RULES,
-) -> list[PiiSpan]:
-    """Find PII spans in a text.
-
-    Every rule proposes candidates; overlapping candidates are resolved so the
-    longest span wins, and among equally long ones the more specific rule
-    (higher priority, e.g. a checksum-validated card over a phone number).
+def scan(text: str, *, keep: Iterable[str] = ()) -> list[PiiSpan]:
+    """Find the identifiers in a text, each with its numbered placeholder.
 
     Args:
         text: The text to scan.
-        keep: Categories to leave in the text (the whitelist); they are
-            dropped after overlaps are resolved, so a kept span is not
-            re-claimed by a weaker rule.
-        rules: Detectors to run; defaults to all of ``RULES``.
+        keep: Categories to leave in the text (the whitelist).
 
     Returns:
         Non-overlapping spans sorted by start offset.
 
     """
+    from anonygraph.identifiers import IdentifierBook, find_identifiers
+
     kept = parse_categories(keep)
-    candidates: list[tuple[int, int, Rule]] = []
-    for rule in rules:
-        for m in rule.pattern.finditer(text):
-            bounds = rule.check(text, m) if rule.check else match_span(m, rule.group)
-            if bounds and bounds[1] > bounds[0]:
-                candidates.append((bounds[0], bounds[1], rule))
-    candidates.sort(key=lambda c: (-(c[1] - c[0]), -c[2].priority, c[0]))
-    chosen: list[tuple[int, int, Rule]] = []
-    for start, end, rule in candidates:
-        if all(end <= s or start >= e for s, e, _ in chosen):
-            chosen.append((start, end, rule))
-    chosen.sort(key=lambda c: c[0])
+    book = IdentifierBook("placeholder")
     return [
         PiiSpan(
-            category=rule.category,
-            start=start,
-            end=end,
-            text=text[start:end],
-            placeholder=rule.placeholder,
-            rule=rule.name,
+            category=ident.kind,
+            start=ident.start,
+            end=ident.end,
+            text=ident.text,
+            placeholder=book.replacement_for(ident.kind, ident.text),
+            rule=ident.recognizer,
         )
-        for start, end, rule in chosen
-        if rule.category not in kept
+        # Kept kinds are dropped after overlaps are resolved, so a kept span
+        # is not re-claimed by another kind.
+        for ident in find_identifiers(text)
+        if ident.kind not in kept
     ]
 
 

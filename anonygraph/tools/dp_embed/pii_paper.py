@@ -17,12 +17,28 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from anonygraph.tools.dp_embed.pii_rules import digits_only, luhn_valid
-
 Confidence = Literal["high", "medium", "low"]
 CONFIDENCE_RANK: dict[Confidence, int] = {"high": 3, "medium": 2, "low": 1}
 """Ties between overlapping detections that start together and are as long."""
 
+
+
+def digits_only(s: str) -> str:
+    """Drop every character but the digits (separators in card numbers)."""
+    return re.sub(r"\D", "", s)
+
+
+def luhn_valid(digits: str) -> bool:
+    """Return True if a digit string passes the Luhn (mod-10) checksum."""
+    if not digits.isdigit():
+        return False
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2 == 1:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
 
 @dataclass(frozen=True)
 class PaperRule:

@@ -1,0 +1,181 @@
+"""Street addresses and postcodes in the orders countries write them.
+
+Number first (US, UK, Ireland, Australia, Canada: "42 Elm Street", "Flat 3,
+14 Mill Lane"), street first (German and Dutch "Hauptstraße 12", "Am
+Weidenhof 3a"; Romance "Av. Sete de Setembro 2045", French "12 rue de la
+Paix"), Indian house numbers ("H.No. 12-3-45, Banjara Hills") and Japanese
+block numbers ("2-14-3 Shibuya"). Postcodes count by their national shape
+where that is distinctive (UK, Canada, Ireland, the Netherlands with a
+town), and otherwise only next to a town, a state or an address.
+"""
+
+from __future__ import annotations
+
+import re
+
+from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
+
+STREET_TYPES = (
+    "Street|St|Road|Rd|Avenue|Ave|Av|Lane|Ln|Drive|Dr|Boulevard|Blvd|Court|Ct|"
+    "Place|Pl|Terrace|Tce|Way|Close|Cl|Crescent|Cres|Sweep|Square|Sq|Parkway|Pkwy|"
+    "Highway|Hwy|Row|Walk|Gardens|Gdns|Grove|Gr|Hill|Mews|Parade|Pde|Circle|Cir|"
+    "Trail|Trl|Green|Rise|View|Park|Vale|Wharf|Quay|Esplanade|Loop|Alley|Path|"
+    "Gate|Yard|Market|Broadway|Causeway|Pike|Heights|Hts|Point|Ridge|Run|Marg|"
+    "Nagar|Colony|Layout|Chowk|Salai"
+)
+"""English (and Indian English) street types that end a number-first address."""
+
+LEADING_TYPES = (
+    "Heol|Rue|Calle|Via|Rua|Avenida|Av\\.|Avenue|Boulevard|Bd|Plaza|Piazza|Paseo|"
+    "Carrer|Travessa|Alameda|Stryd|Ffordd"
+)
+"""Street types written before the name, after a house number or with one after."""
+
+GERMANIC_SUFFIXES = (
+    "straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|hof|steig|pfad|"
+    "chaussee|gracht|laan|plein|straat|kade|singel|dijk|markt|berg|feld|garten"
+)
+"""Endings of German and Dutch street names."""
+
+ORG_BEFORE = re.compile(
+    r"(?:\b(?:Inc|Corp|Ltd|LLC|LLP|GmbH|AG|plc|PLC|S\.A|B\.V|Co)\.?,?\s*|"
+    r"(?i:contact us|visit us|find us|our\b[\w -]{0,20}?\b(?:office|store|shop|"
+    r"showroom|clinic|headquarters|hq|address|branch))\b[^\n]{0,20})$"
+)
+"""An organization right before an address: its public address, not a person's."""
+
+WORD = r"[A-ZÀ-Þ][\w'’.-]*"
+UNIT = r"(?:,?\s*(?:Unit|Apt\.?|Apartment|Suite|Ste\.?|Flat|#)\s*[\w-]+)?"
+
+
+class StreetAddressRecognizer(CuedPatternRecognizer):
+    """A street address: house number and street, in any of the orders above."""
+
+    ENTITY = "ADDRESS"
+    PATTERNS = (
+        (
+            "number_first",
+            r"(?<![\w/.-])(?P<v>(?:(?:Flat|Apt\.?|Apartment|Unit|Suite)\s+\w+,\s*)?"
+            r"\d{1,5}[A-Za-z]?(?:[-/]\d{1,4})?,?\s+"
+            rf"(?:(?:{WORD}|\d+(?:st|nd|rd|th))\s+){{0,4}}(?:{STREET_TYPES})\b\.?"
+            rf"(?:\s+(?:NE|NW|SE|SW|N|S|E|W)\b)?{UNIT})",
+            0.8,
+        ),
+        (
+            "number_then_leading_type",
+            r"(?<![\w/.-])(?P<v>\d{1,5}[A-Za-z]?,?\s+"
+            rf"(?i:{LEADING_TYPES})\s+(?:(?:[a-zà-ÿ]{{1,3}}|{WORD})\s+){{0,4}}{WORD})",
+            0.8,
+        ),
+        (
+            "type_then_number",
+            rf"\b(?P<v>(?:{LEADING_TYPES})\s+(?:(?:[a-zà-ÿ]{{1,3}}|{WORD})\s+){{0,5}}"
+            r"\d{1,5}[A-Za-z]?)\b",
+            0.8,
+        ),
+        (
+            "germanic",
+            rf"\b(?P<v>(?:(?:Am|An der|Auf dem|Im|In der|Zum|Zur|Op de|Aan de)\s+)?"
+            rf"[A-ZÄÖÜ][\wäöüß-]*(?:{GERMANIC_SUFFIXES})\s+\d{{1,4}}\s?[a-z]?)\b",
+            0.8,
+        ),
+        (
+            "germanic_phrase",
+            r"\b(?P<v>(?:Am|An der|Auf dem|Im|In der|Zum|Zur)\s+[A-ZÄÖÜ][\wäöüß-]+\s+"
+            r"\d{1,4}\s?[a-z]?)\b",
+            0.7,
+        ),
+        (
+            "indian_house",
+            r"\b(?P<v>(?i:h\.?\s?no\.?|house\s+no\.?|flat\s+no\.?|plot\s+no\.?|"
+            r"door\s+no\.?|d\.?\s?no\.?)\s*[\w/-]*\d[\w/-]*"
+            r"(?:,\s*(?:(?:No\.?\s*\d+|[A-Z][\w-]*)\s?){1,5})?)",
+            0.8,
+        ),
+        (
+            "po_box",
+            r"\b(?P<v>(?:P\.?\s?O\.?\s?Box|Postfach|Apartado|Caixa Postal|"
+            r"Boîte postale)"
+            r"\s+\d{1,6})\b",
+            0.8,
+        ),
+        (
+            "japanese_block",
+            r"(?<![\w./:-])(?P<v>\d{1,2}-\d{1,2}(?:-\d{1,3})?\s+"
+            r"[A-Z][a-z]+(?:-[A-Z]?[a-z]+)*)",
+            0.75,
+        ),
+        (
+            "japanese_block_after",
+            r"\b(?P<v>[A-Z][a-z]+(?:-[a-z]+)?\s+\d{1,2}-\d{1,2}-\d{1,3})(?![\w-])",
+            0.7,
+        ),
+    )
+
+    def validate(self, value: str, text: str, start: int, end: int) -> bool:
+        """Reject a measure that borrowed a street word ("3 Way"), an org's address."""
+        if ORG_BEFORE.search(text[max(0, start - 40) : start]):
+            return False
+        return not re.match(r"\d+\s+(?:Way|Park|View|Point|Run|Gate|Green)\b$", value)
+
+
+CA_POSTCODE = r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d"
+UK_POSTCODE = r"(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?) ?\d[ABD-HJLNP-UW-Z]{2}"
+AU_STATES = "NSW|VIC|QLD|WA|SA|TAS|ACT|NT"
+US_STATES = (
+    "AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|"
+    "MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC"
+)
+
+
+STREET_BEFORE = re.compile(r"[\wäöüß.]+\s+\d{1,4}\s?[a-z]?,?\s*(?:[A-Z]\w+,?\s*)?$")
+"""The street and number (and town) right before a postcode."""
+
+
+class PostcodeRecognizer(CuedPatternRecognizer):
+    """A postcode by its national shape, or a number in a postcode's place."""
+
+    ENTITY = "POSTCODE"
+    PATTERNS = (
+        ("uk", rf"\b(?P<v>{UK_POSTCODE})\b", 0.75),
+        ("ca", rf"\b(?P<v>{CA_POSTCODE})\b", 0.75),
+        ("ie", r"\b(?P<v>[AC-FHKNPRTV-Y]\d{2} ?[AC-FHKNPRTV-Y\d]{4})\b", 0.6),
+        ("nl", r"\b(?P<v>[1-9]\d{3} ?[A-Z]{2})(?=\s+[A-Z][a-z])", 0.75),
+        ("us_zip", rf"\b(?:{US_STATES})\s+(?P<v>\d{{5}}(?:-\d{{4}})?)\b", 0.8),
+        ("au", rf"\b(?:{AU_STATES})\s+(?P<v>\d{{4}})\b", 0.8),
+        (
+            "town_after",
+            r"(?<![\d.,-])(?P<v>\d{5})\s+[A-ZÄÖÜÉ][a-zäöüßéèàíóú]+(?:[\s-][A-Z][a-z]+)?\b",
+            0.7,
+        ),
+        (
+            "after_street",
+            rf"(?i:{GERMANIC_SUFFIXES})\s+\d{{1,4}}\s?[a-z]?,\s*(?P<v>\d{{5}})\b",
+            0.8,
+        ),
+        (
+            "zip_cued",
+            r"(?i:\b(?:zip(?:\s?code)?|postcode|post code|postal code|plz|cep|"
+            r"pin\s?code|pincode|pin)\b)\s*[:#]?\s*"
+            r"(?P<v>\d{3}\s?\d{2,3}(?:-\d{3,4})?)\b",
+            0.8,
+        ),
+        ("br_cep", r"(?:\s-\s[A-Z]{2},?\s*)(?P<v>\d{5}-\d{3})\b", 0.8),
+        (
+            "jp",
+            r"(?:〒\s?|(?:-ku|-shi|-ken|Tokyo|Osaka|Kyoto|Japan|Yokohama|Nagoya|Sapporo|Fukuoka|Kobe),?\s+)(?P<v>\d{3}-\d{4})\b",
+            0.8,
+        ),
+        ("in_pin", r"\b[A-Z][a-z]+\s*[-–]\s*(?P<v>[1-9]\d{2}\s?\d{3})\b", 0.6),
+        ("town_pin", r",\s*[A-Z][a-z]+\s+(?P<v>[1-9]\d{2}\s?\d{3})\b(?![.,]?\d)", 0.6),
+    )
+
+    def validate(self, value: str, text: str, start: int, end: int) -> bool:
+        """Reject a code run on from a dash or slash, or an org's postcode."""
+        line = text[max(0, start - 60) : start].rpartition("\n")[2]
+        if re.search(r"\b(?:Inc|Corp|Ltd|LLC|LLP|GmbH|plc|PLC)\b\.?,", line):
+            return False
+        street = STREET_BEFORE.search(line)
+        if street and ORG_BEFORE.search(line[: street.start()]):
+            return False
+        return not re.search(r"[-/]$", text[max(0, start - 1) : start])

@@ -1,0 +1,67 @@
+"""IP addresses that can point at a subscriber: public IPv4 and IPv6.
+
+Private, loopback and link-local addresses (10.x, 192.168.x, 127.0.0.1,
+fe80::) name a machine inside a network, not a person, and stay.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from typing import Any
+
+from presidio_analyzer import RecognizerResult
+from presidio_analyzer.predefined_recognizers import IpRecognizer
+
+from anonygraph.identifiers.recognizers.lookalikes import VERSION
+
+VERSION_TAIL = re.compile(r"[-+.][\w]")
+"""What follows a version, never an address: ``-beta``, ``+build``, ``.5``."""
+
+VERSION_HEAD = re.compile(r"(?i)(?:\bv|version|release|build|ver\.?)\s*$")
+"""A version cue right before the dotted numbers."""
+
+
+class PersonalIpRecognizer(IpRecognizer):
+    """Presidio's IP recognizer, without internal addresses or version strings."""
+
+    def analyze(
+        self,
+        text: str,
+        entities: list[str],
+        nlp_artifacts: Any = None,
+        regex_flags: Any = None,
+    ) -> list[RecognizerResult]:
+        """Drop a dotted quad that runs on into a version (1.2.3.4-beta, 1.2.3.4.5)."""
+        return [
+            r
+            for r in super().analyze(text, entities, nlp_artifacts, regex_flags)
+            if not VERSION_TAIL.match(text[r.end : r.end + 2])
+            and not VERSION_HEAD.search(text[max(0, r.start - 9) : r.start])
+        ]
+
+    def invalidate_result(self, pattern_text: str) -> bool:
+        """Reject a private, loopback, link-local or unspecified address."""
+        try:
+            address = ipaddress.ip_address(pattern_text.strip("[]"))
+        except ValueError:
+            return bool(VERSION.search(pattern_text))
+        return bool(
+            address.is_loopback
+            or address.is_link_local
+            or address.is_unspecified
+            or (address.is_private and address.version == 4 and not _shared(address))
+        )
+
+
+def _shared(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Tell a carrier-grade NAT or documentation address (kept as an identifier)."""
+    return any(
+        address in ipaddress.ip_network(net)
+        for net in (
+            "100.64.0.0/10",
+            "192.0.2.0/24",
+            "198.51.100.0/24",
+            "203.0.113.0/24",
+        )
+    )

@@ -1,0 +1,306 @@
+"""Person names: the spaCy pipeline's PERSON entities and names a cue introduces.
+
+spaCy's small English model misses lowercase chat names, many non-English
+names and names that are also words ("Hope", "Rose"). Here a name counts
+where the text presents it as one: a self-introduction ("my name is", "I'm",
+"it's", "this is"), a greeting ("Hi", "Dear", "Hallo Frau"), a label or
+header ("Name:", "Patient:", "From:", "Ask for"), a sign-off ("Thanks,",
+"Regards", "Viele Grüße" and the line after) or a contact block (a line of
+capitalized words over an e-mail or phone line). A name is kept whole:
+spans start and end at word boundaries, particles (de, van, Mac) inside it.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any
+
+from presidio_analyzer import RecognizerResult
+from presidio_analyzer.predefined_recognizers import SpacyRecognizer
+
+from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
+
+HONORIFICS = r"(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Frau|Herr|Sr|Sra|Srta|Mme|Mlle|Dott|Dra)\.?"
+"""Titles kept with the name they precede."""
+
+PARTICLES = frozenset(
+    "de da das do dos di del della van von der den ter ten la le du mac mc bin "
+    "binti bint al el ibn ap y e zu".split()
+)
+"""Lowercase or short words inside a name ("Sanne de Wit", "Mac Giolla")."""
+
+WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
+NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{WORD}(?:[ \t]+{WORD}){{0,4}})"
+
+SELF = (
+    r"(?i:\b(?:my name is|my name's|name's|i am|i'm|i’m|im|it's|it’s|its|this is|"
+    r"call me|me llamo|je m'appelle|je suis|ich bin|hier ist|ik ben|mi chiamo|"
+    r"meu nome é|sou o|sou a)[ \t]+)"
+)
+GREETING = (
+    r"(?i:(?:^|(?<=[\n.!?]))[ \t]*(?:hi|hey|hello|hiya|heya|dear|hallo|hola|"
+    r"bonjour|ciao|olá|oi|yo|eh|morning|greetings|liebe|lieber|sehr geehrte|"
+    r"sehr geehrter|beste|cher|chère|querida|querido|salut|moin|servus)[ \t,]+)"
+)
+LABEL = (
+    r"(?i:\b(?:name|full name|naam|nome|nom|nombre|vorname|patient|account holder|"
+    r"card ?holder|applicant|tenant|emergency contact|next of kin|ask for|inquiry "
+    r"from|enquiry from|message from|request from|registered to(?: a)?|signed|"
+    r"contact person|ansprechpartner|contact|tell|mother|father|mum|mom|dad|wife|"
+    r"husband|son|daughter|brother|sister|grandma|grandpa|granny|grandmother|"
+    r"grandfather|nan|nana|aunt|auntie|uncle|cousin|neighbou?r|colleague|boss|"
+    r"girlfriend|boyfriend|fianc[ée]e?|partner|landlord|landlady|roommate|"
+    r"flatmate|attn|attention)\b[ \t]*[:(]?[ \t]*)"
+)
+HEADER = r"(?im:^(?:from|to|cc|bcc|von|an|de|para|à)[ \t]*:[ \t]*)"
+SIGN_OFF = (
+    r"(?i:\b(?:thanks|thank you|thx|ty|regards|best regards|kind regards|warm "
+    r"regards|best wishes|best|cheers|sincerely|yours|love|xoxo|talk soon|speak "
+    r"soon|take care|grüße|viele grüße|liebe grüße|beste grüße|mit freundlichen "
+    r"grüßen|lg|vg|saludos|un saludo|cordialement|bisous|groetjes|met "
+    r"vriendelijke groet|atenciosamente|abraços|cumprimentos|a presto)[,!.]?"
+    r"[ \t]*\n?[ \t]*|(?m:^)--[ \t]*\n[ \t]*)"
+)
+ORG_WORDS = frozenset(
+    """inc corp corporation ltd llc llp plc gmbh ag sa bv co company team support
+    service services department dept office clinic hospital bank group
+    university college school council ministry agency foundation trust
+    association club restaurant hotel cafe shop store studio labs""".split()
+)
+"""Words that make a capitalized run an organization's name, not a person's."""
+
+GREETING_WORDS = frozenset(
+    """hi hey hello hiya heya dear dearest hallo hola bonjour ciao olá oi yo
+    morning greetings liebe lieber beste cher chère querida querido salut moin
+    servus thanks cheers regards""".split()
+)
+"""Words a model may take into a name's span, left out of it."""
+
+LOWER_OK = frozenset({"self", "greeting", "tell", "sign_off"})
+"""Cues after which a lowercase word may be a name (chat)."""
+
+
+@lru_cache(maxsize=1)
+def not_names() -> frozenset[str]:
+    """Return the words that follow a name cue without being a name."""
+    return _words("data/not_names.txt")
+
+
+def _words(path: str) -> frozenset[str]:
+    """Read a word list of the package's data (``#`` starts a comment line)."""
+    text = files("anonygraph.identifiers").joinpath(path).read_text("utf-8")
+    return frozenset(
+        w.lower()
+        for line in text.splitlines()
+        if not line.startswith("#")
+        for w in line.split()
+    )
+
+
+class ContextNameRecognizer(CuedPatternRecognizer):
+    """A name the text introduces as one (see the module docstring).
+
+    Its scores are above spaCy's (0.85) so that, where both find the same
+    span, Presidio keeps this result and the name counts as cued.
+    """
+
+    ENTITY = "PERSON"
+    PATTERNS = (
+        ("self", SELF + NAME, 0.9),
+        ("greeting", GREETING + NAME, 0.9),
+        ("tell", r"(?i:\b(?:tell|ask|text|ping|message)[ \t]+)" + NAME, 0.9),
+        ("label", LABEL + NAME, 0.9),
+        ("header", HEADER + NAME, 0.9),
+        ("sign_off", SIGN_OFF + NAME + r"(?=[ \t]*(?:\(|\n|$|,|\.))", 0.9),
+        (
+            "title",
+            rf"(?<![\w.])(?P<v>{HONORIFICS}[ \t]+[A-ZÀ-Þ][^\W\d_'’-]*"
+            rf"(?:[ \t]+{WORD}){{0,3}})",
+            0.9,
+        ),
+        (
+            "here",
+            r"(?:^|[\n!?.][ \t]*)(?P<v>[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?),?[ \t]+here\b",
+            0.9,
+        ),
+        ("closing", r",[ \t]+(?P<v>[A-Z][a-zà-ÿ]+)[.!]?[ \t]*$", 0.9),
+        (
+            "contact_block",
+            rf"(?m:^)[ \t]*(?P<v>(?:{HONORIFICS}[ \t]+)?[A-Z][\w'’-]+"
+            r"(?:[ \t]+[A-Z][\w'’-]+){1,3})"
+            r"[ \t]*\n(?=(?:[^\n]*\n)?[^\n]*(?:@|\+?\d[\d ()-]{6,}\d))",
+            0.9,
+        ),
+    )
+
+    def __init__(self) -> None:
+        """Compile the patterns and note which allow a lowercase name."""
+        super().__init__()
+        self.lower_ok = {
+            pattern for name, pattern, _ in self.compiled if name in LOWER_OK
+        }
+
+    def span(
+        self, match: re.Match[str], text: str, nlp_artifacts: Any
+    ) -> tuple[int, int] | None:
+        """Cut the candidate down to its name words, or reject it."""
+        start = match.start("v")
+        end = _name_end(match.group("v"), lower_ok=match.re in self.lower_ok)
+        return (start, start + end) if end else None
+
+
+def _name_end(candidate: str, *, lower_ok: bool) -> int:
+    """Return how many characters of ``candidate`` are the name (0: none)."""
+    words = list(re.finditer(r"\S+", candidate))
+    stop = not_names()
+    end = 0
+    taken = 0
+    lowercase = False
+    for i, word in enumerate(words):
+        token = word.group(0)
+        bare = token.rstrip(".")
+        low = bare.lower()
+        if re.fullmatch(HONORIFICS, token) and i == 0:
+            end = word.end()
+            continue
+        if (
+            low in PARTICLES
+            and taken
+            and i + 1 < len(words)
+            and words[i + 1].group(0)[:1].isupper()
+        ):
+            continue
+        # After the first name word, a capitalized word is the name's even when
+        # it is also a word elsewhere ("Nguyễn Văn An", "Rose Hope").
+        if (
+            (low in stop and (taken == 0 or bare.islower()))
+            or len(bare) < 2
+            or not bare.replace("-", "").replace("'", "").replace("’", "").isalpha()
+        ):
+            break
+        if (
+            bare[0].isupper()
+            and not lowercase
+            and not (bare.isupper() and len(bare) > 3)
+        ):
+            taken += 1
+            end = word.start() + len(bare)
+            continue
+        if (
+            lower_ok
+            and bare.isalpha()
+            and bare.islower()
+            and (taken == 0 or lowercase)
+            and taken < 2
+        ):
+            lowercase = True
+            taken += 1
+            end = word.start() + len(bare)
+            continue
+        break
+    if any(
+        w.group(0).strip(".,").lower() in ORG_WORDS for w in words if w.end() <= end
+    ):
+        return 0
+    return end if taken else 0
+
+
+class FilteredSpacyRecognizer(SpacyRecognizer):
+    """spaCy's PERSON entities, kept whole and without obvious non-names."""
+
+    def __init__(self) -> None:
+        """Report PERSON only (never DATE_TIME, NRP or LOCATION)."""
+        super().__init__(supported_entities=["PERSON"])
+
+    def analyze(
+        self, text: str, entities: list[str], nlp_artifacts: Any = None
+    ) -> list[RecognizerResult]:
+        """Return spaCy's PERSON spans widened to whole words, minus non-names."""
+        kept: list[RecognizerResult] = []
+        english = _english_share(nlp_artifacts.tokens) >= ENGLISH_SHARE
+        for result in super().analyze(text, entities, nlp_artifacts):
+            start, end = result.start, result.end
+            while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "-'’"):
+                start -= 1
+            while end < len(text) and (text[end].isalnum() or text[end] in "-'’"):
+                end += 1
+            # The model may take the greeting with the name ("Hallo Frau
+            # Brinkmann"): the greeting stays in the text.
+            while (first := re.match(r"([^\W\d_]+)[,!]?\s+", text[start:end])) and (
+                first.group(1).lower() in GREETING_WORDS
+            ):
+                start += first.end()
+            value = text[start:end]
+            if not _looks_like_name(value) or _is_label(text, start, end):
+                continue
+            # "Aadhaar 2345 6789 0123": a single word right before a number
+            # is a label the model took for a name.
+            if " " not in value and re.match(r"[ \t]*[:#]?[ \t]*\d", text[end:]):
+                continue
+            if " " not in value and _imperative(nlp_artifacts.tokens, start):
+                continue
+            # The English model reads capitalized nouns of other languages
+            # ("Daten", "Placa") as names; there only a full name counts.
+            if not english and (len(value.split()) < 2 or _foreign_stop_word(value)):
+                continue
+            result.start, result.end = start, end
+            kept.append(result)
+        return kept
+
+
+def _imperative(doc: Any, start: int) -> bool:
+    """Tell a sentence-initial word followed by a preposition ("Bake at 180°C")."""
+    for token in doc:
+        if token.idx == start:
+            following = doc[token.i + 1] if token.i + 1 < len(doc) else None
+            return bool(
+                token.is_sent_start
+                and following is not None
+                and following.pos_ in {"ADP", "DET", "NUM", "PRON", "PART"}
+            )
+    return False
+
+
+ENGLISH_SHARE = 0.25
+"""Share of English stop words below which a text is read as not English."""
+
+
+def _english_share(doc: Any) -> float:
+    """Return the share of a parse's words that are English stop words."""
+    words = [t for t in doc if t.is_alpha]
+    return sum(t.is_stop for t in words) / len(words) if words else 1.0
+
+
+@lru_cache(maxsize=1)
+def _foreign_stop_words() -> frozenset[str]:
+    # Our own short list: importing spaCy's French stop words alone builds
+    # its tokenizer exceptions (seconds).
+    return _words("data/foreign_stop_words.txt") - PARTICLES
+
+
+def _foreign_stop_word(value: str) -> bool:
+    """Tell whether a span holds a German, Romance or Dutch stop word."""
+    return any(w.lower() in _foreign_stop_words() for w in value.split())
+
+
+def _is_label(text: str, start: int, end: int) -> bool:
+    """Tell a form label ("Naam:", "Placa do veículo:") at a line's start."""
+    line_start = text.rfind("\n", 0, start) + 1
+    rest = text[end : text.find("\n", end) if "\n" in text[end:] else len(text)]
+    return not text[line_start:start].strip() and ":" in rest[:20]
+
+
+def _looks_like_name(value: str) -> bool:
+    """Reject spans with digits, symbols, all capitals or a stop word only."""
+    if re.search(r"[\d@/#_=<>\[\]{}|\\]", value) or "\n" in value:
+        return False
+    if value.islower():
+        return False  # chat names come from the cue recognizer
+    words = value.split()
+    if all(w.lower() in not_names() for w in words):
+        return False
+    if any(w.strip(".,").lower() in ORG_WORDS for w in words):
+        return False
+    return not any(w.isupper() and len(w) > 1 for w in words)

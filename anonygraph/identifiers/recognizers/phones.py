@@ -1,0 +1,229 @@
+"""Phone numbers of any country, read by the ``phonenumbers`` library.
+
+A digit run shaped like a phone number is parsed as an international number
+(``+44 …``) or in each region's national format; it counts when one region
+says it is a valid number, or a possible one with a trunk or country prefix.
+Look-alikes (order and case numbers, dates, versions, IDs after their cue
+word) and an organization's public line (toll-free and shared-cost numbers,
+"call our front desk", a hotline) are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import phonenumbers
+from phonenumbers import PhoneNumberType
+from presidio_analyzer import RecognizerResult
+
+from anonygraph.identifiers.recognizers.base import (
+    CuedPatternRecognizer,
+    before,
+    digits,
+)
+from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
+
+REGIONS = (
+    "US",
+    "GB",
+    "DE",
+    "FR",
+    "ES",
+    "IT",
+    "NL",
+    "IN",
+    "JP",
+    "AU",
+    "CA",
+    "BR",
+    "MX",
+    "IE",
+    "NZ",
+    "ZA",
+    "NG",
+    "KE",
+    "SG",
+    "VN",
+    "PH",
+    "CN",
+    "KR",
+    "SE",
+    "CH",
+    "AT",
+    "BE",
+    "PL",
+    "PT",
+)
+"""Regions whose national formats are tried (international ones always are)."""
+
+ORG_TYPES = frozenset(
+    {
+        PhoneNumberType.TOLL_FREE,
+        PhoneNumberType.PREMIUM_RATE,
+        PhoneNumberType.SHARED_COST,
+        PhoneNumberType.UAN,
+    }
+)
+"""Number types an organization publishes, not a person."""
+
+ORG_CUE = re.compile(
+    r"(?:\bour\b[\w\s-]{0,25}|hotline|helpline|help line|customer (?:service|care|"
+    r"support)|switchboard|reception|front desk|main line|office line|"
+    r"support line|call centre|call center|dial-in|dial in|toll-free|toll free)"
+    r"[\s:,-]*(?:at|on|is|number)?[\s:]*$",
+)
+"""Words before a number that make it an organization's public line."""
+
+ORG_AFTER = re.compile(
+    r"^\s*\((?:switchboard|main line|reception|office|hotline|helpline|toll[- ]free|"
+    r"front desk|customer service)\)",
+    re.IGNORECASE,
+)
+"""A note after a number that makes it an organization's line."""
+
+ORG_PREFIXES = (
+    "0800",
+    "0808",
+    "0500",
+    "0845",
+    "0844",
+    "0843",
+    "0870",
+    "0871",
+    "0300",
+    "0120",
+    "0570",
+    "0180",
+    "1800",
+    "1300",
+    "13",
+    "0900",
+    "0906",
+    "0909",
+)
+"""National prefixes of toll-free, shared-cost and non-geographic lines."""
+
+ID_CUE = re.compile(
+    r"\b(?:nhs|ssn|sin|tfn|medicare|bsn|aadhaar|iban|account|acct|a/c|card|"
+    r"passport|mrn|nric|cpf|steuer-?id|bsb|sort code|agência|agencia|conta|"
+    r"patient id|record no)\b\W{0,3}(?:(?:no|number|nr|is|ending(?: in)?)\.?"
+    r"\W{0,3}){0,2}$"
+)
+"""An identifier cue word before a number: it is that identifier, not a phone."""
+
+
+class PhoneNumberRecognizer(CuedPatternRecognizer):
+    """Phone numbers: valid in some region, or possible with a prefix."""
+
+    ENTITY = "PHONE"
+    PATTERNS = (
+        (
+            "phone",
+            r"(?<![\w+.,/:#-])(?:(?:\+|00)\d{1,3}[ .-]?|\(\+\d{1,3}\)[ .-]?)?"
+            r"(?:\(\d{1,5}\)[ .-]?)?"
+            r"\d{1,5}(?:[ .-]?\d{1,5}){1,5}(?![\w]|[.,:/]\d)",
+            0.7,
+        ),
+    )
+
+    def analyze(
+        self, text: str, entities: list[str], nlp_artifacts: Any = None
+    ) -> list[RecognizerResult]:
+        """Return one result per phone number, scored by how sure the parse is."""
+        results: list[RecognizerResult] = []
+        for name, pattern, score in self.compiled:
+            for match in pattern.finditer(text):
+                verdict = _check(match, text)
+                if verdict is not None:
+                    sure = score if verdict == "valid" else POSSIBLE_SCORE
+                    results.append(self.result(*match.span(), sure, name))
+        return results
+
+
+DOTTED_PHONE = re.compile(
+    r"(?:\+\d{1,3}[ .]?)?(?:\(?\d{3}\)?\.\d{3}\.\d{4}|0\d(?:\.\d\d){4})|"
+    r"\+\d{1,3}[ .]?\d{1,4}(?:\.\d{2,4}){2,4}"
+)
+"""Dotted numbers that are phones: US 555.123.4567, French 06.12.34.56.78,
+international +33.6.12.34.56 (a version or an IP address is never these)."""
+
+NANP_TOLL_FREE = re.compile(r"1?8(?:00|33|44|55|66|77|88)\d{7}$")
+"""A North American toll-free number (1-800 ...): an organization's line."""
+
+NANP_SHAPE = re.compile(r"(?:\+?1[ .-])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}")
+"""A number written the North American way (555-867-5309)."""
+
+POSSIBLE_SCORE = 0.55
+"""Score of a number that is possible but not valid in any region tried."""
+
+
+def _check(match: re.Match[str], text: str) -> str | None:
+    """Return the verdict on one candidate in its context, or None."""
+    value = match.group(0)
+    number = digits(value)
+    if not 7 <= len(number) <= 15:
+        return None
+    if "." in value and not DOTTED_PHONE.fullmatch(value):
+        return None  # dotted: a version, an IP address or a date
+    if re.fullmatch(r"\d{3}-\d{2}-\d{4}", value):
+        return None  # a US social security number's shape
+    if re.fullmatch(r"(?:19|20)\d\d ?[-–] ?(?:19|20)\d\d", value):
+        return None  # a range of years
+    if re.match(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$", value):
+        return None
+    start, end = match.span()
+    prior = before(text, start, 50)
+    if (
+        is_lookalike(text, start, end, dotted=False)
+        or ID_CUE.search(prior)
+        or ORG_CUE.search(prior)
+        or ORG_AFTER.match(text[end : end + 30])
+    ):
+        return None
+    return _verdict(value)
+
+
+def _verdict(value: str) -> str | None:
+    """Return "valid", "possible" or None (not a person's phone number)."""
+    value = (
+        value.replace("(+", "+").replace(")", " ", 1)
+        if value.startswith("(+")
+        else value
+    )
+    international = value.startswith(("+", "00"))
+    regions: tuple[str | None, ...] = (None,) if international else REGIONS
+    candidate = "+" + value[2:] if value.startswith("00") else value
+    if NANP_SHAPE.fullmatch(value) and NANP_TOLL_FREE.match(digits(value)):
+        return None
+    possible = False
+    types = set()
+    for region in regions:
+        try:
+            parsed = phonenumbers.parse(candidate, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(parsed):
+            kind = phonenumbers.number_type(parsed)
+            if kind not in ORG_TYPES and not digits(value).startswith(ORG_PREFIXES):
+                return "valid"  # a person's number somewhere: no need to go on
+            types.add(kind)
+        possible = possible or phonenumbers.is_possible_number(parsed)
+    if types:
+        # One region's premium line is another's mobile (09… in the UK and
+        # Japan): a number is an org's when no region gives it to a person,
+        # or when one calls it toll-free and it starts like such lines do.
+        if types <= ORG_TYPES:
+            return None
+        if types & ORG_TYPES and digits(value).startswith(ORG_PREFIXES):
+            return None
+        return "valid"
+    # A possible but unassigned number (07700 900…, the drama range, 555-…)
+    # still reads as someone's number when written like one.
+    if possible and (
+        (international or value.startswith("0"))
+        and len(digits(value)) >= 9
+        or NANP_SHAPE.fullmatch(value)
+    ):
+        return "possible"
+    return None
