@@ -49,7 +49,10 @@ def test_when_comments_name_one_person_twice_then_the_placeholder_is_the_same() 
 
     assert "[PERSON_1]" in first and "[PERSON_1] said" in second
     assert "[PERSON_2]" in second  # another person, another number
-    assert book.restore(second) == "Priya said she would call. Ask Tomasz Nowak too."
+    # Restore puts back the person's first-seen spelling, the full name.
+    assert book.restore(second) == (
+        "Priya Raman said she would call. Ask Tomasz Nowak too."
+    )
 
 
 def test_when_surrogates_use_one_seed_then_the_same_value_gets_the_same_fake() -> None:
