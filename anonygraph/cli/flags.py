@@ -15,12 +15,13 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from anonygraph.attributes import UnknownAttributeError, resolve_attributes
-from anonygraph.graphs import GRAPHS
-from anonygraph.llm import ROLES, ModelSpecError, check_installed
-from anonygraph.state.profile import Spelling
+# The model layer, the attributes and the `Context` classes are imported by
+# the functions that read them: a command's parser is built before anything
+# runs, and ``--help`` or a bad flag should not wait for them.
+if TYPE_CHECKING:
+    from anonygraph.state.profile import Spelling
 
 
 class OptionError(ValueError):
@@ -196,6 +197,10 @@ def parse_models(pairs: list[str]) -> dict[str, Any]:
         OptionError: naming the pair that is malformed, the role or the spec.
 
     """
+    from anonygraph.llm.decoding import ROLES
+    from anonygraph.llm.registry import check_installed
+    from anonygraph.llm.spec import ModelSpecError
+
     fields: dict[str, Any] = {}
     models: dict[str, str] = {}
     for pair in pairs:
@@ -228,6 +233,9 @@ def check_backends(method: str, fields: dict[str, Any]) -> None:
         OptionError: naming the spec and what to install.
 
     """
+    from anonygraph.llm.registry import check_installed
+    from anonygraph.llm.spec import ModelSpecError
+
     schema = context_schemas()[method]
     default = fields.get("default_model")
     if default is None:
@@ -251,7 +259,9 @@ def check_backends(method: str, fields: dict[str, Any]) -> None:
 
 def context_schemas() -> dict[str, type]:
     """Return each registered method's `Context` class, in registry order."""
-    return {method: build().context_schema for method, build in GRAPHS.items()}
+    from anonygraph.state.contexts import context_classes
+
+    return context_classes()
 
 
 def add_common(
@@ -295,6 +305,8 @@ def context_fields(
         OptionError: naming the flag the method does not take or a bad value.
 
     """
+    from anonygraph.attributes import UnknownAttributeError, resolve_attributes
+
     schemas = context_schemas() if schemas is None else schemas
     method = getattr(args, "method", None) or next(iter(schemas))
     fields = parse_models(getattr(args, "model", None) or [])
@@ -415,7 +427,7 @@ def coerce_option(
     if schemas is not None and method in schemas:
         context_type = schemas[method]
     else:
-        context_type = GRAPHS[method]().context_schema
+        context_type = context_schemas()[method]
     fields = getattr(context_type, "__dataclass_fields__", {})
     if name not in fields:
         raise OptionError(

@@ -7,6 +7,7 @@ import os
 import sys
 from typing import Any
 
+from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.flags import (
     OptionError,
     add_common,
@@ -20,7 +21,7 @@ def add_parser(sub: Any) -> None:
     """Add ``serve``: address, token, store, limits and the method's flags."""
     parser = sub.add_parser(
         "serve",
-        help="a local HTTP service: anonymize a text, run batches (FastAPI, uvicorn)",
+        help=COMMANDS["serve"],
     )
     add_common(parser)
     parser.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1")

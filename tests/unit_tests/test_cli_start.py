@@ -1,0 +1,148 @@
+"""A command imports only what it uses: ``--help`` no graph, ``detect`` no torch."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from anonygraph.cli import build_parser, chosen_command
+from anonygraph.cli.commands import COMMANDS
+from anonygraph.graphs import GRAPHS
+from anonygraph.state.contexts import CONTEXTS, context_classes
+from anonygraph.tools.spacy_import import TorchRefusedToThinc
+
+HEAVY = ("langgraph", "langchain_core", "langsmith", "spacy", "numpy", "torch")
+"""Libraries a command line that only asks for help has no use for."""
+
+PROBE = textwrap.dedent(
+    """
+    import json, sys
+    from anonygraph.cli import main
+    heavy = {heavy}
+    for argv in json.loads(sys.argv[1]):
+        try:
+            main(argv)
+        except SystemExit:
+            pass
+        print("imported", json.dumps(sorted(m for m in heavy if m in sys.modules)))
+    """
+).format(heavy=HEAVY)
+"""Run the command lines given as JSON one after another in this process;
+after each, print which of `HEAVY` are imported so far."""
+
+
+def imported_by(*argvs: list[str], cwd: Path | None = None) -> list[list[str]]:
+    """Return the `HEAVY` libraries a fresh process imported by each of ``argvs``."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(argvs)],
+        capture_output=True, text=True, timeout=300, cwd=cwd,
+        env={**os.environ, "ANONYGRAPH_DB": ""},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if line.startswith("imported")]
+    return [json.loads(line.removeprefix("imported")) for line in lines]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["--bogus"],
+        ["anonymise", "a text"],
+        ["detect", "--help"],
+        ["detect", "a text", "--bogus"],
+        ["methods", "--help"],
+        ["pii", "--help"],
+    ],
+)
+def test_when_help_or_a_bad_flag_is_given_then_no_heavy_library_is_imported(
+    argv: list[str],
+) -> None:
+    assert imported_by(argv) == [[]]
+
+
+def test_when_detect_then_a_rules_anonymize_run_then_each_imports_what_it_uses(
+    tmp_path: Path,
+) -> None:
+    text = "I am 34 and live in Calgary."
+    detect, anonymize = imported_by(
+        ["detect", text],
+        ["anonymize", "--method", "rlaa", "--model", "rules", "--quiet", text],
+        cwd=tmp_path,
+    )
+
+    # detect parses with spaCy and runs no LangChain (no LangSmith guard);
+    # rlaa runs on LangGraph; neither imports torch.
+    assert "spacy" in detect
+    assert not {"langgraph", "langchain_core", "langsmith", "torch"} & set(detect)
+    assert "langgraph" in anonymize
+    assert "torch" not in anonymize
+
+
+def test_when_top_level_help_is_built_lazily_then_it_equals_the_full_parsers() -> None:
+    assert build_parser([]).format_help() == build_parser().format_help()
+
+
+@pytest.mark.parametrize(
+    ("argv", "command"),
+    [
+        (["detect", "x"], "detect"),
+        (["--trace", "anonymize", "--json", "x"], "anonymize"),
+        (["--help"], None),
+        (["anonymise"], "anonymise"),
+    ],
+)
+def test_when_a_command_line_is_read_then_its_command_is_its_first_word(
+    argv: list[str], command: str | None
+) -> None:
+    assert chosen_command(argv) == command
+
+
+def test_when_each_command_is_built_then_it_takes_its_help_from_the_table() -> None:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+
+    shown = {a.dest: a.help for a in sub._choices_actions}  # type: ignore[attr-defined]
+    assert shown == COMMANDS
+
+
+def test_when_contexts_are_read_without_graphs_then_they_are_the_graphs_own() -> None:
+    classes = context_classes()
+
+    assert list(CONTEXTS) == list(GRAPHS)
+    assert {m: build().context_schema for m, build in GRAPHS.items()} == classes
+
+
+def test_when_thinc_asks_for_torch_then_only_thinc_is_refused(tmp_path: Path) -> None:
+    # A stand-in torch: a plain ``import spacy`` imports it (thinc.compat).
+    fake = tmp_path / "torch"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("__version__ = '0.0'\n")
+    probe = textwrap.dedent(
+        """
+        import sys
+        from anonygraph.tools.spacy_import import import_spacy
+        finders = list(sys.meta_path)
+        import_spacy()
+        import thinc.compat
+        kept_out = "torch" not in sys.modules and not thinc.compat.has_torch
+        import torch  # any other importer still gets it
+        print(kept_out, torch.__version__, sys.meta_path == finders)
+        """
+    )
+    paths = [str(tmp_path), os.environ.get("PYTHONPATH", "")]
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True, text=True, timeout=300,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, paths))},
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "0.0", "True"]
+    assert TorchRefusedToThinc().find_spec("torch") is None  # asked from here
