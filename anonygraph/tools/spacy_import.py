@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
-from types import ModuleType
+from types import FrameType, ModuleType
 
 THINC_COMPAT = "thinc.compat"
 """The module whose ``import torch`` is refused."""
@@ -36,7 +36,7 @@ class TorchRefusedToThinc(MetaPathFinder):
         """Refuse torch to thinc's compatibility module; find nothing else."""
         if fullname != "torch":
             return None
-        frame = sys._getframe(1)
+        frame: FrameType | None = sys._getframe(1)
         while frame is not None:
             if frame.f_globals.get("__name__") == THINC_COMPAT:
                 # thinc catches the ImportError and goes on without torch.
