@@ -59,9 +59,6 @@ def main(argv: list[str] | None = None) -> int:
         help="send LangSmith traces (off otherwise, whatever the environment says)",
     )
     args = parser.parse_args(argv)
-    # Imported once a command runs: --help and a bad flag have ended above.
-    from anonygraph.runs.locks import RunLockedError
-    from anonygraph.runs.sql import DB_ERRORS
     from anonygraph.runs.tracing import tracing_scope
 
     # The guard imports LangSmith (about a second on 2 cores) to keep LangChain
@@ -74,12 +71,24 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with guard:
             return int(args.func(args))
-    # ValueError covers OptionError, InputError and ModelSpecError, which
-    # derive from it (their modules are not imported for this clause).
-    except (ValueError, RunLockedError) as exc:
+    except Exception as exc:
+        return _one_line(args, exc)
+
+
+def _one_line(args: argparse.Namespace, exc: Exception) -> int:
+    """Print a command's error the user can act on as one line; re-raise others.
+
+    The store's errors are imported here, once a command failed: they import
+    the Postgres driver, which a command that succeeds may never need.
+    ValueError covers OptionError, InputError and ModelSpecError.
+    """
+    from anonygraph.runs.locks import RunLockedError
+    from anonygraph.runs.sql import DB_ERRORS
+
+    if isinstance(exc, (ValueError, RunLockedError)):
         print(f"anonygraph {args.command}: {exc}", file=sys.stderr)  # noqa: T201
         return 2
-    except (OSError, *DB_ERRORS) as exc:  # type: ignore[misc]
+    if isinstance(exc, (OSError, *DB_ERRORS)):
         # A missing, read-only or full file or folder: one line, not a traceback.
         where = getattr(exc, "filename", None) or getattr(args, "db", "")
         print(  # noqa: T201
@@ -88,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    raise exc
 
 
 def run(argv: list[str] | None = None) -> NoReturn:
