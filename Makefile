@@ -48,11 +48,12 @@ $(VENV)/.local-installed: $(VENV)/.run-installed
 	touch $@
 
 $(VENV)/.installed: $(VENV)/.local-installed
-	$(BIN)/python -m pip install -q -e ".[run,local,dev,studio,eval,dp,train,openai,ollama,hf,server,postgres,tables,presidio,ray,serve]"
+	$(BIN)/python -m pip install -q -e ".[run,local,dev,studio,eval,dp,train,openai,ollama,hf,server,postgres,tables,presidio,ray,serve,docs]"
 	touch $@
 
-# Exit code: 0 when every text ends anonymized, 3 when some are partly
-# anonymized or unchanged, 1 on a failure (see the README).
+# Exit code: 0 when every text ends anonymized (or, checked by rules, no explicit
+# cue found), 3 when some are partly anonymized or unchanged, 1 on a failure
+# (docs/getting-started.md, Outcomes).
 run: install-run $(if $(findstring local,$(MODEL)),install-local)
 	$(BIN)/anonygraph run --method rlaa --input examples/reddit_comments.jsonl \
 		--output out/rlaa.jsonl --db out/runs.sqlite --max-iterations 3 \

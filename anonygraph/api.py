@@ -178,7 +178,7 @@ def compile_graph(
             "review=True pauses the graph until a person answers, which needs a "
             "checkpointer: compile GRAPHS[method]() with one, invoke it with a "
             "thread_id and resume it with Command(resume=ANSWER) (shapes in "
-            "anonygraph.state.review; example in the README, 'Human review')"
+            "anonygraph.state.review; example in docs/review.md)"
         )
     return GRAPHS[method]().compile(name=method), context
 

@@ -21,8 +21,9 @@ import tempfile
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
-CLAIMS = ("anonymized", "no explicit cue found")
-"""Outcomes that say the text is safe: over a text with a cue left, an overclaim."""
+CLAIMS = ("anonymized",)
+"""Outcomes that say the text is safe: over a text with a cue left, an overclaim
+(``scrubbed`` says only what the rules did, so it claims nothing of the sort)."""
 
 
 def present(span: str, text: str) -> bool:

@@ -115,13 +115,26 @@ class Chromium:
 
     def open(self, path: Path, width: int = 1280, height: int = 900) -> None:
         """Load a local file and wait until it has loaded."""
+        self.open_url(path.resolve().as_uri(), width, height)
+
+    def open_url(self, url: str, width: int = 1280, height: int = 900) -> None:
+        """Load a URL in a window ``width`` pixels wide and wait until it has loaded."""
         self.send(
             "Emulation.setDeviceMetricsOverride",
             width=width, height=height, deviceScaleFactor=1, mobile=False,
         )  # fmt: skip
         self.events.clear()
-        self.send("Page.navigate", url=path.resolve().as_uri())
+        self.send("Page.navigate", url=url)
         self.wait_for("Page.loadEventFired")
+
+    def wait_until(self, expression: str, timeout: float = 30) -> Any:
+        """Poll an expression in the page until it is truthy; return its value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = self.js(expression)
+            if value or time.monotonic() > deadline:
+                return value
+            time.sleep(0.1)
 
     def requests(self) -> list[str]:
         """URLs the page asked for since it was opened (the page itself included)."""

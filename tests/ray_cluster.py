@@ -6,7 +6,7 @@ with ``node_ip_address="127.0.0.1"`` and ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``
 traffic leaves the loopback; `RayCluster.check_loopback` fails a test that
 finds a node, or a listening Ray port, on any other address. Usage stats are
 off and no dashboard starts; the nodes and the drivers share one random auth
-token (``RAY_AUTH_MODE=token``), as the README asks of real clusters. Under
+token (``RAY_AUTH_MODE=token``), as docs/ray.md asks of real clusters. Under
 ``CI=true`` a cluster that cannot start fails the run, elsewhere its tests skip.
 
 The Ray settings live in environment variables that Ray reads when it is

@@ -376,7 +376,8 @@ NEEDS_A_MODEL: dict[str, str] = {
 
 Their default role model is the embedded 135M model (`local`): it runs
 for minutes per text on 2 cores and ends with the text unchanged or worse,
-so these methods refuse to start on it unless a model is named."""
+so these methods refuse to start on it unless a model is named (``eval``
+too: `require_model`)."""
 
 EXAMPLE_MODEL = "--model default=ollama:qwen2.5:7b"
 """The example a refusal gives of naming a capable model."""
@@ -391,14 +392,30 @@ def check_capable_model(method: str, fields: Mapping[str, Any]) -> None:
     Raises:
         OptionError: one line naming the model option and an example.
     """
-    named = fields.get("default_model") or fields.get("models")
-    if method not in NEEDS_A_MODEL or named:
+    if method in NEEDS_A_MODEL:
+        require_model(f"--method {method}", NEEDS_A_MODEL[method], fields)
+
+
+def require_model(who: str, steps: str, fields: Mapping[str, Any]) -> None:
+    """Refuse ``who`` (a method, a command) when no model is named for ``steps``.
+
+    A model is named by ``--model``, ``--set default_model=`` or
+    ``ANONYGRAPH_DEFAULT_MODEL``; ``local`` among them is allowed.
+
+    Raises:
+        OptionError: one line naming the model option and an example.
+    """
+    named = (
+        fields.get("default_model")
+        or fields.get("models")
+        or os.environ.get("ANONYGRAPH_DEFAULT_MODEL")
+    )
+    if named:
         return
     raise OptionError(
-        f"--method {method} needs a capable model for {NEEDS_A_MODEL[method]} and "
-        f"none was named (the default, the embedded 135M model, runs for minutes "
-        f"to no effect): name one, e.g. {EXAMPLE_MODEL}, or --model local to try "
-        "the pipeline anyway"
+        f"{who} needs a capable model for {steps} and none was named (the "
+        "default, the embedded 135M model, runs for minutes to no effect): name "
+        f"one, e.g. {EXAMPLE_MODEL}, or --model local to try the pipeline anyway"
     )
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from anonygraph import llm
+from anonygraph.identifiers.prepass import identifier_leaks
 from anonygraph.inputs import split_comments
 from anonygraph.model_requests.inference import infer_attributes, protected_attributes
 from anonygraph.model_requests.rewriting import checked_rewrite
@@ -214,6 +215,8 @@ def finish_loop(state: State, runtime: Runtime[ContextT]) -> dict[str, Any]:
         # the detectors still find is a leak of the outcome all the same.
         attributes = protected_attributes(state.attributes, context)
         left = sorted({*left, *cue_leaks(state.current, attributes)})
+    # An identifier left rules out `anonymized`, whatever the attacker said.
+    left = sorted({*left, *identifier_leaks(state.current, state.replacements)})
     checker = str(llm.settings_for(context, "attacker").spec)
     return {
         "anonymized": state.current,

@@ -47,7 +47,7 @@ from anonygraph.state.aura import (
     State,
 )
 from anonygraph.state.domain import PolicyItem
-from anonygraph.state.record import original_text
+from anonygraph.state.record import source_text
 from anonygraph.state.review import STOPPED
 from anonygraph.tools.acceptance import rejections, thresholds_from
 from anonygraph.tools.aura.leaks import blacklisted_left, inferable, still_leaking
@@ -169,7 +169,7 @@ def plan_suppression(state: State, runtime: Runtime[AuraContext]) -> dict[str, A
 
 def build_template(state: State, runtime: Runtime[AuraContext]) -> dict[str, Any]:
     """Diff the original against the converged text into a mask template."""
-    template = diff_template(original_text(state), state.current)
+    template = diff_template(source_text(state), state.current)
     converged = not still_leaking(
         state.inferences,
         state.masking_blacklist(runtime.context),
@@ -231,7 +231,7 @@ def check_candidates(state: State, runtime: Runtime[AuraContext]) -> dict[str, A
     # The acceptance checks a refill's text must pass besides AURA's own (new
     # specifics are AURA's to judge: the blacklist and the privacy score).
     limits = replace(thresholds_from(runtime.context), check_new_specifics=False)
-    original = original_text(state)
+    original = source_text(state)
     for candidate in map(Candidate.model_validate, state.candidates):
         if paper:
             missing = unfilled(template, candidate.replacements)

@@ -12,6 +12,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from anonygraph import llm
+from anonygraph.identifiers.prepass import identifier_leaks
 from anonygraph.inputs import split_comments
 from anonygraph.model_requests.inference import (
     infer_attributes,
@@ -309,6 +310,8 @@ def finish_budgets(
             # An explicit cue the detectors still find is a leak all the same.
             attributes = protected_attributes(state.attributes, runtime.context)
             left = sorted({*left, *cue_leaks(state.current, attributes)})
+        # An identifier left rules out `anonymized`, whatever the attacker said.
+        left = sorted({*left, *identifier_leaks(state.current, state.replacements)})
         checker = str(llm.settings_for(runtime.context, "attacker").spec)
         update["outcome"] = outcome_of(
             original_text(state), state.current, left, checker

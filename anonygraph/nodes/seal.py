@@ -10,13 +10,14 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from anonygraph import llm
+from anonygraph.identifiers.prepass import identifier_leaks
 from anonygraph.inputs import split_comments
 from anonygraph.model_requests.inference import protected_attributes
 from anonygraph.model_requests.rewriting import checked_rewrite
 from anonygraph.state.answers import Rewrite, UtilityAnswer
 from anonygraph.state.domain import AttributeInference
 from anonygraph.state.paper_answers import PaperUtilityAnswer, rewrite_model
-from anonygraph.state.record import original_text, outcome_of
+from anonygraph.state.record import original_text, outcome_of, source_text
 from anonygraph.state.seal import (
     SealContext,
     State,
@@ -30,7 +31,7 @@ from anonygraph.tools.seal.feedback import anonymize_request, judge_request
 async def assess(state: State, runtime: Runtime[TrajectoryContextT]) -> dict[str, Any]:
     """Judge ``state.current`` against the original: U_t with explanations."""
     prompt = judge_request(
-        runtime.context.judge_prompt, original_text(state), state.current
+        runtime.context.judge_prompt, source_text(state), state.current
     )
     if runtime.context.paper:
         # D.3's answer names its third part "hallucinations".
@@ -141,6 +142,8 @@ def finish_refinement(
         # attacker said (the paper profile counts its attacker's word only).
         attributes = protected_attributes(state.attributes, runtime.context)
         left = sorted({*left, *cue_leaks(state.current, attributes)})
+    # An identifier left rules out `anonymized`, whatever the attacker said.
+    left = sorted({*left, *identifier_leaks(state.current, state.replacements)})
     checker = str(llm.settings_for(runtime.context, "attacker").spec)
     return {
         "anonymized": state.current,

@@ -45,9 +45,11 @@ def _table(columns: tuple[str, ...], rows: list[dict[str, Any]], fmt: Any) -> st
         + "</tr>"
         for r in rows
     )  # fmt: skip
+    # In its own box, which scrolls sideways when the table is wider than
+    # the window: the page itself never does.
     return (
-        f'<table class="summary"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table>"
+        f'<div class="table-box"><table class="summary"><thead><tr>{head}</tr>'
+        f"</thead><tbody>{body}</tbody></table></div>"
     )
 
 
@@ -76,6 +78,7 @@ def render_html(
     reviews: list[dict[str, Any]],
     fmt: Any,
     protocol: tuple[str, list[str], list[dict[str, str]]] | None = None,
+    plot_notes: list[str] | None = None,
 ) -> str:
     """Fill the page template.
 
@@ -88,6 +91,7 @@ def render_html(
         fmt: how a table value is written (the Markdown report's formatter).
         protocol: the paper table (`tables.protocol_cells`): the protocol's
             name, its notes and its rows written as text.
+        plot_notes: why a plot or panel is not drawn (`plots.absent_panels`).
     """
     curve_keys = ("round", "PRIV", "UTIL", "ROUGE", "BLEU", "MRS")
     curve_html = "".join(
@@ -101,7 +105,8 @@ def render_html(
             + time.strftime("%Y-%m-%d %H:%M")
         ),
         "TABLE": _table(columns, rows, fmt) + _protocol_html(protocol),
-        "PLOTS": "".join(_image(path, name) for name, path in plots.items()),
+        "PLOTS": "".join(_image(path, name) for name, path in plots.items())
+        + "".join(f'<p class="muted">{html.escape(n)}</p>' for n in plot_notes or []),
         "CURVES": curve_html,
         "DATA": json_for_script({"records": reviews}),
     }

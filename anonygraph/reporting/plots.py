@@ -22,7 +22,7 @@ def privacy_utility_figure(rows: list[dict[str, Any]]) -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.5, 5))
+    fig, ax = plt.subplots(figsize=(7.5, 5), layout="constrained")
     groups: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for row in rows:
         utility = row["UTIL"] if row["UTIL"] is not None else row["ROUGE"]
@@ -47,8 +47,9 @@ def privacy_utility_figure(rows: list[dict[str, Any]]) -> Any:
     ax.set_ylabel("UTIL (judge; ROUGE-L when not judged)")
     ax.set_title("Privacy-utility trade-off")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
+    # Beside the axes, not on them: no legend hides a point.
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+              borderaxespad=0)  # fmt: skip
     return fig
 
 
@@ -69,7 +70,7 @@ def similarity_figure(samples: dict[str, list[float]]) -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.5, 4))
+    fig, ax = plt.subplots(figsize=(7.5, 4), layout="constrained")
     values = [v for run in samples.values() for v in run]
     low = min(0.0, *values) if values else 0.0
     bins = [low + (1 - low) * i / 20 for i in range(21)]
@@ -82,8 +83,98 @@ def similarity_figure(samples: dict[str, list[float]]) -> Any:
     ax.set_ylabel("texts")
     ax.set_title("Similarity distribution")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left")
-    fig.tight_layout()
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+              borderaxespad=0)  # fmt: skip
+    return fig
+
+
+PANELS: tuple[tuple[str, str], ...] = (
+    ("PRIV", "PRIV per round (lower is better)"),
+    ("UTIL", "UTIL (solid), ROUGE-L (dashed) per round"),
+    ("MRS", "MRS per round (utility lost / privacy gained)"),
+)
+"""The per-round panels: the curve key each needs and its title."""
+
+
+def _has(curves: dict[str, list[dict[str, Any]]], *keys: str) -> bool:
+    return any(p.get(k) is not None for c in curves.values() for p in c for k in keys)
+
+
+def iteration_panels(curves: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """Return the keys of the per-round panels that have data to draw."""
+    wanted = {"PRIV": ("PRIV",), "UTIL": ("UTIL", "ROUGE"), "MRS": ("MRS",)}
+    return [key for key, _ in PANELS if _has(curves, *wanted[key])]
+
+
+def absent_panels(curves: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """Say, for a person, which per-round panel is not drawn and why."""
+    iterative = {name: c for name, c in curves.items() if len(c) > 1}
+    if not iterative:
+        return []
+    drawn = iteration_panels(iterative)
+    notes = []
+    if "PRIV" not in drawn:
+        notes.append("PRIV per round is not drawn: no round has an attacker score.")
+    if "UTIL" not in drawn:
+        notes.append(
+            "UTIL per round is not drawn: no round has a judge score or ROUGE-L."
+        )
+    if "MRS" not in drawn:
+        why = (
+            "no round has a judge score (UTIL), which MRS divides"
+            if not _has(iterative, "UTIL")
+            else "PRIV did not change between rounds, and MRS (utility lost / "
+            "privacy gained) is undefined without a change"
+        )
+        notes.append(f"MRS per round is not drawn: {why}.")
+    return notes
+
+
+def iterations_figure(curves: dict[str, list[dict[str, Any]]]) -> Any:
+    """Plot each iterative run's PRIV, UTIL and MRS per round, one panel each.
+
+    Only panels with data are drawn (`absent_panels` says why one is not).
+    Rounds are whole numbers; one legend, below the panels, names each run
+    by its colour, so no legend covers a line or an axis.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
+
+    panels = iteration_panels(curves)
+    fig, axes = plt.subplots(
+        1, len(panels), figsize=(4.6 * len(panels), 4.8), layout="constrained",
+        squeeze=False,
+    )  # fmt: skip
+    by_key = dict(zip(panels, axes[0], strict=True))
+    handles = []
+    for index, (name, curve) in enumerate(curves.items()):
+        color = f"C{index % 10}"
+        rounds = [p["round"] for p in curve]
+        if "PRIV" in by_key:
+            by_key["PRIV"].plot(rounds, [p.get("PRIV") for p in curve], marker="o",
+                                color=color)  # fmt: skip
+        if "UTIL" in by_key:
+            by_key["UTIL"].plot(rounds, [p.get("UTIL") for p in curve], marker="o",
+                                color=color)  # fmt: skip
+            # ROUGE-L beside the judge: a weak judge can flatten UTIL.
+            by_key["UTIL"].plot(rounds, [p.get("ROUGE") for p in curve],
+                                linestyle="--", marker="x", color=color)  # fmt: skip
+        if "MRS" in by_key:
+            by_key["MRS"].plot(rounds[1:], [p.get("MRS") for p in curve[1:]],
+                               marker="o", color=color)  # fmt: skip
+        handles.append(Line2D([], [], color=color, marker="o", label=name))
+    titles = dict(PANELS)
+    for key, ax in by_key.items():
+        ax.set_title(titles[key], fontsize=10)
+        ax.set_xlabel("round")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(alpha=0.3)
+    fig.legend(handles=handles, loc="outside lower center", fontsize=8,
+               frameon=False)  # fmt: skip
     return fig
 
 
@@ -95,8 +186,9 @@ def write_plots(
 ) -> dict[str, Path]:
     """Draw the report's plots into ``out``.
 
-    The privacy-utility scatter; the per-round curves when a run has rounds;
-    the similarity histogram when an evaluation measured similarity.
+    The privacy-utility scatter; the per-round curves when a run has rounds
+    (the panels with data); the similarity histogram when an evaluation
+    measured similarity.
 
     Returns:
         Name -> path of each PNG written into ``out``.
@@ -113,26 +205,9 @@ def write_plots(
     plt.close(fig)
 
     iterative = {name: c for name, c in curves.items() if len(c) > 1}
-    if iterative:
-        fig, axes = plt.subplots(1, 3, figsize=(14, 4))
-        for name, curve in iterative.items():
-            rounds = [p["round"] for p in curve]
-            axes[0].plot(rounds, [p["PRIV"] for p in curve], marker="o", label=name)
-            axes[1].plot(rounds, [p["UTIL"] for p in curve], marker="o", label=name)
-            # ROUGE-L beside the judge: a weak judge can flatten UTIL.
-            axes[1].plot(rounds, [p["ROUGE"] for p in curve], linestyle="--",
-                         marker="x", label=f"{name} ROUGE-L")  # fmt: skip
-            axes[2].plot(rounds[1:], [p.get("MRS") for p in curve[1:]], marker="o",
-                         label=name)  # fmt: skip
-        titles = ("PRIV per round", "UTIL (solid), ROUGE-L (dashed)", "MRS per round")
-        for ax, title in zip(axes, titles, strict=True):
-            ax.set_title(title)
-            ax.set_xlabel("round")
-            ax.grid(alpha=0.3)
-        axes[0].legend(fontsize=7)
-        axes[1].legend(fontsize=6)
+    if iterative and iteration_panels(iterative):
+        fig = iterations_figure(iterative)
         files["iterations"] = out / "iterations.png"
-        fig.tight_layout()
         fig.savefig(files["iterations"], dpi=120)
         plt.close(fig)
     if similarities and any(similarities.values()):

@@ -12,6 +12,8 @@ from typing import Any
 
 from anonygraph.attributes import canonical_attribute
 from anonygraph.runs import store
+from anonygraph.runs.schema import WAITING
+from anonygraph.state.record import WAITING_FOR_REVIEW
 from anonygraph.tools.matching import ABSTAINED, match_inference
 from anonygraph.tools.text_diff import changed_words, render_terminal, word_diff
 
@@ -155,11 +157,13 @@ def _review(
         "run": run["id"],
         "method": run["method"],
         "id": row["record_id"],
-        "status": row["status"],
+        # The store's status, in the words the run's summary uses.
+        "status": WAITING_FOR_REVIEW if row["status"] == WAITING else row["status"],
         "outcome": result.get("status", "") if row["status"] == "done" else "",
         # What happened to the text and who checked it (the output line's words).
         "result": str(result.get("outcome") or "") if row["status"] == "done" else "",
         "checked_by": str(result.get("checked_by") or ""),
+        "identifiers": dict(result.get("identifiers") or {}),
         "error": row["error"] or "",
         "notes": [str(e) for e in result.get("errors", [])],
         "diff": diff,
@@ -223,6 +227,11 @@ def render_review(review: dict[str, Any], color: bool = False) -> str:
         f"{cost['model_seconds']:.2f} s in models, {cost['wall_seconds']:.2f} s wall; "
         f"{review['removed']} word(s) removed, {review['inserted']} inserted",
     ]
+    if review.get("identifiers"):
+        lines.append(
+            "   identifiers replaced before any model: "
+            + ", ".join(f"{n} {kind}" for kind, n in review["identifiers"].items())
+        )
     if review["error"]:
         lines.append(f"   error: {review['error']}")
     lines += [f"   note: {n}" for n in review["notes"]]

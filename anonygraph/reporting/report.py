@@ -7,7 +7,7 @@ from pathlib import Path
 
 from anonygraph.reporting import html_page, record_view
 from anonygraph.reporting.evaluation import run_leak_rates
-from anonygraph.reporting.plots import write_plots
+from anonygraph.reporting.plots import absent_panels, write_plots
 from anonygraph.reporting.tables import (
     COLUMNS,
     accuracy_table,
@@ -155,6 +155,9 @@ def write_report(
     for name, curve in curves.items():
         if len(curve) > 1:
             sections += [f"## Per round: {name}", "", curve_table(curve), ""]
+    # iterations.png draws only the panels with data; say why one is absent.
+    plot_notes = absent_panels(curves)
+    sections += [*plot_notes, ""] if plot_notes else []
     files["markdown"].write_text("\n".join(sections))
     with open(files["csv"], "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=COLUMNS, extrasaction="ignore")
@@ -181,6 +184,7 @@ def write_report(
             )
             if judged
             else None,
+            plot_notes,
         ),
         encoding="utf-8",
     )

@@ -32,6 +32,8 @@ def output_line(record: Record, result: dict[str, Any], run_id: str) -> dict[str
     }
     if result.get("checked_by"):
         line["checked_by"] = result["checked_by"]
+    # Kinds and counts only: the mapping to the originals never goes out.
+    line["identifiers_replaced"] = dict(result.get("identifiers") or {})
     if result.get("leaks"):
         line["leaks_left"] = list(result["leaks"])
     return line
@@ -235,3 +237,26 @@ def export(db: Any, run_id: str, path: str, *, force: bool = False) -> int:
     )
     with OutputFile(path, identity, force=force) as out:
         return write_done(out, rows)
+
+
+def export_mapping(db: Any, run_id: str, path: str) -> int:
+    """Write the identifier mappings a ``--keep-mapping`` run kept, 0600.
+
+    One JSON line per record that kept one: ``id`` and ``mapping`` (kind,
+    replacement, original per value). Returns the number of records written.
+
+    Raises:
+        ValueError: naming the run when the store has no such run.
+    """
+    if db.get_run(run_id) is None:
+        raise ValueError(f"--run {run_id}: no such run in the store")
+    secure_file(path)
+    count = 0
+    with open(path, "w", encoding="utf-8") as out:
+        for row in db.records(run_id, status="done"):
+            result = json.loads(row.get("result") or "{}")
+            if result.get("identifier_mapping"):
+                line = {"id": row["record_id"], "mapping": result["identifier_mapping"]}
+                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+                count += 1
+    return count

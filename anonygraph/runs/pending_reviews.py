@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from anonygraph.cues.engine import engine_loaded
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import MAX_CHARS
 from anonygraph.runs.checkpointers import open_checkpointer
@@ -39,6 +40,7 @@ from anonygraph.runs.records import run_record
 from anonygraph.runs.schema import WAITING
 from anonygraph.runs.store import RunStore
 from anonygraph.runs.table_output import TableOutput, sidecar_path, write_run_table
+from anonygraph.runs.warm_up import warm_up_in_background
 from anonygraph.state.domain import Record
 from anonygraph.tools.review_requests import proposal_lines
 from anonygraph.tools.text_diff import render_terminal, word_diff
@@ -189,15 +191,14 @@ async def _review_run(
     method = run["method"]
     context = build_context(method, _options(run))
     summary = ReviewSummary(run_id)
+    # The rewrite after an answer checks the text with the cue detectors: load
+    # them while the reviewer reads the first proposal, not after the answer.
+    warm_up_in_background()
     with run_lock(db.location, run_id), _output(db, run) as output:
         async with open_checkpointer(db.location) as saver:
             app = GRAPHS[method]().compile(checkpointer=saver, name=method)
             for row in db.records(run_id, status=WAITING):
-                record = Record(
-                    id=row["record_id"],
-                    text=row["original"],
-                    labels=json.loads(row["labels"] or "{}"),
-                )
+                record = await _waiting_record(app, run_id, row)
                 go_on = await _review_record(
                     app, context, record, run_id, db, output, ask, say, summary
                 )
@@ -247,17 +248,13 @@ async def answer_review(
     rows = [r for r in waiting if r["record_id"] == record_id]
     if not rows:
         raise ValueError(f"record {record_id!r} of run {run_id} waits for no review")
-    record = Record(
-        id=record_id,
-        text=rows[0]["original"],
-        labels=json.loads(rows[0]["labels"] or "{}"),
-    )
     method = run["method"]
     context = build_context(method, _options(run))
     summary = ReviewSummary(run_id, answered=1)
     with run_lock(db.location, run_id), _output(db, run) as output:
         async with open_checkpointer(db.location) as saver:
             app = GRAPHS[method]().compile(checkpointer=saver, name=method)
+            record = await _waiting_record(app, run_id, rows[0])
             outcome = await run_record(
                 app, context, record, run_id, db, output, resume=answer
             )
@@ -267,6 +264,23 @@ async def answer_review(
     if outcome == WAITING:
         return WAITING
     return f"failed: {outcome}" if outcome else "done"
+
+
+async def _waiting_record(app: Any, run_id: str, row: dict[str, Any]) -> Record:
+    """Rebuild a waiting record as the run read it, comments included.
+
+    The store keeps the original as one text (comments joined); the record's
+    thread keeps the input itself, so a record given as comments is written
+    back as the same comments, in the same order.
+    """
+    config = {"configurable": {"thread_id": f"{run_id}:{row['record_id']}"}}
+    values = (await app.aget_state(config)).values
+    return Record(
+        id=row["record_id"],
+        text=row["original"],
+        comments=list(values.get("comments") or []),
+        labels=json.loads(row["labels"] or "{}"),
+    )
 
 
 def _run(db: RunStore, run_id: str) -> dict[str, Any]:
@@ -324,6 +338,9 @@ async def _review_record(
         answer = _read_answer(request, ask, say)
         if answer in ("skip", "quit"):
             return answer == "skip"
+        if not engine_loaded():
+            say("loading the explicit-cue detectors (spaCy's English pipeline, once "
+                "per session; a few seconds) ...")  # fmt: skip
         try:
             outcome = await run_record(
                 app, context, record, run_id, db, output, resume=answer

@@ -9,7 +9,9 @@ from typing import Any
 from anonygraph import llm
 from anonygraph.llm.registry import answers_from_cues
 from anonygraph.runs.recorder import StoreRecorder
+from anonygraph.runs.schema import WAITING
 from anonygraph.runs.store import RunStore
+from anonygraph.state.record import PARTLY_SCRUBBED, SCRUBBED, WAITING_FOR_REVIEW
 
 
 @dataclass
@@ -39,6 +41,9 @@ class RunSummary:
     checked_by: dict[str, int] = field(default_factory=dict)
     """Records per checker spec (the attacker that checked the final text)."""
 
+    identifiers: dict[str, int] = field(default_factory=dict)
+    """Direct identifiers replaced before the first step, per kind, over the run."""
+
     bad_unit: str = "line"
     """What a bad input is: a JSONL line, or a table's row."""
 
@@ -48,13 +53,11 @@ class RunSummary:
     def all_anonymized(self) -> bool:
         """Tell whether every record ended as clean as its checker can tell.
 
-        ``anonymized`` (a model attacker found nothing) or ``no explicit cue
-        found`` (the rules detectors found nothing: all they can check).
+        ``anonymized`` (a model attacker found nothing) or ``scrubbed`` (the
+        rules replaced all they know: all they can check).
         """
         records = sum(self.outcomes.values())
-        clean = self.outcomes.get("anonymized", 0) + self.outcomes.get(
-            "no explicit cue found", 0
-        )
+        clean = self.outcomes.get("anonymized", 0) + self.outcomes.get(SCRUBBED, 0)
         return (
             not self.failed and not self.bad_lines and records > 0 and clean == records
         )
@@ -78,11 +81,17 @@ class RunSummary:
                 "  checked by: "
                 + ", ".join(
                     f"{spec} ({n})"
-                    + (" (explicit cues only: style and topics unchecked)"
+                    + (" (identifiers and the explicit cues the rules know; "
+                       "other phrasings, style and topics unchecked)"
                        if answers_from_cues(spec) else "")
                     for spec, n in self.checked_by.items()
                 )
             )  # fmt: skip
+        if self.identifiers:
+            lines.append(
+                "  identifiers replaced before any model: "
+                + ", ".join(f"{n} {kind}" for kind, n in self.identifiers.items())
+            )
         if self.refusals:
             lines.append(
                 "  refused rewrites by check: "
@@ -136,13 +145,16 @@ def fill_totals(summary: RunSummary, db: RunStore) -> None:
     rows = db.records(summary.run_id)
     summary.outcomes, summary.refusals = tally_outcomes(rows)
     summary.checked_by = tally_checkers(rows)
+    summary.identifiers = tally_identifiers(rows)
 
 
 OUTCOMES: tuple[str, ...] = (
     "anonymized",
-    "no explicit cue found",
+    SCRUBBED,
     "partly anonymized",
+    PARTLY_SCRUBBED,
     "unchanged",
+    WAITING_FOR_REVIEW,
     "failed",
 )
 """What can happen to a record, in the order the summary lists them."""
@@ -164,6 +176,16 @@ def tally_checkers(rows: list[dict[str, Any]]) -> dict[str, int]:
     return checkers
 
 
+def tally_identifiers(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """Count a run's replaced identifiers per kind, most first."""
+    kinds: dict[str, int] = {}
+    for row in rows:
+        result = json.loads(row.get("result") or "{}") if row.get("result") else {}
+        for kind, n in (result.get("identifiers") or {}).items():
+            kinds[kind] = kinds.get(kind, 0) + int(n)
+    return dict(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
 def tally_outcomes(rows: list[dict[str, Any]]) -> tuple[dict[str, int], dict[str, int]]:
     """Count a run's records per outcome and its refused rewrites per check."""
     outcomes: dict[str, int] = {}
@@ -171,6 +193,8 @@ def tally_outcomes(rows: list[dict[str, Any]]) -> tuple[dict[str, int], dict[str
     for row in rows:
         result = json.loads(row.get("result") or "{}") if row.get("result") else {}
         name = "failed" if row.get("status") == "failed" else record_outcome(result)
+        if row.get("status") == WAITING:
+            name = WAITING_FOR_REVIEW  # paused: no outcome of its own yet
         outcomes[name] = outcomes.get(name, 0) + 1
         for snapshot in result.get("iterations", []) or []:
             for refusal in snapshot.get("rejections", []) or []:

@@ -15,6 +15,7 @@ lists where text is expected, a row group too large to hold) raises
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import tempfile
@@ -60,11 +61,17 @@ class TableColumns:
 
 @dataclass(frozen=True)
 class BadRow(BadLine):
-    """A row of a table that could not become a record (``line`` is its row)."""
+    """A row of a table that could not become a record.
+
+    ``line`` is its row as a person counts in an editor or a spreadsheet: from
+    1, the header not counted (a JSONL `BadLine` counts lines from 1 too).
+    """
 
     def __str__(self) -> str:
         who = f"record {self.record_id!r}" if self.record_id else "a record"
-        return f"row {self.line} ({who}): {self.reason}"
+        return f"row {self.line} (1 = the first row under the header; {who}): " + (
+            self.reason
+        )
 
 
 def table_format(path: str | Path) -> TableFormat | None:
@@ -171,8 +178,9 @@ def _row_record(
     seen: set[str],
 ) -> Record | BadRow:
     record_id, problem = row_id(raw_id, columns.id)
+    number = row + 1  # rows are counted from 0 here, from 1 by people
     if problem:
-        return BadRow(row, None, problem)
+        return BadRow(number, None, problem)
     try:
         if columns.comments:
             record = Record(id=record_id, comments=comment_list(cell, columns.comments))
@@ -180,9 +188,9 @@ def _row_record(
             record = Record(id=record_id, text=cell_text(cell, columns.text))
         check_text(record.text, max_chars)
     except InputError as exc:
-        return BadRow(row, record_id, str(exc))
+        return BadRow(number, record_id, str(exc))
     if record_id in seen:
-        return BadRow(row, record_id, "duplicate id; ids must be unique")
+        return BadRow(number, record_id, "duplicate id; ids must be unique")
     seen.add(record_id)
     return record
 
@@ -389,10 +397,59 @@ def _csv_batches(path: Path, batch_rows: int) -> Iterator[Any]:
         )
         for chunk in chunks:
             yield pa.Table.from_pandas(chunk, preserve_index=False)
-    except (UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+    except UnicodeDecodeError as exc:
+        raise InputError(f"--input {path}: {not_utf8(path)}") from exc
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
         raise InputError(
             f"--input {path}: not a readable UTF-8 CSV file ({exc})"
         ) from exc
+
+
+def not_utf8(path: Path) -> str:
+    """Say which cell of a CSV file holds the first byte that is not UTF-8.
+
+    The file is read again as CSV with each such byte kept as a stand-in
+    character, so the row and column are those the table reader sees (a
+    quoted cell may span lines). Only called once reading failed.
+    """
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+        rows = csv.reader(f)
+        header = next(rows, [])
+        found = _bad_byte(header)
+        if found is not None:
+            column, byte = found
+            return (
+                f"the header, column {column + 1}, holds the byte 0x{byte:02x}, "
+                f"which is not UTF-8; {SAVE_AS_UTF8}"
+            )
+        for number, cells in enumerate(rows, start=1):
+            found = _bad_byte(cells)
+            if found is None:
+                continue
+            column, byte = found
+            name = header[column] if column < len(header) else f"#{column + 1}"
+            return (
+                f"row {number} (1 = the first row under the header; it ends on "
+                f"line {rows.line_num} of the file), column {name!r}, holds the byte "
+                f"0x{byte:02x}, which is not UTF-8; {SAVE_AS_UTF8}"
+            )
+    return f"not a UTF-8 file; {SAVE_AS_UTF8}"
+
+
+SAVE_AS_UTF8 = (
+    "save the file as UTF-8 (a spreadsheet's 'CSV UTF-8'; or `iconv -f cp1252 "
+    "-t utf-8 IN.csv > OUT.csv` for a Windows file) or fix that cell, and run again"
+)
+"""What to do about a CSV file with bytes that are not UTF-8."""
+
+
+def _bad_byte(cells: list[str]) -> tuple[int, int] | None:
+    """Return the column and value of the first byte kept as a stand-in, if any."""
+    for column, cell in enumerate(cells):
+        for char in cell:
+            if "\udc80" <= char <= "\udcff":
+                return column, ord(char) - 0xDC00
+    return None
 
 
 def _parquet_batches(

@@ -6,10 +6,11 @@ token), 404, 409 (a batch still running), 413 (a body over ``--max-body``),
 422 (a body that does not fit the schema, or a text over ``max_chars``), 429
 (every slot busy and the line full; retry later). The OpenAPI schema is at
 ``/openapi.json``; its interactive page, ``/docs``, is served from the
-Swagger UI files of the ``swagger-ui-bundle`` package (the ``serve`` extra),
-never from a CDN: FastAPI's default pages load their scripts from one, an
-outgoing request this tool does not make. Without that package there is no
-``/docs``.
+Swagger UI 5 files the ``fastapi-offline`` package holds (the ``serve``
+extra), never from a CDN: FastAPI's default pages load their scripts from one,
+an outgoing request this tool does not make. Swagger UI 5 reads the OpenAPI
+3.1 schema FastAPI writes (Swagger UI 4 cannot). Without that package there
+is no ``/docs``.
 """
 
 from __future__ import annotations
@@ -126,12 +127,12 @@ class ReviewAnswer(BaseModel):
 def add_docs_page(app: FastAPI) -> None:
     """Serve Swagger UI at ``/docs`` from the installed files (nothing from a CDN)."""
     try:
-        from swagger_ui_bundle import swagger_ui_path
+        import fastapi_offline
     except ImportError:
         return  # /openapi.json still describes the API
-    app.mount(
-        "/docs/assets", StaticFiles(directory=str(swagger_ui_path)), name="docs-assets"
-    )
+    # Only the package's files are used: its own app factory would replace ours.
+    assets = Path(fastapi_offline.__file__).parent / "static"
+    app.mount("/docs/assets", StaticFiles(directory=str(assets)), name="docs-assets")
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> HTMLResponse:
@@ -140,7 +141,7 @@ def add_docs_page(app: FastAPI) -> None:
             title="anonygraph API",
             swagger_js_url="/docs/assets/swagger-ui-bundle.js",
             swagger_css_url="/docs/assets/swagger-ui.css",
-            swagger_favicon_url="/docs/assets/favicon-32x32.png",
+            swagger_favicon_url="/docs/assets/favicon.png",
             # Swagger UI's default validator would send the schema away.
             swagger_ui_parameters={"validatorUrl": None},
         )
@@ -207,6 +208,7 @@ def create_app(settings: ServiceSettings) -> FastAPI:
             "anonymized": result.get("anonymized", ""),
             "outcome": record_outcome(result),
             "leaks_left": list(result.get("leaks", []) or []),
+            "identifiers_replaced": dict(result.get("identifiers") or {}),
             "status": result.get("status", ""),
             "method": method,
             "calls": len(calls),
@@ -534,18 +536,31 @@ class BodyLimit:
             await self._refuse(send)
             return
         seen = 0
+        over = started = False
 
         async def counted() -> Any:
-            nonlocal seen
+            nonlocal seen, over
             message = await receive()
             seen += len(message.get("body", b""))
             if seen > self.limit:
-                raise ApiError(413, "body", self._message())
+                over = True
+                raise BodyTooLarge(self._message())
             return message
 
+        async def held(message: Any) -> None:
+            # A body cut short is what the app answers once it is over the
+            # limit (FastAPI: 400 "error parsing the body"); 413 replaces it.
+            nonlocal started
+            if not over:
+                started = True
+                await send(message)
+
         try:
-            await self.app(scope, counted, send)
-        except ApiError:
+            await self.app(scope, counted, held)
+        except Exception:
+            if not over:
+                raise
+        if over and not started:
             await self._refuse(send)
 
     def _message(self) -> str:
@@ -554,6 +569,10 @@ class BodyLimit:
     async def _refuse(self, send: Any) -> None:
         body = JSONResponse({"error": f"body: {self._message()}", "field": "body"}, 413)
         await body({"type": "http"}, _no_receive, send)
+
+
+class BodyTooLarge(Exception):
+    """A body (sent chunked, with no declared length) that went over the limit."""
 
 
 async def _no_receive() -> dict[str, Any]:

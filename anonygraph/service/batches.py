@@ -200,8 +200,8 @@ class Batches:
             run = db.get_run(batch_id)
             rows = db.records(batch_id)
         statuses = Counter(r["status"] for r in rows)
-        # Outcomes of the records that ended (a waiting one has none yet).
-        outcomes, _ = tally_outcomes([r for r in rows if r["status"] != WAITING])
+        # Per outcome, as run's summary counts them (waiting for review too).
+        outcomes, _ = tally_outcomes(rows)
         if batch_id == self.current:
             state = "running"
         elif batch_id in self.queued or run is None:

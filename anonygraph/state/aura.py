@@ -26,6 +26,7 @@ from anonygraph.state.context import (
     ReviewOptions,
     SearchOptions,
 )
+from anonygraph.state.identifiers import IdentifierOptions
 from anonygraph.state.iterative import AdversaryState
 from anonygraph.state.record import RecordInput, RecordOutput
 from anonygraph.state.review import ReviewLog
@@ -151,7 +152,9 @@ probe; pure: only what the probe finds."""
 
 
 @dataclass(kw_only=True)
-class AuraContext(ModelContext, AcceptanceOptions, SearchOptions, ReviewOptions):
+class AuraContext(
+    ModelContext, AcceptanceOptions, SearchOptions, ReviewOptions, IdentifierOptions
+):
     """Run parameters of AURA; the probe searches an offline corpus unless told."""
 
     variant: str = field(

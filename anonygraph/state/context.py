@@ -25,6 +25,7 @@ from anonygraph.prompts.adversary import (
     PAPER_RLAA_ATTACK_PROMPT,
 )
 from anonygraph.prompts.search_agent import SEARCH_AGENT_PROMPT, SEARCH_STEP_PROMPT
+from anonygraph.state.identifiers import IdentifierOptions
 from anonygraph.state.profile import ProfileError, fields_given
 from anonygraph.tools.acceptance import AcceptanceThresholds
 
@@ -392,7 +393,7 @@ class AcceptanceOptions:
 
 
 @dataclass(kw_only=True)
-class Context(ModelContext, AcceptanceOptions, ReviewOptions):
+class Context(ModelContext, AcceptanceOptions, ReviewOptions, IdentifierOptions):
     """Parameters of the adversarial loops (RLAA, FgAA); Studio shows them as a form.
 
     The attacker, arbitrator and anonymizer default to ``rules`` (explicit cues,

@@ -19,7 +19,12 @@ from anonygraph.prompts.intentanony import (
     PAPER_INTENTANONY_REWRITE_PROMPT,
     REWRITE_PROMPT,
 )
-from anonygraph.state.context import AcceptanceOptions, ModelContext, ReviewOptions
+from anonygraph.state.context import (
+    AcceptanceOptions,
+    ModelContext,
+    ReviewOptions,
+)
+from anonygraph.state.identifiers import IdentifierOptions
 from anonygraph.state.iterative import IterativeState
 from anonygraph.state.record import RecordInput, RecordOutput, RoundSnapshot
 from anonygraph.state.review import ReviewLog
@@ -168,7 +173,9 @@ class SpanEdit(BaseModel):
 
 
 @dataclass(kw_only=True)
-class IntentAnonyContext(ModelContext, AcceptanceOptions, ReviewOptions):
+class IntentAnonyContext(
+    ModelContext, AcceptanceOptions, ReviewOptions, IdentifierOptions
+):
     """Run parameters of IntentAnony, on top of the shared ones."""
 
     intent_prompt: str = field(

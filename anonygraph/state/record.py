@@ -106,16 +106,34 @@ class RecordOutput:
 
     outcome: str = ""
     """What happened to the text, in the words the output and summary use:
-    anonymized (the run's attacker finds nothing left worth editing in the
-    final text), no explicit cue found (only the ``rules`` detectors checked
-    it: they see explicit cues, not style or topics, so the text is not
-    called anonymized), partly anonymized (leaks remain, listed in `leaks`),
-    unchanged (no rewrite passed the checks; leaks remain), not checked
-    (the paper profile returns its last rewrite without attacking it) or,
-    set by the runner, failed. Empty for a method that cannot check its final text."""
+    anonymized (a model attacker finds nothing left worth editing in the final
+    text and no direct identifier is left), scrubbed (only the ``rules``
+    detectors checked it: the identifiers and the explicit cues they know were
+    replaced; phrasings outside the rules, style and topics were not checked),
+    partly anonymized / partly scrubbed (leaks remain, listed in `leaks`),
+    unchanged (no rewrite passed the checks; leaks remain), not checked (the
+    paper profile returns its last rewrite without attacking it) or, set by
+    the runner, failed. Empty for a method that cannot check its final text."""
 
     leaks: list[str] = field(default_factory=list)
-    """Attributes the run's attacker still finds in the final text."""
+    """Attributes the run's attacker still finds in the final text, and
+    ``identifier:KIND`` for each kind of direct identifier still in it."""
+
+    identifiers: dict[str, int] = field(default_factory=dict)
+    """Direct identifiers replaced before the first step, per kind (found and
+    left in place with ``--identifiers keep``)."""
+
+    source: str = ""
+    """The input with its direct identifiers replaced: the original that every
+    model step reads (empty: the input as given, e.g. the paper profile)."""
+
+    replacements: list[str] = field(default_factory=list)
+    """The placeholders or surrogates the pre-pass wrote (never the originals),
+    so the final check tells them from identifiers left."""
+
+    identifier_mapping: list[dict[str, str]] = field(default_factory=list)
+    """Replacement -> original per value, kept only with ``--keep-mapping`` (the
+    run store holds it; the output never does)."""
 
     checked_by: str = ""
     """The model spec of the attacker that checked the final text (``rules``:
@@ -136,12 +154,20 @@ class RecordOutput:
 ANONYMIZED = "anonymized"
 """Outcome when a model attacker finds nothing left in the final text."""
 
-NO_EXPLICIT_CUE = "no explicit cue found"
-"""Outcome when only the rules detectors checked it and found nothing left."""
+SCRUBBED = "scrubbed"
+"""Outcome when only the rules checked it: identifiers and the explicit cues
+they know were replaced, nothing they know is left; nothing else was checked."""
+
+PARTLY_SCRUBBED = "partly scrubbed"
+"""Outcome when only the rules checked it and some of what they know is left."""
 
 
 NOT_CHECKED = "not checked"
 """Outcome when the method's paper returns its last rewrite unattacked."""
+
+WAITING_FOR_REVIEW = "waiting for review"
+"""Outcome of a record paused at a review step (set by the runner, as failed is):
+it has no final text yet, so it is not counted as ``not checked``."""
 
 
 def outcome_of(
@@ -150,14 +176,27 @@ def outcome_of(
     """Name a checked record's outcome from its final text and the leaks left.
 
     ``checked_by`` is the attacker's model spec: a text that only the rules
-    detectors looked at is never called anonymized.
+    detectors looked at is never called anonymized, only scrubbed; an
+    identifier left (a leak ``identifier:KIND``) rules both out.
     """
     from anonygraph.llm.registry import answers_from_cues
 
+    rules = answers_from_cues(checked_by)
     if not leaks:
-        return NO_EXPLICIT_CUE if answers_from_cues(checked_by) else ANONYMIZED
+        return SCRUBBED if rules else ANONYMIZED
     changed = " ".join(final.split()) != " ".join(original.split())
-    return "partly anonymized" if changed else "unchanged"
+    if not changed:
+        return "unchanged"
+    return PARTLY_SCRUBBED if rules else "partly anonymized"
+
+
+def source_text(state: Any) -> str:
+    """Return the text every model step reads as the original.
+
+    The input with its identifiers replaced by the pre-pass, or the input as
+    given when no pre-pass ran (the paper profile, evaluation).
+    """
+    return str(getattr(state, "source", "") or original_text(state))
 
 
 def original_text(record: RecordInput) -> str:

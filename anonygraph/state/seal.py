@@ -20,8 +20,12 @@ from anonygraph.prompts.seal import (
     SEAL_JUDGE_PROMPT,
 )
 from anonygraph.state.answers import UtilityAnswer
-from anonygraph.state.context import AcceptanceOptions, ModelContext
+from anonygraph.state.context import (
+    AcceptanceOptions,
+    ModelContext,
+)
 from anonygraph.state.domain import AttributeInference
+from anonygraph.state.identifiers import IdentifierOptions
 from anonygraph.state.iterative import IterativeState
 from anonygraph.state.record import RecordInput, RecordOutput, RoundSnapshot
 
@@ -47,7 +51,7 @@ class TrajectoryStep(BaseModel):
 
 
 @dataclass(kw_only=True)
-class TrajectoryContext(ModelContext, AcceptanceOptions):
+class TrajectoryContext(ModelContext, AcceptanceOptions, IdentifierOptions):
     """Run parameters of trajectory synthesis: one teacher model per role."""
 
     max_iterations: int = field(

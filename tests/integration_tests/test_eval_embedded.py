@@ -31,7 +31,9 @@ def test_when_rlaa_and_fgaa_runs_are_evaluated_then_report_has_table_and_plots(
     assert len(run_ids) == 2
 
     for run_id in run_ids:
-        code = cli.main(["eval", "--run", run_id, "--db", db, "--no-progress"])
+        code = cli.main(
+            ["eval", "--run", run_id, "--db", db, "--no-progress", "--model", "local"]
+        )
         assert code in (0, 1)  # 1: a judgement the tiny model failed, recorded as such
     code = cli.main(["report", "--db", db, "--out", str(tmp_path / "report")])
     assert code == 0

@@ -3,7 +3,7 @@
 One browser for the whole module. Without chromium the tests skip on a
 developer's machine (`make test` installs it) and fail under CI=true.
 Set ANONYGRAPH_SCREENSHOT=PATH to also save the page's screenshot there
-(docs/report.png in the README is made this way).
+(docs/report.png in docs/evaluation.md is made this way).
 """
 
 from __future__ import annotations
@@ -153,3 +153,35 @@ def test_when_asked_then_a_screenshot_of_the_review_is_saved(page: Chromium) -> 
     page.js("window.scrollTo(0, document.getElementById('filters').offsetTop - 8)")
     page.screenshot(Path(target))
     assert Path(target).stat().st_size > 20_000
+
+
+def test_when_the_window_is_1280_wide_then_only_the_tables_own_box_scrolls(
+    page: Chromium, review_store: ReviewStore, tmp_path: Path
+) -> None:
+    _reset(page)
+    # The widest main table a report may get: long run ids and method names.
+    page.js(
+        "document.querySelectorAll('table.summary tbody td:nth-child(3)').forEach("
+        "c => c.textContent = 'rlaa-' + 'a'.repeat(120))"
+    )
+    # Every record shown, as a person scrolling the whole page sees them.
+    page.js("window.scrollTo(0, document.body.scrollHeight)")
+
+    width = page.js("window.innerWidth")
+    page_width = page.js("document.documentElement.scrollWidth")
+    boxes = page.js(
+        "Array.from(document.querySelectorAll('table.summary')).map(t => {"
+        " const box = t.parentElement; const style = getComputedStyle(box);"
+        " return {cls: box.className, overflow: style.overflowX,"
+        " scrolls: box.scrollWidth > box.clientWidth,"
+        " right: box.getBoundingClientRect().right}; })"
+    )
+
+    assert width == 1280
+    assert page_width <= width, f"the page scrolls sideways: {page_width} px"
+    main = boxes[0]
+    assert main["cls"] == "table-box" and main["overflow"] == "auto"
+    assert main["scrolls"] and main["right"] <= width
+    assert all(b["cls"] == "table-box" and b["right"] <= width for b in boxes)
+    if os.environ.get("ANONYGRAPH_SCREENSHOT"):
+        page.screenshot(tmp_path / "wide.png")

@@ -25,7 +25,7 @@ def free_port() -> int:
 
 
 def start_server(cwd: Path, port: int) -> subprocess.Popen[bytes]:
-    """Start `langgraph dev` as the README says, from ``cwd``, under umask 077."""
+    """Start `langgraph dev` as docs/studio.md says, from ``cwd``, under umask 077."""
     binary = shutil.which("langgraph") or str(Path(sys.executable).parent / "langgraph")
     env = {
         **os.environ,

@@ -165,8 +165,9 @@ def test_when_a_choice_is_not_in_the_constants_then_the_parser_refuses_it() -> N
     [
         ({"anonymized": 3}, 0, 0),
         ({"anonymized": 2, "partly anonymized": 1}, 0, 3),
-        ({"no explicit cue found": 2, "anonymized": 1}, 0, 0),
-        ({"no explicit cue found": 2, "unchanged": 1}, 0, 3),
+        ({"scrubbed": 2, "anonymized": 1}, 0, 0),
+        ({"scrubbed": 2, "unchanged": 1}, 0, 3),
+        ({"scrubbed": 2, "partly scrubbed": 1}, 0, 3),
         ({"anonymized": 2, "unchanged": 1}, 0, 3),
         ({"anonymized": 2, "not checked": 1}, 0, 3),
         ({"anonymized": 2, "failed": 1}, 1, 1),

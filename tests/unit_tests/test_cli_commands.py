@@ -68,7 +68,7 @@ def test_when_an_input_is_detected_then_records_are_shown_and_bad_lines_counted(
         "record r0: 1 explicit cue(s)",
         "  6-17  '34 year old'  age=34  (AGE, score 1.00) -> 'thirty-something'",
     ]
-    assert "record r1: no explicit cue found" in out
+    assert "record r1: no cue the rules know (phrasings outside them are not " in out
 
     code, out, _ = cli(capsys, "detect", "--json", TEXT, "--attributes", "age")
     assert json.loads(out) == [
@@ -107,11 +107,11 @@ def test_when_an_input_is_previewed_then_its_first_records_show_diffs_and_cost(
     assert code == 1  # a bad line was met
     heads = [line for line in out.splitlines() if line.startswith("record ")]
     assert [h.split(":")[0] for h in heads] == ["record r0", "record r2"]
-    assert heads[0].startswith("record r0: no explicit cue found · ")
+    assert heads[0].startswith("record r0: scrubbed · ")
     assert "model call(s), 0 tokens in, 0 tokens out" in heads[0]
     assert "[-34 year old nurse-]" in out or "[-34-]" in out
     assert "{+" in out and "Calgary-]" in out
-    assert "record r2: no explicit cue found" in out and "Hello there." in out
+    assert "record r2: scrubbed" in out and "Hello there." in out
     assert "r3" not in out
     assert "line 2" in err and "preview of 2 record(s) with rlaa; nothing stored" in err
     assert sorted(p.name for p in workdir.iterdir()) == ["in.jsonl"]
@@ -131,7 +131,8 @@ def test_when_a_text_is_anonymized_then_each_step_is_shown_with_round_and_second
     assert any(s.startswith("round 1 · attack · ") for s in steps)
     assert any(s.startswith("round 1 · anonymize · ") for s in steps)
     assert any(s.startswith("round 2 · attack · ") for s in steps)
-    assert all(" s (total " in s for s in steps)
+    assert all(" s (total " in s for s in steps[:-1])
+    assert steps[-1] == "outcome: scrubbed (checked by rules)"
 
     code, _, err = cli(capsys, "anonymize", TEXT, "--quiet")
     assert code == 0 and err == ""
@@ -153,7 +154,8 @@ def test_when_an_answer_is_slower_than_the_limit_then_its_role_and_time_are_name
         "--max-iterations", "2", "--slow-after", "0.3",
     )  # fmt: skip
 
-    assert code == 0 and out.strip() == "I live in a city."
+    # The scripted attacker still names Calgary in the final text: exit 3.
+    assert code == 3 and out.strip() == "I live in a city."
     lines = err.splitlines()
     assert lines[0].startswith("note: the model runs in this process (local for ")
     warnings = [s for s in lines if s.startswith("slow model: ")]
@@ -165,6 +167,61 @@ def test_when_an_answer_is_slower_than_the_limit_then_its_role_and_time_are_name
     assert took.endswith(" s for one answer at step attack (said once per role and "
                          "model)")  # fmt: skip
     assert 0.4 <= float(took.split()[0]) < 5
+
+
+@pytest.mark.parametrize(
+    ("rewrite", "outcome"),
+    [
+        ("I live in Calgary.", "unchanged"),
+        ("I live in Calgary, a city.", "partly anonymized"),
+    ],
+)
+def test_when_anonymize_leaves_leaks_then_it_exits_3_as_run_does(
+    workdir: Path,
+    capsys: pytest.CaptureFixture[str],
+    script: Script,
+    rewrite: str,
+    outcome: str,
+) -> None:
+    script.set("attacker", attack_json(city_country=("Calgary, Canada", 5)))
+    script.set("arbitrator", verdicts_json(city_country="high"))
+    script.set("anonymizer", rewrite_json(rewrite))
+
+    code, _, err = cli(
+        capsys, "anonymize", "I live in Calgary.", "--model", "local",
+        "--max-iterations", "2", "--quiet", "--json",
+    )  # fmt: skip
+
+    assert code == 3, err
+    assert err.splitlines() == [
+        f"outcome: {outcome} (leaks left: city_country); exit code 3"
+    ]
+
+
+def test_when_eval_names_no_model_then_it_refuses_in_one_line_as_run_does(
+    workdir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANONYGRAPH_DEFAULT_MODEL", raising=False)
+    store = workdir / "runs.sqlite"
+    store.touch()
+
+    code, out, err = cli(capsys, "eval", "--run", "r1", "--db", str(store))
+    _, _, refused_run = cli(
+        capsys, "run", "--method", "seal", "--input", "in.jsonl", "--output", "o"
+    )
+
+    tail = (
+        "and none was named (the default, the embedded 135M model, runs for minutes "
+        "to no effect): name one, e.g. --model default=ollama:qwen2.5:7b, or "
+        "--model local to try the pipeline anyway"
+    )
+    assert code == 2 and out == ""
+    assert err.splitlines() == [
+        "anonygraph eval: `eval` needs a capable model for its attacker, judge and "
+        f"validator {tail}"
+    ]
+    assert refused_run.strip().endswith(tail)  # run's refusal, word for word
+    assert store.stat().st_size == 0  # the store was not opened
 
 
 def test_when_a_role_runs_the_embedded_model_then_a_note_says_so_up_front() -> None:

@@ -24,6 +24,7 @@ from scripted import Script, attack_json, rewrite_json, verdicts_json
 from anonygraph import cli
 from anonygraph.cli.commands.run import WAITING_EXIT
 from anonygraph.graphs import fgaa, rlaa
+from anonygraph.runs import pending_reviews
 from anonygraph.runs.batch import run_batch
 from anonygraph.runs.options import RunOptions
 from anonygraph.runs.pending_reviews import parse_edit, review_run
@@ -114,6 +115,65 @@ def test_when_review_is_on_then_every_record_pauses_before_the_rewrite(
     db = RunStore(tmp_path / "runs.sqlite")
     assert db.record_statuses(summary.run_id) == {"r0": WAITING, "r1": WAITING}
     assert db.get_run(summary.run_id)["status"] == WAITING  # type: ignore[index]
+
+
+def test_when_records_wait_for_review_then_their_outcome_says_so_not_unchecked(
+    tmp_path: Path, script: Script, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script_two_leaks(script)
+
+    summary = asyncio.run(run_batch(options(tmp_path, review=True)))
+    capsys.readouterr()
+    code = cli.main(
+        ["show", "--run", summary.run_id, "--db", str(tmp_path / "runs.sqlite"),
+         "--color", "never"]
+    )  # fmt: skip
+    shown = capsys.readouterr().out
+
+    assert summary.outcomes == {"waiting for review": 2}
+    assert "  outcomes: 2 waiting for review" in summary.report().splitlines()
+    assert "not checked" not in summary.report()
+    assert code == 0
+    heads = [line for line in shown.splitlines() if line.startswith("== ")]
+    assert [h.split("  ")[-1] for h in heads] == ["waiting for review"] * 2
+
+
+def test_when_a_comments_record_is_reviewed_then_its_comments_come_back_in_order(
+    tmp_path: Path, script: Script
+) -> None:
+    script_two_leaks(script)
+    run = options(tmp_path, count=0, review=True)
+    comments = ["I am 34.", "I live in Calgary.", "Bye."]
+    Path(run.input).write_text(json.dumps({"id": "c", "comments": comments}) + "\n")
+    first = asyncio.run(run_batch(run))
+
+    summary, _ = review(tmp_path, first.run_id, "a")
+
+    assert summary.done == 1
+    (line,) = output_lines(tmp_path)
+    assert "text" not in line
+    assert line["comments"] == ["I am 34.", "I live in a city.", "Bye."]
+
+
+def test_when_an_answer_waits_for_the_detectors_to_load_then_the_review_says_so(
+    tmp_path: Path, script: Script, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script_two_leaks(script)
+    first = asyncio.run(run_batch(options(tmp_path, count=1, review=True)))
+    warmed: list[str] = []
+    monkeypatch.setattr(pending_reviews, "engine_loaded", lambda: False)
+    monkeypatch.setattr(
+        pending_reviews, "warm_up_in_background", lambda: warmed.append("started")
+    )
+
+    summary, shown = review(tmp_path, first.run_id, "e", "age=rephrase")
+
+    assert summary.done == 1 and warmed == ["started"]
+    loading = shown.index(
+        "loading the explicit-cue detectors (spaCy's English pipeline, once per "
+        "session; a few seconds) ..."
+    )
+    assert shown[loading + 1].startswith("record r0: finished")
 
 
 def test_when_a_waiting_batch_is_run_again_then_no_record_resumes_without_an_answer(

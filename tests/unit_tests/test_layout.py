@@ -1,4 +1,4 @@
-"""The package's shape: README's Layout names the real tree, no import circles,
+"""The package's shape: the manual's Code layout names the real tree, no import circles,
 old import paths still import."""
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ KNOWN_CIRCLES: list[set[str]] = []
 (The last one, runner <-> workers, went with the run layer's anonygraph/runs/.)"""
 
 
-def layout_block(readme: str) -> list[str]:
-    """The lines of the code block in README's Layout section."""
-    section = readme.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
-    return section.split("\n```\n", 1)[1].split("\n```", 1)[0].split("\n")
+LAYOUT = ROOT / "docs" / "layout.md"
+
+
+def layout_block(page: str) -> list[str]:
+    """The lines of the package tree, the code block of docs/layout.md."""
+    return page.split("\n```\n", 1)[1].split("\n```", 1)[0].split("\n")
 
 
 def parse_layout(lines: list[str]) -> tuple[set[str], set[str]]:
@@ -58,7 +60,7 @@ def parse_layout(lines: list[str]) -> tuple[set[str], set[str]]:
 
 
 def real_tree() -> tuple[set[str], set[str]]:
-    """Packages and modules of anonygraph/, as README paths."""
+    """Packages and modules of anonygraph/, as the layout names them."""
     packages = {
         f"{init.parent.relative_to(ROOT).as_posix()}/"
         for init in PACKAGE.rglob("__init__.py")
@@ -71,10 +73,8 @@ def real_tree() -> tuple[set[str], set[str]]:
     return packages, modules
 
 
-def test_when_the_tree_changes_then_readme_layout_must_name_it() -> None:
-    named_packages, named_modules = parse_layout(
-        layout_block((ROOT / "README.md").read_text())
-    )
+def test_when_the_tree_changes_then_the_layout_page_must_name_it() -> None:
+    named_packages, named_modules = parse_layout(layout_block(LAYOUT.read_text()))
     packages, modules = real_tree()
 
     assert sorted(packages - named_packages) == [], "packages missing from Layout"
@@ -93,7 +93,7 @@ def test_when_the_tree_changes_then_readme_layout_must_name_it() -> None:
 def test_when_layout_and_tree_differ_then_the_parse_sees_it(
     change: str, missing: str
 ) -> None:
-    lines = layout_block((ROOT / "README.md").read_text())
+    lines = layout_block(LAYOUT.read_text())
     at = lines.index("anonygraph/tools/rlaa/")
     edited = lines[:at] + [change] + lines[at:]
     packages, modules = parse_layout(edited)

@@ -86,7 +86,8 @@ def test_when_eval_is_killed_after_a_steps_writes_then_rerun_scores_the_row(
     assert run_child(tmp_path, None).returncode == 0
     db = str(tmp_path / "runs.sqlite")
     (run,) = [r["id"] for r in RunStore(db).runs()]
-    command = ["eval", "--run", run, "--db", db, "--no-judge", "--no-progress"]
+    command = ["eval", "--run", run, "--db", db, "--no-judge", "--no-progress",
+               "--model", "local"]  # fmt: skip
 
     killed = run_child(tmp_path, kill_step, *command)
     assert killed.returncode == -signal.SIGKILL, killed.stderr

@@ -231,15 +231,15 @@ def test_when_make_run_defaults_anonymize_the_shipped_examples_then_no_label_lea
     originals = {r["id"]: r for r in map(json.loads, examples.read_text().splitlines())}
     lines = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
     # Only the rules detectors checked the texts: never called anonymized.
-    assert summary.outcomes == {"no explicit cue found": len(originals)}
+    assert summary.outcomes == {"scrubbed": len(originals)}
     assert summary.checked_by == {"rules": len(originals)}
-    assert "explicit cues only" in summary.report()
+    assert "other phrasings, style and topics unchecked" in summary.report()
     assert len(lines) == len(originals)
     for line in lines:
         record = originals[line["id"]]
         before = record.get("text") or "\n\n".join(record["comments"])
         assert (line["outcome"], line["checked_by"]) == (
-            "no explicit cue found",
+            "scrubbed",
             "rules",
         )
         # Output in the input's shape: comments back as as many comments.

@@ -73,7 +73,7 @@ def test_when_many_texts_come_at_once_then_each_is_answered_or_refused_with_429(
             # Each answer is its own text's: nothing mixed up between requests.
             assert answer["anonymized"].endswith(f"Note {i}.")
             assert "Calgary" not in answer["anonymized"]
-            assert answer["outcome"] == "no explicit cue found"
+            assert answer["outcome"] == "scrubbed"
         else:
             assert answer["field"] == "queue" and "retry later" in answer["error"]
     health = service.request("GET", "/v1/health").json()
@@ -129,6 +129,24 @@ def test_when_a_body_is_not_json_or_too_large_then_it_is_refused_by_name(
     assert (path.status_code, path.json()["field"]) == (400, "path")
     assert "server-side files are off" in path.json()["error"]
     assert (unknown.status_code, unknown.json()["field"]) == (404, "batch_id")
+
+
+@pytest.mark.parametrize("path", ["/v1/anonymize", "/v1/batches/jsonl"])
+def test_when_a_body_over_the_limit_comes_chunked_then_it_gets_413_as_sent_whole(
+    service: Service, path: str
+) -> None:
+    body = json.dumps({"text": "a" * 150_000}).encode()
+
+    def chunks() -> Iterator[bytes]:
+        for start in range(0, len(body), 16_384):
+            yield body[start : start + 16_384]
+
+    whole = service.request("POST", path, content=body)
+    chunked = service.request("POST", path, content=chunks())
+
+    assert chunked.request.headers.get("transfer-encoding") == "chunked"
+    assert (whole.status_code, whole.json()["field"]) == (413, "body")
+    assert (chunked.status_code, chunked.json()) == (413, whole.json())
 
 
 def test_when_a_request_lacks_the_token_then_it_is_refused_and_nothing_runs(
@@ -267,7 +285,7 @@ def test_when_a_batch_waits_for_review_then_its_requests_are_listed_and_answered
         lines = client.get(f"/v1/batches/{batch}/output").text.splitlines()
 
     assert paused["state"] == "waiting for review" and paused["waiting_review"] == 1
-    assert paused["outcomes"] == {"no explicit cue found": 1}
+    assert paused["outcomes"] == {"scrubbed": 1, "waiting for review": 1}
     assert [w["record_id"] for w in waiting] == ["a"]
     (request,) = waiting[0]["requests"]
     assert request["action_requests"][0]["name"] == "apply_policy"
@@ -280,3 +298,31 @@ def test_when_a_batch_waits_for_review_then_its_requests_are_listed_and_answered
     assert final["state"] == "done" and final["done"] == 2
     texts = {json.loads(line)["id"]: json.loads(line)["text"] for line in lines}
     assert texts["b"] == "Hello." and "Calgary" not in texts["a"]
+
+
+def test_when_a_comments_record_is_reviewed_then_it_comes_back_as_its_comments(
+    tmp_path: Path,
+) -> None:
+    settings = ServiceSettings(
+        db=str(tmp_path / "runs.sqlite"), context={"max_iterations": 2}
+    )
+    comments = ["I am 34.", "I live in Calgary.", "Bye."]
+    records = [{"id": "c", "comments": comments}]
+    with TestClient(create_app(settings)) as client:
+        batch = client.post(
+            "/v1/batches", json={"records": records, "options": {"review": True}}
+        ).json()["id"]
+        deadline = time.monotonic() + 60
+        while client.get(f"/v1/batches/{batch}").json()["state"] in (
+            "queued", "running",
+        ) and time.monotonic() < deadline:  # fmt: skip
+            time.sleep(0.05)
+        approved = client.post(
+            f"/v1/batches/{batch}/reviews/c", json={"decisions": [{"type": "approve"}]}
+        )
+        lines = client.get(f"/v1/batches/{batch}/output").text.splitlines()
+
+    assert approved.json()["outcome"] == "done"
+    (line,) = [json.loads(x) for x in lines]
+    assert "text" not in line and len(line["comments"]) == len(comments)
+    assert line["comments"][2] == "Bye."

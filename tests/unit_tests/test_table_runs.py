@@ -17,6 +17,9 @@ from anonygraph.runs.store import RunStore
 from anonygraph.runs.table_output import OutputColumns, TableOptions
 from anonygraph.runs.tables import TableColumns
 
+UNDER = "1 = the first row under the header"
+"""How a table's bad row says what its number counts."""
+
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     """Run the command line in this process; return its exit code and stderr."""
@@ -50,16 +53,20 @@ def test_when_a_csv_is_run_then_every_row_comes_back_and_bad_rows_say_why(
     assert list(table["id"]) == ["a1", "a2", "a3", "a1"]
     assert "Calgary" not in table["anonymized"][0] and table["body"][2] == "Hi there."
     assert list(table["outcome"]) == [
-        "no explicit cue found", "bad input", "no explicit cue found", "bad input",
+        "scrubbed", "bad input", "scrubbed", "bad input",
     ]  # fmt: skip
     assert table["anonymized"][1] == "" and table["anonymized"][3] == ""
     assert "2 done, 0 failed, 0 already done, 2 bad input row(s)" in err
-    assert "output table: 4 rows: 2 no explicit cue found, 2 bad input" in err
+    assert "output table: 4 rows: 2 scrubbed, 2 bad input" in err
     assert (
-        "bad input row 1 (record 'a2'): the 'body' cell is empty; there is nothing "
+        f"bad input row 2 ({UNDER}; record 'a2'): the 'body' cell is empty; there is "
+        "nothing "
         "to anonymize" in err
     )
-    assert "bad input row 3 (record 'a1'): duplicate id; ids must be unique" in err
+    assert (
+        f"bad input row 4 ({UNDER}; record 'a1'): duplicate id; ids must be unique"
+        in err
+    )
     assert oct(out.stat().st_mode & 0o777) == "0o600"
 
     # The same command resumes the run: nothing is redone, the table is whole.
@@ -123,7 +130,7 @@ def test_when_a_dataset_split_is_run_then_a_dataset_is_written_and_export_rewrit
     assert code == 0, err
     written = datasets.load_from_disk(str(tmp_path / "anon"))
     assert written["n"] == [1, 2]
-    assert written["outcome"] == ["no explicit cue found"] * 2
+    assert written["outcome"] == ["scrubbed"] * 2
     assert "Calgary" not in written["anonymized"][0]
 
     run_id = RunStore(db).runs()[0]["id"]
@@ -198,7 +205,7 @@ def test_when_a_table_run_is_stored_in_postgres_then_the_table_is_written_from_i
 
     table = pd.read_csv(out, dtype=str, keep_default_na=False)
     assert list(table["k"]) == ["7", "8"] and code == 1, err
-    assert list(table["outcome"]) == ["no explicit cue found", "bad input"]
+    assert list(table["outcome"]) == ["scrubbed", "bad input"]
     assert "Calgary" not in table["anonymized"][0]
-    assert "1 done" in err and "bad input row 1 (record '8')" in err
-    assert "output table: 2 rows: 1 no explicit cue found, 1 bad input" in err
+    assert "1 done" in err and f"bad input row 2 ({UNDER}; record '8')" in err
+    assert "output table: 2 rows: 1 scrubbed, 1 bad input" in err

@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import anonygraph
-from anonygraph.inputs import InputError
+from anonygraph.inputs import InputError, read_records
 from anonygraph.runs.table_output import (
     OutputColumns,
     TableResult,
@@ -26,6 +26,10 @@ from anonygraph.runs.tables import BadRow, TableColumns, read_table, table_batch
 from anonygraph.state.domain import Record
 
 BODY = TableColumns(text="body", id="id")
+
+
+UNDER = "1 = the first row under the header"
+"""How a table's bad row says what its number counts."""
 
 
 def records(path: Path, columns: TableColumns = BODY, **kwargs: Any) -> list[Any]:
@@ -71,14 +75,65 @@ def test_when_a_csv_is_read_then_rows_become_records_and_bad_rows_say_why(
         ("007", "I am 34 and live in Calgary."),
         ("a2", "Two lines,\nquoted."),
         (
-            "row 2 (record 'a3'): the 'body' cell is empty; there is nothing to "
-            "anonymize",
+            f"row 3 ({UNDER}; record 'a3'): the 'body' cell is empty; there is nothing "
+            "to anonymize",
             "",
         ),
-        ("row 3 (a record): the 'id' cell is empty; give every row a unique id", ""),
-        ("row 4 (record '007'): duplicate id; ids must be unique", ""),
+        (
+            f"row 4 ({UNDER}; a record): the 'id' cell is empty; give every row a "
+            "unique id",
+            "",
+        ),
+        (f"row 5 ({UNDER}; record '007'): duplicate id; ids must be unique", ""),
         ("a6", "NA"),
     ]
+
+
+def test_when_the_first_row_or_line_is_bad_then_both_say_1_as_an_editor_does(
+    tmp_path: Path,
+) -> None:
+    table = tmp_path / "in.csv"
+    table.write_text("id,body\na1,\na2,fine\n")
+    lines = tmp_path / "in.jsonl"
+    lines.write_text('{"id": "a1", "text": ""}\n{"id": "a2", "text": "fine"}\n')
+
+    (bad_row, _) = records(table, TableColumns(text="body", id="id"))
+    (bad_line, _) = list(read_records(lines))
+
+    assert str(bad_row).startswith(f"row 1 ({UNDER}; record 'a1'): ")
+    assert str(bad_line).startswith("line 1 (record 'a1'): ")
+
+
+@pytest.mark.parametrize(
+    ("content", "where"),
+    [
+        (
+            b"id,body,note\na1,hello,x\na2,caf\xe9,y\na3,fine,z\n",
+            f"row 2 ({UNDER}; it ends on line 3 of the file), column 'body', holds "
+            "the byte 0xe9",
+        ),
+        (
+            b'id,body,note\na1,"two\nlines",x\na2,fine,\xff\n',
+            f"row 2 ({UNDER}; it ends on line 4 of the file), column 'note', holds "
+            "the byte 0xff",
+        ),
+        (b"id,b\xf6dy\na1,x\n", "the header, column 2, holds the byte 0xf6"),
+    ],
+)
+def test_when_a_csv_cell_has_a_byte_that_is_not_utf8_then_its_row_and_column_are_named(
+    tmp_path: Path, content: bytes, where: str
+) -> None:
+    path = tmp_path / "in.csv"
+    path.write_bytes(content)
+
+    with pytest.raises(InputError) as caught:
+        records(path, TableColumns(text="body", id="id"))
+
+    assert str(caught.value) == (
+        f"--input {path}: {where}, which is not UTF-8; save the file as UTF-8 (a "
+        "spreadsheet's 'CSV UTF-8'; or `iconv -f cp1252 -t utf-8 IN.csv > OUT.csv` "
+        "for a Windows file) or fix that cell, and run again"
+    )
 
 
 def test_when_no_id_column_is_named_then_the_row_number_is_the_id(
@@ -151,17 +206,19 @@ def test_when_parquet_cells_are_empty_or_too_long_then_those_rows_are_bad(
     assert summary(records(path, max_chars=20)) == [
         ("1", "fine"),
         (
-            "row 1 (record '2'): the 'body' cell is empty; there is nothing to "
+            f"row 2 ({UNDER}; record '2'): the 'body' cell is empty; there is nothing "
+            "to anonymize",
+            "",
+        ),
+        (
+            f"row 3 ({UNDER}; record '3'): the text is only whitespace; there is "
+            "nothing to "
             "anonymize",
             "",
         ),
         (
-            "row 2 (record '3'): the text is only whitespace; there is nothing to "
-            "anonymize",
-            "",
-        ),
-        (
-            "row 3 (record '4'): the text has 30 characters, over the limit of 20; "
+            f"row 4 ({UNDER}; record '4'): the text has 30 characters, over the limit "
+            "of 20; "
             "split it into several records or raise --max-chars",
             "",
         ),
@@ -187,16 +244,19 @@ def test_when_a_comments_column_is_read_then_each_list_is_one_author(
     assert from_parquet[0].comments == ["I am 34.", "I live in Calgary."]
     assert from_parquet[0].text == "I am 34.\n\nI live in Calgary."
     assert str(from_parquet[1]) == (
-        "row 1 (record 'u2'): the 'posts' cell is empty; there is nothing to anonymize"
+        f"row 2 ({UNDER}; record 'u2'): the 'posts' cell is empty; there is nothing to "
+        "anonymize"
     )
     assert from_csv[0].comments == ["a", "b"]
     assert str(from_csv[1]) == (
-        "row 1 (record 'u2'): the 'posts' cell is text, not a list of comments (a "
+        f"row 2 ({UNDER}; record 'u2'): the 'posts' cell is text, not a list of "
+        "comments (a "
         'CSV cell holds one as JSON: ["first", "second"]); name a text column with '
         "--text-column instead"
     )
     assert str(from_csv[2]) == (
-        "row 2 (record 'u3'): the 'posts' cell holds a list with non-text items"
+        f"row 3 ({UNDER}; record 'u3'): the 'posts' cell holds a list with non-text "
+        "items"
     )
 
 
@@ -420,7 +480,7 @@ def test_when_a_dataframe_is_anonymized_then_it_comes_back_with_the_results() ->
     ]  # fmt: skip
     first = out.iloc[0]
     assert "Calgary" not in first["anonymized"] and "34" not in first["anonymized"]
-    assert (first["outcome"], first["problem"]) == ("no explicit cue found", "")
+    assert (first["outcome"], first["problem"]) == ("scrubbed", "")
     assert list(out["outcome"][1:4]) == ["bad input"] * 3
     assert list(out["problem"][1:4]) == [
         "the 'body' cell is a int (42), not text",
@@ -432,7 +492,7 @@ def test_when_a_dataframe_is_anonymized_then_it_comes_back_with_the_results() ->
     # Nothing to hide: the text stays and counts as anonymized.
     assert (out.iloc[4]["anonymized"], out.iloc[4]["outcome"]) == (
         "Hi.",
-        "no explicit cue found",
+        "scrubbed",
     )
     assert list(frame.columns) == ["body", "lang"]  # the input is left as it was
 
@@ -466,7 +526,7 @@ def test_when_a_row_fails_then_its_outcome_says_so_and_the_others_go_on(
 
     out = anonygraph.anonymize_dataframe(frame, id_column="id", max_iterations=2)
 
-    assert list(out["outcome"]) == ["failed", "no explicit cue found"]
+    assert list(out["outcome"]) == ["failed", "scrubbed"]
     assert out["problem"][0] == "RuntimeError: detector broke"
     assert pd.isna(out["anonymized"][0])
 

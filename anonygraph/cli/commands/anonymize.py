@@ -34,8 +34,15 @@ def add_parser(sub: Any) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    """Print the anonymized text, or with --json the whole output state."""
+    """Print the anonymized text, or with --json the whole output state.
+
+    Exits as ``run`` does for a batch of this one record (`run_exit_code`):
+    0 anonymized, 3 when the text is partly anonymized, unchanged or not
+    checked (with a line on stderr saying so), 1 when it failed.
+    """
     from anonygraph.api import aanonymize
+    from anonygraph.cli.commands.run import run_exit_code
+    from anonygraph.runs.summary import RunSummary, record_outcome
 
     if args.slow_after <= 0:
         raise OptionError("--slow-after must be above 0")
@@ -51,9 +58,32 @@ def command(args: argparse.Namespace) -> int:
             **fields,
         )
     )
+    result.pop("identifier_mapping", None)  # the originals never go out
     output = json.dumps(result, indent=2, ensure_ascii=False)
     print(output if args.json else result["anonymized"])  # noqa: T201
-    return 0
+    outcome = record_outcome(result)
+    one = RunSummary(run_id="", method=args.method, done=1, outcomes={outcome: 1})
+    code = run_exit_code(one)
+    if code or not args.quiet:
+        # Quiet still says why the exit code is not 0.
+        _say(result_line(result) + (f"; exit code {code}" if code else ""))
+    return code
+
+
+def result_line(result: dict[str, Any]) -> str:
+    """Say in one line what happened: outcome, checker, identifiers, leaks."""
+    from anonygraph.runs.summary import record_outcome
+
+    outcome = record_outcome(result)
+    if result.get("checked_by") and not result.get("leaks"):
+        outcome += f" (checked by {result['checked_by']})"
+    parts = [f"outcome: {outcome}"]
+    if result.get("leaks"):
+        parts[0] += f" (leaks left: {', '.join(result['leaks'])})"
+    if result.get("identifiers"):
+        kinds = ", ".join(f"{n} {k}" for k, n in result["identifiers"].items())
+        parts.append(f"identifiers replaced before any model: {kinds}")
+    return "; ".join(parts)
 
 
 def _say(line: str) -> None:

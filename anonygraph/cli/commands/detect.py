@@ -77,7 +77,7 @@ def render(record_id: str, text: str, results: list[dict[str, Any]]) -> str:
     """Render one record's cues: span offsets, entity type, attribute=value, score."""
     head = f"record {record_id}: " if record_id else ""
     if not results:
-        return f"{head}no explicit cue found"
+        return f"{head}no cue the rules know (phrasings outside them are not checked)"
     lines = [f"{head}{len(results)} explicit cue(s)"] if head else []
     for r in results:
         meta = r["recognition_metadata"]

@@ -22,6 +22,7 @@ from anonygraph.cli.flags import (
     add_set,
     context_fields,
     engine_options,
+    require_model,
 )
 from anonygraph.state.evaluate import EvalContext
 
@@ -57,11 +58,15 @@ def command(args: argparse.Namespace) -> int:
 
     if args.concurrency < 1:
         raise OptionError("--concurrency must be at least 1")
+    fields = eval_fields(args)
+    # Before the run store is opened: the embedded default would take minutes
+    # per text with nothing on screen.
+    require_model("`eval`", "its attacker, judge and validator", fields)
     engine, ray = engine_options(args)
     options = EvalOptions(
         run_id=args.run,
         db=args.db,
-        context=eval_fields(args),
+        context=fields,
         per_iteration=args.per_iteration,
         concurrency=args.concurrency,
         progress=not args.no_progress,

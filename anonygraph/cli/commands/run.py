@@ -185,8 +185,8 @@ def run_options(args: argparse.Namespace) -> RunOptions:
 def run_exit_code(summary: RunSummary) -> int:
     """Exit code of ``run``, from what happened to the records.
 
-    0: every record anonymized, or (checked by the rules detectors only) no
-    explicit cue found; 1: a record failed or an input line was bad; 3: all
+    0: every record anonymized, or (checked by the rules only) scrubbed;
+    1: a record failed or an input line was bad; 3: all
     ran, but some text is partly anonymized, unchanged, not checked or waiting
     for a review (2 is argparse's code for a bad command line).
     """

@@ -11,7 +11,7 @@ from anonygraph.cli.commands import COMMANDS
 REPLACEMENT = (
     "anonygraph worker: the lease queue is gone; to spread a run over machines, "
     "start a Ray cluster on them and run `anonygraph run --engine ray "
-    "--ray-address HEAD:PORT ...` (README: Scaling out on Ray)"
+    "--ray-address HEAD:PORT ...` (docs/ray.md)"
 )
 """The one line an old ``anonygraph worker`` command gets."""
 

@@ -1,0 +1,145 @@
+"""The identifier pre-pass: replaced before any model sees the text, checked after."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scripted import (
+    Script,
+    attack_json,
+    fenced,
+    rewrite_json,
+    rlaa_batch,
+    verdicts_json,
+)
+from servers import FakeOpenAI
+
+from anonygraph.graphs import rlaa
+from anonygraph.identifiers import IdentifierBook
+from anonygraph.identifiers.prepass import identifier_leaks, replace_identifiers
+from anonygraph.state.context import Context
+
+TICKET = (
+    "Hi, I'm Sarah Connor, reach me at sarah.connor@gmail.com or +1 415 555 0199. "
+    "My SSN is 123-45-6789."
+)
+SECRETS = ("Sarah", "Connor", "sarah.connor@gmail.com", "415 555 0199", "123-45-6789")
+
+
+def test_when_a_ticket_is_prepassed_then_each_identifier_is_a_placeholder() -> None:
+    update = replace_identifiers(TICKET, "placeholder")
+
+    assert not any(secret in update["source"] for secret in SECRETS)
+    assert "[EMAIL_1]" in update["source"] and "[PHONE_1]" in update["source"]
+    assert update["current"] == update["source"]
+    assert update["identifiers"] == {
+        "EMAIL": 1, "NATIONAL_ID": 1, "PERSON": 1, "PHONE": 1,
+    }  # fmt: skip
+    assert "identifier_mapping" not in update  # only with keep_mapping
+
+
+def test_when_comments_name_one_person_twice_then_the_placeholder_is_the_same() -> None:
+    book = IdentifierBook("placeholder")
+    first = book.replace("Thanks, Priya Raman. Mail priya.raman@example.org today.")
+    second = book.replace("Priya said she would call. Ask Tomasz Nowak too.")
+
+    assert "[PERSON_1]" in first and "[PERSON_1] said" in second
+    assert "[PERSON_2]" in second  # another person, another number
+    assert book.restore(second) == "Priya said she would call. Ask Tomasz Nowak too."
+
+
+def test_when_surrogates_use_one_seed_then_the_same_value_gets_the_same_fake() -> None:
+    text = "Write to sarah.connor@gmail.com, SSN 123-45-6789."
+    one = IdentifierBook("surrogate", seed=7).replace(text)
+    again = IdentifierBook("surrogate", seed=7).replace(text)
+    other = IdentifierBook("surrogate", seed=8).replace(text)
+
+    assert one == again
+    assert one != other
+    assert "sarah.connor@gmail.com" not in one and "123-45-6789" not in one
+    assert "@" in one  # a fake e-mail, not a placeholder
+
+
+def test_when_keep_is_chosen_then_the_final_check_names_the_leaks() -> None:
+    update = replace_identifiers(TICKET, "keep")
+
+    assert update["source"] == TICKET
+    assert update["identifiers"] == {}  # nothing was replaced
+    left = identifier_leaks(update["source"], update["replacements"])
+    assert "identifier:EMAIL" in left
+
+
+def test_when_only_our_replacements_are_left_then_no_leak_is_named() -> None:
+    update = replace_identifiers(TICKET, "surrogate", seed=3)
+
+    assert identifier_leaks(update["source"], update["replacements"]) == []
+
+
+def _remote_answer(body: dict[str, Any]) -> str:
+    """Answer each RLAA role as a remote model would, from the request alone."""
+    prompt = "\n".join(str(m.get("content") or "") for m in body["messages"])
+    text = fenced(prompt) or ""
+    if "seasoned investigator" in prompt:
+        city = ("Springfield, US", 4) if "Springfield" in text else None
+        return attack_json(city_country=city)
+    if "You are an arbitrator" in prompt:
+        return verdicts_json(city_country="high")
+    return rewrite_json(text.replace("Springfield", "a town"))
+
+
+def test_when_a_remote_model_runs_rlaa_then_no_request_holds_an_identifier(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "in.jsonl"
+    record = {
+        "id": "t1",
+        "comments": [
+            TICKET + " I live in Springfield.",
+            "Sarah again: my card 4111 1111 1111 1111 was charged twice.",
+        ],
+    }
+    source.write_text(json.dumps(record) + "\n")
+    with FakeOpenAI(answer=_remote_answer) as fake:
+        summary = rlaa_batch(
+            tmp_path, source, default_model=f"openai:remote@{fake.url}",
+            cache_mode="off",
+        )  # fmt: skip
+
+    sent = json.dumps(fake.requests, ensure_ascii=False)
+    assert fake.requests, "the remote model was never asked"
+    leaked = [s for s in (*SECRETS, "4111 1111 1111 1111") if s in sent]
+    assert leaked == []
+    line = json.loads((tmp_path / "out.jsonl").read_text())
+    assert line["identifiers_replaced"]["CARD"] == 1
+    assert "[PERSON_1]" in line["comments"][0] and "[PERSON_1]" in line["comments"][1]
+    assert summary.failed == 0
+
+
+@pytest.mark.parametrize(
+    ("mode", "outcome"),
+    [("placeholder", "anonymized"), ("keep", "unchanged")],
+)
+def test_when_the_attacker_finds_nothing_then_an_identifier_left_rules_out_anonymized(
+    script: Script, mode: str, outcome: str
+) -> None:
+    script.set("attacker", attack_json(city_country=None))
+    context = Context(
+        default_model="local", attributes=["city_country"], identifiers=mode
+    )
+
+    record = {"text": "Write to sarah.connor@gmail.com."}
+    result = asyncio.run(rlaa.graph.ainvoke(record, context=context))
+
+    assert result["outcome"] == outcome
+    if mode == "keep":
+        assert result["leaks"] == ["identifier:EMAIL"]
+        assert "sarah.connor@gmail.com" in result["anonymized"]
+    else:
+        assert result["anonymized"] == "Write to [EMAIL_1]."
+        assert script.prompts("attacker") and all(
+            "sarah.connor" not in p for p in script.prompts("attacker")
+        )
