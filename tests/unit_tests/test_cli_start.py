@@ -20,11 +20,11 @@ from anonygraph.tools.spacy_import import TorchRefusedToThinc
 HEAVY = ("langgraph", "langchain_core", "langsmith", "spacy", "numpy", "torch")
 """Libraries a command line that only asks for help has no use for."""
 
-PLUGIN = "presidio_analyzer"
-"""presidio-analyzer (the ``presidio`` extra) registers a spaCy factory; spaCy
-imports it with every pipeline it builds, and it imports transformers and
-torch. No setting of spaCy's skips it: where it is installed, torch comes
-through it (and only through it)."""
+PRESIDIO = "presidio_analyzer"
+"""presidio-analyzer imports transformers and torch at its own import (its
+device detector and its Hugging Face engine). The identifier pre-pass of
+every method uses it, so a method run imports torch through it (and only
+through it); ``detect`` does not run the pre-pass."""
 
 PROBE = textwrap.dedent(
     """
@@ -75,12 +75,12 @@ def imported_by(
     return [json.loads(line.removeprefix("imported")) for line in lines]
 
 
-def not_by_plugin(imported: dict[str, list[str]]) -> set[str]:
-    """Return the libraries imported other than by the spaCy plugin `PLUGIN`."""
+def not_through_presidio(imported: dict[str, list[str]]) -> set[str]:
+    """Return the libraries imported other than through presidio-analyzer."""
     return {
         lib
         for lib, chain in imported.items()
-        if not any(m.startswith(PLUGIN) for m in chain)
+        if not any(m.startswith(PRESIDIO) for m in chain)
     }
 
 
@@ -112,14 +112,12 @@ def test_when_detect_then_a_rules_anonymize_run_then_each_imports_what_it_uses(
         cwd=tmp_path,
     )
 
-    # detect parses with spaCy and runs no LangChain (no LangSmith guard);
-    # rlaa runs on LangGraph; torch comes from no anonygraph module, nor thinc.
+    # detect parses with spaCy and runs no LangChain (no LangSmith guard) and
+    # no torch; rlaa runs on LangGraph, torch coming only with presidio.
     assert "spacy" in detect
-    assert not {"langgraph", "langchain_core", "langsmith", "torch"} & not_by_plugin(
-        detect
-    )
+    assert not {"langgraph", "langchain_core", "langsmith", "torch"} & set(detect)
     assert "langgraph" in anonymize
-    assert "torch" not in not_by_plugin(anonymize)
+    assert "torch" not in not_through_presidio(anonymize)
     assert "thinc.compat" not in anonymize.get("torch", [])
 
 
