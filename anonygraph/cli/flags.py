@@ -15,13 +15,11 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-# The model layer, the attributes and the `Context` classes are imported by
-# the functions that read them: a command's parser is built before anything
-# runs, and ``--help`` or a bad flag should not wait for them.
-if TYPE_CHECKING:
-    from anonygraph.state.profile import Spelling
+# Light modules only: a command's parser is built before anything runs.
+from anonygraph.state.contexts import context_classes
+from anonygraph.state.profile import Spelling
 
 
 class OptionError(ValueError):
@@ -197,9 +195,7 @@ def parse_models(pairs: list[str]) -> dict[str, Any]:
         OptionError: naming the pair that is malformed, the role or the spec.
 
     """
-    from anonygraph.llm.decoding import ROLES
-    from anonygraph.llm.registry import check_installed
-    from anonygraph.llm.spec import ModelSpecError
+    from anonygraph.llm import ROLES, ModelSpecError, check_installed
 
     fields: dict[str, Any] = {}
     models: dict[str, str] = {}
@@ -233,8 +229,7 @@ def check_backends(method: str, fields: dict[str, Any]) -> None:
         OptionError: naming the spec and what to install.
 
     """
-    from anonygraph.llm.registry import check_installed
-    from anonygraph.llm.spec import ModelSpecError
+    from anonygraph.llm import ModelSpecError, check_installed
 
     schema = context_schemas()[method]
     default = fields.get("default_model")
@@ -259,8 +254,6 @@ def check_backends(method: str, fields: dict[str, Any]) -> None:
 
 def context_schemas() -> dict[str, type]:
     """Return each registered method's `Context` class, in registry order."""
-    from anonygraph.state.contexts import context_classes
-
     return context_classes()
 
 
@@ -441,10 +434,7 @@ def coerce_option(
         OptionError: naming the field when the method has none such, or the
             value does not convert.
     """
-    if schemas is not None and method in schemas:
-        context_type = schemas[method]
-    else:
-        context_type = context_schemas()[method]
+    context_type = (schemas or {}).get(method) or context_schemas()[method]
     fields = getattr(context_type, "__dataclass_fields__", {})
     if name not in fields:
         raise OptionError(
