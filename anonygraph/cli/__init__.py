@@ -2,7 +2,8 @@
 
 Each subcommand is a module of `anonygraph.cli.commands` that adds its parser
 and sets its ``func``; the flags that set `Context` fields are generated from
-them (`anonygraph.cli.flags`).
+them (`anonygraph.cli.flags`). Only the chosen command's module is imported:
+the others are listed by name and help (`COMMANDS`).
 """
 
 from __future__ import annotations
@@ -10,32 +11,48 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
+from collections.abc import Collection, Sequence
+from contextlib import nullcontext
 from typing import NoReturn
 
-from anonygraph.cli.commands import COMMANDS
-from anonygraph.cli.flags import OptionError
-from anonygraph.inputs import InputError
-from anonygraph.llm import ModelSpecError
-from anonygraph.runs.store.locks import RunLockedError
-from anonygraph.runs.store.sql import DB_ERRORS
+from anonygraph.cli.commands import COMMANDS, command_module
 
 __all__ = ["build_parser", "main", "run"]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the argument parser: one subparser per module of `COMMANDS`."""
+def build_parser(chosen: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """Build the argument parser: one subparser per command of `COMMANDS`.
+
+    Args:
+        chosen: The commands whose own parsers are built (their modules
+            imported); the others get a bare parser with their help line,
+            enough for ``anonygraph --help``. Every command when None.
+    """
     parser = argparse.ArgumentParser(
         prog="anonygraph", description=__doc__.splitlines()[0]
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    for command in COMMANDS:
-        command.add_parser(sub)
+    for name, help_text in COMMANDS.items():
+        if chosen is None or name in chosen:
+            command_module(name).add_parser(sub)
+        else:
+            sub.add_parser(name, help=help_text)
     return parser
+
+
+def chosen_command(argv: Sequence[str]) -> str | None:
+    """Return the command ``argv`` names: its first word that is not an option.
+
+    The top-level options (``--trace``, ``--help``) take no value, so the first
+    other word is the command, or a mistyped one argparse then refuses.
+    """
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``anonygraph`` command."""
-    parser = build_parser()
+    name = chosen_command(sys.argv[1:] if argv is None else argv)
+    parser = build_parser([name] if name in COMMANDS else [])
     parser.add_argument(
         "--trace",
         action="store_true",
@@ -44,13 +61,34 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from anonygraph.runs.tracing import tracing_scope
 
+    # The guard imports LangSmith (about a second on 2 cores) to keep LangChain
+    # from tracing; a command that runs no LangChain code (``detect``) says so.
+    guard = (
+        tracing_scope(args.trace, process_wide=True)
+        if getattr(args, "uses_langchain", True)
+        else nullcontext()
+    )
     try:
-        with tracing_scope(args.trace, process_wide=True):
+        with guard:
             return int(args.func(args))
-    except (OptionError, InputError, ModelSpecError, ValueError, RunLockedError) as exc:
+    except Exception as exc:
+        return _one_line(args, exc)
+
+
+def _one_line(args: argparse.Namespace, exc: Exception) -> int:
+    """Print a command's error the user can act on as one line; re-raise others.
+
+    The store's errors are imported here, once a command failed: they import
+    the Postgres driver, which a command that succeeds may never need.
+    ValueError covers OptionError, InputError and ModelSpecError.
+    """
+    from anonygraph.runs.store.locks import RunLockedError
+    from anonygraph.runs.store.sql import DB_ERRORS
+
+    if isinstance(exc, (ValueError, RunLockedError)):
         print(f"anonygraph {args.command}: {exc}", file=sys.stderr)  # noqa: T201
         return 2
-    except (OSError, *DB_ERRORS) as exc:  # type: ignore[misc]
+    if isinstance(exc, (OSError, *DB_ERRORS)):
         # A missing, read-only or full file or folder: one line, not a traceback.
         where = getattr(exc, "filename", None) or getattr(args, "db", "")
         print(  # noqa: T201
@@ -59,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    raise exc
 
 
 def run(argv: list[str] | None = None) -> NoReturn:

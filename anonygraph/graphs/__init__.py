@@ -2,21 +2,35 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
-from anonygraph.graphs import aura, dp_embed, evaluate, fgaa, intentanony, rlaa, seal
+
+def _builder(module: str, name: str = "build_graph") -> Callable[[], Any]:
+    """Return a builder that imports its graph's module when first called.
+
+    Each module imports its method's nodes (and compiles its graph for
+    Studio): a process that runs one method loads only that one.
+    """
+
+    def build() -> Any:
+        return getattr(importlib.import_module(f"{__name__}.{module}"), name)()
+
+    build.__qualname__ = build.__name__ = f"{module}.{name}"
+    return build
+
 
 GRAPHS: dict[str, Callable[[], Any]] = {
-    "rlaa": rlaa.build_graph,
-    "fgaa": fgaa.build_graph,
-    "intentanony": intentanony.build_graph,
-    "aura": aura.build_graph,
-    "seal": seal.build_graph,
-    "seal_trajectory": seal.build_trajectory_graph,
-    "dp-embed": dp_embed.build_graph,
+    "rlaa": _builder("rlaa"),
+    "fgaa": _builder("fgaa"),
+    "intentanony": _builder("intentanony"),
+    "aura": _builder("aura"),
+    "seal": _builder("seal"),
+    "seal_trajectory": _builder("seal", "build_trajectory_graph"),
+    "dp-embed": _builder("dp_embed"),
 }
 """Method name -> ``build_graph`` returning the uncompiled StateGraph."""
 
-EVALUATOR: dict[str, Callable[[], Any]] = {"evaluate": evaluate.build_graph}
+EVALUATOR: dict[str, Callable[[], Any]] = {"evaluate": _builder("evaluate")}
 """Graphs that score methods rather than anonymize; served in Studio too."""

@@ -11,7 +11,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import (
     BadLine,
     InputError,
@@ -136,6 +135,10 @@ RETIRED_OPTIONS: dict[str, str] = {
 
 def context_schema(method: str) -> Any:
     """Return the method's `Context` class (`Context` when its graph names none)."""
+    # Imported here: reading an input (``anonygraph detect --input``) or the
+    # engines (a command's flags) should not load every method's graph.
+    from anonygraph.graphs import GRAPHS
+
     return _schema_of(GRAPHS[method])
 
 

@@ -81,9 +81,9 @@ class DpEmbedContext(Context):
     keep_categories: list[str] = field(
         default_factory=list,
         metadata={
-            "description": "PII categories not to placeholder (an identifier kind such as "
-            "DATE_OF_BIRTH, or a "
-            "paper rule's category such as 'age expression'); they go through "
+            "description": "PII categories not to placeholder (an identifier "
+            "kind such as DATE_OF_BIRTH, or a paper rule's category such as "
+            "'age expression'); they go through "
             "the noised rewrite like other text."
         },
     )
@@ -91,8 +91,8 @@ class DpEmbedContext(Context):
         default="product",
         metadata={
             "description": "PII rule set: product (the identifier detector: "
-            "16 kinds, [PERSON_1], [EMAIL_1], ...) or paper (the paper's sanitizer: 33 rules, "
-            "[PERSON], [AGE], [LOCATION], ...).",
+            "16 kinds, [PERSON_1], [EMAIL_1], ...) or paper (the paper's "
+            "sanitizer: 33 rules, [PERSON], [AGE], [LOCATION], ...).",
             "choices": PII_RULE_SETS,
         },
     )

@@ -8,12 +8,13 @@ import json
 import sys
 from typing import Any
 
+from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.flags import OptionError, add_common, context_fields
 
 
 def add_parser(sub: Any) -> None:
     """Add ``anonymize``: every method's flags and the text."""
-    parser = sub.add_parser("anonymize", help="anonymize one text and print it")
+    parser = sub.add_parser("anonymize", help=COMMANDS["anonymize"])
     add_common(parser)
     parser.add_argument("text", help="the text ('-' reads standard input)")
     parser.add_argument("--json", action="store_true", help="print the whole result")

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
+from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.commands.run import add_table_flags, table_options
 from anonygraph.cli.flags import OptionError
 
@@ -16,8 +17,7 @@ def add_parser(sub: Any) -> None:
     """Add ``detect``: a text, or --input (JSONL or a table)."""
     parser = sub.add_parser(
         "detect",
-        help="print the explicit cues found (span, attribute, value); no model, "
-        "nothing stored",
+        help=COMMANDS["detect"],
     )
     parser.add_argument("text", nargs="?", help="the text ('-' reads standard input)")
     parser.add_argument(
@@ -30,7 +30,8 @@ def add_parser(sub: Any) -> None:
         help="print Presidio RecognizerResult dicts (one JSON line per record)",
     )
     add_table_flags(parser)
-    parser.set_defaults(func=command)
+    # No LangChain runs here: `main` skips its tracing guard (and LangSmith).
+    parser.set_defaults(func=command, uses_langchain=False)
 
 
 def command(args: argparse.Namespace) -> int:
@@ -38,7 +39,6 @@ def command(args: argparse.Namespace) -> int:
     from anonygraph.attributes import UnknownAttributeError, resolve_attributes
     from anonygraph.cues.entities import detect
     from anonygraph.inputs import MAX_CHARS, BadLine
-    from anonygraph.runs.options import iter_input
 
     if (args.text is None) == (args.input is None):
         raise OptionError("give a text or --input FILE (one of them)")
@@ -52,6 +52,8 @@ def command(args: argparse.Namespace) -> int:
         text = sys.stdin.read() if args.text == "-" else args.text
         items: Iterable[Any] = [("", text)]
     else:
+        from anonygraph.runs.options import iter_input
+
         table = table_options(args, args.input, "jsonl")
         loaded = iter_input(args.input, "jsonl", MAX_CHARS, table)
         items = (i if isinstance(i, BadLine) else (i.id, i.text) for i in loaded)
@@ -80,7 +82,7 @@ def render(record_id: str, text: str, results: list[dict[str, Any]]) -> str:
     for r in results:
         meta = r["recognition_metadata"]
         lines.append(
-            f"  {r['start']}-{r['end']}  {text[r['start']:r['end']]!r}  "
+            f"  {r['start']}-{r['end']}  {text[r['start'] : r['end']]!r}  "
             f"{meta['attribute']}={meta['value']}  ({r['entity_type']}, score "
             f"{r['score']:.2f}) -> {meta['replacement']!r}"
         )

@@ -12,6 +12,7 @@ import asyncio
 import sys
 from typing import Any
 
+from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.flags import (
     OptionError,
     add_db,
@@ -31,7 +32,7 @@ SCHEMAS: dict[str, type] = {"eval": EvalContext}
 
 def add_parser(sub: Any) -> None:
     """Add ``eval``: the run, the store, and a flag per `EvalContext` field."""
-    parser = sub.add_parser("eval", help="score a finished run for privacy and utility")
+    parser = sub.add_parser("eval", help=COMMANDS["eval"])
     parser.add_argument("--run", required=True, help="run id (printed by `run`)")
     add_db(parser)
     add_model(parser, "attacker, judge, validator models (default=SPEC for all)")

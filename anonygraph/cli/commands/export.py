@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.flags import add_db, check_store
 
 
 def add_parser(sub: Any) -> None:
     """Add ``export``: the store, the run, the file."""
-    parser = sub.add_parser("export", help="write a run's output JSONL from the store")
+    parser = sub.add_parser("export", help=COMMANDS["export"])
     add_db(parser)
     parser.add_argument("--run", required=True, help="run id")
     parser.add_argument("--output", required=True, help="JSONL file to write")

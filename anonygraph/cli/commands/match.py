@@ -6,11 +6,12 @@ import argparse
 from typing import Any
 
 from anonygraph.attributes import resolve_attributes
+from anonygraph.cli.commands import COMMANDS
 
 
 def add_parser(sub: Any) -> None:
     """Add ``match``: the label, the guess, the attribute."""
-    parser = sub.add_parser("match", help="judge one guess against a label, with why")
+    parser = sub.add_parser("match", help=COMMANDS["match"])
     parser.add_argument("--truth", required=True, help="the true value")
     parser.add_argument("--guess", required=True, help="the guess to judge")
     parser.add_argument("--attribute", required=True, help="e.g. occupation, pobp")

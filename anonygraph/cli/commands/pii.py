@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from anonygraph.cli.commands import COMMANDS
+
 
 def add_parser(sub: Any) -> None:
     """Add ``pii``: a text, or --list-rules."""
-    parser = sub.add_parser(
-        "pii", help="replace the direct identifiers in a text (names, e-mails, ...)"
-    )
+    parser = sub.add_parser("pii", help=COMMANDS["pii"])
     parser.add_argument("text", nargs="?", help="text to redact")
     parser.add_argument(
         "--list-rules", action="store_true", help="list the recognizers"

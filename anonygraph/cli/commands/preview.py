@@ -7,6 +7,7 @@ import asyncio
 import sys
 from typing import TYPE_CHECKING, Any, get_args
 
+from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.commands.run import add_table_flags, table_options
 from anonygraph.cli.flags import (
     OptionError,
@@ -24,8 +25,7 @@ def add_parser(sub: Any) -> None:
     """Add ``preview``: ``run``'s method and input flags, and how many records."""
     parser = sub.add_parser(
         "preview",
-        help="anonymize the first records of an input and show word diffs, outcome "
-        "and cost; nothing stored",
+        help=COMMANDS["preview"],
     )
     add_common(parser)
     parser.add_argument("--input", required=True, help="as for run: JSONL or a table")

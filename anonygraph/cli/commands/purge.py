@@ -5,14 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.flags import OptionError, add_db, check_store
 
 
 def add_parser(sub: Any) -> None:
     """Add ``purge``: the store and the run."""
-    parser = sub.add_parser(
-        "purge", help="delete a run's intermediates and checkpoints"
-    )
+    parser = sub.add_parser("purge", help=COMMANDS["purge"])
     add_db(parser)
     parser.add_argument("--run", required=True, help="run id")
     parser.set_defaults(func=command)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.flags import add_db, check_store
 
 
 def add_parser(sub: Any) -> None:
     """Add ``report``: the store, the runs, the folder."""
-    parser = sub.add_parser("report", help="tables and plots over evaluated runs")
+    parser = sub.add_parser("report", help=COMMANDS["report"])
     add_db(parser)
     parser.add_argument("--run", action="append", help="runs to include (default: all)")
     parser.add_argument("--out", default="report", help="folder for report.md/csv/png")

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 from typing import Any
 
+from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.flags import OptionError, add_model, flag_spelling, parse_models
 from anonygraph.llm.registry import answers_from_cues
 from anonygraph.state.profile import ProfileError, Spelling
@@ -17,8 +18,7 @@ def add_parser(sub: Any) -> None:
 
     parser = sub.add_parser(
         "reproduce",
-        help="run a paper's methods in the paper profile and print its table "
-        "beside the published one",
+        help=COMMANDS["reproduce"],
     )
     parser.add_argument("paper", choices=[*PLANS, *UNPLANNED])
     parser.add_argument(

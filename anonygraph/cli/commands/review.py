@@ -7,6 +7,7 @@ import asyncio
 import sys
 from typing import Any
 
+from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.commands.run import WAITING_EXIT
 from anonygraph.cli.flags import add_db, check_store
 
@@ -15,7 +16,7 @@ def add_parser(sub: Any) -> None:
     """Add ``review``: the run and its store."""
     parser = sub.add_parser(
         "review",
-        help="answer a --review run's pending reviews and resume its records",
+        help=COMMANDS["review"],
         description="Walk the records a --review run left waiting: show the diff "
         "so far and the proposal, read a key (a: approve, e: edit, r: reject, k: "
         "skip, q: quit) and, to edit, one line of changes from standard input.",

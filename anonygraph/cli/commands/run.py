@@ -7,6 +7,7 @@ import asyncio
 import sys
 from typing import TYPE_CHECKING, Any, get_args
 
+from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.flags import (
     OptionError,
     add_common,
@@ -29,9 +30,7 @@ WAITING_EXIT = 3
 
 def add_parser(sub: Any) -> None:
     """Add ``run``: every method's flags, the files, the store."""
-    parser = sub.add_parser(
-        "run", help="anonymize a JSONL file or a table (CSV, Parquet), resumably"
-    )
+    parser = sub.add_parser("run", help=COMMANDS["run"])
     add_common(parser)
     parser.add_argument(
         "--input",

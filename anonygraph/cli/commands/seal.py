@@ -10,6 +10,7 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
+from anonygraph.cli.commands import COMMANDS
 from anonygraph.tools.torch_device import DEVICES, PRECISIONS
 from anonygraph.training.data import (
     FILES,
@@ -29,7 +30,7 @@ from anonygraph.training.trainer import (
 
 def add_parser(sub: Any) -> None:
     """Add ``seal data`` and ``seal train``; each sets ``args.func``."""
-    seal = sub.add_parser("seal", help="SEAL: distillation data and training")
+    seal = sub.add_parser("seal", help=COMMANDS["seal"])
     steps = seal.add_subparsers(dest="seal_step", required=True)
 
     data = steps.add_parser(

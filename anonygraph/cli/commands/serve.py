@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 from typing import Any
 
+from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.flags import (
     OptionError,
     add_common,
@@ -20,7 +22,7 @@ def add_parser(sub: Any) -> None:
     """Add ``serve``: address, token, store, limits and the method's flags."""
     parser = sub.add_parser(
         "serve",
-        help="a local HTTP service: anonymize a text, run batches (FastAPI, uvicorn)",
+        help=COMMANDS["serve"],
     )
     add_common(parser)
     parser.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1")
@@ -140,6 +142,9 @@ def command(args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
+    threading.Thread(
+        target=warm_up, args=(args.method,), name="anonygraph-warm-up", daemon=True
+    ).start()
     print(  # noqa: T201
         f"anonygraph serve: http://{args.host}:{args.port} ({args.method}, store "
         f"{args.db}; {'token required' if args.token else 'no token: loopback only'})",
@@ -154,3 +159,21 @@ def command(args: argparse.Namespace) -> int:
         server_header=False,
     )
     return 0
+
+
+def warm_up(method: str) -> None:
+    """Import the method's graph and load the cue detectors before a request asks.
+
+    The first answer would otherwise wait for them: spaCy's pipeline, the
+    place gazetteer and the method's nodes take seconds on 2 cores. Started
+    while uvicorn starts; a request that comes sooner waits for the same
+    loads (each is made once, behind a lock), not for a second copy.
+    """
+    from anonygraph import cues
+    from anonygraph.graphs import GRAPHS
+
+    try:
+        GRAPHS[method]()
+        cues.warm_up()
+    except Exception:  # noqa: BLE001 - the request that needs it reports it
+        return

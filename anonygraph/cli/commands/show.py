@@ -7,6 +7,7 @@ import os
 import sys
 from typing import Any, Literal, get_args
 
+from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.flags import add_db
 
 Color = Literal["auto", "always", "never"]
@@ -15,7 +16,7 @@ Color = Literal["auto", "always", "never"]
 
 def add_parser(sub: Any) -> None:
     """Add ``show``: the store, the run, one record or all, colour."""
-    parser = sub.add_parser("show", help="review a run's records: diff, guesses, cost")
+    parser = sub.add_parser("show", help=COMMANDS["show"])
     add_db(parser)
     parser.add_argument("--run", required=True, help="run id")
     parser.add_argument("--id", help="one record (default: every record)")

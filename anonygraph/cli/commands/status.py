@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.flags import add_db, check_store
 
 
 def add_parser(sub: Any) -> None:
     """Add ``status``: the store and the run."""
-    parser = sub.add_parser("status", help="a run's records per Ray worker and node")
+    parser = sub.add_parser("status", help=COMMANDS["status"])
     add_db(parser)
     parser.add_argument("--run", required=True, help="run id")
     parser.set_defaults(func=command)

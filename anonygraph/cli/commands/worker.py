@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from anonygraph.cli.commands import COMMANDS
+
 REPLACEMENT = (
     "anonygraph worker: the lease queue is gone; to spread a run over machines, "
     "start a Ray cluster on them and run `anonygraph run --engine ray "
@@ -16,9 +18,7 @@ REPLACEMENT = (
 
 def add_parser(sub: Any) -> None:
     """Add ``worker``, which takes its old flags and names its replacement."""
-    parser = sub.add_parser(
-        "worker", help="gone: use `anonygraph run --engine ray` (one line says how)"
-    )
+    parser = sub.add_parser("worker", help=COMMANDS["worker"])
     for flag in ("--db", "--run", "--concurrency"):
         parser.add_argument(flag, help=argparse.SUPPRESS)
     parser.add_argument("--no-progress", action="store_true", help=argparse.SUPPRESS)

@@ -1,0 +1,31 @@
+"""Each method's `Context` class, found without building or importing its graph.
+
+The command line generates its flags from these classes before anything runs;
+importing the graphs for them would load LangGraph and every method's nodes
+first. A unit test checks each entry is the class its graph declares
+(`anonygraph.graphs.GRAPHS`).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+CONTEXTS: dict[str, str] = {
+    "rlaa": "anonygraph.state.context:Context",
+    "fgaa": "anonygraph.state.context:FgaaContext",
+    "intentanony": "anonygraph.state.intentanony:IntentAnonyContext",
+    "aura": "anonygraph.state.aura:AuraContext",
+    "seal": "anonygraph.state.seal:SealContext",
+    "seal_trajectory": "anonygraph.state.seal:TrajectoryContext",
+    "dp-embed": "anonygraph.state.dp_embed:DpEmbedContext",
+}
+"""Method -> ``module:class`` of its `Context`, in `GRAPHS`' order."""
+
+
+def context_classes() -> dict[str, type]:
+    """Return each method's `Context` class, importing only the state modules."""
+    classes: dict[str, type] = {}
+    for method, where in CONTEXTS.items():
+        module, _, name = where.partition(":")
+        classes[method] = getattr(importlib.import_module(module), name)
+    return classes

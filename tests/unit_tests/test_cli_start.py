@@ -1,0 +1,184 @@
+"""A command imports only what it uses: ``--help`` no graph, ``detect`` no torch."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from anonygraph.cli import build_parser, chosen_command
+from anonygraph.cli.commands import COMMANDS
+from anonygraph.graphs import GRAPHS
+from anonygraph.state.contexts import CONTEXTS, context_classes
+from anonygraph.tools.spacy_import import TorchRefusedToThinc
+
+HEAVY = ("langgraph", "langchain_core", "langsmith", "spacy", "numpy", "torch")
+"""Libraries a command line that only asks for help has no use for."""
+
+PRESIDIO = "presidio_analyzer"
+"""presidio-analyzer imports transformers and torch at its own import (its
+device detector and its Hugging Face engine). The identifier pre-pass of
+every method uses it, so a method run imports torch through it (and only
+through it); ``detect`` does not run the pre-pass."""
+
+PROBE = textwrap.dedent(
+    """
+    import json, sys
+    heavy = {heavy}
+    first = {{}}
+
+    class Watch:
+        # Record the modules on the stack when each heavy library is first found.
+        def find_spec(self, name, path=None, target=None):
+            top = name.partition(".")[0]
+            if top in heavy and top not in first and top not in sys.modules:
+                frame, chain = sys._getframe(1), []
+                while frame is not None:
+                    module = frame.f_globals.get("__name__", "")
+                    if not module.startswith("importlib"):
+                        chain.append(module)
+                    frame = frame.f_back
+                first[top] = chain
+            return None
+
+    sys.meta_path.insert(0, Watch())
+    from anonygraph.cli import main
+    for argv in json.loads(sys.argv[1]):
+        try:
+            main(argv)
+        except SystemExit:
+            pass
+        print("imported", json.dumps(dict(first)))
+    """
+).format(heavy=HEAVY)
+"""Run the command lines given as JSON one after another in this process;
+after each, print the `HEAVY` libraries imported so far, each with the
+modules that were importing it."""
+
+
+def imported_by(
+    *argvs: list[str], cwd: Path | None = None
+) -> list[dict[str, list[str]]]:
+    """Return, after each of ``argvs``, the `HEAVY` libraries imported and by whom."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(argvs)],
+        capture_output=True, text=True, timeout=300, cwd=cwd,
+        env={**os.environ, "ANONYGRAPH_DB": ""},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if line.startswith("imported")]
+    return [json.loads(line.removeprefix("imported")) for line in lines]
+
+
+def not_through_presidio(imported: dict[str, list[str]]) -> set[str]:
+    """Return the libraries imported other than through presidio-analyzer."""
+    return {
+        lib
+        for lib, chain in imported.items()
+        if not any(m.startswith(PRESIDIO) for m in chain)
+    }
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["--bogus"],
+        ["anonymise", "a text"],
+        ["detect", "--help"],
+        ["detect", "a text", "--bogus"],
+        ["methods", "--help"],
+        ["pii", "--help"],
+    ],
+)
+def test_when_help_or_a_bad_flag_is_given_then_no_heavy_library_is_imported(
+    argv: list[str],
+) -> None:
+    assert imported_by(argv) == [{}]
+
+
+def test_when_detect_then_a_rules_anonymize_run_then_each_imports_what_it_uses(
+    tmp_path: Path,
+) -> None:
+    text = "I am 34 and live in Calgary."
+    detect, anonymize = imported_by(
+        ["detect", text],
+        ["anonymize", "--method", "rlaa", "--model", "rules", "--quiet", text],
+        cwd=tmp_path,
+    )
+
+    # detect parses with spaCy and runs no LangChain (no LangSmith guard) and
+    # no torch; rlaa runs on LangGraph, torch coming only with presidio.
+    assert "spacy" in detect
+    assert not {"langgraph", "langchain_core", "langsmith", "torch"} & set(detect)
+    assert "langgraph" in anonymize
+    assert "torch" not in not_through_presidio(anonymize)
+    assert "thinc.compat" not in anonymize.get("torch", [])
+
+
+def test_when_top_level_help_is_built_lazily_then_it_equals_the_full_parsers() -> None:
+    assert build_parser([]).format_help() == build_parser().format_help()
+
+
+@pytest.mark.parametrize(
+    ("argv", "command"),
+    [
+        (["detect", "x"], "detect"),
+        (["--trace", "anonymize", "--json", "x"], "anonymize"),
+        (["--help"], None),
+        (["anonymise"], "anonymise"),
+    ],
+)
+def test_when_a_command_line_is_read_then_its_command_is_its_first_word(
+    argv: list[str], command: str | None
+) -> None:
+    assert chosen_command(argv) == command
+
+
+def test_when_each_command_is_built_then_it_takes_its_help_from_the_table() -> None:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+
+    shown = {a.dest: a.help for a in sub._choices_actions}  # type: ignore[attr-defined]
+    assert shown == COMMANDS
+
+
+def test_when_contexts_are_read_without_graphs_then_they_are_the_graphs_own() -> None:
+    classes = context_classes()
+
+    assert list(CONTEXTS) == list(GRAPHS)
+    assert {m: build().context_schema for m, build in GRAPHS.items()} == classes
+
+
+def test_when_thinc_asks_for_torch_then_only_thinc_is_refused(tmp_path: Path) -> None:
+    # A stand-in torch: a plain ``import spacy`` imports it (thinc.compat).
+    fake = tmp_path / "torch"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("__version__ = '0.0'\n")
+    probe = textwrap.dedent(
+        """
+        import sys
+        from anonygraph.tools.spacy_import import import_spacy
+        finders = list(sys.meta_path)
+        import_spacy()
+        import thinc.compat
+        kept_out = "torch" not in sys.modules and not thinc.compat.has_torch
+        import torch  # any other importer still gets it
+        print(kept_out, torch.__version__, sys.meta_path == finders)
+        """
+    )
+    paths = [str(tmp_path), os.environ.get("PYTHONPATH", "")]
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True, text=True, timeout=300,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, paths))},
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "0.0", "True"]
+    assert TorchRefusedToThinc().find_spec("torch") is None  # asked from here
