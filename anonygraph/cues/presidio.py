@@ -16,6 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from anonygraph.tools.spacy_import import import_presidio_analyzer
+
+import_presidio_analyzer()  # before the imports below: no torch, no transformers
+
 from presidio_analyzer import (
     AnalysisExplanation,
     AnalyzerEngine,

@@ -16,6 +16,10 @@ Entry points: `find_identifiers` finds them, `IdentifierBook` replaces them
 
 from __future__ import annotations
 
+from anonygraph.tools.spacy_import import import_presidio_analyzer
+
+import_presidio_analyzer()  # before any module below imports it: no torch
+
 from anonygraph.identifiers.detect import PLACEHOLDER, Identifier, find_identifiers
 from anonygraph.identifiers.kinds import KINDS
 from anonygraph.identifiers.replacement import (

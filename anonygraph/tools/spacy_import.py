@@ -1,4 +1,4 @@
-"""Import spaCy without letting thinc load torch, when no torch model is used.
+"""Import spaCy and Presidio's analyzer without torch, when no torch model is used.
 
 thinc, spaCy's layer library, imports torch at its own import whenever torch
 is installed (``thinc/compat.py``): about 1.6 s of ``import spacy`` on 2
@@ -9,6 +9,12 @@ too) imports torch as usual, during that window and after it. thinc then
 reports ``has_torch = False`` for the process, which matters only to thinc's
 PyTorch wrappers; no pipeline anonygraph loads has one. When torch is
 imported already, spaCy is imported as it is: it costs nothing then.
+
+Presidio's analyzer does the same at its import (its transformers NLP engine
+and Hugging Face recognizers import transformers, and with it torch, where
+installed: about 8 s of a run's start on 2 cores), though the identifier
+detector uses neither: `import_presidio_analyzer` refuses both to modules of
+``presidio_analyzer`` alone, which catch the ImportError and go on without.
 """
 
 from __future__ import annotations
@@ -22,6 +28,9 @@ from types import FrameType, ModuleType
 
 THINC_COMPAT = "thinc.compat"
 """The module whose ``import torch`` is refused."""
+
+PRESIDIO = "presidio_analyzer"
+"""The package whose imports of torch and transformers are refused."""
 
 
 class TorchRefusedToThinc(MetaPathFinder):
@@ -60,5 +69,49 @@ def import_spacy() -> ModuleType:
     sys.meta_path.insert(0, finder)
     try:
         return importlib.import_module("spacy")
+    finally:
+        sys.meta_path.remove(finder)
+
+
+class TorchRefusedToPresidio(MetaPathFinder):
+    """A finder that fails torch and transformers for Presidio's analyzer."""
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None = None,
+        target: ModuleType | None = None,
+    ) -> ModuleSpec | None:
+        """Refuse torch and transformers to ``presidio_analyzer`` and thinc."""
+        if fullname.split(".")[0] not in ("torch", "transformers"):
+            return None
+        frame: FrameType | None = sys._getframe(1)
+        while frame is not None:
+            name = str(frame.f_globals.get("__name__", ""))
+            if name == THINC_COMPAT or name.split(".")[0] == PRESIDIO:
+                raise ModuleNotFoundError(
+                    f"{fullname} not imported for {name}: the identifier "
+                    "detector needs none",
+                    name=fullname,
+                )
+            frame = frame.f_back
+        return None
+
+
+def import_presidio_analyzer() -> ModuleType:
+    """Import ``presidio_analyzer`` and its recognizers without torch.
+
+    Neither torch nor transformers is imported, unless torch is already.
+
+    Raises:
+        ImportError: when presidio-analyzer is not installed.
+    """
+    if PRESIDIO in sys.modules or "torch" in sys.modules:
+        return importlib.import_module(PRESIDIO)
+    finder = TorchRefusedToPresidio()
+    sys.meta_path.insert(0, finder)
+    try:
+        importlib.import_module("presidio_analyzer.predefined_recognizers")
+        return importlib.import_module(PRESIDIO)
     finally:
         sys.meta_path.remove(finder)

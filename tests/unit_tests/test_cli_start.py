@@ -17,14 +17,11 @@ from anonygraph.graphs import GRAPHS
 from anonygraph.state.contexts import CONTEXTS, context_classes
 from anonygraph.tools.spacy_import import TorchRefusedToThinc
 
-HEAVY = ("langgraph", "langchain_core", "langsmith", "spacy", "numpy", "torch")
+HEAVY = (
+    "langgraph", "langchain_core", "langsmith", "spacy", "numpy", "torch",
+    "transformers",
+)  # fmt: skip
 """Libraries a command line that only asks for help has no use for."""
-
-PRESIDIO = "presidio_analyzer"
-"""presidio-analyzer imports transformers and torch at its own import (its
-device detector and its Hugging Face engine). The identifier pre-pass of
-every method uses it, so a method run imports torch through it (and only
-through it); ``detect`` does not run the pre-pass."""
 
 PROBE = textwrap.dedent(
     """
@@ -75,15 +72,6 @@ def imported_by(
     return [json.loads(line.removeprefix("imported")) for line in lines]
 
 
-def not_through_presidio(imported: dict[str, list[str]]) -> set[str]:
-    """Return the libraries imported other than through presidio-analyzer."""
-    return {
-        lib
-        for lib, chain in imported.items()
-        if not any(m.startswith(PRESIDIO) for m in chain)
-    }
-
-
 @pytest.mark.parametrize(
     "argv",
     [
@@ -113,12 +101,12 @@ def test_when_detect_then_a_rules_anonymize_run_then_each_imports_what_it_uses(
     )
 
     # detect parses with spaCy and runs no LangChain (no LangSmith guard) and
-    # no torch; rlaa runs on LangGraph, torch coming only with presidio.
+    # no torch; rlaa runs on LangGraph and Presidio's analyzer (the identifier
+    # pre-pass), neither of which may bring torch or transformers.
     assert "spacy" in detect
     assert not {"langgraph", "langchain_core", "langsmith", "torch"} & set(detect)
     assert "langgraph" in anonymize
-    assert "torch" not in not_through_presidio(anonymize)
-    assert "thinc.compat" not in anonymize.get("torch", [])
+    assert not {"torch", "transformers"} & set(anonymize)
 
 
 def test_when_top_level_help_is_built_lazily_then_it_equals_the_full_parsers() -> None:
