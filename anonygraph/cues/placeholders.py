@@ -103,8 +103,10 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
     context = _countries_stated(cues)
     out = []
     for cue in cues:
-        settled: Cue | None = cue
-        if cue.attribute == "age" and cue.kind in ("age", "age_then"):
+        settled: Cue | None = None if _someone_elses(doc, cue) else cue
+        if settled is None:
+            pass
+        elif cue.attribute == "age" and cue.kind in ("age", "age_then"):
             settled = _settle_age(text, doc, cue)
         elif cue.kind in _PLACE_KINDS and cue.attribute.endswith("country"):
             settled = _settle_place(text, doc, cue, context)
@@ -113,6 +115,38 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
         if settled is not None:
             out.append(_in_its_slot(text, settled))
     return out
+
+
+_FIRST_PERSON = frozenset(
+    {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"}
+)
+
+
+def _someone_elses(doc: Any, cue: Cue) -> bool:
+    """Tell whether the cue's sentence is about a named person, not the author.
+
+    "Queen Elizabeth died at 96 in Balmoral": its subject is a person the
+    parser names, and no word in it is the author's, so its place and age
+    are hers.
+    """
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None:
+        return False
+    sentence = span.sent
+    if any(t.lower_ in _FIRST_PERSON for t in sentence):
+        return False
+    # A person entity that is the cue itself ("Fellow Canucks") is no one else.
+    people = [
+        e
+        for e in doc.ents
+        if e.label_ == "PERSON" and (e.end <= span.start or span.end <= e.start)
+    ]
+    return any(
+        t.dep_ in ("nsubj", "nsubjpass")
+        and t.head.dep_ == "ROOT"
+        and any(e.start <= t.i < e.end for e in people)
+        for t in sentence
+    )
 
 
 def _numbered_label(doc: Any, cue: Cue) -> bool:
@@ -271,7 +305,12 @@ def _settle_place(text: str, doc: Any, cue: Cue, context: set[str]) -> Cue | Non
     if cue.kind != "city" or not cue.exact or cue.replacement == "local":
         return cue
     if "," in cue.quote:
-        return cue  # "Hamilton, Ontario": the text says which
+        # "Hamilton, Ontario": the text says which, if a place of that name
+        # is in the qualifier's country ("Savannah, Georgia" is no Georgian
+        # city: the US state, which the name table ranks below the country).
+        sizes = _holders().get(fold(cue.quote.split(",")[0].strip()), {})
+        named = {display_country(c) for c in sizes}
+        return cue if not sizes or cue.replacement in named else unsure(cue)
     name = _plain_name(cue.quote)
     sure = _sure_city(name)
     guess = sure or (max(sizes, key=lambda c: sizes[c]) if sizes else "")

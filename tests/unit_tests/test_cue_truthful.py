@@ -40,12 +40,19 @@ UNCHANGED = [
     "Nelson Mandela was sworn in at 75 as president of South Africa.",
     "Angela Merkel became chancellor at 51 and led Germany for sixteen years.",
     "Obama was elected at 47 and served two terms.",
+    "Queen Elizabeth died at 96 in Balmoral.",
+    "Elon Musk moved to Austin last year.",
+    "He was 45 when he passed.",
+    "At 40 my dad bought a farm.",
     # Numbers that count rooms, buses, sizes, houses, scores, minutes.
     "My room is 27 and bus 33 takes me there; I wear size 38 shoes.",
     "Took bus 33 at 9 to work.",
     "Elm Street 42 is where I grew up.",
     "I live at No. 42, by the station.",
     "Kids are at 12 Oak Avenue today.",
+    "Flat 4B, 27 Albert Road is where we live now.",
+    "Our team lost 3-1 at 90 minutes, gutted.",
+    "I'm 6 ft 2 and wear size 11.",
     "The score was 27 to 30 at half time.",
     "Preheat the oven to 180 degrees, bake 25 minutes, serves 4.",
     "Mix 2 cups flour with 3 eggs and bake at 180 for 25 minutes.",
@@ -99,6 +106,11 @@ REWRITES = [
     ),
     # "we" at an age: the author's partner may be another age.
     ("We got married at 30.", "We settled down at [AGE]."),
+    ("We met at 19 and married at 24.", "We met at [AGE] and married at [AGE]."),
+    (
+        "Got a 30 percent raise at 28, best year of my life.",
+        "Got a 30 percent raise in my twenties, best year of my life.",
+    ),
     # Places: a small or shared name needs the text to say its country.
     ("We are renting in Collingwood.", "We are renting in [PLACE]."),
     ("Grew up in Hamilton.", "Grew up in [PLACE]."),
@@ -113,6 +125,15 @@ REWRITES = [
         "We moved to Australia last year, close to the city.",
     ),
     ("I work in Perth, Scotland.", "I work in the UK."),
+    # A qualifier the name is not in: the state, not the country, of Georgia.
+    (
+        "Georgia and I went to Savannah, Georgia for a week.",
+        "Georgia and I went to [PLACE] for a week.",
+    ),
+    (
+        "My CTC is 18 LPA and I stay in Whitefield, Bangalore.",
+        "My CTC is [INCOME] and I stay in [PLACE], Bangalore.",
+    ),
     ("Going to visit Paris in June.", "Going to visit France in June."),
     (
         "My dad says I should take the 2 crore flat in Pune.",
@@ -129,6 +150,11 @@ REWRITES = [
     ("I earn 2 crore a year.", "I earn [INCOME] a year."),
     ("My salary is 12 lakh per annum.", "My salary is [INCOME] per annum."),
     ("I make about 60k.", "I make about [INCOME]."),
+    (
+        "Mate, I'm on 60 grand a year and still skint.",
+        "Mate, I'm on [INCOME] a year and still skint.",
+    ),
+    ("I earn 3 lakh a month in Mumbai.", "I earn [INCOME] a month in India."),
     (
         "I got a job at a startup paying 40k.",
         "I got a job at a startup paying [INCOME].",
