@@ -70,6 +70,9 @@ _GROUP_SUBJECTS = frozenset({"we"})
 _DETERMINER_BEFORE = re.compile(
     r"\b(?:a|an|the|this|that|these|those|my|our|your|his|her|their)\s+$", re.I
 )
+_MODIFIER_FORM = "local"
+"""A city's form before a noun ("a Zurich insurer" -> "a local insurer"), as
+`anonygraph.cues.places` writes it: true whatever the city's country."""
 _PLACE_KINDS = frozenset({"city", "state", "region", "country", "area", "landmark"})
 
 
@@ -302,7 +305,7 @@ def _settle_place(text: str, doc: Any, cue: Cue, context: set[str]) -> Cue | Non
         # its own cue speaks for it.
         if gazetteer().get(fold(_plain_name(cue.quote))) is not None:
             return None
-    if cue.kind != "city" or not cue.exact or cue.replacement == "local":
+    if cue.kind != "city" or not cue.exact or cue.replacement == _MODIFIER_FORM:
         return cue
     if "," in cue.quote:
         # "Hamilton, Ontario": the text says which, if a place of that name
