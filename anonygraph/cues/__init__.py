@@ -7,6 +7,12 @@ amounts. Each detected `Cue` carries its span, the attribute it points to and
 a coarser replacement (city -> country, 27 -> "in my late twenties",
 "my husband" -> "my partner", "$85k" -> "tens of thousands").
 
+A replacement is made only where the parse and the rest of the text confirm
+what the span is; where a coarser form would be a guess, the span becomes its
+attribute's typed placeholder ("[PLACE]", "[AGE]", "[INCOME]":
+`anonygraph.cues.placeholders`), and a span the parse shows is no cue (a
+house number, a person's name) stays as written.
+
 Entry points: `detect_cues` finds them, `generalize_text` replaces them,
 `is_generalization` tells whether one cue is a coarser form of another.
 """
@@ -36,6 +42,7 @@ from anonygraph.cues.occupations import (
     detect_occupations,
 )
 from anonygraph.cues.phrases import detect_phrases
+from anonygraph.cues.placeholders import PLACEHOLDERS, settle
 from anonygraph.cues.places import (
     CONTINENT_ADJECTIVES,
     detect_places,
@@ -103,6 +110,9 @@ def detect_cues(
     cues = [_as_name_modifier(text, doc, c) for c in cues]
     cues = _merge_qualified_places(text, [_city_as_school(text, c) for c in cues])
     cues = _without_relatives_schools(text, cues)
+    # What the parse and the rest of the text do not confirm becomes a typed
+    # placeholder; what they show is no cue (a house number) is dropped.
+    cues = settle(text, doc, cues)
     # A span that is already its own coarse form ("student") is no lead to edit.
     cues = [
         replace(c, exact=False)
@@ -377,7 +387,11 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
     first_place: dict[str, str] = {}  # replacement -> the place it first stood for
     for cue in select_spans(cues):
         replacement = generalize(cue)
-        if cue.kind in PLACE_KINDS and replacement != cue.quote:
+        if (
+            cue.kind in PLACE_KINDS
+            and replacement != cue.quote
+            and _names_a_place(replacement)
+        ):
             if first_place.setdefault(replacement.lower(), cue.value) != cue.value:
                 replacement = f"another part of {replacement}"
         before = text[last : cue.start]
@@ -422,6 +436,17 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
         r"(^|[.!?])\s*[,;]\s*(\w)",
         lambda m: m.group(1) + (" " if m.group(1) else "") + m.group(2).upper(),
         result,
+    )
+
+
+def _names_a_place(replacement: str) -> bool:
+    """Tell whether a replacement names a place ("Canada"), not a kind of one.
+
+    "another part of" fits a named country, not "a city", "the area" or a
+    placeholder: "another part of the area" would invent a second place.
+    """
+    return replacement not in PLACEHOLDERS.values() and not re.match(
+        r"(?:a|an|the area|local|another)\b|\[", replacement, re.IGNORECASE
     )
 
 

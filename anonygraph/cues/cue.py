@@ -44,6 +44,12 @@ class Cue:
     """True when the span pins the attribute down at label precision (a city,
     an age); False for an already coarse span (a country, "in my thirties")."""
 
+    sure: bool = True
+    """True when the parse or the text confirms what the span is, so that its
+    ``replacement`` is true and reads in its slot; False when the replacement
+    is the attribute's typed placeholder (``[PLACE]``, ``[AGE]``, ``[INCOME]``:
+    `anonygraph.cues.placeholders`) because a coarser form would be a guess."""
+
     def overlaps(self, other: Cue) -> bool:
         """Return True when the two spans share a character."""
         return self.start < other.end and other.start < self.end

@@ -243,6 +243,13 @@ def _currency(match: re.Match[str], countries: frozenset[str]) -> float:
     return rates[chosen]
 
 
+def _currency_written(match: re.Match[str], text: str, end: int) -> bool:
+    """Tell whether an amount names its currency ("$85k", "45 000 kronor")."""
+    if match.group("cur") or match.group("cur2") or match.group("cur4"):
+        return True
+    return end > match.end()  # "85k CAD": the code after the figure
+
+
 def _paid_out(before: str) -> bool:
     """Tell whether the nearest word before an amount that says what it is is a cost."""
     words = [(m.start(), "cost") for m in COST_WORDS.finditer(before)] + [
@@ -321,6 +328,16 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
             or (hourly_or_yearly and not RENT_WORDS.search(sentence))
         ):
             level = income_level(_yearly(amount, per, sentence) * _currency(m, where))
+            if not _currency_written(m, text, figure_end):
+                # "9 LPA", "40k a year": without its currency a figure's band
+                # is a guess at the economy; the placeholder takes the figure.
+                figure_start = m.start("num3") if m.group("num3") else m.start()
+                cues.append(
+                    Cue(figure_start, m.end(), text[figure_start : m.end()],
+                        "income_level", "salary", level, "[INCOME]", 4,
+                        exact=True, sure=False)
+                )  # fmt: skip
+                continue
             # "living on R25,000 a month", a pension: an income, not a salary.
             phrases = (
                 LIVING_PHRASES

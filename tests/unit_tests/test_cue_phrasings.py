@@ -27,7 +27,7 @@ def found(text: str, attribute: str) -> list[str]:
         ("Sixty-two years young and still skating.",
          "In my sixties and still skating."),
         ("Moved out at 19, now 43 and renting again.",
-         "Moved out at a young age, now in my forties and renting again."),
+         "Moved out in my teens, now in my forties and renting again."),
         ("Quit smoking, just 26 and already wheezing.",
          "Quit smoking, just in my twenties and already wheezing."),
         ("I married late, almost 50 when we met.",
@@ -218,8 +218,9 @@ def test_when_a_state_or_country_follows_a_place_then_it_decides_the_reading(
     [
         ("She passed in March. I miss her.", "She passed in March. I miss her."),
         ("I fly out on Monday.", "I fly out on Monday."),
+        # Several countries' Richmonds: a town or a suburb as well as a city.
         ("I fish out of Richmond most weekends.",
-         "I fish out of a city most weekends."),
+         "I fish out of [PLACE] most weekends."),
     ],
 )  # fmt: skip
 def test_when_a_place_name_is_a_month_or_shared_by_countries_then_no_country_is_said(

@@ -47,7 +47,8 @@ def test_when_spaced_figures_are_two_numbers_then_they_stay_apart() -> None:
         ("Bringing home about $1,900 a month isn't much when rent is $1,200.",
          "Bringing home a modest wage isn't much when rent is four figures."),
         ("I earn $3,000 a month; rent in Brighton is $1,200.",
-         "I earn a decent salary; rent in the UK is $1,200."),  # the city's rent
+         # the city's rent; Brighton is in England and Australia both
+         "I earn a decent salary; rent in [PLACE] is $1,200."),
         ("I earn $3,000 a month and the rent is $1,500.",
          "I earn a decent salary and the rent is four figures."),
         ("I make $4,000 a month but tuition costs $150.",

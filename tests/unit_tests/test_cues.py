@@ -17,9 +17,16 @@ def cues_of(text: str, attribute: str) -> list[Cue]:
     ("text", "quote", "attribute", "replacement"),
     [
         ("Moved to Calgary for work.", "Calgary", "city_country", "Canada"),
-        ("Back home in Halifax it rains.", "Halifax", "birth_city_country", "Canada"),
+        # Halifax, Reading: big towns of two countries, the text says neither.
+        ("Back home in Halifax it rains.", "Halifax", "birth_city_country", "[PLACE]"),
         ("I grew up in Zürich.", "Zürich", "birth_city_country", "Switzerland"),
-        ("I moved to Reading last year.", "Reading", "city_country", "the UK"),
+        ("I moved to Reading last year.", "Reading", "city_country", "[PLACE]"),
+        (
+            "Back home in Halifax, Nova Scotia.",
+            "Halifax, Nova Scotia",
+            "birth_city_country",
+            "Canada",
+        ),
         ("Winters in Texas are mild.", "Texas", "city_country", "the US"),
         ("We live in France now.", "France", "city_country", "Europe"),
         (
@@ -88,12 +95,12 @@ def test_when_a_place_name_is_a_word_or_a_person_then_no_place_is_found(
             "32",
             "thirty-something",
         ),
-        ("At fifty-five I quit.", "At fifty-five", "55", "later in life"),
+        ("At fifty-five I quit.", "At fifty-five", "55", "in my fifties"),
         (
             "Married my sweetheart at 22 and never looked back.",
             "at 22",
             "22",
-            "at a young age",
+            "in my twenties",
         ),
         (
             "Honestly I'm in my late thirties.",
@@ -365,7 +372,7 @@ def test_when_words_are_about_someone_else_then_no_self_cue_is_found(
         ("My husband's job pays the rent.", "My partner's job pays the rent."),
         (
             "At 16 I left school for a job.",
-            "At a young age I left education for a job.",
+            "In my teens I left education for a job.",
         ),
     ],
 )

@@ -1,0 +1,355 @@
+"""Typed placeholders, and the checks that decide when a cue's coarser form is sure.
+
+A detector finds a span by a pattern or a name list; what it says the span is
+and what it would put in its place are a reading, not a fact. This module
+settles each cue against the parse and the rest of the text (`settle`): a cue
+whose reading is confirmed keeps its coarser form; one that is not confirmed
+keeps its span but is replaced by a typed placeholder (`PLACEHOLDERS`), which
+removes the cue without stating anything the author did not write; a span that
+the parse shows is no cue at all (a house number, a person called Papa,
+someone else's age) is dropped and stays as written.
+
+What makes a cue sure:
+    Ages: the number stands on its own in an age frame (not ``42 Elm Street``,
+        ``No. 42``, ``room 27``), and an age at an event ("at 32") hangs on a
+        verb whose subject is the author, or on a verb with no subject.
+    Places: a city's name belongs to one country (or one far bigger than any
+        other of that name) and is a sizeable city, or the text itself names
+        that country or another place in it; a name the text sets in another
+        country than the gazetteer's guess takes that country or the
+        placeholder. A name the parse reads as a person is no place.
+    Amounts: the currency is written (see `anonygraph.cues.money`).
+    Every replacement reads in its slot: after a determiner a phrase with its
+        own article does not ("the Richmond area"), so the placeholder stands.
+
+Spans that are already placeholders (``[PERSON_1]`` from the identifier step,
+``[PLACE]``) are never cues.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from anonygraph.attributes.gazetteer import cities, countries
+from anonygraph.cues.ages import decade_phrase
+from anonygraph.cues.cue import Cue
+from anonygraph.cues.places import LOCATIVE, NEARBY, display_country, fold, gazetteer
+
+PLACEHOLDERS: dict[str, str] = {
+    "city_country": "[PLACE]",
+    "birth_city_country": "[PLACE]",
+    "age": "[AGE]",
+    "income_level": "[INCOME]",
+    "education": "[SCHOOL]",
+    "occupation": "[OCCUPATION]",
+    "relationship_status": "[RELATIONSHIP]",
+    "sex": "[PERSON]",
+}
+"""The typed placeholder of each attribute: what an unsure cue becomes."""
+
+BRACKETED = re.compile(r"\[[A-Z][A-Z_]*(?:_\d+)?\]")
+"""A placeholder already in the text: ``[PLACE]``, ``[PERSON_1]``, ``[ADDRESS_2]``."""
+
+SURE_CITY_POPULATION = 100_000
+"""A city smaller than this may share its name with a suburb or town the
+gazetteer does not hold (Collingwood, Ontario and Collingwood, Melbourne)."""
+
+RIVAL_SHARE = 10
+"""A name is one country's when no other country's place of that name is
+more than a tenth of its size (Perth: 2.4 M in Australia, 47 k in Scotland)."""
+
+_AGE_NOUNS = frozenset({"year", "years", "yr", "yrs", "yo", "y", "o", "y/o", "y.o."})
+"""What a number may count in an age ("32-year-old"); any other noun makes
+it a house, room, bus or size number."""
+
+_AUTHOR_SUBJECTS = frozenset({"i"})
+_GROUP_SUBJECTS = frozenset({"we"})
+_DETERMINER_BEFORE = re.compile(
+    r"\b(?:a|an|the|this|that|these|those|my|our|your|his|her|their)\s+$", re.I
+)
+_MODIFIER_FORM = "local"
+"""A city's form before a noun ("a Zurich insurer" -> "a local insurer"), as
+`anonygraph.cues.places` writes it: true whatever the city's country."""
+_PLACE_KINDS = frozenset({"city", "state", "region", "country", "area", "landmark"})
+
+
+def placeholder(attribute: str) -> str:
+    """Return the typed placeholder of ``attribute`` (``[PLACE]`` for a city)."""
+    return PLACEHOLDERS.get(attribute, "[DETAIL]")
+
+
+def unsure(cue: Cue, start: int | None = None, text: str = "") -> Cue:
+    """Return ``cue`` replaced by its typed placeholder, from ``start`` if given."""
+    if start is not None and text:
+        cue = replace(cue, start=start, quote=text[start : cue.end])
+    return replace(cue, replacement=placeholder(cue.attribute), sure=False)
+
+
+def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
+    """Keep the cues the text confirms, placeholder the unsure, drop the non-cues.
+
+    Args:
+        text: The text the cues were found in.
+        doc: Its spaCy parse.
+        cues: The detectors' cues.
+
+    Returns:
+        The cues to keep, each with a replacement that is true in its slot
+        or its typed placeholder.
+
+    """
+    held = [(m.start(), m.end()) for m in BRACKETED.finditer(text)]
+    cues = [c for c in cues if not any(c.start < e and s < c.end for s, e in held)]
+    context = _countries_stated(cues)
+    out = []
+    for cue in cues:
+        settled: Cue | None = None if _someone_elses(doc, cue) else cue
+        if settled is None:
+            pass
+        elif cue.attribute == "age" and cue.kind in ("age", "age_then"):
+            settled = _settle_age(text, doc, cue)
+        elif cue.kind in _PLACE_KINDS and cue.attribute.endswith("country"):
+            settled = _settle_place(text, doc, cue, context)
+        if settled is not None and _numbered_label(doc, settled):
+            settled = None  # "at No. 42": a label with its number, no employer
+        if settled is not None:
+            out.append(_in_its_slot(text, settled))
+    return out
+
+
+_FIRST_PERSON = frozenset(
+    {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"}
+)
+
+
+def _someone_elses(doc: Any, cue: Cue) -> bool:
+    """Tell whether the cue's sentence is about a named person, not the author.
+
+    "Queen Elizabeth died at 96 in Balmoral": its subject is a person the
+    parser names, and no word in it is the author's, so its place and age
+    are hers.
+    """
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None:
+        return False
+    sentence = span.sent
+    if any(t.lower_ in _FIRST_PERSON for t in sentence):
+        return False
+    # A person entity that is the cue itself ("Fellow Canucks") is no one else.
+    people = [
+        e
+        for e in doc.ents
+        if e.label_ == "PERSON" and (e.end <= span.start or span.end <= e.start)
+    ]
+    return any(
+        t.dep_ in ("nsubj", "nsubjpass")
+        and t.head.dep_ == "ROOT"
+        and any(e.start <= t.i < e.end for e in people)
+        for t in sentence
+    )
+
+
+def _numbered_label(doc: Any, cue: Cue) -> bool:
+    """Tell whether a number right after the span counts it ("No. 42", "Route 66")."""
+    if cue.attribute == "age" or cue.attribute == "income_level":
+        return False
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None or span.end >= len(doc):
+        return False
+    after = doc[span.end]
+    return bool(after.like_num and after.dep_ == "nummod" and after.head in span)
+
+
+def _number_token(doc: Any, cue: Cue) -> Any:
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    numbers = [t for t in span or () if t.like_num]
+    return numbers[-1] if numbers else None
+
+
+def _settle_age(text: str, doc: Any, cue: Cue) -> Cue | None:
+    number = _number_token(doc, cue)
+    if number is None or not cue.exact:
+        return cue
+    # "42 Elm Street", "No. 42", "room 27": the number counts or names a
+    # thing; only years count an age ("32-year-old").
+    end = number.idx + len(number.text)
+    head = number.head
+    between = text[end : head.idx] if head.i > number.i else text[head.idx : number.idx]
+    if (
+        number.dep_ == "nummod"
+        # "No. 42", "room 27" label a thing in any frame; a noun after the
+        # number counts it only where an event's "at" leads ("at 42 Elm
+        # Street"); a stated age may run on ("74 next birthday").
+        and (head.i < number.i or cue.kind == "age_then")
+        and not cue.start <= head.idx < cue.end  # "Aged 27": the frame's own word
+        and head.lower_ not in _AGE_NOUNS
+        and text[end : end + 1] != "-"  # "45-ish": the number's own suffix
+        and not re.search(r"[,;:()]", between)  # "31, male": a list, no label
+    ):
+        return None
+    following = doc[number.i + 1] if number.i + 1 < len(doc) else None
+    if (
+        following is not None
+        and cue.kind == "age_then"
+        and following.pos_ in ("NOUN", "PROPN")
+        and following.idx == number.idx + len(number.text) + 1
+        and following.lower_ not in _AGE_NOUNS
+        and following.dep_ != "nsubj"
+    ):
+        return None
+    if not cue.quote.lower().startswith("at "):
+        return cue
+    # An age at an event: whose it is, the verb's subject says.
+    subject = _subject_of(doc, number)
+    if subject is None or subject.lower_ in _AUTHOR_SUBJECTS:
+        phrase = decade_phrase(int(cue.value)) if cue.value.isdigit() else ""
+        if phrase.startswith("in my "):
+            return replace(cue, replacement=phrase, sure=True)
+        return unsure(cue, number.idx, text)
+    if subject.lower_ in _GROUP_SUBJECTS:
+        return unsure(cue, number.idx, text)
+    return None  # "Mandela was sworn in at 75", "my mum retired at 60"
+
+
+def _subject_of(doc: Any, number: Any) -> Any:
+    """Return the subject of the verb an age hangs on; None for a fragment."""
+    after = [t for t in doc[number.i + 1 : number.i + 3] if not t.is_punct][:1]
+    if after and after[0].dep_ in ("nsubj", "nsubjpass"):
+        return after[0]  # "at 32 I should settle down", "At 20, she ..."
+    head = number
+    while head.head.i != head.i and head.pos_ not in ("VERB", "AUX"):
+        head = head.head
+    while True:
+        subjects = [c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if subjects:
+            return subjects[0]
+        # "Married at 29, divorced at 35": a verb joined to another shares
+        # its subject.
+        if head.dep_ in ("conj", "advcl", "xcomp") and head.head.i != head.i:
+            head = head.head
+            continue
+        return None
+
+
+@lru_cache(maxsize=1)
+def _holders() -> dict[str, dict[str, int]]:
+    """Return folded city name -> country name -> its biggest place of that name."""
+    code_name = {code: country.name for code, country in countries().items()}
+    held: dict[str, dict[str, int]] = {}
+    for city in cities():
+        country = code_name.get(city.country)
+        if not country:
+            continue
+        sizes = held.setdefault(fold(city.name), {})
+        sizes[country] = max(sizes.get(country, 0), city.population)
+    return held
+
+
+def _sure_city(name: str) -> str:
+    """Return the one country a city's name points to, "" when it is a guess."""
+    sizes = _holders().get(fold(name), {})
+    if not sizes:
+        return ""
+    ranked = sorted(sizes.items(), key=lambda kv: -kv[1])
+    country, size = ranked[0]
+    if size < SURE_CITY_POPULATION:
+        return ""
+    if len(ranked) > 1 and ranked[1][1] * RIVAL_SHARE > size:
+        return ""
+    return country
+
+
+def _plain_name(quote: str) -> str:
+    name = re.sub(r"(?:'s|’s)$", "", quote.strip())
+    return re.sub(r"^(?:of|in|the)\s+", "", name, flags=re.I)
+
+
+def _countries_stated(cues: list[Cue]) -> set[str]:
+    """Return the countries the text's places confirm: named, or of a sure city."""
+    stated = set()
+    for cue in cues:
+        if not cue.attribute.endswith("country"):
+            continue
+        place = gazetteer().get(fold(_plain_name(cue.quote)))
+        if place is None:
+            parts = [p.strip() for p in cue.quote.split(",")]
+            place = gazetteer().get(fold(parts[-1])) if len(parts) > 1 else None
+            if place is None:
+                continue
+        if place.kind in ("country", "state", "region") and place.country:
+            stated.add(place.country)
+        elif place.kind == "city":
+            country = _sure_city(place.name)
+            if country:
+                stated.add(country)
+    return stated
+
+
+def _settle_place(text: str, doc: Any, cue: Cue, context: set[str]) -> Cue | None:
+    before = text[: cue.start].split()
+    locative = bool(before) and before[-1].lower() in LOCATIVE
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    sizes = _holders().get(fold(_plain_name(cue.quote)), {})
+    big = max(sizes.values(), default=0) >= SURE_CITY_POPULATION
+    if span is not None and not locative and not big:
+        # "Papa says", "Georgia came over": a person, unless the name is a
+        # big city's ("Hobart traffic"), which the parser may misread.
+        people = [e for e in doc.ents if e.label_ == "PERSON"]
+        if any(e.start <= span.start and span.end <= e.end for e in people):
+            return None
+    if cue.kind == "area" and re.search(r"(?:'s|’s)$", cue.quote):
+        # "South Africa's coast": the name itself is in the gazetteer, and
+        # its own cue speaks for it.
+        if gazetteer().get(fold(_plain_name(cue.quote))) is not None:
+            return None
+    if cue.kind != "city" or not cue.exact or cue.replacement == _MODIFIER_FORM:
+        return cue
+    if "," in cue.quote:
+        # "Hamilton, Ontario": the text says which, if a place of that name
+        # is in the qualifier's country ("Savannah, Georgia" is no Georgian
+        # city: the US state, which the name table ranks below the country).
+        sizes = _holders().get(fold(cue.quote.split(",")[0].strip()), {})
+        named = {display_country(c) for c in sizes}
+        return cue if not sizes or cue.replacement in named else unsure(cue)
+    name = _plain_name(cue.quote)
+    sure = _sure_city(name)
+    guess = sure or (max(sizes, key=lambda c: sizes[c]) if sizes else "")
+    others = context - ({sure} if sure else set())
+    if guess and guess in context:
+        chosen = guess
+    elif others and (held := [c for c in sizes if c in others]) and len(held) == 1:
+        chosen = held[0]  # "Richmond, close to Melbourne": the Australian one
+    elif sure:
+        chosen = sure  # a big city of one country; the author may have moved
+    else:
+        return unsure(cue)
+    if cue.replacement == "a city" and before and before[-1].lower() in NEARBY:
+        # "a village outside Cork": the city itself is sure, its country
+        # would say "abroad".
+        return cue if sure else unsure(cue)
+    if cue.replacement == "a city" and chosen not in context:
+        return unsure(cue)  # a name several countries share, none confirmed
+    return replace(cue, replacement=display_country(chosen))
+
+
+def _in_its_slot(text: str, cue: Cue) -> Cue:
+    """Fall back to the placeholder where the coarser phrase would not read."""
+    replacement = cue.replacement
+    if (
+        replacement
+        and cue.sure
+        and re.match(r"(?:a|an|the)\s", replacement, re.I)
+        and _DETERMINER_BEFORE.search(text[: cue.start])
+    ):
+        return unsure(cue)  # "the Richmond area" -> "the [PLACE] area"
+    if (
+        cue.kind in _PLACE_KINDS
+        and re.search(r"(?:'s|’s)$", cue.quote)
+        and replacement
+        and not re.search(r"(?:'s|’s)$", replacement)
+    ):
+        return replace(cue, replacement=replacement + cue.quote[-2:])
+    return cue
