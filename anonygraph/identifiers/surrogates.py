@@ -15,12 +15,15 @@ import string
 from functools import lru_cache
 from typing import Any
 
+LOCALES = ("en_US", "en_GB", "de_DE", "en_IN")
+"""Faker locales the surrogates are drawn from."""
+
 
 @lru_cache(maxsize=1)
 def _faker() -> Any:
     from faker import Faker
 
-    return Faker(["en_US", "en_GB", "de_DE", "en_IN"])
+    return Faker(list(LOCALES))
 
 
 def reshape(value: str, rng: random.Random, *, keep_prefix: int = 0) -> str:
@@ -43,7 +46,8 @@ def _like_case(fake: str, original: str) -> str:
 
 def surrogate(kind: str, value: str, rng: random.Random) -> str:
     """Return a fake value of ``kind`` drawn from ``rng`` (seeded by the caller)."""
-    fake = _faker()
+    # One locale per value, so a first and a last name belong together.
+    fake = _faker()[rng.choice(LOCALES)]
     fake.seed_instance(rng.getrandbits(64))
     if kind == "PERSON":
         words = len(value.split())

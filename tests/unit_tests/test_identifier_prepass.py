@@ -146,3 +146,24 @@ def test_when_the_attacker_finds_nothing_then_an_identifier_left_rules_out_anony
         assert script.prompts("attacker") and all(
             "sarah.connor" not in p for p in script.prompts("attacker")
         )
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Divorced two years now and it's the best decision I've made.", []),
+        ("Our startup in Berlin just closed its Series A.", []),
+        ("Mum keeps sending care packages from Manchester though.", []),
+        ("I'm meeting friends later.", []),
+        ("Great talk.\nCheers Tom", ["Tom"]),
+        ("hey its maria lol", ["maria"]),
+        ("Best,\nAna Souza", ["Ana Souza"]),
+    ],
+)
+def test_when_a_word_follows_a_name_cue_then_only_a_name_is_taken(
+    text: str, names: list[str]
+) -> None:
+    from anonygraph.identifiers import find_identifiers
+
+    found = [i.text for i in find_identifiers(text) if i.kind == "PERSON"]
+    assert found == names

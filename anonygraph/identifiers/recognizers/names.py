@@ -35,7 +35,7 @@ WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{WORD}(?:[ \t]+{WORD}){{0,4}})"
 
 SELF = (
-    r"(?i:\b(?:my name is|my name's|name's|i am|i'm|i’m|im|it's|it’s|its|this is|"
+    r"(?i:\b(?:my name is|my name's|name's|i am|i'm|i’m|im|it's|it’s|this is|"
     r"call me|me llamo|je m'appelle|je suis|ich bin|hier ist|ik ben|mi chiamo|"
     r"meu nome é|sou o|sou a)[ \t]+)"
 )
@@ -60,9 +60,17 @@ SIGN_OFF = (
     r"regards|best wishes|best|cheers|sincerely|yours|love|xoxo|talk soon|speak "
     r"soon|take care|grüße|viele grüße|liebe grüße|beste grüße|mit freundlichen "
     r"grüßen|lg|vg|saludos|un saludo|cordialement|bisous|groetjes|met "
-    r"vriendelijke groet|atenciosamente|abraços|cumprimentos|a presto)[,!.]?"
-    r"[ \t]*\n?[ \t]*|(?m:^)--[ \t]*\n[ \t]*)"
+    r"vriendelijke groet|atenciosamente|abraços|cumprimentos|a presto)"
+    # A sign-off closes its line or takes a comma: "best decision" is no
+    # sign-off, "Best,\nAna" and "Cheers Ana" at a line's end are.
+    r"(?:[,!.][ \t]*\n?|[ \t]*\n)[ \t]*|(?m:^)--[ \t]*\n[ \t]*)"
 )
+SIGN_OFF_WORD = (
+    r"(?i:(?:^|(?<=[\n.!?]))[ \t]*(?:thanks|thank you|thx|ty|regards|best "
+    r"regards|kind regards|best wishes|best|cheers|love|xoxo|take care|talk soon))"
+)
+"""A sign-off word opening its line or sentence, for "Cheers Tom" at a line's end."""
+
 ORG_WORDS = frozenset(
     """inc corp corporation ltd llc llp plc gmbh ag sa bv co company team support
     service services department dept office clinic hospital bank group
@@ -78,7 +86,9 @@ GREETING_WORDS = frozenset(
 )
 """Words a model may take into a name's span, left out of it."""
 
-LOWER_OK = frozenset({"self", "greeting", "tell", "sign_off"})
+LOWER_OK = frozenset(
+    {"self", "self_its", "greeting", "tell", "sign_off", "sign_off_line"}
+)
 """Cues after which a lowercase word may be a name (chat)."""
 
 
@@ -109,11 +119,24 @@ class ContextNameRecognizer(CuedPatternRecognizer):
     ENTITY = "PERSON"
     PATTERNS = (
         ("self", SELF + NAME, 0.9),
+        # Chat's "its maria" opens its sentence; elsewhere "its" is possessive.
+        (
+            "self_its",
+            r"(?i:(?:^|(?<=[\n.!?])|\b(?:hey|hi|hello|yo|hiya|heya)[ \t,]+)"
+            r"[ \t]*its[ \t]+)" + NAME,
+            0.9,
+        ),
         ("greeting", GREETING + NAME, 0.9),
         ("tell", r"(?i:\b(?:tell|ask|text|ping|message)[ \t]+)" + NAME, 0.9),
         ("label", LABEL + NAME, 0.9),
         ("header", HEADER + NAME, 0.9),
         ("sign_off", SIGN_OFF + NAME + r"(?=[ \t]*(?:\(|\n|$|,|\.))", 0.9),
+        # "Cheers Tom" closing its line: the name is all that follows.
+        (
+            "sign_off_line",
+            SIGN_OFF_WORD + r"[ \t]+" + NAME + r"(?=[ \t]*(?:\n|$))",
+            0.9,
+        ),
         (
             "title",
             rf"(?<![\w.])(?P<v>{HONORIFICS}[ \t]+[A-ZÀ-Þ][^\W\d_'’-]*"
@@ -148,6 +171,8 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         """Cut the candidate down to its name words, or reject it."""
         start = match.start("v")
         end = _name_end(match.group("v"), lower_ok=match.re in self.lower_ok)
+        if end and text[start].islower() and not _noun_at(nlp_artifacts, start):
+            return None  # "I'm meeting", "hey so": a verb or an adverb, no name
         return (start, start + end) if end else None
 
 
@@ -241,6 +266,10 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 continue
             if " " not in value and _imperative(nlp_artifacts.tokens, start):
                 continue
+            # "care packages from Manchester": one word the gazetteer knows
+            # as a place, after a word of place, is the place.
+            if " " not in value and _place_after_locative(text, start, value):
+                continue
             # The English model reads capitalized nouns of other languages
             # ("Daten", "Placa") as names; there only a full name counts.
             if not english and (len(value.split()) < 2 or _foreign_stop_word(value)):
@@ -248,6 +277,37 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             result.start, result.end = start, end
             kept.append(result)
         return kept
+
+
+NOT_NAME_TAGS = frozenset(
+    "VERB AUX ADV ADP PRON DET SCONJ CCONJ PART NUM".split()
+)
+"""Parts of speech a lowercase word after a name cue cannot have as a name
+(an adjective may: the small model tags chat names so)."""
+
+
+def _noun_at(nlp_artifacts: Any, start: int) -> bool:
+    """Tell whether the parse reads the word at ``start`` as a noun or a name."""
+    for token in getattr(nlp_artifacts, "tokens", None) or []:
+        if token.idx == start:
+            return token.pos_ not in NOT_NAME_TAGS
+    return True  # no parse to ask: keep the cue's word
+
+
+LOCATIVES = frozenset("from in to at near into around outside via".split())
+"""Prepositions after which a gazetteer name is a place, not a person."""
+
+
+def _place_after_locative(text: str, start: int, value: str) -> bool:
+    """Tell a single place name right after a preposition of place."""
+    from anonygraph.cues.places import fold, gazetteer
+
+    before = re.search(r"([A-Za-z]+)[ \t]+$", text[:start])
+    return bool(
+        before
+        and before.group(1).lower() in LOCATIVES
+        and fold(value) in gazetteer()
+    )
 
 
 def _imperative(doc: Any, start: int) -> bool:
