@@ -30,7 +30,9 @@ def split(state: State, runtime: Runtime[DpEmbedContext]) -> dict[str, Any]:
         spans: list[Any] = (
             scan_paper(state.current, keep=ctx.keep_categories)
             if ctx.pii_rules == "paper"
-            else pii.scan(state.current, keep=ctx.keep_categories)
+            else pii.scan(
+                state.current, keep=ctx.keep_categories, verbatim=state.replacements
+            )
         )
         segments = segmentation.segment(
             state.current, spans, split_blank_lines=ctx.split_blank_lines

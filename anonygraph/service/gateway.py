@@ -80,10 +80,10 @@ class Upstream:
 
         """
         from anonygraph.llm.backends.openai import BACKEND
-        from anonygraph.llm.registry import parse_spec
+        from anonygraph.llm.registry import backend_of, parse_spec
 
         parsed = parse_spec(spec)
-        if parsed.backend != "openai" or len(parsed.urls) > 1:
+        if backend_of(parsed) is not BACKEND or len(parsed.urls) > 1:
             raise ModelSpecError(
                 f"--upstream {spec!r}: give one OpenAI-compatible server as "
                 "openai:NAME@URL (e.g. openai:gpt-4o-mini@https://api.openai.com/v1)"

@@ -225,6 +225,7 @@ def test_when_an_edit_drops_an_attribute_then_the_anonymizer_prompt_leaves_it_ou
         "outcome": "partly anonymized",
         "checked_by": "local",
         "leaks_left": ["age", "city_country"],
+        "identifiers_replaced": {},
         "run_id": run_id,
     }
     shown_text = "\n".join(shown)

@@ -39,7 +39,7 @@ def test_when_a_module_reaches_into_ray_privately_then_it_is_ray_private() -> No
     }
     assert users == {"runs/engines/ray_private.py"}
     # Every private name the module uses is one the first test looks up.
-    text = (PACKAGE / "runs" / "ray_private.py").read_text(encoding="utf-8")
+    text = (PACKAGE / "runs" / "engines" / "ray_private.py").read_text(encoding="utf-8")
     listed = {name.rpartition(".")[2] for name in ray_private.PRIVATE}
     called = set(re.findall(r"(?:auth|generator|services|raylet)\.(\w+)", text))
     called |= set(re.findall(r"from ray\._raylet import (\w+)", text))

@@ -9,6 +9,7 @@ profile uses the paper's own rules instead (`pii_paper`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
@@ -100,22 +101,43 @@ def parse_categories(names: Iterable[str]) -> frozenset[Category]:
     return frozenset(out)
 
 
-def scan(text: str, *, keep: Iterable[str] = ()) -> list[PiiSpan]:
+def scan(
+    text: str, *, keep: Iterable[str] = (), verbatim: Iterable[str] = ()
+) -> list[PiiSpan]:
     """Find the identifiers in a text, each with its numbered placeholder.
+
+    A typed placeholder already in the text (``[PERSON_1]``, written by the
+    identifier pre-pass) and each of ``verbatim`` (its surrogates) is a span
+    of its own that stays as it is: it must not go through the noised
+    rewrite, which would lose it.
 
     Args:
         text: The text to scan.
         keep: Categories to leave in the text (the whitelist).
+        verbatim: Strings the pre-pass wrote, kept as they are.
 
     Returns:
         Non-overlapping spans sorted by start offset.
 
     """
-    from anonygraph.identifiers import IdentifierBook, find_identifiers
+    from anonygraph.identifiers import PLACEHOLDER, IdentifierBook, find_identifiers
 
     kept = parse_categories(keep)
     book = IdentifierBook("placeholder")
-    return [
+    written = [
+        (m.start(), m.end(), m.group(0).strip("[]").rsplit("_", 1)[0])
+        for m in PLACEHOLDER.finditer(text)
+    ]
+    for value in sorted(set(verbatim), key=len, reverse=True):
+        for m in re.finditer(re.escape(value), text):
+            if all(m.end() <= s or m.start() >= e for s, e, _ in written):
+                written.append((m.start(), m.end(), "IDENTIFIER"))
+    spans = [
+        PiiSpan(category=kind, start=start, end=end, text=text[start:end],
+                placeholder=text[start:end], rule="pre-pass")
+        for start, end, kind in written
+    ]  # fmt: skip
+    spans += [
         PiiSpan(
             category=ident.kind,
             start=ident.start,
@@ -128,7 +150,9 @@ def scan(text: str, *, keep: Iterable[str] = ()) -> list[PiiSpan]:
         # is not re-claimed by another kind.
         for ident in find_identifiers(text)
         if ident.kind not in kept
+        and all(ident.end <= s or ident.start >= e for s, e, _ in written)
     ]
+    return sorted(spans, key=lambda span: span.start)
 
 
 class Placed(Protocol):
