@@ -33,8 +33,18 @@ PRESIDIO = "presidio_analyzer"
 """The package whose imports of torch and transformers are refused."""
 
 
-class TorchRefusedToThinc(MetaPathFinder):
-    """A finder that fails ``import torch`` when ``thinc.compat`` asks for it."""
+class Refused(MetaPathFinder):
+    """A finder that fails some top-level packages to some importers only.
+
+    The importer is the module whose frame asks (any frame up the stack, so
+    ``from x import y`` inside it counts); every other module imports them as
+    usual, in this thread and in others.
+    """
+
+    def __init__(self, packages: tuple[str, ...], importers: tuple[str, ...]) -> None:
+        """Refuse ``packages`` to modules named in, or inside, ``importers``."""
+        self.packages = packages
+        self.importers = importers
 
     def find_spec(
         self,
@@ -42,19 +52,25 @@ class TorchRefusedToThinc(MetaPathFinder):
         path: Sequence[str] | None = None,
         target: ModuleType | None = None,
     ) -> ModuleSpec | None:
-        """Refuse torch to thinc's compatibility module; find nothing else."""
-        if fullname != "torch":
+        """Refuse a listed package to a listed importer; find nothing else."""
+        if fullname.split(".")[0] not in self.packages:
             return None
         frame: FrameType | None = sys._getframe(1)
         while frame is not None:
-            if frame.f_globals.get("__name__") == THINC_COMPAT:
-                # thinc catches the ImportError and goes on without torch.
+            name = str(frame.f_globals.get("__name__", ""))
+            if any(name == i or name.startswith(i + ".") for i in self.importers):
+                # The importer catches the ImportError and goes on without.
                 raise ModuleNotFoundError(
-                    "torch not imported for thinc: spaCy's pipeline needs none",
+                    f"{fullname} not imported for {name}: no model here needs it",
                     name=fullname,
                 )
             frame = frame.f_back
         return None
+
+
+def thinc_finder() -> Refused:
+    """Return the finder that fails ``import torch`` for ``thinc.compat``."""
+    return Refused(("torch",), (THINC_COMPAT,))
 
 
 def import_spacy() -> ModuleType:
@@ -65,37 +81,12 @@ def import_spacy() -> ModuleType:
     """
     if "spacy" in sys.modules or "thinc" in sys.modules or "torch" in sys.modules:
         return importlib.import_module("spacy")
-    finder = TorchRefusedToThinc()
+    finder = thinc_finder()
     sys.meta_path.insert(0, finder)
     try:
         return importlib.import_module("spacy")
     finally:
         sys.meta_path.remove(finder)
-
-
-class TorchRefusedToPresidio(MetaPathFinder):
-    """A finder that fails torch and transformers for Presidio's analyzer."""
-
-    def find_spec(
-        self,
-        fullname: str,
-        path: Sequence[str] | None = None,
-        target: ModuleType | None = None,
-    ) -> ModuleSpec | None:
-        """Refuse torch and transformers to ``presidio_analyzer`` and thinc."""
-        if fullname.split(".")[0] not in ("torch", "transformers"):
-            return None
-        frame: FrameType | None = sys._getframe(1)
-        while frame is not None:
-            name = str(frame.f_globals.get("__name__", ""))
-            if name == THINC_COMPAT or name.split(".")[0] == PRESIDIO:
-                raise ModuleNotFoundError(
-                    f"{fullname} not imported for {name}: the identifier "
-                    "detector needs none",
-                    name=fullname,
-                )
-            frame = frame.f_back
-        return None
 
 
 def import_presidio_analyzer() -> ModuleType:
@@ -108,7 +99,7 @@ def import_presidio_analyzer() -> ModuleType:
     """
     if PRESIDIO in sys.modules or "torch" in sys.modules:
         return importlib.import_module(PRESIDIO)
-    finder = TorchRefusedToPresidio()
+    finder = Refused(("torch", "transformers"), (PRESIDIO, THINC_COMPAT))
     sys.meta_path.insert(0, finder)
     try:
         importlib.import_module("presidio_analyzer.predefined_recognizers")

@@ -15,7 +15,7 @@ from anonygraph.cli import build_parser, chosen_command
 from anonygraph.cli.commands import COMMANDS
 from anonygraph.graphs import GRAPHS
 from anonygraph.state.contexts import CONTEXTS, context_classes
-from anonygraph.tools.spacy_import import TorchRefusedToThinc
+from anonygraph.tools.spacy_import import thinc_finder
 
 HEAVY = (
     "langgraph", "langchain_core", "langsmith", "spacy", "numpy", "torch",
@@ -169,4 +169,4 @@ def test_when_thinc_asks_for_torch_then_only_thinc_is_refused(tmp_path: Path) ->
 
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "0.0", "True"]
-    assert TorchRefusedToThinc().find_spec("torch") is None  # asked from here
+    assert thinc_finder().find_spec("torch") is None  # asked from here
