@@ -165,11 +165,16 @@ def record_outcome(result: dict[str, Any]) -> str:
     return str(result.get("outcome") or "not checked")
 
 
+def result_of(row: dict[str, Any]) -> dict[str, Any]:
+    """Return a stored record's result as data (empty when it has none yet)."""
+    return dict(json.loads(row["result"])) if row.get("result") else {}
+
+
 def tally_checkers(rows: list[dict[str, Any]]) -> dict[str, int]:
     """Count a run's finished records per checker spec (``checked_by``)."""
     checkers: dict[str, int] = {}
     for row in rows:
-        result = json.loads(row.get("result") or "{}") if row.get("result") else {}
+        result = result_of(row)
         if result.get("checked_by"):
             spec = str(result["checked_by"])
             checkers[spec] = checkers.get(spec, 0) + 1
@@ -180,7 +185,7 @@ def tally_identifiers(rows: list[dict[str, Any]]) -> dict[str, int]:
     """Count a run's replaced identifiers per kind, most first."""
     kinds: dict[str, int] = {}
     for row in rows:
-        result = json.loads(row.get("result") or "{}") if row.get("result") else {}
+        result = result_of(row)
         for kind, n in (result.get("identifiers") or {}).items():
             kinds[kind] = kinds.get(kind, 0) + int(n)
     return dict(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
@@ -191,7 +196,7 @@ def tally_outcomes(rows: list[dict[str, Any]]) -> tuple[dict[str, int], dict[str
     outcomes: dict[str, int] = {}
     refusals: dict[str, int] = {}
     for row in rows:
-        result = json.loads(row.get("result") or "{}") if row.get("result") else {}
+        result = result_of(row)
         name = "failed" if row.get("status") == "failed" else record_outcome(result)
         if row.get("status") == WAITING:
             name = WAITING_FOR_REVIEW  # paused: no outcome of its own yet

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from anonygraph.inputs import MAX_CHARS, InputError
 from anonygraph.runs.files import secure_file
-from anonygraph.runs.summary import record_outcome
+from anonygraph.runs.summary import record_outcome, result_of
 from anonygraph.state.domain import Record
 
 
@@ -254,7 +254,7 @@ def export_mapping(db: Any, run_id: str, path: str) -> int:
     count = 0
     with open(path, "w", encoding="utf-8") as out:
         for row in db.records(run_id, status="done"):
-            result = json.loads(row.get("result") or "{}")
+            result = result_of(row)
             if result.get("identifier_mapping"):
                 line = {"id": row["record_id"], "mapping": result["identifier_mapping"]}
                 out.write(json.dumps(line, ensure_ascii=False) + "\n")
