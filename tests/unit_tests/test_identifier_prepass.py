@@ -167,3 +167,34 @@ def test_when_a_word_follows_a_name_cue_then_only_a_name_is_taken(
 
     found = [i.text for i in find_identifiers(text) if i.kind == "PERSON"]
     assert found == names
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_when_the_mapping_is_kept_then_only_the_store_holds_it(
+    tmp_path: Path, keep: bool
+) -> None:
+    from anonygraph.runs.io.output import export_mapping
+    from anonygraph.runs.store import RunStore
+
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"id": "m1", "text": TICKET}) + "\n")
+    summary = rlaa_batch(tmp_path, source, default_model="rules", keep_mapping=keep)
+
+    output = (tmp_path / "out.jsonl").read_text()
+    assert "sarah.connor@gmail.com" not in output and "[EMAIL_1]" in output
+    mapping = tmp_path / "mapping.jsonl"
+    db = RunStore(str(tmp_path / "runs.sqlite"))
+    try:
+        written = export_mapping(db, summary.run_id, str(mapping))
+        (row,) = db.records(summary.run_id)
+    finally:
+        db.close()
+    assert bool(json.loads(row["result"]).get("identifier_mapping")) == keep
+    assert mapping.stat().st_mode & 0o777 == 0o600
+    if keep:
+        (line,) = [json.loads(x) for x in mapping.read_text().splitlines()]
+        assert written == 1 and line["id"] == "m1"
+        assert {"kind": "EMAIL", "replacement": "[EMAIL_1]",
+                "original": "sarah.connor@gmail.com"} in line["mapping"]  # fmt: skip
+    else:
+        assert written == 0 and mapping.read_text() == ""
