@@ -15,7 +15,8 @@ import subprocess
 import tempfile
 import time
 import urllib.request
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -181,3 +182,26 @@ class Chromium:
 def required() -> bool:
     """True when a missing browser must fail the run (CI) instead of skipping."""
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+@contextmanager
+def chromium_or_skip() -> Iterator[Chromium]:
+    """Yield a started headless chromium; skip without one (fail under CI)."""
+    import pytest
+
+    binary = find_chromium()
+    if binary is None:
+        message = "chromium is not installed (make test installs it)"
+        if required():
+            pytest.fail(message)
+        pytest.skip(message)
+    try:
+        browser = Chromium(binary)
+    except BrowserUnavailableError as exc:
+        if required():
+            pytest.fail(str(exc))
+        pytest.skip(str(exc))
+    try:
+        yield browser
+    finally:
+        browser.close()

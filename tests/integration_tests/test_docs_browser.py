@@ -11,28 +11,14 @@ from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
-from browser import BrowserUnavailableError, Chromium, find_chromium, required
+from browser import Chromium, chromium_or_skip
 from service import Service
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Chromium]:
-    binary = find_chromium()
-    if binary is None:
-        message = "chromium is not installed (make test installs it)"
-        if required():
-            pytest.fail(message)
-        pytest.skip(message)
-    try:
-        page = Chromium(binary)
-    except BrowserUnavailableError as exc:
-        if required():
-            pytest.fail(str(exc))
-        pytest.skip(str(exc))
-    try:
+    with chromium_or_skip() as page:
         yield page
-    finally:
-        page.close()
 
 
 @pytest.fixture(scope="module")

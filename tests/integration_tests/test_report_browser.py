@@ -13,29 +13,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser import BrowserUnavailableError, Chromium, find_chromium, required
+from browser import Chromium, chromium_or_skip
 from report_run import HOSTILE_TEXT, ReviewStore
 
 
 @pytest.fixture(scope="module")
 def page(review_store: ReviewStore) -> Iterator[Chromium]:
-    binary = find_chromium()
-    if binary is None:
-        message = "chromium is not installed (make test installs it)"
-        if required():
-            pytest.fail(message)
-        pytest.skip(message)
-    try:
-        browser = Chromium(binary)
-    except BrowserUnavailableError as exc:
-        if required():
-            pytest.fail(str(exc))
-        pytest.skip(str(exc))
-    try:
+    with chromium_or_skip() as browser:
         browser.open(review_store.report["html"])
         yield browser
-    finally:
-        browser.close()
 
 
 def _set(page: Chromium, control: str, value: str) -> None:
