@@ -156,10 +156,34 @@ def name_mentions(
         for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])", text):
             if any(s < m.end() and m.start() < e for s, e in taken):
                 continue
+            start = _given_names_before(text, m.start())
             extra.append(
-                Identifier("PERSON", m.start(), m.end(), word, 0.6, "NameMention")
+                Identifier(
+                    "PERSON", start, m.end(), text[start : m.end()], 0.6, "NameMention"
+                )
             )
     return extra
+
+
+def _given_names_before(text: str, start: int) -> int:
+    """Widen a surname's mention over the given names right before it.
+
+    "Oluwaseun Adeyemi wrote" after "Dear Mr Adeyemi": the capitalized words
+    joined to a known name word by a single space are that person's other
+    names (up to three), unless they are words that are no names.
+    """
+    from anonygraph.identifiers.recognizers.names import LABEL, not_names
+
+    for _ in range(3):
+        m = re.search(r"(?<![\w'’.-])([A-ZÀ-Þ][^\W\d_]+) $", text[:start])
+        if (
+            m is None
+            or m.group(1).lower() in not_names() | _TITLES
+            or re.fullmatch(LABEL, m.group(0))  # "Grandma Rose": a cue word
+        ):
+            break
+        start = m.start(1)
+    return start
 
 
 def _non_overlapping(found: list[Identifier]) -> list[Identifier]:

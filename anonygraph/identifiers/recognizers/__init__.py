@@ -26,6 +26,7 @@ from anonygraph.identifiers.recognizers.addresses import (
     PostcodeRecognizer,
     StreetAddressRecognizer,
 )
+from anonygraph.identifiers.recognizers.cards import CardRecognizer
 from anonygraph.identifiers.recognizers.documents import (
     BankAccountRecognizer,
     DateOfBirthRecognizer,
@@ -69,6 +70,7 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     StreetAddressRecognizer,
     PostcodeRecognizer,
     DateOfBirthRecognizer,
+    CardRecognizer,
     LicensePlateRecognizer,
     PassportRecognizer,
     MedicalRecordRecognizer,

@@ -32,6 +32,7 @@ PARTICLES = frozenset(
 """Lowercase or short words inside a name ("Sanne de Wit", "Mac Giolla")."""
 
 WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
+CAPITAL = r"[A-ZÀ-Þ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{WORD}(?:[ \t]+{WORD}){{0,4}})"
 
 SELF = (
@@ -145,7 +146,14 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         ),
         (
             "here",
-            r"(?:^|[\n!?.][ \t]*)(?P<v>[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?),?[ \t]+here\b",
+            r"(?:^|[\n!?.,][ \t]*)(?P<v>[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?),?[ \t]+here\b",
+            0.9,
+        ),
+        # "Eleanor Brandt <ellie@example.org>": a mailbox's display name.
+        (
+            "mailbox",
+            rf"(?<![\w'’.-])(?P<v>{CAPITAL}(?:[ \t]+{CAPITAL}){{0,3}})[ \t]*"
+            r"<[^<>@\s]+@[^<>\s]+>",
             0.9,
         ),
         ("closing", r",[ \t]+(?P<v>[A-Z][a-zà-ÿ]+)[.!]?[ \t]*$", 0.9),
@@ -164,6 +172,9 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         self.lower_ok = {
             pattern for name, pattern, _ in self.compiled if name in LOWER_OK
         }
+        self.role = {
+            pattern for name, pattern, _ in self.compiled if name in ("label", "tell")
+        }
 
     def span(
         self, match: re.Match[str], text: str, nlp_artifacts: Any
@@ -173,7 +184,32 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         end = _name_end(match.group("v"), lower_ok=match.re in self.lower_ok)
         if end and text[start].islower() and not _noun_at(nlp_artifacts, start):
             return None  # "I'm meeting", "hey so": a verb or an adverb, no name
+        if (
+            not end
+            and match.re in self.role
+            and _proper_mid_sentence(nlp_artifacts, text, start)
+        ):
+            # "ask for Will": a word that is also a name, capitalized after
+            # the cue in mid-sentence and read by the parse as a proper noun.
+            end = len(re.match(r"[^\W\d_]+", text[start:]).group(0))  # type: ignore[union-attr]
         return (start, start + end) if end else None
+
+
+def _proper_mid_sentence(nlp_artifacts: Any, text: str, start: int) -> bool:
+    """Tell a capitalized proper noun that does not open its sentence."""
+    if not text[start : start + 1].isupper():
+        return False
+    for token in getattr(nlp_artifacts, "tokens", None) or []:
+        if token.idx == start:
+            following = token.nbor(1) if token.i + 1 < len(token.doc) else None
+            return bool(
+                token.pos_ == "PROPN"
+                and not token.is_sent_start
+                and token.text.istitle()
+                and token.text.lower() not in GREETING_WORDS | ORG_WORDS
+                and not (following is not None and following.text[:1].isupper())
+            )
+    return False
 
 
 def _name_end(candidate: str, *, lower_ok: bool) -> int:
@@ -199,8 +235,18 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
             continue
         # After the first name word, a capitalized word is the name's even when
         # it is also a word elsewhere ("Nguyễn Văn An", "Rose Hope").
+        # "Hope Tran here": a capitalized word that is also a word opens a
+        # name when a capitalized name word follows it.
+        full_name = (
+            taken == 0
+            and bare[:1].isupper()
+            and not bare.isupper()
+            and i + 1 < len(words)
+            and words[i + 1].group(0)[:1].isupper()
+            and words[i + 1].group(0).rstrip(".,").lower() not in stop
+        )
         if (
-            (low in stop and (taken == 0 or bare.islower()))
+            (low in stop and not full_name and (taken == 0 or bare.islower()))
             or len(bare) < 2
             or not bare.replace("-", "").replace("'", "").replace("’", "").isalpha()
         ):
@@ -266,6 +312,11 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 continue
             if " " not in value and _imperative(nlp_artifacts.tokens, start):
                 continue
+            # "a Weegie", "Wah lau", "Perth Amboy": one word the parse reads
+            # as a common noun's determiner's, an interjection or a modifier
+            # of another proper noun or unknown word is no one's name.
+            if " " not in value and _not_a_name_role(nlp_artifacts.tokens, start):
+                continue
             # "care packages from Manchester": one word the gazetteer knows
             # as a place, after a word of place, is the place.
             if " " not in value and _place_after_locative(text, start, value):
@@ -308,6 +359,35 @@ def _place_after_locative(text: str, start: int, value: str) -> bool:
         and before.group(1).lower() in LOCATIVES
         and fold(value) in gazetteer()
     )
+
+
+PLACE_LABELS = frozenset("GPE LOC FAC ORG NORP".split())
+"""Entity labels of a head word that makes its modifier part of a place's name."""
+
+
+def _not_a_name_role(doc: Any, start: int) -> bool:
+    """Tell a single word whose role in the parse is no person's.
+
+    A determiner before it ("a Brummie", "the Geordie": a kind of person,
+    not one), an interjection, or a modifier of a word outside the name
+    that is a place or organization ("Perth Amboy") or a lowercase unknown
+    word ("Wah lau").
+    """
+    for token in doc:
+        if token.idx != start:
+            continue
+        if token.pos_ == "INTJ" or any(c.dep_ == "det" for c in token.lefts):
+            return True
+        head = token.head
+        return bool(
+            token.dep_ == "compound"
+            and head.i > token.i
+            and (
+                head.ent_type_ in PLACE_LABELS
+                or (head.text.islower() and head.pos_ in {"PROPN", "X", "INTJ"})
+            )
+        )
+    return False
 
 
 def _imperative(doc: Any, start: int) -> bool:
