@@ -197,7 +197,7 @@ class PostcodeRecognizer(CuedPatternRecognizer):
             0.8,
         ),
         ("in_pin", r"\b[A-Z][a-z]+\s*[-–]\s*(?P<v>[1-9]\d{2}\s?\d{3})\b", 0.6),
-        ("after_address", AFTER_ADDRESS, 0.7),
+        ("after_address", AFTER_ADDRESS, 0.8),
         ("town_pin", r",\s*[A-Z][a-z]+\s+(?P<v>[1-9]\d{2}\s?\d{3})\b(?![.,]?\d)", 0.6),
     )
 

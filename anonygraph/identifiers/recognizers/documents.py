@@ -76,10 +76,9 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         (
             "mrn",
-            KEY_START
-            + rf"(?P<cue>{MRN_CUE})(?:[\s._-]+(?:record|rec))?"
+            KEY_START + rf"(?P<cue>{MRN_CUE})(?:[\s._-]+(?:record|rec))?"
             rf"(?P<word>(?:[\s._-]*{NUMBER_WORD})*)"
-            r"\s*[:#=]?\s*(?P<v>[A-Z]{0,4}-?\d[\dA-Z/-]{3,14})(?![\w-])",
+            r"\s*[:#=]?\s*(?P<v>[A-Z]{0,4}[-/]?\d[\dA-Z/-]{3,14})(?![\w-])",
             0.85,
         ),
     )

@@ -146,7 +146,8 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         ),
         (
             "here",
-            r"(?:^|[\n!?.,][ \t]*)(?P<v>[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?),?[ \t]+here\b",
+            r"(?:^|[\n!?.,][ \t]*)(?P<v>[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?),?"
+            r"[ \t]+here\b",
             0.9,
         ),
         # "Eleanor Brandt <ellie@example.org>": a mailbox's display name.

@@ -92,10 +92,7 @@ class PersonalUrlRecognizer(CuedPatternRecognizer):
         site = host.lower().removeprefix("m.")
         if any(s.startswith(("~", "@")) and len(s) > 2 for s in segments):
             return True
-        if any(
-            s in USER_PATHS and i + 1 < len(lowered)
-            for i, s in enumerate(lowered)
-        ):
+        if any(s in USER_PATHS and i + 1 < len(lowered) for i, s in enumerate(lowered)):
             return True
         if PERSONAL_QUERY.search("?" + query):
             return True
