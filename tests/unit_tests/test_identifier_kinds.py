@@ -26,22 +26,54 @@ def check(text: str, kind: str, span: str, *, expected: bool) -> None:
 
 
 URLS = [
-    ("The album is at https://photos.example.com/share/Zx8KpQ2mTb", True,
-     "https://photos.example.com/share/Zx8KpQ2mTb"),
-    ("doc: docs.example.org/d/1bC9xYq3LmN0/edit", True, "docs.example.org/d/1bC9xYq3LmN0/edit"),
-    ("see my shop forum.example.net/members/kettle_queen99", True,
-     "forum.example.net/members/kettle_queen99"),
+    (
+        "The album is at https://photos.example.com/share/Zx8KpQ2mTb",
+        True,
+        "https://photos.example.com/share/Zx8KpQ2mTb",
+    ),
+    (
+        "doc: docs.example.org/d/1bC9xYq3LmN0/edit",
+        True,
+        "docs.example.org/d/1bC9xYq3LmN0/edit",
+    ),
+    (
+        "see my shop forum.example.net/members/kettle_queen99",
+        True,
+        "forum.example.net/members/kettle_queen99",
+    ),
     ("my page is social.example.org/@rosa_b", True, "social.example.org/@rosa_b"),
-    ("old homepage: university.example.edu/~jmorales", True, "university.example.edu/~jmorales"),
-    ("I post my ride logs at rides.vanessa-kraft.net/2024/alps", True,
-     "rides.vanessa-kraft.net/2024/alps"),
-    ("File bugs at https://gitlab.com/example-group/tool/-/issues please", False,
-     "https://gitlab.com/example-group/tool/-/issues"),
-    ("Releases: github.com/example-org/app/releases", False, "github.com/example-org/app/releases"),
-    ("Read the FAQ at shop.example.com/help/returns", False, "shop.example.com/help/returns"),
-    ("webhook url=https://hooks.example.io/t/a7c2 ok", False, "https://hooks.example.io/t/a7c2"),
+    (
+        "old homepage: university.example.edu/~jmorales",
+        True,
+        "university.example.edu/~jmorales",
+    ),
+    (
+        "I post my ride logs at rides.vanessa-kraft.net/2024/alps",
+        True,
+        "rides.vanessa-kraft.net/2024/alps",
+    ),
+    (
+        "File bugs at https://gitlab.com/example-group/tool/-/issues please",
+        False,
+        "https://gitlab.com/example-group/tool/-/issues",
+    ),
+    (
+        "Releases: github.com/example-org/app/releases",
+        False,
+        "github.com/example-org/app/releases",
+    ),
+    (
+        "Read the FAQ at shop.example.com/help/returns",
+        False,
+        "shop.example.com/help/returns",
+    ),
+    (
+        "webhook url=https://hooks.example.io/t/a7c2 ok",
+        False,
+        "https://hooks.example.io/t/a7c2",
+    ),
     ("I ordered it from bigstore.example.com last week", False, "bigstore.example.com"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("text", "expected", "span"), URLS)
@@ -169,17 +201,23 @@ def test_when_a_plate_stands_near_a_vehicle_then_it_is_found(
 
 
 PERSONS = [
-    ("Escalation owner: Naomi Achterberg <n.achterberg@mail.example>", True,
-     "Naomi Achterberg"),
+    (
+        "Escalation owner: Naomi Achterberg <n.achterberg@mail.example>",
+        True,
+        "Naomi Achterberg",
+    ),
     ("Sunny Okoro here, about my refund", True, "Sunny Okoro"),
     ("Viewing on Sunday, ask for Grant.", True, "Grant"),
-    ("Dear Ms Oyelaran,\nthanks.\n\nBabatunde Oyelaran replied:", True,
-     "Babatunde Oyelaran"),
+    (
+        "Dear Ms Oyelaran,\nthanks.\n\nBabatunde Oyelaran replied:",
+        True,
+        "Babatunde Oyelaran",
+    ),
     ("Honestly, he's a proper Scouser through and through.", False, "Scouser"),
     ("Alamak, the bus is late again.", False, "Alamak"),
     ("We stopped in Palm Springs on the way.", False, "Palm"),
     ("Hello World, contact Customer Support.", False, "World"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("text", "expected", "span"), PERSONS)
@@ -190,13 +228,16 @@ def test_when_a_word_is_in_a_persons_role_then_it_is_a_name_and_otherwise_not(
 
 
 LOOKALIKES = [
-    ("PHONE", "Ring the Harbourside Dental Practice, (503) 555-0142, for slots.",
-     "(503) 555-0142"),
+    (
+        "PHONE",
+        "Ring the Harbourside Dental Practice, (503) 555-0142, for slots.",
+        "(503) 555-0142",
+    ),
     ("PHONE", "The council said ring 0345 600 1234 for bins.", "0345 600 1234"),
     ("PHONE", "wire it (routing 011000015) today", "011000015"),
     ("PHONE", "parcel code YT 55 210 448 3CN arrives", "55 210 448"),
     ("BANK_ACCOUNT", "sort code 30-94-12 at the branch", "30-94-12"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("kind", "text", "span"), LOOKALIKES)

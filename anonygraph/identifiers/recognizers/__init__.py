@@ -7,7 +7,8 @@ written as Presidio recognizers, cover what it lacks or does badly (one
 module per kind family).
 Payment cards are ours (`recognizers.cards`: every grouping, glued
 numbers, reference cues). Presidio's DATE_TIME, US_DRIVER_LICENSE, NRP and
-LOCATION are never run: they take recipe quantities, order numbers and places that identify no one.
+LOCATION are never run: they take recipe quantities, order numbers and
+places that identify no one.
 """
 
 from __future__ import annotations

@@ -56,7 +56,8 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
         ),
         (
             "in_plate",
-            r"(?<![\w-])(?P<v>[A-Z]{2}[ -]?\d{1,2}[A-Z]?[ -]?[A-Z]{1,3}[ -]?\d{4})(?![\w-])",
+            r"(?<![\w-])(?P<v>[A-Z]{2}[ -]?\d{1,2}[A-Z]?[ -]?[A-Z]{1,3}[ -]?\d{4})"
+            r"(?![\w-])",
             0.75,
         ),
         (
