@@ -157,12 +157,31 @@ def name_mentions(
             if any(s < m.end() and m.start() < e for s, e in taken):
                 continue
             start = _given_names_before(text, m.start())
+            end = _other_names_after(text, m.end())
             extra.append(
-                Identifier(
-                    "PERSON", start, m.end(), text[start : m.end()], 0.6, "NameMention"
-                )
+                Identifier("PERSON", start, end, text[start:end], 0.6, "NameMention")
             )
     return extra
+
+
+_TITLE_CASE = r"[A-ZÀ-Þ](?:(?![A-ZÀ-Þ])[^\W\d_])+"
+"""A word in title case: one capital, then lowercase letters ("Nguyễn", not "TK")."""
+
+
+def _other_names_after(text: str, end: int) -> int:
+    """Widen a given name's mention over the capitalized names right after it.
+
+    "Minh Anh" after a find of "Minh": up to three capitalized words joined
+    by one space, unless they are words that are no names.
+    """
+    from anonygraph.identifiers.recognizers.names import not_names
+
+    for _ in range(3):
+        m = re.match(rf" ({_TITLE_CASE})(?![\w'’.-]*\w)", text[end:])
+        if m is None or m.group(1).lower() in not_names() | _TITLES:
+            break
+        end += m.end(1)
+    return end
 
 
 def _given_names_before(text: str, start: int) -> int:
@@ -175,7 +194,7 @@ def _given_names_before(text: str, start: int) -> int:
     from anonygraph.identifiers.recognizers.names import LABEL, not_names
 
     for _ in range(3):
-        m = re.search(r"(?<![\w'’.-])([A-ZÀ-Þ][^\W\d_]+) $", text[:start])
+        m = re.search(rf"(?<![\w'’.-])({_TITLE_CASE}) $", text[:start])
         if (
             m is None
             or m.group(1).lower() in not_names() | _TITLES

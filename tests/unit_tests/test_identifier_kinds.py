@@ -217,6 +217,17 @@ PERSONS = [
     ("Alamak, the bus is late again.", False, "Alamak"),
     ("We stopped in Palm Springs on the way.", False, "Palm"),
     ("Hello World, contact Customer Support.", False, "World"),
+    ("All set for Friday.\n– Marisol", True, "Marisol"),
+    ("CURRICULUM VITAE — Oksana Lytvyn\nKyiv", True, "Oksana Lytvyn"),
+    ("Referred by Dr J. Abernethy, Elm Surgery.", True, "Dr J. Abernethy"),
+    (
+        "Ticket 4410 | Raised by Oyinkansola Adebayo-Smith | Mobile 07700 900555",
+        True,
+        "Oyinkansola Adebayo-Smith",
+    ),
+    ("Report written by Quality Assurance Team.", False, "Quality Assurance Team"),
+    ("We read 'Darwin, Wallace and Mendel' in class.", False, "Wallace"),
+    ("Spare toner: Uncle DK-1150 cartridge", False, "DK"),
 ]
 
 

@@ -140,7 +140,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         ),
         (
             "title",
-            rf"(?<![\w.])(?P<v>{HONORIFICS}[ \t]+[A-ZÀ-Þ][^\W\d_'’-]*"
+            rf"(?<![\w.])(?P<v>{HONORIFICS}[ \t]+(?:[A-Z]\.[ \t]*)*[A-ZÀ-Þ][^\W\d_'’-]*"
             rf"(?:[ \t]+{WORD}){{0,3}})",
             0.9,
         ),
@@ -162,7 +162,22 @@ class ContextNameRecognizer(CuedPatternRecognizer):
             "contact_block",
             rf"(?m:^)[ \t]*(?P<v>(?:{HONORIFICS}[ \t]+)?[A-Z][\w'’-]+"
             r"(?:[ \t]+[A-Z][\w'’-]+){1,3})"
-            r"[ \t]*\n(?=(?:[^\n]*\n)?[^\n]*(?:@|\+?\d[\d ()-]{6,}\d))",
+            r"[ \t]*\n(?=(?:[^\n]*\n){0,2}[^\n]*(?:@|\+?\d[\d ()-]{6,}\d))",
+            0.9,
+        ),
+        # "RESUME — Ananya Rao": a heading in capitals, a dash, and the name
+        # the document is about, closing the line.
+        (
+            "heading",
+            r"(?m:^)[ \t]*[A-ZÀ-Þ]{3,}(?:[ \t]+[A-ZÀ-Þ]{2,}){0,2}[ \t]*[—–:-][ \t]*"
+            rf"(?P<v>{CAPITAL}(?:[ \t]+{CAPITAL}){{1,3}})[ \t]*(?=\n|\Z)",
+            0.9,
+        ),
+        # "- Julien" or "— Ana" alone on the last lines: a dashed signature.
+        (
+            "dash_signature",
+            rf"(?m:^)[ \t]*[-–—~][ \t]*(?P<v>{CAPITAL}(?:[ \t]+{CAPITAL}){{0,2}})"
+            r"[ \t]*(?=\n?\Z)",
             0.9,
         ),
     )
@@ -193,6 +208,8 @@ class ContextNameRecognizer(CuedPatternRecognizer):
             # "ask for Will": a word that is also a name, capitalized after
             # the cue in mid-sentence and read by the parse as a proper noun.
             end = len(re.match(r"[^\W\d_]+", text[start:]).group(0))  # type: ignore[union-attr]
+        if end and re.match(r"[-'’]?[^\W_]", text[start + end :]):
+            return None  # "Brother TN-2420": part of a longer code, no name
         return (start, start + end) if end else None
 
 
@@ -225,6 +242,14 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
         bare = token.rstrip(".")
         low = bare.lower()
         if re.fullmatch(HONORIFICS, token) and i == 0:
+            end = word.end()
+            continue
+        # An initial ("Dr A. Okonjo", "J. R. Morales") before a name word.
+        if (
+            re.fullmatch(r"[A-ZÀ-Þ]\.", token)
+            and i + 1 < len(words)
+            and words[i + 1].group(0)[:1].isupper()
+        ):
             end = word.end()
             continue
         if (
@@ -304,6 +329,16 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 first.group(1).lower() in GREETING_WORDS
             ):
                 start += first.end()
+            # Nor a lowercase word before the name ("chị Minh": a kinship
+            # word, which still tells a name in a text not in English), a
+            # particle aside, nor an opening quote.
+            words_found = len(text[start:end].split())
+            while (
+                first := re.match(r"([^\W\d_]+)\s+(?=[A-ZÀ-Þ])", text[start:end])
+            ) and (first.group(1).islower() and first.group(1) not in PARTICLES):
+                start += first.end()
+            while start < end and text[start] in "'’":
+                start += 1
             value = text[start:end]
             if not _looks_like_name(value) or _is_label(text, start, end):
                 continue
@@ -318,17 +353,64 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             # of another proper noun or unknown word is no one's name.
             if " " not in value and _not_a_name_role(nlp_artifacts.tokens, start):
                 continue
+            if _in_quoted_title(text, start, end):
+                continue
             # "care packages from Manchester": one word the gazetteer knows
             # as a place, after a word of place, is the place.
             if " " not in value and _place_after_locative(text, start, value):
                 continue
             # The English model reads capitalized nouns of other languages
             # ("Daten", "Placa") as names; there only a full name counts.
-            if not english and (len(value.split()) < 2 or _foreign_stop_word(value)):
+            if not english and (words_found < 2 or _foreign_stop_word(value)):
                 continue
             result.start, result.end = start, end
             kept.append(result)
+        taken = [(r.start, r.end) for r in kept]
+        for start, end in _agents(nlp_artifacts.tokens):
+            if not any(s < end and start < e for s, e in taken):
+                kept.append(self._result(start, end))
         return kept
+
+    def _result(self, start: int, end: int) -> RecognizerResult:
+        """Build a PERSON result of this recognizer (read as spaCy's)."""
+        return RecognizerResult(
+            entity_type="PERSON",
+            start=start,
+            end=end,
+            score=0.85,
+            recognition_metadata={
+                RecognizerResult.RECOGNIZER_NAME_KEY: type(self).__name__,
+                RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
+            },
+        )
+
+
+def _agents(doc: Any) -> list[tuple[int, int]]:
+    """Return the full names the parse reads as the agent of a passive verb.
+
+    "Raised by Priyanka Raghunathan", "signed by Tomás Ortega": a run of two
+    to four title-case proper nouns as the object of the agent "by" names
+    who did it; an organization's name (an organization word, a label the
+    parse gives it) is left out.
+    """
+    spans: list[tuple[int, int]] = []
+    for token in doc:
+        if token.dep_ != "agent":
+            continue
+        for obj in token.children:
+            if obj.dep_ != "pobj":
+                continue
+            run = [c for c in obj.lefts if c.dep_ == "compound"] + [obj]
+            if not (
+                2 <= len(run) <= 4
+                and run[-1].i - run[0].i == len(run) - 1
+                and all(t.pos_ == "PROPN" and t.text.istitle() for t in run)
+                and all(t.ent_type_ in ("", "PERSON") for t in run)
+                and not any(t.lower_ in ORG_WORDS | not_names() for t in run)
+            ):
+                continue
+            spans.append((run[0].idx, run[-1].idx + len(run[-1].text)))
+    return spans
 
 
 NOT_NAME_TAGS = frozenset(
@@ -360,6 +442,29 @@ def _place_after_locative(text: str, start: int, value: str) -> bool:
         and before.group(1).lower() in LOCATIVES
         and fold(value) in gazetteer()
     )
+
+
+QUOTED = re.compile(
+    r"(?<!\w)(?:'(?P<a>[^'\n]{1,80}?)'|\"(?P<b>[^\"\n]{1,80}?)\"|"
+    r"[‘“](?P<c>[^’”\n]{1,80}?)[’”])(?!\w)"
+)
+"""A quoted stretch on one line: a title of a work, or a quoted value."""
+
+
+def _in_quoted_title(text: str, start: int, end: int) -> bool:
+    """Tell a name that is one part of a quoted title ('Gödel, Escher, Bach').
+
+    A quoted stretch holding the name and other words is a work's title; a
+    quoted name alone (``target="Femke Jansen"``) is still a name.
+    """
+    while end > start and text[end - 1] in "'’":
+        end -= 1  # the widening above took a closing quote as an apostrophe
+    for m in QUOTED.finditer(text):
+        group = next(g for g in ("a", "b", "c") if m.group(g) is not None)
+        q_start, q_end = m.span(group)
+        if q_start <= start and end <= q_end:
+            return bool(text[q_start:start].strip() or text[end:q_end].strip())
+    return False
 
 
 PLACE_LABELS = frozenset("GPE LOC FAC ORG NORP".split())
