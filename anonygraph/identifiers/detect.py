@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from presidio_analyzer import RecognizerResult
 
@@ -64,9 +65,27 @@ def find_identifiers(
         Non-overlapping identifiers sorted by start offset.
 
     """
-    wanted = set(kinds or KINDS)
+    wanted = frozenset(kinds or KINDS)
     if not text.strip():
         return []
+    if parse is None:
+        # The final check reads the text the pre-pass read when nothing was
+        # rewritten: the memo answers it without a second analysis.
+        return list(_find_memo(text, wanted, min_score))
+    return _find(text, wanted, parse, min_score)
+
+
+@lru_cache(maxsize=256)
+def _find_memo(
+    text: str, wanted: frozenset[str], min_score: float
+) -> tuple[Identifier, ...]:
+    return tuple(_find(text, wanted, None, min_score))
+
+
+def _find(
+    text: str, wanted: frozenset[str], parse: Engine | None, min_score: float
+) -> list[Identifier]:
+    """Analyse ``text`` (see `find_identifiers`)."""
     results = analyzer(parse).analyze(text=text, language=LANGUAGE)
     taken = [(m.start(), m.end()) for m in PLACEHOLDER.finditer(text)]
     found: list[Identifier] = []

@@ -261,3 +261,25 @@ def test_when_a_number_is_an_organizations_or_a_code_then_it_stays(
 def test_when_a_lookalike_sku_ends_in_a_letter_then_the_replacement_keeps_it() -> None:
     text = "router SKU QX-BR2200-W arrived dead"
     assert IdentifierBook("placeholder").replace(text) == text
+
+
+def test_when_the_same_text_is_checked_again_then_it_is_not_analysed_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from anonygraph.identifiers import detect
+
+    calls: list[str] = []
+    real = detect.analyzer
+
+    def counting(parse: object = None) -> object:
+        calls.append("analyse")
+        return real(parse)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(detect, "analyzer", counting)
+    text = "Memo check: ring Ottoline Brisby on 07700 900871 tonight."
+    first = find_identifiers(text)
+    first.clear()  # a caller's list is its own: the memo keeps its copy
+    second = find_identifiers(text)
+
+    assert calls == ["analyse"]
+    assert ("PHONE", "07700 900871") in [(i.kind, i.text) for i in second]

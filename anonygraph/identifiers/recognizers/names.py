@@ -265,8 +265,9 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
         # name when a capitalized name word follows it.
         full_name = (
             taken == 0
-            and bare[:1].isupper()
-            and not bare.isupper()
+            and bare.isalpha()
+            and bare.istitle()
+            and len(bare) >= 3
             and i + 1 < len(words)
             and words[i + 1].group(0)[:1].isupper()
             and words[i + 1].group(0).rstrip(".,").lower() not in stop
