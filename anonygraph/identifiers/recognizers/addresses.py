@@ -27,8 +27,8 @@ STREET_TYPES = (
 
 LEADING_TYPES = (
     "Heol|Rue|Calle|Via|Rua|Avenida|Av\\.|Avenue|Boulevard|Bd|Plaza|Piazza|Paseo|"
-    "Carrer|Travessa|Alameda|Stryd|Ffordd|All[ée]e|Chemin|Impasse|Quai|Route|"
-    "Cours|Passage|Camino|Ronda|Viale|Vicolo|Corso|Largo|Estrada|Pra[çc]a"
+    "Carrer|Travessa|Alameda|Stryd|Ffordd|All[ée]e|Chemin|Impasse|Camino|Ronda|"
+    "Viale|Vicolo|Corso|Estrada|Pra[çc]a"
 )
 """Street types written before the name, after a house number or with one after."""
 

@@ -188,6 +188,9 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         self.lower_ok = {
             pattern for name, pattern, _ in self.compiled if name in LOWER_OK
         }
+        self.self_cues = {
+            pattern for name, pattern, _ in self.compiled if name.startswith("self")
+        }
         self.role = {
             pattern for name, pattern, _ in self.compiled if name in ("label", "tell")
         }
@@ -200,6 +203,8 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         end = _name_end(match.group("v"), lower_ok=match.re in self.lower_ok)
         if end and text[start].islower() and not _noun_at(nlp_artifacts, start):
             return None  # "I'm meeting", "hey so": a verb or an adverb, no name
+        if end and match.re in self.self_cues and _state_at(nlp_artifacts, start):
+            return None  # "I'm Dutch", "it's hilarious": what one is, no name
         if (
             not end
             and match.re in self.role
@@ -427,6 +432,26 @@ def _noun_at(nlp_artifacts: Any, start: int) -> bool:
         if token.idx == start:
             return token.pos_ not in NOT_NAME_TAGS
     return True  # no parse to ask: keep the cue's word
+
+
+def _state_at(nlp_artifacts: Any, start: int) -> bool:
+    """Tell an adjective the parse reads as what the subject is ("I'm Dutch").
+
+    The small model reads an unknown lowercase word after "im" as an
+    adjective too ("im priya"): a lowercase one counts as a state only with
+    words of its own ("terrified of flying", "so rich").
+    """
+    for token in getattr(nlp_artifacts, "tokens", None) or []:
+        if token.idx == start:
+            if token.ent_type_ == "NORP":
+                return True  # a nationality or a group: "I'm Irish"
+            if token.pos_ != "ADJ" or token.dep_ not in ("acomp", "conj"):
+                return False
+            return token.text[:1].isupper() or any(
+                c.dep_ in ("prep", "advmod", "xcomp", "ccomp", "npadvmod")
+                for c in token.children
+            )
+    return False
 
 
 LOCATIVES = frozenset("from in to at near into around outside via".split())
