@@ -111,7 +111,33 @@ def _find(
     if "PERSON" in wanted:
         names = [i.text for i in chosen if i.kind == "PERSON"]
         chosen = _non_overlapping(chosen + name_mentions(text, names, taken))
+        chosen = _non_overlapping(chosen + _names_in_other_scripts(text, chosen))
     return chosen
+
+
+NATIVE_SCRIPT = re.compile(
+    r"[ \t]*[(（](?P<v>[^\x00-\u024f()（）\n](?:[^\x00-\u024f()（）\n]| ){0,29}?)[)）]"
+)
+"""A parenthesis of letters outside the Latin script ("(田中 由紀)")."""
+
+
+def _names_in_other_scripts(text: str, found: list[Identifier]) -> list[Identifier]:
+    """Find a name written again in its own script, in brackets right after it.
+
+    "Yuki Tanaka (田中 由紀)", "Dmitri Volkov (Дмитрий Волков)": the bracket
+    holds the same person's name in letters outside the Latin script.
+    """
+    extra: list[Identifier] = []
+    for ident in found:
+        if ident.kind != "PERSON":
+            continue
+        m = NATIVE_SCRIPT.match(text, ident.end)
+        if m and any(c.isalpha() for c in m.group("v")):
+            start, end = m.span("v")
+            extra.append(
+                Identifier("PERSON", start, end, m.group("v"), 0.6, "NameMention")
+            )
+    return extra
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -203,6 +229,23 @@ def _other_names_after(text: str, end: int) -> int:
     return end
 
 
+@lru_cache(maxsize=1)
+def _cue_patterns() -> tuple[re.Pattern[str], ...]:
+    from anonygraph.identifiers.recognizers.names import ContextNameRecognizer
+
+    return tuple(pattern for _, pattern, _ in ContextNameRecognizer().compiled)
+
+
+def _cue_word(text: str, word_start: int, name_start: int) -> bool:
+    """Tell a word that is a name cue for the name after it ("Ask", "Dear")."""
+    window = max(0, word_start - 40)
+    for pattern in _cue_patterns():
+        for m in pattern.finditer(text, window, name_start + 1):
+            if m.start() <= word_start and m.start("v") == name_start:
+                return True
+    return False
+
+
 def _given_names_before(text: str, start: int) -> int:
     """Widen a surname's mention over the given names right before it.
 
@@ -218,6 +261,7 @@ def _given_names_before(text: str, start: int) -> int:
             m is None
             or m.group(1).lower() in not_names() | _TITLES
             or re.fullmatch(LABEL, m.group(0))  # "Grandma Rose": a cue word
+            or _cue_word(text, m.start(1), start)  # "Ask Priya": the cue's
         ):
             break
         start = m.start(1)

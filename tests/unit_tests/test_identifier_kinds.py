@@ -215,6 +215,7 @@ PERSONS = [
     ),
     ("She's such a Geordie, honestly.", False, "Geordie"),
     ("I am Irish, born in Cork.", False, "Irish"),
+    ("Best,\nMin-jun Park (박민준)", True, "박민준"),
     ("I'm petrified of spiders tbh", False, "petrified"),
     ("hi im tanvi and i need a flat", True, "tanvi"),
     ("Wah lau eh, so hot today.", False, "Wah"),
@@ -285,3 +286,11 @@ def test_when_the_same_text_is_checked_again_then_it_is_not_analysed_again(
 
     assert calls == ["analyse"]
     assert ("PHONE", "07700 900871") in [(i.kind, i.text) for i in second]
+
+
+def test_when_a_known_name_is_mentioned_after_its_cue_then_the_cue_stays() -> None:
+    text = "Ask Tomasz Lis (he/him) about keys, 07700 900113. Lis has them."
+    names = [i.text for i in find_identifiers(text) if i.kind == "PERSON"]
+
+    assert "Tomasz Lis" in names
+    assert not any("Ask" in n for n in names)
