@@ -73,6 +73,16 @@ URLS = [
         "https://hooks.example.io/t/a7c2",
     ),
     ("I ordered it from bigstore.example.com last week", False, "bigstore.example.com"),
+    (
+        "my fave song youtube.com/watch?v=Zq3LmN8xPwA lol",
+        False,
+        "youtube.com/watch?v=Zq3LmN8xPwA",
+    ),
+    (
+        "I found my answer at stackoverflow.com/questions/4471/regex",
+        False,
+        "stackoverflow.com/questions/4471/regex",
+    ),
 ]
 
 

@@ -30,9 +30,12 @@ PROFILE_SITES = frozenset(
 """Sites whose first path segment (or /in/, /u/, /@) names a person."""
 
 SITE_PATHS = frozenset(
-    "company companies about help jobs careers legal policies privacy".split()
+    """company companies about help jobs careers legal policies privacy
+    questions q tags watch results search explore hashtag topics r groups
+    events pages marketplace shorts embed""".split()
 )
-"""First path segments on profile sites that name no person."""
+"""First path segments on profile sites that name no person: the site's own
+pages, a question, a video, a forum, a group or an organization's page."""
 
 PERSONAL_QUERY = re.compile(r"[?&](?:user_?id|userid|uid|profile_?id|user|u)=", re.I)
 """A query parameter that names a user."""
@@ -90,6 +93,8 @@ class PersonalUrlRecognizer(CuedPatternRecognizer):
         segments = [s for s in re.split(r"[/#]", page) if s]
         lowered = [s.lower() for s in segments]
         site = host.lower().removeprefix("m.")
+        if site in PROFILE_SITES and lowered[:1] and lowered[0] in SITE_PATHS:
+            return False  # youtube.com/watch?v=…, reddit.com/r/…: no one's page
         if any(s.startswith(("~", "@")) and len(s) > 2 for s in segments):
             return True
         if any(s in USER_PATHS and i + 1 < len(lowered) for i, s in enumerate(lowered)):
