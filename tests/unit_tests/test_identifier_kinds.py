@@ -181,6 +181,8 @@ POSTCODES = [
     ("Rua das Flores 88, 01310-100)", True, "01310-100"),
     ("We sold 40 units, 5000 in total.", False, "5000"),
     ("Room 4, 2020 was a hard year.", False, "2020"),
+    ("Visit our Bristol showroom: 9 Quay Street, Bristol BS1 4DZ.", False, "BS1 4DZ"),
+    ("We moved: 9 Quay Street, Bristol BS1 4DZ.", True, "BS1 4DZ"),
 ]
 
 
@@ -189,6 +191,20 @@ def test_when_a_number_closes_an_address_then_it_is_a_postcode(
     text: str, expected: bool, span: str
 ) -> None:
     check(text, "POSTCODE", span, expected=expected)
+
+
+ADDRESSES = [
+    ("Our address changed to 77 W Fulton Ave, Denver.", True, "77 W Fulton Ave"),
+    ("Our new clinic address: 77 W Fulton Ave, Denver.", False, "77 W Fulton Ave"),
+    ("Drove down Route 66 in Tulsa", False, "Route 66"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "span"), ADDRESSES)
+def test_when_a_street_address_is_a_persons_then_it_is_found(
+    text: str, expected: bool, span: str
+) -> None:
+    check(text, "ADDRESS", span, expected=expected)
 
 
 PLATES = [

@@ -41,7 +41,7 @@ GERMANIC_SUFFIXES = (
 ORG_BEFORE = re.compile(
     r"(?:\b(?:Inc|Corp|Ltd|LLC|LLP|GmbH|AG|plc|PLC|S\.A|B\.V|Co)\.?,?\s*|"
     r"(?i:contact us|visit us|find us|our\b[\w -]{0,20}?\b(?:office|store|shop|"
-    r"showroom|clinic|headquarters|hq|address|branch))\b[^\n]{0,20})$"
+    r"showroom|clinic|headquarters|hq|branch))\b[^\n]{0,20})$"
 )
 """An organization right before an address: its public address, not a person's."""
 
@@ -219,7 +219,28 @@ class PostcodeRecognizer(CuedPatternRecognizer):
         street = STREET_BEFORE.search(line)
         if street and ORG_BEFORE.search(line[: street.start()]):
             return False
+        if _after_org_address(text, start):
+            return False
         return not re.search(r"[-/]$", text[max(0, start - 1) : start])
+
+
+def _after_org_address(text: str, start: int) -> bool:
+    """Tell a postcode that closes an organization's street address.
+
+    "Visit our Leeds showroom: 12 Kirkstall Road, Leeds LS3 1HS": the address
+    recognizer leaves the street to the organization; its postcode goes too.
+    """
+    line_start = max(text.rfind("\n", 0, start) + 1, start - 100)
+    stretch = text[line_start:start]
+    for _, pattern, _ in _ADDRESS.compiled:
+        for m in pattern.finditer(stretch):
+            if ORG_BEFORE.search(
+                text[max(0, line_start + m.start("v") - 40) : line_start + m.start("v")]
+            ) and re.fullmatch(
+                r"[\s,]*(?:[A-ZÀ-Þ][\w'’-]*[\s,]*){0,3}", stretch[m.end("v") :]
+            ):
+                return True
+    return False
 
 
 _ADDRESS = StreetAddressRecognizer()
