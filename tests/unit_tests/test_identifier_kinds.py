@@ -207,6 +207,26 @@ def test_when_a_street_address_is_a_persons_then_it_is_found(
     check(text, "ADDRESS", span, expected=expected)
 
 
+HANDLES = [
+    ("sshd: Accepted password for jbarros from 203.0.113.9 port 2201", True, "jbarros"),
+    ("waiting for approval from 10am to noon", False, "approval"),
+    ('open("/home/okafor_n/notes/todo.txt")', True, "okafor_n"),
+    ("cp /home/shared/data.csv .", False, "shared"),
+    ("event=delete by=staff:rlindqvist ok", True, "rlindqvist"),
+    ("my steam id is frosty_fox_88 add me", True, "frosty_fox_88"),
+    ("your order id is zx_55120 for tracking", False, "zx_55120"),
+    ("ping me on discord, moonbeam#0921", True, "moonbeam#0921"),
+    ("see issue#4471 and PR#120", False, "issue#4471"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "span"), HANDLES)
+def test_when_a_user_name_is_marked_as_one_then_it_is_a_handle(
+    text: str, expected: bool, span: str
+) -> None:
+    check(text, "HANDLE", span, expected=expected)
+
+
 PLATES = [
     ("my car 6TRJ244 got a ticket", True, "6TRJ244"),
     ("the van with plate changed to 4XK 791 again", True, "4XK 791"),
