@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from presidio_analyzer import RecognizerResult
 
@@ -64,9 +65,27 @@ def find_identifiers(
         Non-overlapping identifiers sorted by start offset.
 
     """
-    wanted = set(kinds or KINDS)
+    wanted = frozenset(kinds or KINDS)
     if not text.strip():
         return []
+    if parse is None:
+        # The final check reads the text the pre-pass read when nothing was
+        # rewritten: the memo answers it without a second analysis.
+        return list(_find_memo(text, wanted, min_score))
+    return _find(text, wanted, parse, min_score)
+
+
+@lru_cache(maxsize=256)
+def _find_memo(
+    text: str, wanted: frozenset[str], min_score: float
+) -> tuple[Identifier, ...]:
+    return tuple(_find(text, wanted, None, min_score))
+
+
+def _find(
+    text: str, wanted: frozenset[str], parse: Engine | None, min_score: float
+) -> list[Identifier]:
+    """Analyse ``text`` (see `find_identifiers`)."""
     results = analyzer(parse).analyze(text=text, language=LANGUAGE)
     taken = [(m.start(), m.end()) for m in PLACEHOLDER.finditer(text)]
     found: list[Identifier] = []
@@ -92,7 +111,33 @@ def find_identifiers(
     if "PERSON" in wanted:
         names = [i.text for i in chosen if i.kind == "PERSON"]
         chosen = _non_overlapping(chosen + name_mentions(text, names, taken))
+        chosen = _non_overlapping(chosen + _names_in_other_scripts(text, chosen))
     return chosen
+
+
+NATIVE_SCRIPT = re.compile(
+    r"[ \t]*[(（](?P<v>[^\x00-\u024f()（）\n](?:[^\x00-\u024f()（）\n]| ){0,29}?)[)）]"
+)
+"""A parenthesis of letters outside the Latin script ("(田中 由紀)")."""
+
+
+def _names_in_other_scripts(text: str, found: list[Identifier]) -> list[Identifier]:
+    """Find a name written again in its own script, in brackets right after it.
+
+    "Yuki Tanaka (田中 由紀)", "Dmitri Volkov (Дмитрий Волков)": the bracket
+    holds the same person's name in letters outside the Latin script.
+    """
+    extra: list[Identifier] = []
+    for ident in found:
+        if ident.kind != "PERSON":
+            continue
+        m = NATIVE_SCRIPT.match(text, ident.end)
+        if m and any(c.isalpha() for c in m.group("v")):
+            start, end = m.span("v")
+            extra.append(
+                Identifier("PERSON", start, end, m.group("v"), 0.6, "NameMention")
+            )
+    return extra
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -156,10 +201,71 @@ def name_mentions(
         for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])", text):
             if any(s < m.end() and m.start() < e for s, e in taken):
                 continue
+            start = _given_names_before(text, m.start())
+            end = _other_names_after(text, m.end())
             extra.append(
-                Identifier("PERSON", m.start(), m.end(), word, 0.6, "NameMention")
+                Identifier("PERSON", start, end, text[start:end], 0.6, "NameMention")
             )
     return extra
+
+
+_TITLE_CASE = r"[A-ZÀ-Þ](?:(?![A-ZÀ-Þ])[^\W\d_])+"
+"""A word in title case: one capital, then lowercase letters ("Nguyễn", not "TK")."""
+
+
+def _other_names_after(text: str, end: int) -> int:
+    """Widen a given name's mention over the capitalized names right after it.
+
+    "Minh Anh" after a find of "Minh": up to three capitalized words joined
+    by one space, unless they are words that are no names.
+    """
+    from anonygraph.identifiers.recognizers.names import not_names
+
+    for _ in range(3):
+        m = re.match(rf" ({_TITLE_CASE})(?![\w'’.-]*\w)", text[end:])
+        if m is None or m.group(1).lower() in not_names() | _TITLES:
+            break
+        end += m.end(1)
+    return end
+
+
+@lru_cache(maxsize=1)
+def _cue_patterns() -> tuple[re.Pattern[str], ...]:
+    from anonygraph.identifiers.recognizers.names import ContextNameRecognizer
+
+    return tuple(pattern for _, pattern, _ in ContextNameRecognizer().compiled)
+
+
+def _cue_word(text: str, word_start: int, name_start: int) -> bool:
+    """Tell a word that is a name cue for the name after it ("Ask", "Dear")."""
+    window = max(0, word_start - 40)
+    for pattern in _cue_patterns():
+        for m in pattern.finditer(text, window, name_start + 1):
+            if m.start() <= word_start and m.start("v") == name_start:
+                return True
+    return False
+
+
+def _given_names_before(text: str, start: int) -> int:
+    """Widen a surname's mention over the given names right before it.
+
+    "Oluwaseun Adeyemi wrote" after "Dear Mr Adeyemi": the capitalized words
+    joined to a known name word by a single space are that person's other
+    names (up to three), unless they are words that are no names.
+    """
+    from anonygraph.identifiers.recognizers.names import LABEL, not_names
+
+    for _ in range(3):
+        m = re.search(rf"(?<![\w'’.-])({_TITLE_CASE}) $", text[:start])
+        if (
+            m is None
+            or m.group(1).lower() in not_names() | _TITLES
+            or re.fullmatch(LABEL, m.group(0))  # "Grandma Rose": a cue word
+            or _cue_word(text, m.start(1), start)  # "Ask Priya": the cue's
+        ):
+            break
+        start = m.start(1)
+    return start
 
 
 def _non_overlapping(found: list[Identifier]) -> list[Identifier]:

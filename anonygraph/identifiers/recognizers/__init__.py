@@ -1,12 +1,14 @@
 """The recognizers of every identifier kind: Presidio's, configured, and ours.
 
 Presidio's own recognizers are taken where they validate well (checksums,
-context words): payment cards (Luhn), IBAN (mod 97), IP addresses, US SSN,
+context words): IBAN (mod 97), IP addresses, US SSN,
 UK NINO, Aadhaar (Verhoeff); the NHS number with its context words. Ours,
 written as Presidio recognizers, cover what it lacks or does badly (one
 module per kind family).
-Presidio's DATE_TIME, US_DRIVER_LICENSE, NRP and LOCATION are never run:
-they take recipe quantities, order numbers and places that identify no one.
+Payment cards are ours (`recognizers.cards`: every grouping, glued
+numbers, reference cues). Presidio's DATE_TIME, US_DRIVER_LICENSE, NRP and
+LOCATION are never run: they take recipe quantities, order numbers and
+places that identify no one.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from collections.abc import Callable
 
 from presidio_analyzer import EntityRecognizer
 from presidio_analyzer.predefined_recognizers import (
-    CreditCardRecognizer,
     IbanRecognizer,
     InAadhaarRecognizer,
     UkNinoRecognizer,
@@ -26,6 +27,7 @@ from anonygraph.identifiers.recognizers.addresses import (
     PostcodeRecognizer,
     StreetAddressRecognizer,
 )
+from anonygraph.identifiers.recognizers.cards import CardRecognizer
 from anonygraph.identifiers.recognizers.documents import (
     BankAccountRecognizer,
     DateOfBirthRecognizer,
@@ -69,6 +71,7 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     StreetAddressRecognizer,
     PostcodeRecognizer,
     DateOfBirthRecognizer,
+    CardRecognizer,
     LicensePlateRecognizer,
     PassportRecognizer,
     MedicalRecordRecognizer,
@@ -90,7 +93,6 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
 """Our recognizers, each owning one kind (or one scheme of a kind)."""
 
 PRESIDIO: tuple[Callable[[], EntityRecognizer], ...] = (
-    CreditCardRecognizer,
     IbanRecognizer,
     UsSsnRecognizer,
     UkNinoRecognizer,

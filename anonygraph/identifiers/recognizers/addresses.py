@@ -27,7 +27,8 @@ STREET_TYPES = (
 
 LEADING_TYPES = (
     "Heol|Rue|Calle|Via|Rua|Avenida|Av\\.|Avenue|Boulevard|Bd|Plaza|Piazza|Paseo|"
-    "Carrer|Travessa|Alameda|Stryd|Ffordd"
+    "Carrer|Travessa|Alameda|Stryd|Ffordd|All[ée]e|Chemin|Impasse|Camino|Ronda|"
+    "Viale|Vicolo|Corso|Estrada|Pra[çc]a"
 )
 """Street types written before the name, after a house number or with one after."""
 
@@ -40,7 +41,7 @@ GERMANIC_SUFFIXES = (
 ORG_BEFORE = re.compile(
     r"(?:\b(?:Inc|Corp|Ltd|LLC|LLP|GmbH|AG|plc|PLC|S\.A|B\.V|Co)\.?,?\s*|"
     r"(?i:contact us|visit us|find us|our\b[\w -]{0,20}?\b(?:office|store|shop|"
-    r"showroom|clinic|headquarters|hq|address|branch))\b[^\n]{0,20})$"
+    r"showroom|clinic|headquarters|hq|branch))\b[^\n]{0,20})$"
 )
 """An organization right before an address: its public address, not a person's."""
 
@@ -93,6 +94,14 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             0.8,
         ),
         (
+            "indian_cross_main",
+            r"(?<![\w/.-])(?P<v>\d{1,3}(?:st|nd|rd|th)\s+(?i:cross|main)"
+            r"(?:\s+(?i:road|rd))?(?:,\s*(?:\d{1,3}(?:st|nd|rd|th)\s+(?i:cross|main)|"
+            r"(?i:no\.?)\s*\d{1,5}|[A-Z][a-z]+(?:\s+\d{1,2}(?:st|nd|rd|th)\s+"
+            r"(?i:block|stage|phase|sector))?))*)",
+            0.8,
+        ),
+        (
             "po_box",
             r"\b(?P<v>(?:P\.?\s?O\.?\s?Box|Postfach|Apartado|Caixa Postal|"
             r"Boîte postale)"
@@ -132,10 +141,31 @@ STREET_BEFORE = re.compile(r"[\wäöüß.]+\s+\d{1,4}\s?[a-z]?,?\s*(?:[A-Z]\w+,?
 """The street and number (and town) right before a postcode."""
 
 
+def _closes_address(text: str, start: int) -> bool:
+    """Tell a number that follows a street address (and a town) on its line.
+
+    "12 allée des Ormes, 44300", "no. 221, Koramangala 4th block, 560034": a
+    street address ends within the line's last 80 characters before the
+    number, with only commas and capitalized place words between.
+    """
+    line_start = max(text.rfind("\n", 0, start) + 1, start - 80)
+    stretch = text[line_start:start]
+    for _, pattern, _ in _ADDRESS.compiled:
+        for m in pattern.finditer(stretch):
+            if _ADDRESS.validate(m.group("v"), text, line_start + m.start("v"), 0):
+                between = stretch[m.end("v") :]
+                if re.fullmatch(r"(?:[\s,]+(?:[A-ZÀ-Þ][\w'’-]*\s*)*)*[\s,]*", between):
+                    return True
+    return False
+
+
 class PostcodeRecognizer(CuedPatternRecognizer):
     """A postcode by its national shape, or a number in a postcode's place."""
 
     ENTITY = "POSTCODE"
+    AFTER_ADDRESS = (
+        r",[ \t]*(?P<v>[1-9]\d{3,5}|\d{5}-\d{3,4})(?=[ \t]*(?:[).;\n]|,[ \t]|$))"
+    )
     PATTERNS = (
         ("uk", rf"\b(?P<v>{UK_POSTCODE})\b", 0.75),
         ("ca", rf"\b(?P<v>{CA_POSTCODE})\b", 0.75),
@@ -167,8 +197,19 @@ class PostcodeRecognizer(CuedPatternRecognizer):
             0.8,
         ),
         ("in_pin", r"\b[A-Z][a-z]+\s*[-–]\s*(?P<v>[1-9]\d{2}\s?\d{3})\b", 0.6),
+        ("after_address", AFTER_ADDRESS, 0.8),
         ("town_pin", r",\s*[A-Z][a-z]+\s+(?P<v>[1-9]\d{2}\s?\d{3})\b(?![.,]?\d)", 0.6),
     )
+
+    def span(
+        self, match: re.Match[str], text: str, nlp_artifacts: object
+    ) -> tuple[int, int] | None:
+        """Ask a bare number after a comma for a street address just before."""
+        if match.re.pattern == self.AFTER_ADDRESS and not _closes_address(
+            text, match.start("v")
+        ):
+            return None
+        return super().span(match, text, nlp_artifacts)
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
         """Reject a code run on from a dash or slash, or an org's postcode."""
@@ -178,4 +219,29 @@ class PostcodeRecognizer(CuedPatternRecognizer):
         street = STREET_BEFORE.search(line)
         if street and ORG_BEFORE.search(line[: street.start()]):
             return False
+        if _after_org_address(text, start):
+            return False
         return not re.search(r"[-/]$", text[max(0, start - 1) : start])
+
+
+def _after_org_address(text: str, start: int) -> bool:
+    """Tell a postcode that closes an organization's street address.
+
+    "Visit our Leeds showroom: 12 Kirkstall Road, Leeds LS3 1HS": the address
+    recognizer leaves the street to the organization; its postcode goes too.
+    """
+    line_start = max(text.rfind("\n", 0, start) + 1, start - 100)
+    stretch = text[line_start:start]
+    for _, pattern, _ in _ADDRESS.compiled:
+        for m in pattern.finditer(stretch):
+            if ORG_BEFORE.search(
+                text[max(0, line_start + m.start("v") - 40) : line_start + m.start("v")]
+            ) and re.fullmatch(
+                r"[\s,]*(?:[A-ZÀ-Þ][\w'’-]*[\s,]*){0,3}", stretch[m.end("v") :]
+            ):
+                return True
+    return False
+
+
+_ADDRESS = StreetAddressRecognizer()
+"""The street address patterns, read by `PostcodeRecognizer` for context."""

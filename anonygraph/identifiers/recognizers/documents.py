@@ -1,7 +1,9 @@
-"""Passport, medical record and bank account numbers: each after its cue word.
+"""Passport, medical record and bank account numbers and dates of birth, by cue.
 
 Their formats vary by issuer and carry no common check digit, so a number
-counts only where the text names what it is.
+counts only where the text names what it is: a cue word (in several
+languages, abbreviated or spelled out, glued to a log key such as
+``patient_mrn=``), at most a nationality or a "no." between cue and number.
 """
 
 from __future__ import annotations
@@ -10,42 +12,85 @@ import re
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer, digits
 
+NUMBER_WORD = r"(?:no|nr|num|number|n[°º]|#|is|was|id)\.?"
+"""Words between a cue and its number ("passport no.", "MRN number is")."""
+
+KEY_START = r"(?<![^\W_])"
+"""A cue starts a word or follows an underscore (``patient_mrn=`` in a log)."""
+
 
 class PassportRecognizer(CuedPatternRecognizer):
-    """A passport number after "passport (no.)" in several languages."""
+    """A passport number after "passport" in several languages.
+
+    Issuers' formats: nine digits (US, UK), a letter and seven digits
+    (India), two letters and six or seven digits (many), nine letters and
+    digits (Germany). Between the cue and the number may stand a number word
+    and a nationality ("pasaporte polaco EA4471923", "passport (UK) no.").
+    """
 
     ENTITY = "PASSPORT"
     FLAGS = re.IGNORECASE
     PATTERNS = (
         (
             "passport",
-            r"\b(?:passport|reisepass|passeport|pasaporte|passaporte|passaporto|"
-            r"paspoort)\b(?:\s+(?:no\.?|number|nr\.?|n[°º]|#|is))*\s*[:#]?\s*"
-            r"(?P<v>[A-Z]{0,2}\d{6,9}|[A-Z]\d[A-Z0-9]{5,8})\b",
+            KEY_START
+            + r"(?:passport|reisepass|passeport|pasaporte|passaporte|passaporto|"
+            r"paspoort|paszport|pasaport)(?![^\W_])"
+            rf"(?:[\s.-]*{NUMBER_WORD}|\s*\([A-Za-z .]{{2,20}}\)"
+            r"|\s+[a-zà-ÿ]{3,12}(?=\s+[A-Z]{0,2}\d))*"
+            r"\s*[:#=]?\s*(?P<v>[A-Z0-9]{6,10})(?![\w-])",
             0.85,
         ),
     )
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
-        """Require at least six digits (not a word after "passport")."""
-        return len(digits(value)) >= 6
+        """Require a passport's shape: digits, or letters and three digits or more."""
+        count = len(digits(value))
+        if count == len(value):
+            return 6 <= count <= 10
+        return count >= 3 and len(value) <= 10 and value[:1].isalnum()
+
+
+MRN_CUE = (
+    r"(?:mrn|urn|uhid|uhn|nhi|chi|hosp(?:ital)?|clinic|chart|health|patient|"
+    r"medical\s+record|case\s+file|ip|op|ipd|opd|"
+    r"inpatient|outpatient|admission|pt)"
+)
+"""Words that name a hospital's or clinic's number for a patient."""
+
+BARE_CUES = frozenset("mrn urn uhid uhn nhi".split())
+"""Cues that are a medical record number by themselves (no "no." needed)."""
 
 
 class MedicalRecordRecognizer(CuedPatternRecognizer):
-    """A medical record or patient number after its cue (MRN, patient ID)."""
+    """A medical record or patient number after its cue (MRN, UHID, Hosp No.).
+
+    A cue that is a record number by itself (MRN, URN, UHID, NHI) may stand
+    alone before the number; a wider one (hospital, clinic, patient, IP/OP,
+    chart) needs its "no.", "number", "ID" or "#". A bare "record number"
+    or "registration no." names no hospital (a vehicle's, a file's).
+    """
 
     ENTITY = "MEDICAL_RECORD"
     FLAGS = re.IGNORECASE
     PATTERNS = (
         (
             "mrn",
-            r"\b(?:mrn|medical record(?:\s+(?:no\.?|number|#))?|patient\s+(?:id|no\.?|"
-            r"number|#)|(?:clinic|hospital|health|chart)\s+(?:record\s+)?(?:no\.?|"
-            r"number|#)|record\s+(?:no\.?|number)|nhi|case\s+file)\s*[:#]?\s*"
-            r"(?P<v>[A-Z]{0,4}-?\d[\dA-Z-]{3,14})\b",
+            KEY_START + rf"(?P<cue>{MRN_CUE})(?:[\s._-]+(?:record|rec))?"
+            rf"(?P<word>(?:[\s._-]*{NUMBER_WORD})*)"
+            r"\s*[:#=]?\s*(?P<v>[A-Z]{0,4}[-/]?\d[\dA-Z/-]{3,14})(?![\w-])",
             0.85,
         ),
     )
+
+    def span(
+        self, match: re.Match[str], text: str, nlp_artifacts: object
+    ) -> tuple[int, int] | None:
+        """Accept a bare cue, or a wider cue with its number word."""
+        cue = re.sub(r"\s+", " ", match.group("cue").lower())
+        if cue not in BARE_CUES and not match.group("word").strip(" ._-"):
+            return None
+        return super().span(match, text, nlp_artifacts)
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
         """Require four digits or more."""
@@ -74,28 +119,44 @@ class BankAccountRecognizer(CuedPatternRecognizer):
 
 
 class DateOfBirthRecognizer(CuedPatternRecognizer):
-    """A date after a birth cue (DOB, born, geboren am, data de nascimento)."""
+    """A date where the text says it is a birth date (DOB, born on, geb., née le).
+
+    Dates in numbers (ISO, day or month first, with ``/ . -`` or spaces),
+    with a month's name in any order ("02-Feb-1997", "3rd of May 1990",
+    "May 3rd, 1990") in English, German, French, Spanish, Portuguese and
+    Dutch.
+    """
 
     ENTITY = "DATE_OF_BIRTH"
     FLAGS = re.IGNORECASE
     MONTH = (
-        r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
-        r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
-        r"januar|februar|märz|mai|juni|juli|oktober|dezember)\.?"
+        r"(?:jan(?:uary|uar|vier|eiro)?|feb(?:ruary|ruar)?|f[eé]v(?:rier)?|"
+        r"fev(?:ereiro)?|mar(?:ch|s|zo|ço)?|märz|maart|apr(?:il)?|abr(?:il)?|"
+        r"avr(?:il)?|ma[iy]|mei|mai(?:o)?|mayo|jun[ei]?|juin|juni?o|jul[iy]?|"
+        r"juil(?:let)?|juli?o|aug(?:ust(?:us)?)?|ago(?:sto)?|ao[uû]t|"
+        r"sep(?:t(?:ember|embre|iembre|embro)?)?|set(?:embro)?|oct(?:ober|obre)?|"
+        r"okt(?:ober)?|out(?:ubro)?|nov(?:ember|embre|iembre|embro)?|"
+        r"dec(?:ember)?|d[eé]c(?:embre)?|dez(?:ember|embro)?|dic(?:iembre)?)\.?"
     )
+    DAY = r"\d{1,2}(?:st|nd|rd|th|er|º)?\.?"
     DATE = (
-        r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
-        rf"\d{{1,2}}(?:st|nd|rd|th)?\.?\s+{MONTH}\s+\d{{4}}|"
-        rf"{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}})"
+        r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/. ]\d{1,2}[-/. ]\d{2,4}|"
+        rf"{DAY}(?:\s*(?:of|de)\s*|[\s-]+|/){MONTH}(?:\s*(?:de)\s*|[\s,/-]+)"
+        r"\d{2,4}|"
+        rf"{MONTH}[\s-]+{DAY},?[\s-]+\d{{4}})"
     )
     PATTERNS = (
         (
             "date_of_birth",
-            r"\b(?:d\.?o\.?b\.?|date of birth|birth\s?date|birthday|born(?:\s+on)?|"
-            r"geboren(?:\s+am)?|geb\.|geburtsdatum|geboortedatum|geboren op|"
-            r"data de nascimento|nascid[oa] em|fecha de nacimiento|nacid[oa] el|"
-            r"date de naissance|née? le|data di nascita|nat[oa] il)"
-            rf"\s*[:\-]?\s*(?:is\s+|was\s+|on\s+)?(?P<v>{DATE})",
+            r"(?<![^\W_])(?:d\.?\s?o\.?\s?b\.?|date\s+of\s+birth|birth\s?date|"
+            r"birthday|born(?:\s+on)?|b\.|geb(?:oren)?(?:\s+am)?\.?|geburtsdatum|"
+            r"geburtstag|geboortedatum|geboren\s+op|data\s+de\s+nascimento|"
+            r"nascid[oa]\s+em|fecha\s+de\s+nacimiento|nacid[oa]\s+el|"
+            r"date\s+de\s+naissance|née?\s+le|data\s+di\s+nascita|nat[oa]\s+il)"
+            r"(?![^\W_])"
+            r"(?:\s*\((?:dd|mm|yyyy|[/.-])+\))?"
+            rf"\s*[:=\-]?\s*(?:(?:is|was|on|am|le|el|em|il)\s+)?(?P<v>{DATE})"
+            r"(?![\w/.-]\d)",
             0.85,
         ),
     )

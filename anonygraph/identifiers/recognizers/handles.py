@@ -1,13 +1,31 @@
-"""Handles: @name, u/name, $cashtag payment names, user names in logs."""
+"""Handles: @name, u/name, $cashtag payment names, name#1234 tags, user names.
+
+A user name counts where the text or the log says it is one: after a user
+field (``user=``, ``by=operator:``), as the one an auth line was "for" before
+"from <address>", as a home directory's name (``/home/name/``), or a
+handle-shaped word the text says some ID or user name "is".
+"""
 
 from __future__ import annotations
 
+import re
+
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
+from anonygraph.identifiers.recognizers.lookalikes import CUES
 
 NOT_HANDLES = frozenset(
-    "admin root system null none anonymous guest unknown everyone here channel".split()
+    """admin root system null none anonymous guest unknown everyone here channel
+    shared public default ubuntu ec2-user runner www-data nobody""".split()
 )
 """Names after @ or user= that name no person."""
+
+
+REFERENCE_ID = re.compile(
+    r"(?i)\b(?:order|ref|reference|case|ticket|invoice|booking|tracking|"
+    r"transaction|txn|session|request|job|trace|policy|item|product|build)"
+    r"\s+id\b[^.\n]*$"
+)
+"""A reference's ID named before the word ("order id is ab_1234")."""
 
 
 class HandleRecognizer(CuedPatternRecognizer):
@@ -35,6 +53,31 @@ class HandleRecognizer(CuedPatternRecognizer):
             0.8,
         ),
         (
+            "user_is",
+            r"(?i:\b(?:user(?:name)?|login|account|handle|gamertag|ign|id)\b"
+            r"[^.\n]{0,25}?\bis\s+)"
+            r"(?P<v>[a-z][a-z]*[._\d][\w.-]*[a-z0-9])\b",
+            0.8,
+        ),
+        ("tag", r"(?<![\w#@])(?P<v>[A-Za-z][\w.]{2,31}#\d{4})(?!\w)", 0.8),
+        (
+            "home_dir",
+            r"(?:/home/|/Users/|[A-Z]:\\Users\\)(?P<v>[A-Za-z][\w.-]{1,30})(?=[/\\])",
+            0.8,
+        ),
+        (
+            "auth_for",
+            r"\bfor\s+(?:invalid\s+user\s+|user\s+)?(?P<v>[a-z_][a-z0-9_.-]{2,31})"
+            r"\s+from\s+\[?(?:\d{1,3}\.\d{1,3}\.|[0-9a-fA-F]{1,4}::?[0-9a-fA-F])",
+            0.8,
+        ),
+        (
+            "actor_field",
+            r"(?i:\b(?:by|actor|operator|owner|author|assignee)\s*[=:]\s*)"
+            r"(?:[a-z]+:)?(?P<v>[a-z][\w.-]{2,30}[a-z0-9])\b",
+            0.8,
+        ),
+        (
             "user_word",
             r"(?i:\b(?:for|by|from)\s+user(?:name)?\s+)(?P<v>[A-Za-z][\w.-]{1,30}[A-Za-z0-9])",
             0.8,
@@ -42,10 +85,16 @@ class HandleRecognizer(CuedPatternRecognizer):
     )
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
-        """Reject a stock ticker ($AAPL), an e-mail's tail and system accounts."""
+        """Reject a ticker ($AAPL), an e-mail's tail, system accounts, references."""
         bare = value.lstrip("@$/").removeprefix("u/")
         if bare.lower() in NOT_HANDLES:
             return False
         if value.startswith("$") and (bare.isupper() and len(bare) <= 5):
             return False
-        return not text[end : end + 1] == "@"
+        if "#" in value and CUES.search(value.partition("#")[0]):
+            return False  # "issue#1234", "order#4471": a reference
+        if text[end : end + 1] == "@":
+            return False
+        # "order id is ab_1234": the ID of a reference, not of a user.
+        prior = text[max(0, start - 40) : start]
+        return not REFERENCE_ID.search(prior)

@@ -15,11 +15,20 @@ CUES = re.compile(
     r"transaction|otp|policy|art\.?-?nr|item|model|part|serial|stock|build|"
     r"version|release|ver|isbn|issn|doi|line|lines|session|request|req|trace|"
     r"job|pid|port|tracking|shipment|booking|confirmation|reservation|batch|"
-    r"lot|flight|page|chapter|rule|error|err)\b\.?\s*(?:no\.?|number|#|id)?"
+    r"lot|flight|page|chapter|rule|error|err|routing|aba|swift|bic|ifsc|bsb|"
+    r"transit|institution|track|code|issue|issues|pr|pull|bug|task|story)\b\.?\s*(?:no\.?|number|#|id)?"
     r"\s*[:#=]?\s*#?\s*|#)$",
     re.IGNORECASE,
 )
-"""A cue word right before a number that makes it a reference, not a person's."""
+"""A cue word right before a number that makes it a reference, not a person's
+(bank routing, sort, branch and transit codes are the bank's, not the holder's)."""
+
+CODE_AFTER = re.compile(r"^ \d{0,3}[A-Z]{1,4}\b")
+"""Capitals glued to digits right after a number ("RM 41 882 905 7GB"): the
+number is the middle of a parcel or reference code."""
+
+CODE_BEFORE = re.compile(r"\b[A-Z]{1,4} $")
+"""Capitals right before a number, which ``CODE_AFTER`` closes."""
 
 UNIT_AFTER = re.compile(
     r"^\s*(?:%|°|km|mi|kg|g|mg|ml|l|cm|mm|m|ft|in|lbs?|oz|cups?|tbsp|tsp|"
@@ -55,5 +64,9 @@ def is_lookalike(text: str, start: int, end: int, *, dotted: bool = True) -> boo
     if text[max(0, start - 1) : start] in ("$", "£", "€", "¥"):
         return True
     if CUES.search(text[max(0, start - 40) : start]):
+        return True
+    if CODE_AFTER.match(text[end : end + 8]) and CODE_BEFORE.search(
+        text[max(0, start - 6) : start]
+    ):
         return True
     return bool(UNIT_AFTER.match(text[end : end + 12]))

@@ -32,6 +32,7 @@ PARTICLES = frozenset(
 """Lowercase or short words inside a name ("Sanne de Wit", "Mac Giolla")."""
 
 WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
+CAPITAL = r"[A-ZÀ-Þ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{WORD}(?:[ \t]+{WORD}){{0,4}})"
 
 SELF = (
@@ -139,13 +140,21 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         ),
         (
             "title",
-            rf"(?<![\w.])(?P<v>{HONORIFICS}[ \t]+[A-ZÀ-Þ][^\W\d_'’-]*"
+            rf"(?<![\w.])(?P<v>{HONORIFICS}[ \t]+(?:[A-Z]\.[ \t]*)*[A-ZÀ-Þ][^\W\d_'’-]*"
             rf"(?:[ \t]+{WORD}){{0,3}})",
             0.9,
         ),
         (
             "here",
-            r"(?:^|[\n!?.][ \t]*)(?P<v>[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?),?[ \t]+here\b",
+            r"(?:^|[\n!?.,][ \t]*)(?P<v>[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?),?"
+            r"[ \t]+here\b",
+            0.9,
+        ),
+        # "Eleanor Brandt <ellie@example.org>": a mailbox's display name.
+        (
+            "mailbox",
+            rf"(?<![\w'’.-])(?P<v>{CAPITAL}(?:[ \t]+{CAPITAL}){{0,3}})[ \t]*"
+            r"<[^<>@\s]+@[^<>\s]+>",
             0.9,
         ),
         ("closing", r",[ \t]+(?P<v>[A-Z][a-zà-ÿ]+)[.!]?[ \t]*$", 0.9),
@@ -153,7 +162,22 @@ class ContextNameRecognizer(CuedPatternRecognizer):
             "contact_block",
             rf"(?m:^)[ \t]*(?P<v>(?:{HONORIFICS}[ \t]+)?[A-Z][\w'’-]+"
             r"(?:[ \t]+[A-Z][\w'’-]+){1,3})"
-            r"[ \t]*\n(?=(?:[^\n]*\n)?[^\n]*(?:@|\+?\d[\d ()-]{6,}\d))",
+            r"[ \t]*\n(?=(?:[^\n]*\n){0,2}[^\n]*(?:@|\+?\d[\d ()-]{6,}\d))",
+            0.9,
+        ),
+        # "RESUME — Ananya Rao": a heading in capitals, a dash, and the name
+        # the document is about, closing the line.
+        (
+            "heading",
+            r"(?m:^)[ \t]*[A-ZÀ-Þ]{3,}(?:[ \t]+[A-ZÀ-Þ]{2,}){0,2}[ \t]*[—–:-][ \t]*"
+            rf"(?P<v>{CAPITAL}(?:[ \t]+{CAPITAL}){{1,3}})[ \t]*(?=\n|\Z)",
+            0.9,
+        ),
+        # "- Julien" or "— Ana" alone on the last lines: a dashed signature.
+        (
+            "dash_signature",
+            rf"(?m:^)[ \t]*[-–—~][ \t]*(?P<v>{CAPITAL}(?:[ \t]+{CAPITAL}){{0,2}})"
+            r"[ \t]*(?=\n?\Z)",
             0.9,
         ),
     )
@@ -164,6 +188,12 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         self.lower_ok = {
             pattern for name, pattern, _ in self.compiled if name in LOWER_OK
         }
+        self.self_cues = {
+            pattern for name, pattern, _ in self.compiled if name.startswith("self")
+        }
+        self.role = {
+            pattern for name, pattern, _ in self.compiled if name in ("label", "tell")
+        }
 
     def span(
         self, match: re.Match[str], text: str, nlp_artifacts: Any
@@ -173,7 +203,36 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         end = _name_end(match.group("v"), lower_ok=match.re in self.lower_ok)
         if end and text[start].islower() and not _noun_at(nlp_artifacts, start):
             return None  # "I'm meeting", "hey so": a verb or an adverb, no name
+        if end and match.re in self.self_cues and _state_at(nlp_artifacts, start):
+            return None  # "I'm Dutch", "it's hilarious": what one is, no name
+        if (
+            not end
+            and match.re in self.role
+            and _proper_mid_sentence(nlp_artifacts, text, start)
+        ):
+            # "ask for Will": a word that is also a name, capitalized after
+            # the cue in mid-sentence and read by the parse as a proper noun.
+            end = len(re.match(r"[^\W\d_]+", text[start:]).group(0))  # type: ignore[union-attr]
+        if end and re.match(r"[-'’]?[^\W_]", text[start + end :]):
+            return None  # "Brother TN-2420": part of a longer code, no name
         return (start, start + end) if end else None
+
+
+def _proper_mid_sentence(nlp_artifacts: Any, text: str, start: int) -> bool:
+    """Tell a capitalized proper noun that does not open its sentence."""
+    if not text[start : start + 1].isupper():
+        return False
+    for token in getattr(nlp_artifacts, "tokens", None) or []:
+        if token.idx == start:
+            following = token.nbor(1) if token.i + 1 < len(token.doc) else None
+            return bool(
+                token.pos_ == "PROPN"
+                and not token.is_sent_start
+                and token.text.istitle()
+                and token.text.lower() not in GREETING_WORDS | ORG_WORDS
+                and not (following is not None and following.text[:1].isupper())
+            )
+    return False
 
 
 def _name_end(candidate: str, *, lower_ok: bool) -> int:
@@ -190,6 +249,14 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
         if re.fullmatch(HONORIFICS, token) and i == 0:
             end = word.end()
             continue
+        # An initial ("Dr A. Okonjo", "J. R. Morales") before a name word.
+        if (
+            re.fullmatch(r"[A-ZÀ-Þ]\.", token)
+            and i + 1 < len(words)
+            and words[i + 1].group(0)[:1].isupper()
+        ):
+            end = word.end()
+            continue
         if (
             low in PARTICLES
             and taken
@@ -199,8 +266,19 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
             continue
         # After the first name word, a capitalized word is the name's even when
         # it is also a word elsewhere ("Nguyễn Văn An", "Rose Hope").
+        # "Hope Tran here": a capitalized word that is also a word opens a
+        # name when a capitalized name word follows it.
+        full_name = (
+            taken == 0
+            and bare.isalpha()
+            and bare.istitle()
+            and len(bare) >= 3
+            and i + 1 < len(words)
+            and words[i + 1].group(0)[:1].isupper()
+            and words[i + 1].group(0).rstrip(".,").lower() not in stop
+        )
         if (
-            (low in stop and (taken == 0 or bare.islower()))
+            (low in stop and not full_name and (taken == 0 or bare.islower()))
             or len(bare) < 2
             or not bare.replace("-", "").replace("'", "").replace("’", "").isalpha()
         ):
@@ -257,6 +335,16 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 first.group(1).lower() in GREETING_WORDS
             ):
                 start += first.end()
+            # Nor a lowercase word before the name ("chị Minh": a kinship
+            # word, which still tells a name in a text not in English), a
+            # particle aside, nor an opening quote.
+            words_found = len(text[start:end].split())
+            while (
+                first := re.match(r"([^\W\d_]+)\s+(?=[A-ZÀ-Þ])", text[start:end])
+            ) and (first.group(1).islower() and first.group(1) not in PARTICLES):
+                start += first.end()
+            while start < end and text[start] in "'’":
+                start += 1
             value = text[start:end]
             if not _looks_like_name(value) or _is_label(text, start, end):
                 continue
@@ -266,17 +354,69 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 continue
             if " " not in value and _imperative(nlp_artifacts.tokens, start):
                 continue
+            # "a Weegie", "Wah lau", "Perth Amboy": one word the parse reads
+            # as a common noun's determiner's, an interjection or a modifier
+            # of another proper noun or unknown word is no one's name.
+            if " " not in value and _not_a_name_role(nlp_artifacts.tokens, start):
+                continue
+            if _in_quoted_title(text, start, end):
+                continue
             # "care packages from Manchester": one word the gazetteer knows
             # as a place, after a word of place, is the place.
             if " " not in value and _place_after_locative(text, start, value):
                 continue
             # The English model reads capitalized nouns of other languages
             # ("Daten", "Placa") as names; there only a full name counts.
-            if not english and (len(value.split()) < 2 or _foreign_stop_word(value)):
+            if not english and (words_found < 2 or _foreign_stop_word(value)):
                 continue
             result.start, result.end = start, end
             kept.append(result)
+        taken = [(r.start, r.end) for r in kept]
+        for start, end in _agents(nlp_artifacts.tokens):
+            if not any(s < end and start < e for s, e in taken):
+                kept.append(self._result(start, end))
         return kept
+
+    def _result(self, start: int, end: int) -> RecognizerResult:
+        """Build a PERSON result of this recognizer (read as spaCy's)."""
+        return RecognizerResult(
+            entity_type="PERSON",
+            start=start,
+            end=end,
+            score=0.85,
+            recognition_metadata={
+                RecognizerResult.RECOGNIZER_NAME_KEY: type(self).__name__,
+                RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
+            },
+        )
+
+
+def _agents(doc: Any) -> list[tuple[int, int]]:
+    """Return the full names the parse reads as the agent of a passive verb.
+
+    "Raised by Priyanka Raghunathan", "signed by Tomás Ortega": a run of two
+    to four title-case proper nouns as the object of the agent "by" names
+    who did it; an organization's name (an organization word, a label the
+    parse gives it) is left out.
+    """
+    spans: list[tuple[int, int]] = []
+    for token in doc:
+        if token.dep_ != "agent":
+            continue
+        for obj in token.children:
+            if obj.dep_ != "pobj":
+                continue
+            run = [c for c in obj.lefts if c.dep_ == "compound"] + [obj]
+            if not (
+                2 <= len(run) <= 4
+                and run[-1].i - run[0].i == len(run) - 1
+                and all(t.pos_ == "PROPN" and t.text.istitle() for t in run)
+                and all(t.ent_type_ in ("", "PERSON") for t in run)
+                and not any(t.lower_ in ORG_WORDS | not_names() for t in run)
+            ):
+                continue
+            spans.append((run[0].idx, run[-1].idx + len(run[-1].text)))
+    return spans
 
 
 NOT_NAME_TAGS = frozenset(
@@ -294,6 +434,26 @@ def _noun_at(nlp_artifacts: Any, start: int) -> bool:
     return True  # no parse to ask: keep the cue's word
 
 
+def _state_at(nlp_artifacts: Any, start: int) -> bool:
+    """Tell an adjective the parse reads as what the subject is ("I'm Dutch").
+
+    The small model reads an unknown lowercase word after "im" as an
+    adjective too ("im priya"): a lowercase one counts as a state only with
+    words of its own ("terrified of flying", "so rich").
+    """
+    for token in getattr(nlp_artifacts, "tokens", None) or []:
+        if token.idx == start:
+            if token.ent_type_ == "NORP":
+                return True  # a nationality or a group: "I'm Irish"
+            if token.pos_ != "ADJ" or token.dep_ not in ("acomp", "conj"):
+                return False
+            return token.text[:1].isupper() or any(
+                c.dep_ in ("prep", "advmod", "xcomp", "ccomp", "npadvmod")
+                for c in token.children
+            )
+    return False
+
+
 LOCATIVES = frozenset("from in to at near into around outside via".split())
 """Prepositions after which a gazetteer name is a place, not a person."""
 
@@ -308,6 +468,58 @@ def _place_after_locative(text: str, start: int, value: str) -> bool:
         and before.group(1).lower() in LOCATIVES
         and fold(value) in gazetteer()
     )
+
+
+QUOTED = re.compile(
+    r"(?<!\w)(?:'(?P<a>[^'\n]{1,80}?)'|\"(?P<b>[^\"\n]{1,80}?)\"|"
+    r"[‘“](?P<c>[^’”\n]{1,80}?)[’”])(?!\w)"
+)
+"""A quoted stretch on one line: a title of a work, or a quoted value."""
+
+
+def _in_quoted_title(text: str, start: int, end: int) -> bool:
+    """Tell a name that is one part of a quoted title ('Gödel, Escher, Bach').
+
+    A quoted stretch holding the name and other words is a work's title; a
+    quoted name alone (``target="Femke Jansen"``) is still a name.
+    """
+    while end > start and text[end - 1] in "'’":
+        end -= 1  # the widening above took a closing quote as an apostrophe
+    for m in QUOTED.finditer(text):
+        group = next(g for g in ("a", "b", "c") if m.group(g) is not None)
+        q_start, q_end = m.span(group)
+        if q_start <= start and end <= q_end:
+            return bool(text[q_start:start].strip() or text[end:q_end].strip())
+    return False
+
+
+PLACE_LABELS = frozenset("GPE LOC FAC ORG NORP".split())
+"""Entity labels of a head word that makes its modifier part of a place's name."""
+
+
+def _not_a_name_role(doc: Any, start: int) -> bool:
+    """Tell a single word whose role in the parse is no person's.
+
+    A determiner before it ("a Brummie", "the Geordie": a kind of person,
+    not one), an interjection, or a modifier of a word outside the name
+    that is a place or organization ("Perth Amboy") or a lowercase unknown
+    word ("Wah lau").
+    """
+    for token in doc:
+        if token.idx != start:
+            continue
+        if token.pos_ == "INTJ" or any(c.dep_ == "det" for c in token.lefts):
+            return True
+        head = token.head
+        return bool(
+            token.dep_ == "compound"
+            and head.i > token.i
+            and (
+                head.ent_type_ in PLACE_LABELS
+                or (head.text.islower() and head.pos_ in {"PROPN", "X", "INTJ"})
+            )
+        )
+    return False
 
 
 def _imperative(doc: Any, start: int) -> bool:

@@ -92,6 +92,15 @@ ORG_PREFIXES = (
     "0870",
     "0871",
     "0300",
+    "0330",
+    "0333",
+    "0343",
+    "0344",
+    "0345",
+    "0370",
+    "0371",
+    "0372",
+    "0373",
     "0120",
     "0570",
     "0180",
@@ -134,11 +143,46 @@ class PhoneNumberRecognizer(CuedPatternRecognizer):
         results: list[RecognizerResult] = []
         for name, pattern, score in self.compiled:
             for match in pattern.finditer(text):
+                if _after_organization(nlp_artifacts, text, match.start()):
+                    continue
                 verdict = _check(match, text)
                 if verdict is not None:
                     sure = score if verdict == "valid" else POSSIBLE_SCORE
                     results.append(self.result(*match.span(), sure, name))
         return results
+
+
+ORG_NAME_WORDS = frozenset(
+    """medicine medical surgery practice pharmacy dental dentistry health
+    hospital clinic centre center bank insurance""".split()
+)
+"""Words that make an organization's name (beside `names.ORG_WORDS`)."""
+
+BETWEEN_ORG_AND_NUMBER = re.compile(
+    r"[ \t,:;(–-]*(?:(?:on|at|is|tel\.?|phone|number|call)[ \t:,]*)*$", re.I
+)
+"""What may stand between an organization's name and its number."""
+
+
+def _after_organization(nlp_artifacts: Any, text: str, start: int) -> bool:
+    """Tell a number that follows an organization's name as its line.
+
+    "Follow-up at Riverside Family Medicine, (206) 555-0155": the parse's
+    organization (of three words or more, or with an organization word)
+    ends right before the number on its line, with at most "on", "at" or a
+    comma between (a signature's company line over a number is not this).
+    """
+    from anonygraph.identifiers.recognizers.names import ORG_WORDS
+
+    doc = getattr(nlp_artifacts, "tokens", None)
+    for ent in getattr(doc, "ents", ()) or ():
+        if ent.label_ != "ORG" or not 0 <= start - ent.end_char <= 20:
+            continue
+        words = {w.lower() for w in ent.text.split()}
+        named = len(words) >= 3 or words & (ORG_WORDS | ORG_NAME_WORDS)
+        if named and BETWEEN_ORG_AND_NUMBER.fullmatch(text[ent.end_char : start]):
+            return True
+    return False
 
 
 DOTTED_PHONE = re.compile(

@@ -1,10 +1,19 @@
-"""Vehicle licence plates: UK, German and Indian formats, any format after a cue."""
+"""Vehicle licence plates: national shapes, any shape after a cue or near a vehicle.
+
+UK, German, French and Indian plates have distinctive shapes. Elsewhere a
+plate is a short run of capitals and digits (7ABC123, 8KZX402, CKRT 552):
+it counts right after a plate cue ("plate", "rego", "Kennzeichen"), or in a
+sentence about a vehicle ("my bike", "the car", "parked", "towed"). A code
+glued to more of itself by a hyphen (SKU RT-AX3000-B) or after a reference
+cue (model, SKU, part) is a look-alike and stays.
+"""
 
 from __future__ import annotations
 
 import re
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
+from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
 
 US_STATES = (
     "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO "
@@ -14,16 +23,43 @@ US_STATES = (
 
 _STATE = "|".join(US_STATES)
 
+VEHICLE = re.compile(
+    r"(?i)\b(?:cars?|bikes?|motorbikes?|motorcycles?|scooters?|mopeds?|vans?|"
+    r"trucks?|lorry|lorries|utes?|suv|vehicles?|whip|taxi|cab|parked|parking|"
+    r"towed|drives?|driving|plates?|rego|reg|registration|kennzeichen|auto|"
+    r"wagen|voiture|coche|carro|moto)\b"
+)
+"""Words that make a sentence about a vehicle (a plate's context words)."""
+
+PLATE_SHAPE = (
+    r"(?<![\w/.-])(?P<v>(?=[A-Z0-9 -]*\d)(?=[A-Z0-9 -]*[A-Z])"
+    r"(?:[A-Z0-9]{5,8}|[A-Z0-9]{2,4}[ -][A-Z0-9]{2,4}))(?![\w/-])"
+)
+"""A run of capitals and digits shaped like a plate of no distinctive shape."""
+
 
 class LicensePlateRecognizer(CuedPatternRecognizer):
-    """A licence plate by its national shape, or any plate-like string after a cue."""
+    """A licence plate by its national shape, after a cue, or near a vehicle."""
 
     ENTITY = "LICENSE_PLATE"
     PATTERNS = (
-        ("uk_plate", r"\b(?P<v>[A-Z]{2}\d{2} ?[A-Z]{3})\b", 0.75),
-        ("de_plate", r"\b(?P<v>[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?)\b", 0.75),
-        ("fr_plate", r"\b(?P<v>[A-HJ-NP-TV-Z]{2}-\d{3}-[A-HJ-NP-TV-Z]{2})\b", 0.75),
-        ("in_plate", r"\b(?P<v>[A-Z]{2}[ -]?\d{2}[ -]?[A-Z]{1,3}[ -]?\d{4})\b", 0.75),
+        ("uk_plate", r"(?<![\w-])(?P<v>[A-Z]{2}\d{2} ?[A-Z]{3})(?![\w-])", 0.75),
+        (
+            "de_plate",
+            r"(?<![\w-])(?P<v>[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?)(?![\w-])",
+            0.75,
+        ),
+        (
+            "fr_plate",
+            r"(?<![\w-])(?P<v>[A-HJ-NP-TV-Z]{2}-\d{3}-[A-HJ-NP-TV-Z]{2})(?![\w-])",
+            0.75,
+        ),
+        (
+            "in_plate",
+            r"(?<![\w-])(?P<v>[A-Z]{2}[ -]?\d{1,2}[A-Z]?[ -]?[A-Z]{1,3}[ -]?\d{4})"
+            r"(?![\w-])",
+            0.75,
+        ),
         (
             "cued_plate",
             r"(?i:\b(?:plate|number plate|licen[cs]e plate|plate number|"
@@ -34,13 +70,29 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
             r"(?P<v>[A-Z0-9]{1,4}(?:[ -]?[A-Z0-9]{1,4}){1,2})\b",
             0.8,
         ),
+        ("vehicle_context", PLATE_SHAPE, 0.75),
     )
 
+    def span(
+        self, match: re.Match[str], text: str, nlp_artifacts: object
+    ) -> tuple[int, int] | None:
+        """Ask a shapeless candidate for a vehicle in its sentence."""
+        if match.re.pattern == PLATE_SHAPE:
+            start, end = match.span("v")
+            sentence_start = max(text.rfind(c, 0, start) for c in ".!?\n") + 1
+            stops = [i for c in ".!?\n" if (i := text.find(c, end)) >= 0]
+            sentence = text[sentence_start : min(stops, default=len(text))]
+            if not VEHICLE.search(sentence):
+                return None
+        return super().span(match, text, nlp_artifacts)
+
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
-        """Require letters and digits both, within a plate's length."""
+        """Require letters and digits both, a plate's length, no reference cue."""
         compact = re.sub(r"[ -]", "", value)
         return (
-            4 <= len(compact) <= 9
+            4 <= len(compact) <= 10
             and any(c.isdigit() for c in compact)
             and any(c.isalpha() for c in compact)
+            and not re.search(r"[A-Z]{5}", compact)  # a word with a number: COVID19
+            and not is_lookalike(text, start, end)
         )

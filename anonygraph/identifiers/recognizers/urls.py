@@ -1,10 +1,13 @@
-"""Personal URLs: a profile on a social or hosting site, or a person's own site.
+"""Personal URLs: a profile, a share link, or a person's own site.
 
 A URL is a person's when its path names a user (facebook.com/dale.ecklund,
-github.com/name, linkedin.com/in/name, behance.net/name, a ``userId=``
-query), or when the text introduces it as someone's page (Portfolio:,
-Website:, my blog). An organization's homepage with no personal path is
-its public contact and stays.
+github.com/name, linkedin.com/in/name, any site's /u/name, /member/name,
+/~name or /@name, a ``userId=`` query), when it carries an opaque share
+token (an album, a shared photo or document: mixed-case letters and digits),
+or when the text introduces it as someone's own page (Portfolio:, Website:,
+"my build log at ..."). An organization's homepage, its help, about or
+donate pages and a project's pages on a code host (issues, releases, wiki)
+are its public contact and stay.
 """
 
 from __future__ import annotations
@@ -27,12 +30,34 @@ PROFILE_SITES = frozenset(
 """Sites whose first path segment (or /in/, /u/, /@) names a person."""
 
 SITE_PATHS = frozenset(
-    "company companies about help jobs careers legal policies privacy".split()
+    """company companies about help jobs careers legal policies privacy
+    questions q tags watch results search explore hashtag topics r groups
+    events pages marketplace shorts embed""".split()
 )
-"""First path segments on profile sites that name no person."""
+"""First path segments on profile sites that name no person: the site's own
+pages, a question, a video, a forum, a group or an organization's page."""
 
 PERSONAL_QUERY = re.compile(r"[?&](?:user_?id|userid|uid|profile_?id|user|u)=", re.I)
 """A query parameter that names a user."""
+
+USER_PATHS = frozenset(
+    """u user users member members people profile profiles in author authors
+    usr account accounts""".split()
+)
+"""Path segments, on any site, after which the next segment names a user."""
+
+PUBLIC_PATHS = frozenset(
+    """issues issue pulls pull releases release wiki discussions blob tree
+    commits actions projects docs doc help about contact support donate
+    careers jobs legal privacy terms faq pricing blog news press""".split()
+)
+"""Path segments of an organization's or a project's public pages."""
+
+TOKEN = re.compile(r"(?=[\w-]*[a-z])(?=[\w-]*[A-Z])(?=[\w-]*\d)[\w-]{6,64}")
+"""An opaque share token: upper- and lowercase letters and digits mixed."""
+
+FIRST_PERSON = re.compile(r"\b(?:my|mine|i'm|i am|i've|i have)\b[^.!?\n]{0,60}$")
+"""A first-person phrase earlier in the URL's sentence ("my build log at")."""
 
 PERSONAL_CUE = re.compile(
     r"(?:portfolio|website|homepage|home page|my site|my blog|blog|personal site|"
@@ -64,16 +89,27 @@ class PersonalUrlRecognizer(CuedPatternRecognizer):
             r"[\w-]+\.(?:py|js|ts|php|lua|rb|go|java|cs|md|txt|json|html|css|sh)", host
         ):
             return False
-        segments = [s for s in re.split(r"[/?#]", path) if s]
+        page, _, query = path.partition("?")
+        segments = [s for s in re.split(r"[/#]", page) if s]
+        lowered = [s.lower() for s in segments]
         site = host.lower().removeprefix("m.")
-        if site in PROFILE_SITES and segments:
-            first = segments[0].lower()
-            if (
-                first in ("in", "u", "user", "users", "people", "profile")
-                and len(segments) > 1
-            ):
-                return True
-            return first not in SITE_PATHS
-        if PERSONAL_QUERY.search(path):
+        if site in PROFILE_SITES and lowered[:1] and lowered[0] in SITE_PATHS:
+            return False  # youtube.com/watch?v=…, reddit.com/r/…: no one's page
+        if any(s.startswith(("~", "@")) and len(s) > 2 for s in segments):
             return True
-        return bool(PERSONAL_CUE.search(before(text, start, 25)))
+        if any(s in USER_PATHS and i + 1 < len(lowered) for i, s in enumerate(lowered)):
+            return True
+        if PERSONAL_QUERY.search("?" + query):
+            return True
+        if any(TOKEN.fullmatch(s) for s in segments + re.split(r"[&=]", query)):
+            return True
+        if set(lowered) & PUBLIC_PATHS:
+            return False
+        if site in PROFILE_SITES and segments:
+            return lowered[0] not in SITE_PATHS
+        prior = before(text, start, 80)
+        if PERSONAL_CUE.search(prior[-25:]):
+            return True
+        # "my build log at kb.example.ca/build-7": a page of the writer's own,
+        # not a bare homepage (where one shops or works).
+        return bool(segments and FIRST_PERSON.search(prior))

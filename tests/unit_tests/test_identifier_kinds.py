@@ -1,0 +1,342 @@
+"""Each identifier kind's formats and contexts, each with a look-alike that stays.
+
+One table per kind: a text, whether the span is that kind's identifier
+(True) or a look-alike the detector must leave alone (False), and the span.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from anonygraph.identifiers import IdentifierBook, find_identifiers
+
+
+def kinds_of(text: str, span: str) -> set[str]:
+    """Return the kinds found exactly on ``span`` in ``text``."""
+    return {i.kind for i in find_identifiers(text) if i.text == span}
+
+
+def check(text: str, kind: str, span: str, *, expected: bool) -> None:
+    assert span in text
+    if expected:
+        assert kind in kinds_of(text, span)
+    else:
+        found = [(i.kind, i.text) for i in find_identifiers(text)]
+        assert not any(span in t or t in span for k, t in found if k == kind), found
+
+
+URLS = [
+    (
+        "The album is at https://photos.example.com/share/Zx8KpQ2mTb",
+        True,
+        "https://photos.example.com/share/Zx8KpQ2mTb",
+    ),
+    (
+        "doc: docs.example.org/d/1bC9xYq3LmN0/edit",
+        True,
+        "docs.example.org/d/1bC9xYq3LmN0/edit",
+    ),
+    (
+        "see my shop forum.example.net/members/kettle_queen99",
+        True,
+        "forum.example.net/members/kettle_queen99",
+    ),
+    ("my page is social.example.org/@rosa_b", True, "social.example.org/@rosa_b"),
+    (
+        "old homepage: university.example.edu/~jmorales",
+        True,
+        "university.example.edu/~jmorales",
+    ),
+    (
+        "I post my ride logs at rides.vanessa-kraft.net/2024/alps",
+        True,
+        "rides.vanessa-kraft.net/2024/alps",
+    ),
+    (
+        "File bugs at https://gitlab.com/example-group/tool/-/issues please",
+        False,
+        "https://gitlab.com/example-group/tool/-/issues",
+    ),
+    (
+        "Releases: github.com/example-org/app/releases",
+        False,
+        "github.com/example-org/app/releases",
+    ),
+    (
+        "Read the FAQ at shop.example.com/help/returns",
+        False,
+        "shop.example.com/help/returns",
+    ),
+    (
+        "webhook url=https://hooks.example.io/t/a7c2 ok",
+        False,
+        "https://hooks.example.io/t/a7c2",
+    ),
+    ("I ordered it from bigstore.example.com last week", False, "bigstore.example.com"),
+    (
+        "my fave song youtube.com/watch?v=Zq3LmN8xPwA lol",
+        False,
+        "youtube.com/watch?v=Zq3LmN8xPwA",
+    ),
+    (
+        "I found my answer at stackoverflow.com/questions/4471/regex",
+        False,
+        "stackoverflow.com/questions/4471/regex",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "span"), URLS)
+def test_when_a_url_is_a_persons_then_it_is_found_and_an_orgs_stays(
+    text: str, expected: bool, span: str
+) -> None:
+    check(text, "URL", span, expected=expected)
+
+
+MEDICAL_RECORDS = [
+    ("Patient MRN 20931187 seen today", True, "20931187"),
+    ("URN: 5520148 (ward 4)", True, "5520148"),
+    ("UHID KMC0091845 for the bill", True, "KMC0091845"),
+    ("Hospital No. H-773021, bed 12", True, "H-773021"),
+    ("OP No. OP/23/8812 at the desk", True, "OP/23/8812"),
+    ("ERROR lab sync patient_mrn=QA-550193 timeout", True, "QA-550193"),
+    ("Clinic record # CR88120", True, "CR88120"),
+    ("We broke the record number 3021 at the race", False, "3021"),
+    ("Hospital wing 4 has 2200 beds", False, "2200"),
+    ("the clinic opened in 1998", False, "1998"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "span"), MEDICAL_RECORDS)
+def test_when_a_number_is_named_a_medical_record_then_it_is_found(
+    text: str, expected: bool, span: str
+) -> None:
+    check(text, "MEDICAL_RECORD", span, expected=expected)
+
+
+PASSPORTS = [
+    ("My passport number is 498172635.", True, "498172635"),
+    ("Reisepass-Nr.: CFGH47R21 gültig", True, "CFGH47R21"),
+    ("pasaporte mexicano G28817734 vigente", True, "G28817734"),
+    ("passport (IE) no. PA1234567", True, "PA1234567"),
+    ("Indian passport: K7719203", True, "K7719203"),
+    ("passport photos cost 12 euros", False, "12"),
+    ("Passport renewal takes 10 weeks", False, "10"),
+    ("the Passport Office is at 4 Main St", False, "4"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "span"), PASSPORTS)
+def test_when_a_passport_number_follows_its_cue_then_it_is_found(
+    text: str, expected: bool, span: str
+) -> None:
+    check(text, "PASSPORT", span, expected=expected)
+
+
+CARDS = [
+    ("visa 4111 1111 1111 1111 declined", True, "4111 1111 1111 1111"),
+    ("mc 5555-5555-5555-4444 ok", True, "5555-5555-5555-4444"),
+    ("new mastercard 2223 0031 2200 3222", True, "2223 0031 2200 3222"),
+    ("amex 3782 822463 10005 expired", True, "3782 822463 10005"),
+    ("diners 3056 930902 5904 on file", True, "3056 930902 5904"),
+    ("export_6011111111111117.csv failed", True, "6011111111111117"),
+    ("invoice 4111111111111111 is paid", False, "4111111111111111"),
+    ("event id 1712345678901234 logged", False, "1712345678901234"),
+    ("card 4111 1111 1111 1121 (mistyped)", False, "4111 1111 1111 1121"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "span"), CARDS)
+def test_when_a_card_number_is_luhn_valid_in_any_grouping_then_it_is_found(
+    text: str, expected: bool, span: str
+) -> None:
+    check(text, "CARD", span, expected=expected)
+
+
+BIRTH_DATES = [
+    ("D.O.B.: 14 Sep 1978", True, "14 Sep 1978"),
+    ("dob=1991-11-02 status=ok", True, "1991-11-02"),
+    ("Date of birth (dd/mm/yyyy): 09/10/1984", True, "09/10/1984"),
+    ("born on the 3rd of May 1990", False, "3rd of May 1990"),
+    ("She was born 3rd May, 1990 in Cork", True, "3rd May, 1990"),
+    ("Born: Jan-05-1969", True, "Jan-05-1969"),
+    ("geb. 7. März 1955 in Ulm", True, "7. März 1955"),
+    ("né le 12 février 1971 à Paris", True, "12 février 1971"),
+    ("fecha de nacimiento 04/07/2001", True, "04/07/2001"),
+    ("The invoice date is 14 Sep 1978", False, "14 Sep 1978"),
+    ("release on 2025-11-02 confirmed", False, "2025-11-02"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "span"), BIRTH_DATES)
+def test_when_the_text_says_a_date_is_a_birth_date_then_it_is_found(
+    text: str, expected: bool, span: str
+) -> None:
+    check(text, "DATE_OF_BIRTH", span, expected=expected)
+
+
+POSTCODES = [
+    ("12 Chemin des Vignes, 13100, merci", True, "13100"),
+    ("7th cross, 2nd main, Indiranagar 2nd stage, 560038.", True, "560038"),
+    ("Rua das Flores 88, 01310-100)", True, "01310-100"),
+    ("We sold 40 units, 5000 in total.", False, "5000"),
+    ("Room 4, 2020 was a hard year.", False, "2020"),
+    ("Visit our Bristol showroom: 9 Quay Street, Bristol BS1 4DZ.", False, "BS1 4DZ"),
+    ("We moved: 9 Quay Street, Bristol BS1 4DZ.", True, "BS1 4DZ"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "span"), POSTCODES)
+def test_when_a_number_closes_an_address_then_it_is_a_postcode(
+    text: str, expected: bool, span: str
+) -> None:
+    check(text, "POSTCODE", span, expected=expected)
+
+
+ADDRESSES = [
+    ("Our address changed to 77 W Fulton Ave, Denver.", True, "77 W Fulton Ave"),
+    ("Our new clinic address: 77 W Fulton Ave, Denver.", False, "77 W Fulton Ave"),
+    ("Drove down Route 66 in Tulsa", False, "Route 66"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "span"), ADDRESSES)
+def test_when_a_street_address_is_a_persons_then_it_is_found(
+    text: str, expected: bool, span: str
+) -> None:
+    check(text, "ADDRESS", span, expected=expected)
+
+
+HANDLES = [
+    ("sshd: Accepted password for jbarros from 203.0.113.9 port 2201", True, "jbarros"),
+    ("waiting for approval from 10am to noon", False, "approval"),
+    ('open("/home/okafor_n/notes/todo.txt")', True, "okafor_n"),
+    ("cp /home/shared/data.csv .", False, "shared"),
+    ("event=delete by=staff:rlindqvist ok", True, "rlindqvist"),
+    ("my steam id is frosty_fox_88 add me", True, "frosty_fox_88"),
+    ("your order id is zx_55120 for tracking", False, "zx_55120"),
+    ("ping me on discord, moonbeam#0921", True, "moonbeam#0921"),
+    ("see issue#4471 and PR#120", False, "issue#4471"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "span"), HANDLES)
+def test_when_a_user_name_is_marked_as_one_then_it_is_a_handle(
+    text: str, expected: bool, span: str
+) -> None:
+    check(text, "HANDLE", span, expected=expected)
+
+
+PLATES = [
+    ("my car 6TRJ244 got a ticket", True, "6TRJ244"),
+    ("the van with plate changed to 4XK 791 again", True, "4XK 791"),
+    ("scooter DL 3C AB 1234 parked outside", True, "DL 3C AB 1234"),
+    ("bike MH 02 CD 5678 was towed", True, "MH 02 CD 5678"),
+    ("SKU KT-GX500-R is out of stock", False, "GX500"),
+    ("my car charger is model MP3000X", False, "MP3000X"),
+    ("my car smells of COVID19 disinfectant", False, "COVID19"),
+    ("the part AB12X7 ships today", False, "AB12X7"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "span"), PLATES)
+def test_when_a_plate_stands_near_a_vehicle_then_it_is_found(
+    text: str, expected: bool, span: str
+) -> None:
+    check(text, "LICENSE_PLATE", span, expected=expected)
+
+
+PERSONS = [
+    (
+        "Escalation owner: Naomi Achterberg <n.achterberg@mail.example>",
+        True,
+        "Naomi Achterberg",
+    ),
+    ("Sunny Okoro here, about my refund", True, "Sunny Okoro"),
+    ("Viewing on Sunday, ask for Grant.", True, "Grant"),
+    (
+        "Dear Ms Oyelaran,\nthanks.\n\nBabatunde Oyelaran replied:",
+        True,
+        "Babatunde Oyelaran",
+    ),
+    ("She's such a Geordie, honestly.", False, "Geordie"),
+    ("I am Irish, born in Cork.", False, "Irish"),
+    ("Best,\nMin-jun Park (박민준)", True, "박민준"),
+    ("I'm petrified of spiders tbh", False, "petrified"),
+    ("hi im tanvi and i need a flat", True, "tanvi"),
+    ("Wah lau eh, so hot today.", False, "Wah"),
+    ("Hello World, contact Customer Support.", False, "World"),
+    ("All set for Friday.\n– Marisol", True, "Marisol"),
+    ("CURRICULUM VITAE — Oksana Lytvyn\nKyiv", True, "Oksana Lytvyn"),
+    ("Referred by Dr J. Abernethy, Elm Surgery.", True, "Dr J. Abernethy"),
+    (
+        "Ticket 4410 | Raised by Oyinkansola Adebayo-Smith | Mobile 07700 900555",
+        True,
+        "Oyinkansola Adebayo-Smith",
+    ),
+    ("Report written by Quality Assurance Team.", False, "Quality Assurance Team"),
+    ("We read 'Darwin, Wallace and Mendel' in class.", False, "Wallace"),
+    ("Spare toner: Uncle DK-1150 cartridge", False, "DK"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "span"), PERSONS)
+def test_when_a_word_is_in_a_persons_role_then_it_is_a_name_and_otherwise_not(
+    text: str, expected: bool, span: str
+) -> None:
+    check(text, "PERSON", span, expected=expected)
+
+
+LOOKALIKES = [
+    (
+        "PHONE",
+        "Ring the Harbourside Dental Practice, (503) 555-0142, for slots.",
+        "(503) 555-0142",
+    ),
+    ("PHONE", "The council said ring 0345 600 1234 for bins.", "0345 600 1234"),
+    ("PHONE", "wire it (routing 011000015) today", "011000015"),
+    ("PHONE", "parcel code YT 55 210 448 3CN arrives", "55 210 448"),
+    ("BANK_ACCOUNT", "sort code 30-94-12 at the branch", "30-94-12"),
+]
+
+
+@pytest.mark.parametrize(("kind", "text", "span"), LOOKALIKES)
+def test_when_a_number_is_an_organizations_or_a_code_then_it_stays(
+    kind: str, text: str, span: str
+) -> None:
+    check(text, kind, span, expected=False)
+
+
+def test_when_a_lookalike_sku_ends_in_a_letter_then_the_replacement_keeps_it() -> None:
+    text = "router SKU QX-BR2200-W arrived dead"
+    assert IdentifierBook("placeholder").replace(text) == text
+
+
+def test_when_the_same_text_is_checked_again_then_it_is_not_analysed_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from anonygraph.identifiers import detect
+
+    calls: list[str] = []
+    real = detect.analyzer
+
+    def counting(parse: object = None) -> object:
+        calls.append("analyse")
+        return real(parse)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(detect, "analyzer", counting)
+    text = "Memo check: ring Ottoline Brisby on 07700 900871 tonight."
+    first = find_identifiers(text)
+    first.clear()  # a caller's list is its own: the memo keeps its copy
+    second = find_identifiers(text)
+
+    assert calls == ["analyse"]
+    assert ("PHONE", "07700 900871") in [(i.kind, i.text) for i in second]
+
+
+def test_when_a_known_name_is_mentioned_after_its_cue_then_the_cue_stays() -> None:
+    text = "Ask Tomasz Lis (he/him) about keys, 07700 900113. Lis has them."
+    names = [i.text for i in find_identifiers(text) if i.kind == "PERSON"]
+
+    assert "Tomasz Lis" in names
+    assert not any("Ask" in n for n in names)
