@@ -21,7 +21,7 @@ time per text with the identifier pass at most 1.3x today's": per text,
 `detect_cues` alone (one spaCy parse) against `find_identifiers` +
 `detect_cues` sharing that parse, each on a text the caches have not seen.
 
-Run: python benchmarks/identifiers.py [--data tests/data/identifiers_tuning.jsonl]
+Run: python benchmarks/identifiers.py [--data tests/data/identifiers_tuning.jsonl] [--show]
 """
 
 from __future__ import annotations
@@ -143,6 +143,12 @@ def main() -> None:
     """Run the three systems on the set and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument(
+        "--show",
+        action="store_true",
+        help="also print the default's output beside each input, to read for "
+        "broken or false sentences",
+    )
     args = parser.parse_args()
     records = [
         json.loads(line)
@@ -166,6 +172,7 @@ def main() -> None:
     for run in systems.values():
         run("Warm up: Jane Doe, jane@example.com, 415-555-0188, 12 34 56 78 90 12.")
     rows: dict[str, dict[str, Any]] = {}
+    names_shown = next(iter(systems))
     for name, run in systems.items():
         left: Counter[str] = Counter()
         damaged: Counter[str] = Counter()
@@ -174,6 +181,8 @@ def main() -> None:
         for record in records:
             t0 = time.perf_counter()
             out = run(record["text"])
+            if args.show and name == names_shown:
+                print(f"\n[{record['id']}] {record['text']}\n  -> {out}")
             seconds += time.perf_counter() - t0
             left += _left(record, out)
             damaged += _damaged(record, out)
