@@ -133,6 +133,7 @@ def run_command(line: list[str], folder: Path) -> dict[str, Any]:
         )
     done = sum(1 for _ in open(output))
     return {
+        "load": round(os.getloadavg()[0], 1),
         "wall": wall,
         "first": wall if first is None else first,
         "cpu": usage.ru_utime + usage.ru_stime,
@@ -289,6 +290,15 @@ def main() -> None:
         figures["ray_speedup"] = round(
             figures["cpu_local"]["seconds"] / figures["cpu_ray"]["seconds"], 2
         )
+        # Each repeat ran the two back to back: their ratio saw one load.
+        figures["ray_speedup_per_pair"] = [
+            round(local["wall"] / ray["wall"], 2)
+            for local, ray in zip(runs["cpu_local"], runs["cpu_ray"], strict=True)
+        ]
+        figures["load_average_per_pair"] = [
+            [local["load"], ray["load"]]
+            for local, ray in zip(runs["cpu_local"], runs["cpu_ray"], strict=True)
+        ]
     print(json.dumps(figures, indent=2))  # noqa: T201
 
 

@@ -176,3 +176,24 @@ def test_when_reproduce_lists_its_papers_apart_then_they_are_its_plans() -> None
     from anonygraph.reporting.reproduce import PLANS, UNPLANNED
 
     assert list(PAPERS) == [*PLANS, *UNPLANNED]
+
+
+def test_when_a_ray_driver_builds_a_methods_context_then_it_imports_no_graph() -> None:
+    # The driver runs no record: its graph's import (LangGraph, Presidio,
+    # spaCy) would take seconds of CPU from the workers on the same cores.
+    probe = textwrap.dedent(
+        """
+        import sys
+        from anonygraph.runs.engines.ray_engine import run_on_ray
+        from anonygraph.runs.options import build_context
+        context = build_context("rlaa", {"default_model": "rules"})
+        loaded = {"langgraph", "spacy", "presidio_analyzer", "anonygraph.graphs.rlaa"}
+        print(type(context).__name__, sorted(loaded & set(sys.modules)))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=300
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["Context", "[]"]
