@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -15,12 +16,13 @@ from anonygraph.cli import build_parser, chosen_command
 from anonygraph.cli.commands import COMMANDS
 from anonygraph.graphs import GRAPHS
 from anonygraph.papers import PAPERS
+from anonygraph.runs.store.sql import db_errors
 from anonygraph.state.contexts import CONTEXTS, context_classes
 from anonygraph.tools.spacy_import import thinc_finder
 
 HEAVY = (
     "langgraph", "langchain_core", "langsmith", "spacy", "numpy", "torch",
-    "transformers",
+    "transformers", "psycopg",
 )  # fmt: skip
 """Libraries a command line that only asks for help has no use for."""
 
@@ -106,7 +108,15 @@ def test_when_detect_then_a_rules_anonymize_run_then_each_imports_what_it_uses(
     assert "spacy" in detect
     assert not {"langgraph", "langchain_core", "langsmith", "torch"} & set(detect)
     assert "langgraph" in anonymize
-    assert not {"torch", "transformers"} & set(anonymize)
+    assert not {"torch", "transformers", "psycopg"} & set(anonymize)
+
+
+def test_when_the_postgres_driver_is_loaded_then_its_errors_are_store_errors() -> None:
+    # Listed once loaded (only then can one be raised); a SQLite run never
+    # imports the driver for the list (the test above).
+    psycopg = pytest.importorskip("psycopg")
+
+    assert {sqlite3.Error, psycopg.Error} <= set(db_errors())
 
 
 def test_when_top_level_help_is_built_lazily_then_it_equals_the_full_parsers() -> None:
