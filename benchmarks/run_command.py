@@ -37,7 +37,9 @@ identifier pass, the cue detectors). The same command runs them on the local
 engine (``cpu_local``, ``--concurrency 2``) and on Ray with
 ``--ray-workers`` workers (``cpu_ray``, default 2, one record at a time
 each), start-up included in both: ``ray_speedup`` is the local wall time
-over Ray's.
+over Ray's (medians), ``ray_speedup_per_pair`` the same for each repeat's
+two runs, back to back, with the load average at each one's end
+(``load_average_per_pair``): on a shared machine a pair saw one load.
 
 Run: PYTHONPATH=. python benchmarks/run_command.py [--records 1024]
      [--concurrency 128] [--latency 1.0] [--repeats 3] [--cpu-records 64]
