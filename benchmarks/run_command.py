@@ -37,7 +37,9 @@ identifier pass, the cue detectors). The same command runs them on the local
 engine (``cpu_local``, ``--concurrency 2``) and on Ray with
 ``--ray-workers`` workers (``cpu_ray``, default 2, one record at a time
 each), start-up included in both: ``ray_speedup`` is the local wall time
-over Ray's.
+over Ray's (medians), ``ray_speedup_per_pair`` the same for each repeat's
+two runs, back to back, with the load average at each one's end
+(``load_average_per_pair``): on a shared machine a pair saw one load.
 
 Run: PYTHONPATH=. python benchmarks/run_command.py [--records 1024]
      [--concurrency 128] [--latency 1.0] [--repeats 3] [--cpu-records 64]
@@ -133,6 +135,7 @@ def run_command(line: list[str], folder: Path) -> dict[str, Any]:
         )
     done = sum(1 for _ in open(output))
     return {
+        "load": round(os.getloadavg()[0], 1),
         "wall": wall,
         "first": wall if first is None else first,
         "cpu": usage.ru_utime + usage.ru_stime,
@@ -289,6 +292,15 @@ def main() -> None:
         figures["ray_speedup"] = round(
             figures["cpu_local"]["seconds"] / figures["cpu_ray"]["seconds"], 2
         )
+        # Each repeat ran the two back to back: their ratio saw one load.
+        figures["ray_speedup_per_pair"] = [
+            round(local["wall"] / ray["wall"], 2)
+            for local, ray in zip(runs["cpu_local"], runs["cpu_ray"], strict=True)
+        ]
+        figures["load_average_per_pair"] = [
+            [local["load"], ray["load"]]
+            for local, ray in zip(runs["cpu_local"], runs["cpu_ray"], strict=True)
+        ]
     print(json.dumps(figures, indent=2))  # noqa: T201
 
 

@@ -83,12 +83,12 @@ def _one_line(args: argparse.Namespace, exc: Exception) -> int:
     ValueError covers OptionError, InputError and ModelSpecError.
     """
     from anonygraph.runs.store.locks import RunLockedError
-    from anonygraph.runs.store.sql import DB_ERRORS
+    from anonygraph.runs.store.sql import db_errors
 
     if isinstance(exc, (ValueError, RunLockedError)):
         print(f"anonygraph {args.command}: {exc}", file=sys.stderr)  # noqa: T201
         return 2
-    if isinstance(exc, (OSError, *DB_ERRORS)):
+    if isinstance(exc, (OSError, *db_errors())):
         # A missing, read-only or full file or folder: one line, not a traceback.
         where = getattr(exc, "filename", None) or getattr(args, "db", "")
         print(  # noqa: T201

@@ -32,5 +32,9 @@ GRAPHS: dict[str, Callable[[], Any]] = {
 }
 """Method name -> ``build_graph`` returning the uncompiled StateGraph."""
 
+REGISTERED: dict[str, Callable[[], Any]] = dict(GRAPHS)
+"""The builders `GRAPHS` starts with: a method whose entry is still one of
+these has the `Context` that `anonygraph.state.contexts` names for it."""
+
 EVALUATOR: dict[str, Callable[[], Any]] = {"evaluate": _builder("evaluate")}
 """Graphs that score methods rather than anonymize; served in Studio too."""

@@ -26,8 +26,8 @@ from anonygraph.nodes.aura import (
 )
 from anonygraph.nodes.prepare import prepare
 from anonygraph.nodes.review import review_selection
-from anonygraph.state.aura import (
-    AuraContext,
+from anonygraph.state.aura import AuraContext
+from anonygraph.state.aura_state import (
     CandidateTask,
     InputState,
     OutputState,

@@ -20,7 +20,8 @@ from anonygraph.nodes.evaluate import (
     recover_facts,
     score,
 )
-from anonygraph.state.evaluate import EvalContext, InputState, OutputState, State
+from anonygraph.state.evaluate import EvalContext
+from anonygraph.state.evaluate_state import InputState, OutputState, State
 
 
 def route_after_prepare(

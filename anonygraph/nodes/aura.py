@@ -41,11 +41,10 @@ from anonygraph.state.aura import (
     AuraContext,
     BlacklistSpan,
     Candidate,
-    CandidateTask,
     MaskTemplate,
     ScopeItem,
-    State,
 )
+from anonygraph.state.aura_state import CandidateTask, State
 from anonygraph.state.domain import PolicyItem
 from anonygraph.state.record import source_text
 from anonygraph.state.review import STOPPED

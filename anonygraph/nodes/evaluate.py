@@ -20,7 +20,8 @@ from anonygraph.state.answers import (
     facts_answer_model,
 )
 from anonygraph.state.domain import AttributeInference, UtilityScore
-from anonygraph.state.evaluate import EvalContext, State
+from anonygraph.state.evaluate import EvalContext
+from anonygraph.state.evaluate_state import State
 from anonygraph.state.paper_answers import (
     PaperIntentVector,
     PaperUtilityAnswer,

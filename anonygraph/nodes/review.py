@@ -14,7 +14,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from anonygraph.state import aura, intentanony, rlaa
+from anonygraph.state import aura, aura_state, intentanony, rlaa
 from anonygraph.state.context import ContextT
 from anonygraph.state.domain import AttributeInference, LeakVerdict, PolicyItem
 from anonygraph.state.intentanony import EvidenceChain, ExposureBudget
@@ -84,7 +84,7 @@ def review_budgets(
 
 
 def review_selection(
-    state: aura.State, runtime: Runtime[aura.AuraContext]
+    state: aura_state.State, runtime: Runtime[aura.AuraContext]
 ) -> dict[str, Any]:
     """Pause AURA before its chosen candidate is used: approve, pick another, reject."""
     proposal = {"candidates": state.candidates, "choice": state.choice}

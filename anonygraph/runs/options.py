@@ -137,9 +137,16 @@ def context_schema(method: str) -> Any:
     """Return the method's `Context` class (`Context` when its graph names none)."""
     # Imported here: reading an input (``anonygraph detect --input``) or the
     # engines (a command's flags) should not load every method's graph.
-    from anonygraph.graphs import GRAPHS
+    from anonygraph.graphs import GRAPHS, REGISTERED
+    from anonygraph.state.contexts import context_class
 
-    return _schema_of(GRAPHS[method])
+    builder = GRAPHS[method]
+    if builder is REGISTERED.get(method):
+        # Without building the graph: a Ray driver runs no record, and its
+        # graph's import (LangGraph, Presidio, spaCy) costs seconds of CPU
+        # the workers need.
+        return context_class(method)
+    return _schema_of(builder)
 
 
 @functools.lru_cache(maxsize=64)

@@ -22,10 +22,13 @@ CONTEXTS: dict[str, str] = {
 """Method -> ``module:class`` of its `Context`, in `GRAPHS`' order."""
 
 
+def context_class(method: str) -> type:
+    """Return ``method``'s `Context` class, importing only its state module."""
+    module, _, name = CONTEXTS[method].partition(":")
+    found: type = getattr(importlib.import_module(module), name)
+    return found
+
+
 def context_classes() -> dict[str, type]:
     """Return each method's `Context` class, importing only the state modules."""
-    classes: dict[str, type] = {}
-    for method, where in CONTEXTS.items():
-        module, _, name = where.partition(":")
-        classes[method] = getattr(importlib.import_module(module), name)
-    return classes
+    return {method: context_class(method) for method in CONTEXTS}

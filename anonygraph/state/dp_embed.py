@@ -5,18 +5,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, get_args
+from typing import Any, ClassVar, Literal, get_args
 
 from anonygraph.state.context import Context
 from anonygraph.state.record import RecordInput, RecordOutput
 from anonygraph.tools.dp_embed.dp_accountant import Composition
-from anonygraph.tools.dp_embed.embedding_inversion import CORRECTOR_PICKS
 from anonygraph.tools.torch_device import PRECISIONS
 
 PII_RULE_SETS: tuple[str, ...] = ("product", "paper")
 """`pii_rules` values: ours (the identifier detector, `anonygraph.identifiers`,
 through `tools/dp_embed/pii`) or the paper's
 (`tools/dp_embed/pii_paper`)."""
+
+
+CorrectorPick = Literal["best", "last"]
+"""Which corrector hypothesis a run keeps: the closest re-embedding, or the
+last step's (vec2text's own answer without a sequence beam)."""
+CORRECTOR_PICKS: tuple[str, ...] = get_args(CorrectorPick)
 
 
 @dataclass(kw_only=True)

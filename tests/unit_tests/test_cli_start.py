@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -14,12 +15,14 @@ import pytest
 from anonygraph.cli import build_parser, chosen_command
 from anonygraph.cli.commands import COMMANDS
 from anonygraph.graphs import GRAPHS
+from anonygraph.papers import PAPERS
+from anonygraph.runs.store.sql import db_errors
 from anonygraph.state.contexts import CONTEXTS, context_classes
 from anonygraph.tools.spacy_import import thinc_finder
 
 HEAVY = (
     "langgraph", "langchain_core", "langsmith", "spacy", "numpy", "torch",
-    "transformers",
+    "transformers", "psycopg",
 )  # fmt: skip
 """Libraries a command line that only asks for help has no use for."""
 
@@ -72,22 +75,21 @@ def imported_by(
     return [json.loads(line.removeprefix("imported")) for line in lines]
 
 
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["--help"],
-        ["--bogus"],
-        ["anonymise", "a text"],
-        ["detect", "--help"],
-        ["detect", "a text", "--bogus"],
-        ["methods", "--help"],
-        ["pii", "--help"],
-    ],
-)
-def test_when_help_or_a_bad_flag_is_given_then_no_heavy_library_is_imported(
-    argv: list[str],
-) -> None:
-    assert imported_by(argv) == [{}]
+def test_when_any_command_gets_help_or_a_bad_flag_then_nothing_heavy_loads() -> None:
+    argvs = [
+        ["--help"], ["--bogus"], ["anonymise", "a text"],
+        *([name, "--help"] for name in COMMANDS),
+        *([name, "--bogus"] for name in COMMANDS),
+    ]  # fmt: skip
+
+    # One process for all of them (each start costs seconds on 2 cores): the
+    # libraries are counted from its start, so the first argv that brought
+    # one is the first whose tally is not empty.
+    tallies = imported_by(*argvs)
+
+    assert len(tallies) == len(argvs)
+    culprit = next((a for a, t in zip(argvs, tallies, strict=True) if t), None)
+    assert tallies[-1] == {}, f"{culprit} imported {tallies[-1]}"
 
 
 def test_when_detect_then_a_rules_anonymize_run_then_each_imports_what_it_uses(
@@ -106,7 +108,15 @@ def test_when_detect_then_a_rules_anonymize_run_then_each_imports_what_it_uses(
     assert "spacy" in detect
     assert not {"langgraph", "langchain_core", "langsmith", "torch"} & set(detect)
     assert "langgraph" in anonymize
-    assert not {"torch", "transformers"} & set(anonymize)
+    assert not {"torch", "transformers", "psycopg"} & set(anonymize)
+
+
+def test_when_the_postgres_driver_is_loaded_then_its_errors_are_store_errors() -> None:
+    # Listed once loaded (only then can one be raised); a SQLite run never
+    # imports the driver for the list (the test above).
+    psycopg = pytest.importorskip("psycopg")
+
+    assert {sqlite3.Error, psycopg.Error} <= set(db_errors())
 
 
 def test_when_top_level_help_is_built_lazily_then_it_equals_the_full_parsers() -> None:
@@ -170,3 +180,30 @@ def test_when_thinc_asks_for_torch_then_only_thinc_is_refused(tmp_path: Path) ->
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "0.0", "True"]
     assert thinc_finder().find_spec("torch") is None  # asked from here
+
+
+def test_when_reproduce_lists_its_papers_apart_then_they_are_its_plans() -> None:
+    from anonygraph.reporting.reproduce import PLANS, UNPLANNED
+
+    assert list(PAPERS) == [*PLANS, *UNPLANNED]
+
+
+def test_when_a_ray_driver_builds_a_methods_context_then_it_imports_no_graph() -> None:
+    # The driver runs no record: its graph's import (LangGraph, Presidio,
+    # spaCy) would take seconds of CPU from the workers on the same cores.
+    probe = textwrap.dedent(
+        """
+        import sys
+        from anonygraph.runs.engines.ray_engine import run_on_ray
+        from anonygraph.runs.options import build_context
+        context = build_context("rlaa", {"default_model": "rules"})
+        loaded = {"langgraph", "spacy", "presidio_analyzer", "anonygraph.graphs.rlaa"}
+        print(type(context).__name__, sorted(loaded & set(sys.modules)))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=300
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["Context", "[]"]

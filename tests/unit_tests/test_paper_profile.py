@@ -331,7 +331,8 @@ def test_when_aura_paper_candidates_are_checked_then_only_gaps_refuse_one() -> N
     from types import SimpleNamespace
 
     from anonygraph.nodes.aura import check_candidates
-    from anonygraph.state.aura import AuraContext, State
+    from anonygraph.state.aura import AuraContext
+    from anonygraph.state.aura_state import State
 
     template = {
         "text": "I live in [MASK_1].",
@@ -707,7 +708,8 @@ def test_when_aura_masks_in_the_paper_profile_then_the_blacklist_plays_no_part()
 
     from anonygraph.graphs.aura import route_after_infer_scope
     from anonygraph.nodes.aura import plan_suppression
-    from anonygraph.state.aura import AuraContext, State
+    from anonygraph.state.aura import AuraContext
+    from anonygraph.state.aura_state import State
 
     use = facts("aura")["algorithm"]["blacklist_use"]["paper_profile"]
     assert "Phase 1" in use["source"]

@@ -37,18 +37,13 @@ from anonygraph.prompts.common import (
     restore,
 )
 from anonygraph.state.answers import Rewrite, UtilityAnswer
-from anonygraph.state.aura import (
-    AuraContext,
-    CandidateTask,
-    MaskSpan,
-    MaskTemplate,
-    ScopeItem,
-)
-from anonygraph.state.aura import State as AuraState
+from anonygraph.state.aura import AuraContext, MaskSpan, MaskTemplate, ScopeItem
+from anonygraph.state.aura_state import CandidateTask
+from anonygraph.state.aura_state import State as AuraState
 from anonygraph.state.context import Context, FgaaContext
 from anonygraph.state.domain import AttributeInference, PolicyItem
 from anonygraph.state.evaluate import EvalContext
-from anonygraph.state.evaluate import State as EvalState
+from anonygraph.state.evaluate_state import State as EvalState
 from anonygraph.state.intentanony import IntentAnonyContext
 from anonygraph.state.intentanony import State as IntentState
 from anonygraph.state.iterative import AdversaryState

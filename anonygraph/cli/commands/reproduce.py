@@ -8,19 +8,17 @@ from typing import Any
 
 from anonygraph.cli.commands import COMMANDS
 from anonygraph.cli.flags import OptionError, add_model, flag_spelling, parse_models
-from anonygraph.llm.registry import answers_from_cues
+from anonygraph.papers import PAPERS
 from anonygraph.state.profile import ProfileError, Spelling
 
 
 def add_parser(sub: Any) -> None:
     """Add ``reproduce``: the paper, its data, how many records, the models."""
-    from anonygraph.reporting.reproduce import PLANS, UNPLANNED
-
     parser = sub.add_parser(
         "reproduce",
         help=COMMANDS["reproduce"],
     )
-    parser.add_argument("paper", choices=[*PLANS, *UNPLANNED])
+    parser.add_argument("paper", choices=PAPERS)
     parser.add_argument(
         "--data",
         required=True,
@@ -104,6 +102,7 @@ def command(args: argparse.Namespace) -> int:
     """Run, score, and print the table (also written to OUT/table.md)."""
     from pathlib import Path
 
+    from anonygraph.llm.registry import answers_from_cues
     from anonygraph.reporting.reproduce import ReproduceOptions, render, reproduce
 
     if args.seal_model and args.paper != "rlaa":

@@ -53,12 +53,10 @@ from anonygraph.runs.engines.ray_connect import (
     check_worker_node,
     first_line,
 )
-from anonygraph.runs.engines.records import run_record
 from anonygraph.runs.engines.warm_up import warm_up_in_background
 from anonygraph.runs.io.output import NoOutput
 from anonygraph.runs.options import build_context
 from anonygraph.runs.store import RunStore
-from anonygraph.runs.store.checkpointers import open_checkpointer
 from anonygraph.runs.tracing import tracing_scope
 from anonygraph.state.domain import Record
 from anonygraph.state.profile import from_given
@@ -125,6 +123,10 @@ class RecordWorker:
 
     async def _open_all(self) -> tuple[Any, Any, RunStore]:
         import ray
+
+        # Here, in the worker, as `run_record` below: they import LangGraph,
+        # which the driver (it imports this module for the class) never runs.
+        from anonygraph.runs.store.checkpointers import open_checkpointer
 
         job = self.job
         # Before the store opens: a store file must not be created on a node
@@ -206,6 +208,8 @@ class RecordWorker:
                 return str(
                     await score(app, context, item, job["eval_id"], job["run_id"], db)
                 )
+            from anonygraph.runs.engines.records import run_record
+
             run_id = job["run_id"]
             place = (run_id, item.id, position, self.name, self.where)
             db.note_worker(*place)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import numpy as np
 from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Composition = Literal["basic", "zcdp"]
 Mechanism = Literal[
@@ -330,4 +332,6 @@ def noise_source(seed: int, text: str) -> np.random.Generator | None:
     """
     if seed < 0:
         return None
+    import numpy as np  # here: the command line reads this module for its flags
+
     return np.random.default_rng([seed, zlib.crc32(text.encode("utf-8"))])

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, cast, get_args
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
+from anonygraph.state.dp_embed import CORRECTOR_PICKS, CorrectorPick
 from anonygraph.tools.dp_embed.inversion_models import (
     ConditionedT5,
     Encoder,
@@ -23,11 +24,6 @@ if TYPE_CHECKING:
     import torch
 
 _DEFAULT_MAX_LENGTH = 32
-
-CorrectorPick = Literal["best", "last"]
-"""Which corrector hypothesis a run keeps: the closest re-embedding, or the
-last step's (vec2text's own answer without a sequence beam)."""
-CORRECTOR_PICKS: tuple[str, ...] = get_args(CorrectorPick)
 
 
 @dataclass(frozen=True)
