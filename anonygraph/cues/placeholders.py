@@ -104,6 +104,7 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
     held = [(m.start(), m.end()) for m in BRACKETED.finditer(text)]
     cues = [c for c in cues if not any(c.start < e and s < c.end for s, e in held)]
     context = _countries_stated(cues)
+    qualified = _qualified_names(cues)
     out = []
     for cue in cues:
         settled: Cue | None = None if _someone_elses(doc, cue) else cue
@@ -112,7 +113,9 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
         elif cue.attribute == "age" and cue.kind in ("age", "age_then"):
             settled = _settle_age(text, doc, cue)
         elif cue.kind in _PLACE_KINDS and cue.attribute.endswith("country"):
-            settled = _settle_place(text, doc, cue, context)
+            settled = _settle_place(text, doc, cue, context, qualified)
+        elif cue.attribute == "relationship_status" and cue.kind == "status":
+            settled = _status_before_noun(doc, cue)
         if settled is not None and _numbered_label(doc, settled):
             settled = None  # "at No. 42": a label with its number, no employer
         if settled is not None:
@@ -150,6 +153,27 @@ def _someone_elses(doc: Any, cue: Cue) -> bool:
         and any(e.start <= t.i < e.end for e in people)
         for t in sentence
     )
+
+
+STATUS_MODIFIER = "status_modifier"
+"""The kind of a status word that modifies a noun ("a divorced father"): it
+goes, and the noun stays ("a father")."""
+
+
+def _status_before_noun(doc: Any, cue: Cue) -> Cue:
+    """Drop a status word that modifies a noun rather than replace it.
+
+    "a divorced father" -> "a father": the coarser forms of a status ("on my
+    own", "spoken for") stand after a verb, not before a noun ("an on my own
+    parent"), and without the word the phrase stays true.
+    """
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None or span.end >= len(doc):
+        return cue
+    last, noun = span[-1], doc[span.end]
+    if last.dep_ == "amod" and last.head.i == noun.i and noun.pos_ in ("NOUN", "PROPN"):
+        return replace(cue, kind=STATUS_MODIFIER, replacement="")
+    return cue
 
 
 def _numbered_label(doc: Any, cue: Cue) -> bool:
@@ -215,10 +239,12 @@ def _settle_age(text: str, doc: Any, cue: Cue) -> Cue | None:
 
 
 def _subject_of(doc: Any, number: Any) -> Any:
-    """Return the subject of the verb an age hangs on; None for a fragment."""
-    after = [t for t in doc[number.i + 1 : number.i + 3] if not t.is_punct][:1]
-    if after and after[0].dep_ in ("nsubj", "nsubjpass"):
-        return after[0]  # "at 32 I should settle down", "At 20, she ..."
+    """Return the subject of the verb an age hangs on; None for a fragment.
+
+    The parse's verb decides ("Shift starts at 6, I'm 44": the shift's
+    time); only where that verb has no subject does the word right after
+    the number stand for it ("at 32 I should settle down").
+    """
     head = number
     while head.head.i != head.i and head.pos_ not in ("VERB", "AUX"):
         head = head.head
@@ -231,7 +257,11 @@ def _subject_of(doc: Any, number: Any) -> Any:
         if head.dep_ in ("conj", "advcl", "xcomp") and head.head.i != head.i:
             head = head.head
             continue
-        return None
+        break
+    after = [t for t in doc[number.i + 1 : number.i + 3] if not t.is_punct][:1]
+    if after and after[0].dep_ in ("nsubj", "nsubjpass"):
+        return after[0]  # "At 20, she ...": the parse left the age loose
+    return None
 
 
 @lru_cache(maxsize=1)
@@ -248,7 +278,7 @@ def _holders() -> dict[str, dict[str, int]]:
     return held
 
 
-def _sure_city(name: str) -> str:
+def sure_city(name: str) -> str:
     """Return the one country a city's name points to, "" when it is a guess."""
     sizes = _holders().get(fold(name), {})
     if not sizes:
@@ -282,13 +312,34 @@ def _countries_stated(cues: list[Cue]) -> set[str]:
         if place.kind in ("country", "state", "region") and place.country:
             stated.add(place.country)
         elif place.kind == "city":
-            country = _sure_city(place.name)
+            country = sure_city(place.name)
             if country:
                 stated.add(country)
     return stated
 
 
-def _settle_place(text: str, doc: Any, cue: Cue, context: set[str]) -> Cue | None:
+QUALIFIER = re.compile(r",\s*|\s+in\s+")
+"""What stands between a name and the place that says which one it is:
+"Hamilton, Ontario", "Richmond in Melbourne"."""
+
+
+def _qualified_names(cues: list[Cue]) -> dict[str, Cue]:
+    """Return folded city name -> its cue where the text says which place it is.
+
+    "Richmond born, Richmond raised: that's Richmond in Melbourne": every
+    Richmond of the text is the one the qualified mention names.
+    """
+    named = {}
+    for cue in cues:
+        parts = QUALIFIER.split(cue.quote, maxsplit=1)
+        if cue.kind == "city" and len(parts) > 1:
+            named[fold(parts[0].strip())] = cue
+    return named
+
+
+def _settle_place(
+    text: str, doc: Any, cue: Cue, context: set[str], qualified: dict[str, Cue]
+) -> Cue | None:
     before = text[: cue.start].split()
     locative = bool(before) and before[-1].lower() in LOCATIVE
     span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
@@ -307,6 +358,10 @@ def _settle_place(text: str, doc: Any, cue: Cue, context: set[str]) -> Cue | Non
             return None
     if cue.kind != "city" or not cue.exact or cue.replacement == _MODIFIER_FORM:
         return cue
+    if " in " in cue.quote and "," not in cue.quote:
+        # "Richmond in Melbourne": a part of the city the text names, so in
+        # that city's country whether or not the gazetteer holds the part.
+        return cue
     if "," in cue.quote:
         # "Hamilton, Ontario": the text says which, if a place of that name
         # is in the qualifier's country ("Savannah, Georgia" is no Georgian
@@ -315,7 +370,14 @@ def _settle_place(text: str, doc: Any, cue: Cue, context: set[str]) -> Cue | Non
         named = {display_country(c) for c in sizes}
         return cue if not sizes or cue.replacement in named else unsure(cue)
     name = _plain_name(cue.quote)
-    sure = _sure_city(name)
+    said = qualified.get(fold(name))
+    if said is not None:
+        # The same name said elsewhere in the text with the place it is in.
+        which = _settle_place(text, doc, said, context, {})
+        if which is not None and which.sure and which.replacement:
+            return replace(cue, value=which.value, replacement=which.replacement)
+        return unsure(cue)
+    sure = sure_city(name)
     guess = sure or (max(sizes, key=lambda c: sizes[c]) if sizes else "")
     others = context - ({sure} if sure else set())
     if guess and guess in context:

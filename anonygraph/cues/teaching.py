@@ -77,6 +77,23 @@ def _taught_end(match: re.Match[str], verb: Any) -> int:
     return end
 
 
+def _object_before(verb: Any) -> bool:
+    """Tell whether the verb's object is the noun its relative clause describes.
+
+    "the unit I teach", "the kids that I taught": no object after the verb,
+    no "where" or "when", and the noun is no span of time ("the years I
+    taught").
+    """
+    if verb is None or verb.dep_ != "relcl" or verb.head.lower_ in DURATIONS:
+        return False
+    return not any(
+        (c.dep_ == "dobj" and c.i > verb.i)
+        or c.lower_ in ("where", "when", "while", "how", "why")
+        or c.dep_ == "prep"
+        for c in verb.children
+    )
+
+
 def detect_teaching(text: str, doc: Any) -> list[Cue]:
     """Find "I teach Spanish", "now teaching Italian to teenagers": a teacher.
 
@@ -127,6 +144,10 @@ def detect_teaching(text: str, doc: Any) -> list[Cue]:
         to = re.match(r"\s+to\b", text[end:])
         if to:
             end, replacement = end + to.end(), f"{replacement} with"
+        elif _object_before(verb) and end == m.end("verb"):
+            # "the unit I teach covers ...": the thing taught is the noun the
+            # clause hangs on, and "work" takes no object ("the unit I work").
+            replacement = f"{replacement} with"
         cues.append(
             Cue(m.start(), end, text[m.start() : end], "occupation", "job_verb",
                 "teacher", replacement, 4)
