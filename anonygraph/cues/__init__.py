@@ -43,6 +43,7 @@ from anonygraph.cues.occupations import (
 )
 from anonygraph.cues.phrases import detect_phrases
 from anonygraph.cues.placeholders import (
+    NAME_MODIFIER,
     PLACEHOLDERS,
     STATUS_MODIFIER,
     settle,
@@ -204,7 +205,7 @@ def warm_up() -> None:
 
 
 REMOVED_KINDS = frozenset(
-    {"age_sex_tag", "graduation_year", "name_modifier", STATUS_MODIFIER}
+    {"age_sex_tag", "graduation_year", NAME_MODIFIER, STATUS_MODIFIER}
 )
 """Cue kinds whose span goes without a replacement ("(27F)", " in 2015",
 "Toyota" in "a Toyota supplier", "divorced" in "a divorced father")."""
@@ -458,7 +459,8 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
     last = 0
     first_place: dict[str, str] = {}  # replacement -> the place it first stood for
     capitalize = False
-    for cue in select_spans(cues):
+    chosen = select_spans(cues)
+    for index, cue in enumerate(chosen):
         replacement = generalize(cue)
         if (
             cue.kind in PLACE_KINDS
@@ -484,7 +486,7 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
             before = before.rstrip(" ")
         # A dropped name leaves its article before the next word ("a Deloitte
         # office" -> "an office").
-        following = replacement or text[cue.end :].lstrip()
+        following = replacement or _next_words(text, cue, chosen[index + 1 :])
         before = _agree_article(before + ("" if replacement else " "), following)
         before = before if replacement else before[:-1]
         if (
@@ -517,6 +519,18 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
         lambda m: m.group(1) + (" " if m.group(1) else "") + m.group(2).upper(),
         result,
     )
+
+
+def _next_words(text: str, cue: Cue, later: list[Cue]) -> str:
+    """Return what will follow a removed span, for its article to agree with.
+
+    The next cue's replacement where it comes right after: "a divorced
+    engineer" -> "a professional", not "an professional".
+    """
+    rest = text[cue.end :]
+    if later and not text[cue.end : later[0].start].strip():
+        return generalize(later[0]) + text[later[0].end :]
+    return rest.lstrip()
 
 
 def _capitalized(piece: str) -> str:

@@ -71,8 +71,9 @@ _DETERMINER_BEFORE = re.compile(
     r"\b(?:a|an|the|this|that|these|those|my|our|your|his|her|their)\s+$", re.I
 )
 _MODIFIER_FORM = "local"
-"""A city's form before a noun ("a Zurich insurer" -> "a local insurer"), as
-`anonygraph.cues.places` writes it: true whatever the city's country."""
+"""A place's form before a noun ("a Zurich insurer" -> "a local insurer"), as
+the detectors write it: a guess (the insurer may be local to nowhere the
+author is), so the name goes and its noun stays ("an insurer")."""
 _PLACE_KINDS = frozenset({"city", "state", "region", "country", "area", "landmark"})
 
 
@@ -154,6 +155,9 @@ def _someone_elses(doc: Any, cue: Cue) -> bool:
         for t in sentence
     )
 
+
+NAME_MODIFIER = "name_modifier"
+"""The kind of a name that modifies a noun and goes without a replacement."""
 
 STATUS_MODIFIER = "status_modifier"
 """The kind of a status word that modifies a noun ("a divorced father"): it
@@ -318,6 +322,38 @@ def _countries_stated(cues: list[Cue]) -> set[str]:
     return stated
 
 
+def _in_superlative(doc: Any, cue: Cue) -> bool:
+    """Tell whether a place bounds a superlative ("the best suburb in Melbourne").
+
+    A coarser place widens the claim ("the best suburb in Australia"), which
+    the author did not make; the placeholder keeps it as wide as written.
+    """
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None:
+        return False
+    preposition = span.root.head
+    if span.root.dep_ != "pobj" or preposition.lower_ not in ("in", "of", "on"):
+        return False
+    noun = preposition.head
+    return any(
+        c.tag_ in ("JJS", "RBS") or any(g.tag_ == "RBS" for g in c.children)
+        for c in noun.children
+    )
+
+
+def _part_of(doc: Any, cue: Cue) -> bool:
+    """Tell whether a city is named as what a part or a role belongs to.
+
+    "the Eastside of Tacoma", "the centre of Leeds", "the mayor of Leeds":
+    the part is the city's, and "the centre of the UK" would be false.
+    """
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None or span.root.dep_ != "pobj":
+        return False
+    preposition = span.root.head
+    return preposition.lower_ == "of" and preposition.head.pos_ in ("NOUN", "PROPN")
+
+
 QUALIFIER = re.compile(r",\s*|\s+in\s+")
 """What stands between a name and the place that says which one it is:
 "Hamilton, Ontario", "Richmond in Melbourne"."""
@@ -356,8 +392,14 @@ def _settle_place(
         # its own cue speaks for it.
         if gazetteer().get(fold(_plain_name(cue.quote))) is not None:
             return None
-    if cue.kind != "city" or not cue.exact or cue.replacement == _MODIFIER_FORM:
+    if cue.replacement == _MODIFIER_FORM:
+        return replace(cue, kind=NAME_MODIFIER, replacement="")
+    if _in_superlative(doc, cue):
+        return unsure(cue)
+    if cue.kind != "city" or not cue.exact:
         return cue
+    if _part_of(doc, cue):
+        return unsure(cue)
     if " in " in cue.quote and "," not in cue.quote:
         # "Richmond in Melbourne": a part of the city the text names, so in
         # that city's country whether or not the gazetteer holds the part.
