@@ -117,6 +117,8 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
             settled = _settle_place(text, doc, cue, context, qualified)
         elif cue.attribute == "relationship_status" and cue.kind == "status":
             settled = _status_before_noun(doc, cue)
+        elif cue.kind == "salary" and _paid_by_author(doc, cue):
+            settled = None  # "I paid 40k for my car": a price, not an income
         if settled is not None and _numbered_label(doc, settled):
             settled = None  # "at No. 42": a label with its number, no employer
         if settled is not None:
@@ -178,6 +180,25 @@ def _status_before_noun(doc: Any, cue: Cue) -> Cue:
     if last.dep_ == "amod" and last.head.i == noun.i and noun.pos_ in ("NOUN", "PROPN"):
         return replace(cue, kind=STATUS_MODIFIER, replacement="")
     return cue
+
+
+def _paid_by_author(doc: Any, cue: Cue) -> bool:
+    """Tell whether the author pays the amount out ("We paid about 300k for it").
+
+    "pay" reads both ways: the author as its active subject, with no one paid
+    to ("They paid me 40k", "I pay myself 60k"), gives the money away.
+    """
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None:
+        return False
+    verb = span.root
+    while verb.head.i != verb.i and verb.pos_ not in ("VERB", "AUX"):
+        verb = verb.head
+    if verb.lower_ not in ("pay", "pays", "paid", "paying"):  # no lemmatizer here
+        return False
+    subjects = [c.lower_ for c in verb.children if c.dep_ == "nsubj"]
+    paid_to = [c for c in verb.children if c.dep_ == "dative" and c.pos_ == "PRON"]
+    return bool(subjects) and subjects[0] in ("i", "we") and not paid_to
 
 
 def _numbered_label(doc: Any, cue: Cue) -> bool:
