@@ -124,7 +124,7 @@ def detect_cues(
     replaced = {(c.start, c.end) for c in found}
     cues = [c for c in cues if (c.start, c.end) not in replaced] + found
     cues = [_as_name_modifier(text, doc, c) for c in cues]
-    cues = [_school_of_degree(text, c, cues) for c in cues]
+    cues = [_named_by_neighbour(text, c, cues) for c in cues]
     cues = _merge_qualified_places(text, [_city_as_school(text, c) for c in cues])
     cues = _without_relatives_schools(text, cues)
     # What the parse and the rest of the text do not confirm becomes a typed
@@ -232,31 +232,38 @@ def _city_as_school(text: str, cue: Cue) -> Cue:
     return organization_cue(text, cue.start, cue.end, sentence, "at", school)
 
 
-_DEGREE_AT = re.compile(r"\s+(?:in\s+[\w' -]{1,30}?\s+)?(?:at|from)\s+$", re.IGNORECASE)
-"""What joins a degree to where it was taken: "my B.Tech at", "a BSc in
-physics from"."""
+_NEIGHBOUR_AT = re.compile(
+    r"\s+(?:in\s+[\w' -]{1,30}?\s+)?(?:at|from|for|with)\s+$", re.IGNORECASE
+)
+"""What joins a degree or a job to where it is: "my B.Tech at", "a BSc in
+physics from", "a software engineer at"."""
 
 
-def _school_of_degree(text: str, cue: Cue, cues: list[Cue]) -> Cue:
-    """Read an organization right after a degree as the school that gave it.
+def _named_by_neighbour(text: str, cue: Cue, cues: list[Cue]) -> Cue:
+    """Read a name right after a degree as its school, after a job as its employer.
 
-    "Completed my B.Tech at NIT Trichy": the degree's own cue says the name
-    is a school, where a name the education words do not know was read as
-    an employer ("at a company", which is false).
+    "Completed my B.Tech at NIT Trichy", "a software engineer at Infosys":
+    the cue before says what the name is, where a name the education and
+    work words do not know was read as an employer ("at a company", false of
+    a school) or left unsaid ("[PLACE]").
     """
-    if cue.kind != "organization" or cue.attribute == "education":
-        return cue
-    for degree in cues:
+    if cue.kind not in ("organization", "area") or cue.attribute == "education":
+        return cue  # a name the gazetteer holds is a city ("_city_as_school")
+    for other in cues:
+        degree = other.attribute == "education" and other.kind == "degree"
+        job = other.attribute == "occupation" and other.kind == "job"
         if (
-            degree.attribute == "education"
-            and degree.kind == "degree"
-            and degree.end <= cue.start
-            and _DEGREE_AT.fullmatch(text[degree.end : cue.start])
+            (degree or job)
+            and other.end <= cue.start
+            and _NEIGHBOUR_AT.fullmatch(text[other.end : cue.start])
+            and (degree or not re.search(r"\bfrom\s+$", text[: cue.start]))
         ):
             sentence = sentence_of(text, cue.start, cue.end)
             name = cue.start + 4 if cue.quote.lower().startswith("the ") else cue.start
-            before = text[degree.end : name].split()[-1].lower()
-            return organization_cue(text, name, cue.end, sentence, before, True)
+            before = text[other.end : name].split()[-1].lower()
+            return organization_cue(
+                text, name, cue.end, sentence, before, school=degree, employer=job
+            )
     return cue
 
 

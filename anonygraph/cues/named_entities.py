@@ -486,11 +486,18 @@ def _named_landmark(name: str) -> bool:
 
 
 def organization_cue(
-    text: str, start: int, end: int, sentence: str, before: str, school: bool = False
+    text: str,
+    start: int,
+    end: int,
+    sentence: str,
+    before: str,
+    school: bool = False,
+    employer: bool = False,
 ) -> Cue:
     """Return the cue of a school or employer named at ``start``-``end``.
 
-    ``school`` says the caller knows it is a school ("started at Oxford").
+    ``school`` says the caller knows it is a school ("started at Oxford"),
+    ``employer`` that it is an employer ("a software engineer at Infosys").
     """
     name = text[start:end]
     # The nearest words before the name decide: "studying accounting at
@@ -499,7 +506,7 @@ def organization_cue(
     near = re.split(r"[,;.!?]|\band\b", near)[-1]
     if school or EDUCATION_NAME.search(name) or STUDY_BEFORE.search(near):
         education = True
-    elif WORK_CONTEXT.search(near):
+    elif employer or WORK_CONTEXT.search(near):
         education = False
     elif EDUCATION_CONTEXT.search(near):
         education = True
@@ -507,10 +514,17 @@ def organization_cue(
         # "doing deliveries for Deliveroo since graduating": one works for a
         # company; the studies elsewhere in the sentence are another clause's.
         education = False
-    else:
+    elif EDUCATION_CONTEXT.search(sentence) or WORK_CONTEXT.search(sentence):
         education = bool(EDUCATION_CONTEXT.search(sentence)) and not re.search(
             r"\b(?:work|job|shift)\b", sentence, re.IGNORECASE
         )
+    else:
+        # Nothing in the sentence says school or work: "stationed at
+        # Lossiemouth" is no company. What the name is stays unsaid.
+        start = _with_article(text, start)
+        attribute = place_attribute(text, start)
+        return Cue(start, end, text[start:end], attribute, "area", name,
+                   placeholder(attribute), 4, sure=False)  # fmt: skip
     possessive = text[end : end + 2] in ("'s", "’s")
     high = re.search(r"\bHigh\b", name) or re.search(r"high school", sentence, re.I)
     noun = ("high school" if high else "university") if education else "company"
