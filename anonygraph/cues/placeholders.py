@@ -363,16 +363,18 @@ def _in_superlative(doc: Any, cue: Cue) -> bool:
 
 
 def _part_of(doc: Any, cue: Cue) -> bool:
-    """Tell whether a city is named as what a part or a role belongs to.
+    """Tell whether a city is named as what a part, a side or a role is of.
 
-    "the Eastside of Tacoma", "the centre of Leeds", "the mayor of Leeds":
-    the part is the city's, and "the centre of the UK" would be false.
+    "the Eastside of Tacoma", "the centre of Leeds", "just north of Boston",
+    "the mayor of Leeds": said of the city, and "the centre of the UK" or
+    "north of the US" would be false.
     """
     span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
     if span is None or span.root.dep_ != "pobj":
         return False
     preposition = span.root.head
-    return preposition.lower_ == "of" and preposition.head.pos_ in ("NOUN", "PROPN")
+    # "trucking out of Omaha": where from, which its country says as well.
+    return bool(preposition.lower_ == "of" and preposition.head.lower_ != "out")
 
 
 QUALIFIER = re.compile(r",\s*|\s+in\s+")

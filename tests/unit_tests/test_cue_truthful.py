@@ -229,6 +229,8 @@ GUESS_CLASSES = {
         ("I grew up on the Eastside of Tacoma.",
          "I grew up on the Eastside of [PLACE]."),
         ("I live in the centre of Leeds.", "I live in the centre of [PLACE]."),
+        ("My wife and I live just north of Boston.",
+         "My partner and I live just north of [PLACE]."),
         ("It's the cheapest suburb in Brisbane, which is why I live there.",
          "It's the cheapest suburb in [PLACE], which is why I live there."),
         ("I live in Toronto.", "I live in Canada."),
