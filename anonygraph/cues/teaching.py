@@ -77,6 +77,23 @@ def _taught_end(match: re.Match[str], verb: Any) -> int:
     return end
 
 
+def _kept_object(verb: Any) -> bool:
+    """Tell whether the verb's object stays: those taught, or one a clause is on."""
+    if verb is None:
+        return False
+    objects = [c for c in verb.children if c.dep_ == "dobj" and c.i > verb.i]
+    if not objects:
+        return False
+    obj = objects[0]
+    # "Taught kids chess - who knew?": a clause set off by a dash is an aside.
+    clauses = [
+        c for c in obj.children
+        if c.dep_ in ("relcl", "acl") and c.i > obj.i
+        and not any(t.is_punct for t in obj.doc[obj.i + 1 : c.left_edge.i])
+    ]  # fmt: skip
+    return obj.lower_ in LEARNERS or bool(clauses)
+
+
 def _object_before(verb: Any) -> bool:
     """Tell whether the verb's object is the noun its relative clause describes.
 
@@ -135,6 +152,11 @@ def detect_teaching(text: str, doc: Any) -> list[Cue]:
             continue
         end = _taught_end(m, verb)
         replacement = TEACH_FORMS[word]
+        if _kept_object(verb):
+            # "teaching the kids I love for twenty years": those taught, or
+            # an object a clause hangs on, stay ("working with the kids I
+            # love"); without it the clause would have nothing to describe.
+            end, replacement = m.end("verb"), f"{replacement} with"
         if verb is not None and verb.dep_ in ("amod", "compound", "nmod"):
             # "teaching gigs" -> "working gigs"; the parse may take "Teaching
             # kids ..." for a kind of kids: those taught stay, "working with" them.

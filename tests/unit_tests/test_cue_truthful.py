@@ -247,6 +247,8 @@ GUESS_CLASSES = {
         ("The module I taught last year got good reviews.",
          "The module I worked with last year got good reviews."),
         ("The school where I teach is small.", "The school where I work is small."),
+        ("Been teaching the kids I love for twenty years.",
+         "Been working with the kids I love for twenty years."),
     ],
     # A number after "at" is an age only where the verb it hangs on is the author's.
     "number without an age frame": [
