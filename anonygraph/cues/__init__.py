@@ -42,7 +42,13 @@ from anonygraph.cues.occupations import (
     detect_occupations,
 )
 from anonygraph.cues.phrases import detect_phrases
-from anonygraph.cues.placeholders import PLACEHOLDERS, settle
+from anonygraph.cues.placeholders import (
+    NAME_MODIFIER,
+    PLACEHOLDERS,
+    STATUS_MODIFIER,
+    settle,
+    sure_city,
+)
 from anonygraph.cues.places import (
     CONTINENT_ADJECTIVES,
     detect_places,
@@ -104,10 +110,21 @@ def detect_cues(
     cues += detect_self_descriptions(text) + detect_workplaces(text)
     cues += detect_frames(text) + detect_retirement(text)
     cues += detect_work_verbs(text, doc)
+    # "Did my PGCE at Cardiff Met": a verb whose object is a degree is studies;
+    # the degree's own cue speaks for it, and "Worked at" would be false.
+    cues = [
+        c for c in cues
+        if c.kind != "job_verb" or not any(
+            o.attribute == "education" and o.kind == "degree"
+            and c.start <= o.start and o.end <= c.end
+            for o in cues
+        )
+    ]  # fmt: skip
     found = detect_entities(text, doc, cues)
     replaced = {(c.start, c.end) for c in found}
     cues = [c for c in cues if (c.start, c.end) not in replaced] + found
     cues = [_as_name_modifier(text, doc, c) for c in cues]
+    cues = [_named_by_neighbour(text, c, cues) for c in cues]
     cues = _merge_qualified_places(text, [_city_as_school(text, c) for c in cues])
     cues = _without_relatives_schools(text, cues)
     # What the parse and the rest of the text do not confirm becomes a typed
@@ -187,9 +204,11 @@ def warm_up() -> None:
     detect_cues("Born in Calgary, Canada in 1990; I am 34 and earn $85k.")
 
 
-REMOVED_KINDS = frozenset({"age_sex_tag", "graduation_year", "name_modifier"})
+REMOVED_KINDS = frozenset(
+    {"age_sex_tag", "graduation_year", NAME_MODIFIER, STATUS_MODIFIER}
+)
 """Cue kinds whose span goes without a replacement ("(27F)", " in 2015",
-"Toyota" in "a Toyota supplier")."""
+"Toyota" in "a Toyota supplier", "divorced" in "a divorced father")."""
 
 _DETERMINER_BEFORE = re.compile(r"\b(?:a|an|the|my|our|his|her|their)\s+$", re.I)
 
@@ -211,6 +230,41 @@ def _city_as_school(text: str, cue: Cue) -> Cue:
         return cue
     sentence = sentence_of(text, cue.start, cue.end)
     return organization_cue(text, cue.start, cue.end, sentence, "at", school)
+
+
+_NEIGHBOUR_AT = re.compile(
+    r"\s+(?:in\s+[\w' -]{1,30}?\s+)?(?:at|from|for|with)\s+$", re.IGNORECASE
+)
+"""What joins a degree or a job to where it is: "my B.Tech at", "a BSc in
+physics from", "a software engineer at"."""
+
+
+def _named_by_neighbour(text: str, cue: Cue, cues: list[Cue]) -> Cue:
+    """Read a name right after a degree as its school, after a job as its employer.
+
+    "Completed my B.Tech at NIT Trichy", "a software engineer at Infosys":
+    the cue before says what the name is, where a name the education and
+    work words do not know was read as an employer ("at a company", false of
+    a school) or left unsaid ("[PLACE]").
+    """
+    if cue.kind not in ("organization", "area") or cue.attribute == "education":
+        return cue  # a name the gazetteer holds is a city ("_city_as_school")
+    for other in cues:
+        degree = other.attribute == "education" and other.kind == "degree"
+        job = other.attribute == "occupation" and other.kind == "job"
+        if (
+            (degree or job)
+            and other.end <= cue.start
+            and _NEIGHBOUR_AT.fullmatch(text[other.end : cue.start])
+            and (degree or not re.search(r"\bfrom\s+$", text[: cue.start]))
+        ):
+            sentence = sentence_of(text, cue.start, cue.end)
+            name = cue.start + 4 if cue.quote.lower().startswith("the ") else cue.start
+            before = text[other.end : name].split()[-1].lower()
+            return organization_cue(
+                text, name, cue.end, sentence, before, school=degree, employer=job
+            )
+    return cue
 
 
 _ENROLLED_AT = re.compile(r"\b(?:enroll?(?:ed|ing)|accepted|a place)\s+at\s+$", re.I)
@@ -281,6 +335,16 @@ def _merge_qualified_places(text: str, cues: list[Cue]) -> list[Cue]:
             # "Victoria, BC", "New Brunswick, NJ": a postal code says which.
             country = codes[code.group(1)]
             end = first.end + code.end()
+        elif (
+            second is not None
+            and first.kind == "city"
+            and re.fullmatch(r"\s+in\s+", text[first.end : second.start])
+            and (country := _container_country(second.quote))
+        ):
+            # "Richmond in Melbourne": the part of a city the text places in
+            # it, whatever other Richmonds there are.
+            end = second.end
+            gone.add(second)
         elif second is not None and re.fullmatch(
             r",\s*", text[first.end : second.start]
         ):
@@ -326,6 +390,22 @@ def _merge_qualified_places(text: str, cues: list[Cue]) -> list[Cue]:
             continue
         out.append(merged.get(cue, cue))
     return out
+
+
+def _container_country(quote: str) -> str:
+    """Return the country of a place that contains another, "" when unsure.
+
+    A state, region or country says it; a city only when its name is one
+    country's (`anonygraph.cues.placeholders.sure_city`).
+    """
+    place = gazetteer().get(fold(quote.removeprefix("the ")))
+    if place is None:
+        return ""
+    if place.kind == "country":
+        return place.name
+    if place.kind in ("state", "region"):
+        return place.country
+    return sure_city(place.name) if place.kind == "city" else ""
 
 
 def _as_name_modifier(text: str, doc: Any, cue: Cue) -> Cue:
@@ -385,7 +465,9 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
     out: list[str] = []
     last = 0
     first_place: dict[str, str] = {}  # replacement -> the place it first stood for
-    for cue in select_spans(cues):
+    capitalize = False
+    chosen = select_spans(cues)
+    for index, cue in enumerate(chosen):
         replacement = generalize(cue)
         if (
             cue.kind in PLACE_KINDS
@@ -402,11 +484,16 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
         )
         if sentence_start and replacement[:1].islower():
             replacement = replacement[:1].upper() + replacement[1:]
+        if capitalize:
+            before = _capitalized(before)
+        # A removed name at a sentence's start ("Gen-Z core: ...") leaves the
+        # next word to open it.
+        capitalize = sentence_start and not replacement
         if not replacement:
             before = before.rstrip(" ")
         # A dropped name leaves its article before the next word ("a Deloitte
         # office" -> "an office").
-        following = replacement or text[cue.end :].lstrip()
+        following = replacement or _next_words(text, cue, chosen[index + 1 :])
         before = _agree_article(before + ("" if replacement else " "), following)
         before = before if replacement else before[:-1]
         if (
@@ -424,7 +511,7 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
             )
         out.extend([before, replacement])
         last = cue.end
-    tail = text[last:]
+    tail = _capitalized(text[last:]) if capitalize else text[last:]
     result = "".join(out) + tail
     # A removed span (an age tag) must not leave "I  ," or "( )" behind.
     result = re.sub(r"\(\s*\)|\[\s*\]", "", result)
@@ -432,11 +519,34 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
     # A removed tag between commas or at a sentence's start ("Hi all, 52F,
     # newly single", "34M, moving back") leaves one comma, or none.
     result = re.sub(r",(\s*,)+", ",", result)
+    if not text[:1].isspace():
+        result = result.lstrip(" ")  # a removed first word leaves no space
     return re.sub(
         r"(^|[.!?])\s*[,;]\s*(\w)",
         lambda m: m.group(1) + (" " if m.group(1) else "") + m.group(2).upper(),
         result,
     )
+
+
+def _next_words(text: str, cue: Cue, later: list[Cue]) -> str:
+    """Return what will follow a removed span, for its article to agree with.
+
+    The next cue's replacement where it comes right after: "a divorced
+    engineer" -> "a professional", not "an professional".
+    """
+    rest = text[cue.end :]
+    if later and not text[cue.end : later[0].start].strip():
+        return generalize(later[0]) + text[later[0].end :]
+    return rest.lstrip()
+
+
+def _capitalized(piece: str) -> str:
+    """Return ``piece`` with its first letter upper-case, spaces before it kept."""
+    match = re.match(r"\s*[a-z]", piece)
+    if match is None:
+        return piece
+    at = match.end() - 1
+    return piece[:at] + piece[at].upper() + piece[at + 1 :]
 
 
 def _names_a_place(replacement: str) -> bool:

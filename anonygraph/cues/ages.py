@@ -314,6 +314,8 @@ def _age_events(text: str) -> list[Cue]:
     for m in BIG_BIRTHDAY.finditer(text):
         cues.append(_cue(text, m.start(), m.end(), 0, "birthday", "a big birthday", 4))
     for m in AT_AGE.finditer(text):
+        if not 13 <= _age(m) <= 99:
+            continue  # "starts at 6, I'm ...": below 13, an hour more often than an age
         cues.append(
             _cue(
                 text,

@@ -18,6 +18,7 @@ from typing import Any
 from anonygraph.cues.cue import Cue, sentence_of
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.occupations import job_words
+from anonygraph.cues.placeholders import placeholder
 from anonygraph.cues.places import (
     LANGUAGE_BEFORE,
     LOCATIVE,
@@ -292,10 +293,12 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
             continue
         sentence = sentence_of(text, start, end)
         if doc[token.i - 1].lower_ == "from" and not at_institution(text, start, end):
-            # "Anyone else here from Kyushu?": a place unless a degree is near.
+            # "Anyone else here from Kyushu?": a place unless a degree is near;
+            # the gazetteer does not hold it, so where it is stays unsaid.
+            attribute = place_attribute(text, start)
             cues.append(
-                Cue(start, end, text[start:end], place_attribute(text, start),
-                    "area", text[start:end], "the area", 4)
+                Cue(start, end, text[start:end], attribute, "area", text[start:end],
+                    placeholder(attribute), 4, sure=False)
             )  # fmt: skip
             continue
         cues.append(
@@ -436,34 +439,65 @@ def _place_cue(text: str, ent: Any, start: int, end: int, place: Place) -> Cue:
 
 
 def _unknown_place_cue(text: str, ent: Any, start: int, end: int) -> Cue:
-    modifier = _is_modifier(ent)
-    # "the Vauxhall plant" -> "the local plant": the article stays with its noun.
-    start = start if modifier else _with_article(text, start)
-    replacement = _landmark_noun(text[start:end]) or (
-        "a famous landmark" if ent.label_ == "FAC" else "the area"
-    )
-    if modifier:
-        replacement = "local"
-    kind = "landmark" if ent.label_ == "FAC" or replacement != "the area" else "area"
-    return Cue(
-        start,
-        end,
-        text[start:end],
-        place_attribute(text, start),
-        kind,
-        text[start:end],
-        replacement,
-        4,
-        exact=True,
-    )
+    """Return the cue of a name the gazetteer does not hold, where a place stands.
+
+    Nothing says where such a place is, so no coarser place is sure: "works
+    in the Gulf" is not "in the area", "the Bay" is no bay. It becomes the
+    typed placeholder, unless a landmark's own noun follows a name ("Swan
+    Street" -> "a street", true whatever the name). A name before a noun
+    ("a Malayali family", "Gen-Z core") may not be a place at all: it goes and
+    its noun stays ("a family"), where "local" would be a guess.
+    """
+    end = _name_end(ent, end)
+    if _is_modifier(ent):
+        return Cue(start, end, text[start:end], place_attribute(text, start),
+                   "name_modifier", text[start:end], "", 4)  # fmt: skip
+    start = _with_article(text, start)
+    name = text[start:end]
+    if _named_landmark(name):
+        return Cue(start, end, name, place_attribute(text, start), "landmark",
+                   name, _landmark_noun(name), 4)  # fmt: skip
+    attribute = place_attribute(text, start)
+    kind = "landmark" if ent.label_ == "FAC" else "area"
+    return Cue(start, end, name, attribute, kind, name, placeholder(attribute), 4,
+               sure=False)  # fmt: skip
+
+
+def _name_end(ent: Any, end: int) -> int:
+    """Return where a name ends: before a number the tagger ran on into.
+
+    "I been in the Bay five years": the entity takes "five years" with it.
+    """
+    for token in ent:
+        if token.i > ent.start and token.like_num:
+            previous = token.doc[token.i - 1]
+            return min(end, int(previous.idx + len(previous)))
+    return end
+
+
+def _named_landmark(name: str) -> bool:
+    """Tell whether a landmark's noun goes with a name ("Swan Street", "Isle of Skye").
+
+    "the Bay", "the Valley", "the Island" alone are a region's nickname,
+    not a bay, a valley or an island.
+    """
+    words = [w for w in name.lower().split() if w not in ("the", "of")]
+    return len(words) > 1 and bool({words[0], words[-1]} & LANDMARK_NOUNS.keys())
 
 
 def organization_cue(
-    text: str, start: int, end: int, sentence: str, before: str, school: bool = False
+    text: str,
+    start: int,
+    end: int,
+    sentence: str,
+    before: str,
+    school: bool = False,
+    employer: bool = False,
 ) -> Cue:
     """Return the cue of a school or employer named at ``start``-``end``.
 
-    ``school`` says the caller knows it is a school ("started at Oxford").
+    ``school`` says the caller knows it is a school ("started at Oxford"),
+    ``employer`` that it is an employer ("a software engineer at Infosys").
     """
     name = text[start:end]
     # The nearest words before the name decide: "studying accounting at
@@ -472,7 +506,7 @@ def organization_cue(
     near = re.split(r"[,;.!?]|\band\b", near)[-1]
     if school or EDUCATION_NAME.search(name) or STUDY_BEFORE.search(near):
         education = True
-    elif WORK_CONTEXT.search(near):
+    elif employer or WORK_CONTEXT.search(near):
         education = False
     elif EDUCATION_CONTEXT.search(near):
         education = True
@@ -480,10 +514,17 @@ def organization_cue(
         # "doing deliveries for Deliveroo since graduating": one works for a
         # company; the studies elsewhere in the sentence are another clause's.
         education = False
-    else:
+    elif EDUCATION_CONTEXT.search(sentence) or WORK_CONTEXT.search(sentence):
         education = bool(EDUCATION_CONTEXT.search(sentence)) and not re.search(
             r"\b(?:work|job|shift)\b", sentence, re.IGNORECASE
         )
+    else:
+        # Nothing in the sentence says school or work: "stationed at
+        # Lossiemouth" is no company. What the name is stays unsaid.
+        start = _with_article(text, start)
+        attribute = place_attribute(text, start)
+        return Cue(start, end, text[start:end], attribute, "area", name,
+                   placeholder(attribute), 4, sure=False)  # fmt: skip
     possessive = text[end : end + 2] in ("'s", "’s")
     high = re.search(r"\bHigh\b", name) or re.search(r"high school", sentence, re.I)
     noun = ("high school" if high else "university") if education else "company"

@@ -71,8 +71,9 @@ _DETERMINER_BEFORE = re.compile(
     r"\b(?:a|an|the|this|that|these|those|my|our|your|his|her|their)\s+$", re.I
 )
 _MODIFIER_FORM = "local"
-"""A city's form before a noun ("a Zurich insurer" -> "a local insurer"), as
-`anonygraph.cues.places` writes it: true whatever the city's country."""
+"""A place's form before a noun ("a Zurich insurer" -> "a local insurer"), as
+the detectors write it: a guess (the insurer may be local to nowhere the
+author is), so the name goes and its noun stays ("an insurer")."""
 _PLACE_KINDS = frozenset({"city", "state", "region", "country", "area", "landmark"})
 
 
@@ -104,6 +105,7 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
     held = [(m.start(), m.end()) for m in BRACKETED.finditer(text)]
     cues = [c for c in cues if not any(c.start < e and s < c.end for s, e in held)]
     context = _countries_stated(cues)
+    qualified = _qualified_names(cues)
     out = []
     for cue in cues:
         settled: Cue | None = None if _someone_elses(doc, cue) else cue
@@ -112,7 +114,11 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
         elif cue.attribute == "age" and cue.kind in ("age", "age_then"):
             settled = _settle_age(text, doc, cue)
         elif cue.kind in _PLACE_KINDS and cue.attribute.endswith("country"):
-            settled = _settle_place(text, doc, cue, context)
+            settled = _settle_place(text, doc, cue, context, qualified)
+        elif cue.attribute == "relationship_status" and cue.kind == "status":
+            settled = _status_before_noun(doc, cue)
+        elif cue.kind == "salary" and _paid_by_author(doc, cue):
+            settled = None  # "I paid 40k for my car": a price, not an income
         if settled is not None and _numbered_label(doc, settled):
             settled = None  # "at No. 42": a label with its number, no employer
         if settled is not None:
@@ -150,6 +156,49 @@ def _someone_elses(doc: Any, cue: Cue) -> bool:
         and any(e.start <= t.i < e.end for e in people)
         for t in sentence
     )
+
+
+NAME_MODIFIER = "name_modifier"
+"""The kind of a name that modifies a noun and goes without a replacement."""
+
+STATUS_MODIFIER = "status_modifier"
+"""The kind of a status word that modifies a noun ("a divorced father"): it
+goes, and the noun stays ("a father")."""
+
+
+def _status_before_noun(doc: Any, cue: Cue) -> Cue:
+    """Drop a status word that modifies a noun rather than replace it.
+
+    "a divorced father" -> "a father": the coarser forms of a status ("on my
+    own", "spoken for") stand after a verb, not before a noun ("an on my own
+    parent"), and without the word the phrase stays true.
+    """
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None or span.end >= len(doc):
+        return cue
+    last, noun = span[-1], doc[span.end]
+    if last.dep_ == "amod" and last.head.i == noun.i and noun.pos_ in ("NOUN", "PROPN"):
+        return replace(cue, kind=STATUS_MODIFIER, replacement="")
+    return cue
+
+
+def _paid_by_author(doc: Any, cue: Cue) -> bool:
+    """Tell whether the author pays the amount out ("We paid about 300k for it").
+
+    "pay" reads both ways: the author as its active subject, with no one paid
+    to ("They paid me 40k", "I pay myself 60k"), gives the money away.
+    """
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None:
+        return False
+    verb = span.root
+    while verb.head.i != verb.i and verb.pos_ not in ("VERB", "AUX"):
+        verb = verb.head
+    if verb.lower_ not in ("pay", "pays", "paid", "paying"):  # no lemmatizer here
+        return False
+    subjects = [c.lower_ for c in verb.children if c.dep_ == "nsubj"]
+    paid_to = [c for c in verb.children if c.dep_ == "dative" and c.pos_ == "PRON"]
+    return bool(subjects) and subjects[0] in ("i", "we") and not paid_to
 
 
 def _numbered_label(doc: Any, cue: Cue) -> bool:
@@ -215,10 +264,12 @@ def _settle_age(text: str, doc: Any, cue: Cue) -> Cue | None:
 
 
 def _subject_of(doc: Any, number: Any) -> Any:
-    """Return the subject of the verb an age hangs on; None for a fragment."""
-    after = [t for t in doc[number.i + 1 : number.i + 3] if not t.is_punct][:1]
-    if after and after[0].dep_ in ("nsubj", "nsubjpass"):
-        return after[0]  # "at 32 I should settle down", "At 20, she ..."
+    """Return the subject of the verb an age hangs on; None for a fragment.
+
+    The parse's verb decides ("Shift starts at 6, I'm 44": the shift's
+    time); only where that verb has no subject does the word right after
+    the number stand for it ("at 32 I should settle down").
+    """
     head = number
     while head.head.i != head.i and head.pos_ not in ("VERB", "AUX"):
         head = head.head
@@ -231,7 +282,11 @@ def _subject_of(doc: Any, number: Any) -> Any:
         if head.dep_ in ("conj", "advcl", "xcomp") and head.head.i != head.i:
             head = head.head
             continue
-        return None
+        break
+    after = [t for t in doc[number.i + 1 : number.i + 3] if not t.is_punct][:1]
+    if after and after[0].dep_ in ("nsubj", "nsubjpass"):
+        return after[0]  # "At 20, she ...": the parse left the age loose
+    return None
 
 
 @lru_cache(maxsize=1)
@@ -248,7 +303,7 @@ def _holders() -> dict[str, dict[str, int]]:
     return held
 
 
-def _sure_city(name: str) -> str:
+def sure_city(name: str) -> str:
     """Return the one country a city's name points to, "" when it is a guess."""
     sizes = _holders().get(fold(name), {})
     if not sizes:
@@ -282,13 +337,68 @@ def _countries_stated(cues: list[Cue]) -> set[str]:
         if place.kind in ("country", "state", "region") and place.country:
             stated.add(place.country)
         elif place.kind == "city":
-            country = _sure_city(place.name)
+            country = sure_city(place.name)
             if country:
                 stated.add(country)
     return stated
 
 
-def _settle_place(text: str, doc: Any, cue: Cue, context: set[str]) -> Cue | None:
+def _in_superlative(doc: Any, cue: Cue) -> bool:
+    """Tell whether a place bounds a superlative ("the best suburb in Melbourne").
+
+    A coarser place widens the claim ("the best suburb in Australia"), which
+    the author did not make; the placeholder keeps it as wide as written.
+    """
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None:
+        return False
+    preposition = span.root.head
+    if span.root.dep_ != "pobj" or preposition.lower_ not in ("in", "of", "on"):
+        return False
+    noun = preposition.head
+    return any(
+        c.tag_ in ("JJS", "RBS") or any(g.tag_ == "RBS" for g in c.children)
+        for c in noun.children
+    )
+
+
+def _part_of(doc: Any, cue: Cue) -> bool:
+    """Tell whether a city is named as what a part, a side or a role is of.
+
+    "the Eastside of Tacoma", "the centre of Leeds", "just north of Boston",
+    "the mayor of Leeds": said of the city, and "the centre of the UK" or
+    "north of the US" would be false.
+    """
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None or span.root.dep_ != "pobj":
+        return False
+    preposition = span.root.head
+    # "trucking out of Omaha": where from, which its country says as well.
+    return bool(preposition.lower_ == "of" and preposition.head.lower_ != "out")
+
+
+QUALIFIER = re.compile(r",\s*|\s+in\s+")
+"""What stands between a name and the place that says which one it is:
+"Hamilton, Ontario", "Richmond in Melbourne"."""
+
+
+def _qualified_names(cues: list[Cue]) -> dict[str, Cue]:
+    """Return folded city name -> its cue where the text says which place it is.
+
+    "Richmond born, Richmond raised: that's Richmond in Melbourne": every
+    Richmond of the text is the one the qualified mention names.
+    """
+    named = {}
+    for cue in cues:
+        parts = QUALIFIER.split(cue.quote, maxsplit=1)
+        if cue.kind == "city" and len(parts) > 1:
+            named[fold(parts[0].strip())] = cue
+    return named
+
+
+def _settle_place(
+    text: str, doc: Any, cue: Cue, context: set[str], qualified: dict[str, Cue]
+) -> Cue | None:
     before = text[: cue.start].split()
     locative = bool(before) and before[-1].lower() in LOCATIVE
     span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
@@ -305,7 +415,17 @@ def _settle_place(text: str, doc: Any, cue: Cue, context: set[str]) -> Cue | Non
         # its own cue speaks for it.
         if gazetteer().get(fold(_plain_name(cue.quote))) is not None:
             return None
-    if cue.kind != "city" or not cue.exact or cue.replacement == _MODIFIER_FORM:
+    if cue.replacement == _MODIFIER_FORM:
+        return replace(cue, kind=NAME_MODIFIER, replacement="")
+    if _in_superlative(doc, cue):
+        return unsure(cue)
+    if cue.kind != "city" or not cue.exact:
+        return cue
+    if _part_of(doc, cue):
+        return unsure(cue)
+    if " in " in cue.quote and "," not in cue.quote:
+        # "Richmond in Melbourne": a part of the city the text names, so in
+        # that city's country whether or not the gazetteer holds the part.
         return cue
     if "," in cue.quote:
         # "Hamilton, Ontario": the text says which, if a place of that name
@@ -315,7 +435,14 @@ def _settle_place(text: str, doc: Any, cue: Cue, context: set[str]) -> Cue | Non
         named = {display_country(c) for c in sizes}
         return cue if not sizes or cue.replacement in named else unsure(cue)
     name = _plain_name(cue.quote)
-    sure = _sure_city(name)
+    said = qualified.get(fold(name))
+    if said is not None:
+        # The same name said elsewhere in the text with the place it is in.
+        which = _settle_place(text, doc, said, context, {})
+        if which is not None and which.sure and which.replacement:
+            return replace(cue, value=which.value, replacement=which.replacement)
+        return unsure(cue)
+    sure = sure_city(name)
     guess = sure or (max(sizes, key=lambda c: sizes[c]) if sizes else "")
     others = context - ({sure} if sure else set())
     if guess and guess in context:

@@ -77,6 +77,40 @@ def _taught_end(match: re.Match[str], verb: Any) -> int:
     return end
 
 
+def _kept_object(verb: Any) -> bool:
+    """Tell whether the verb's object stays: those taught, or one a clause is on."""
+    if verb is None:
+        return False
+    objects = [c for c in verb.children if c.dep_ == "dobj" and c.i > verb.i]
+    if not objects:
+        return False
+    obj = objects[0]
+    # "Taught kids chess - who knew?": a clause set off by a dash is an aside.
+    clauses = [
+        c for c in obj.children
+        if c.dep_ in ("relcl", "acl") and c.i > obj.i
+        and not any(t.is_punct for t in obj.doc[obj.i + 1 : c.left_edge.i])
+    ]  # fmt: skip
+    return obj.lower_ in LEARNERS or bool(clauses)
+
+
+def _object_before(verb: Any) -> bool:
+    """Tell whether the verb's object is the noun its relative clause describes.
+
+    "the unit I teach", "the kids that I taught": no object after the verb,
+    no "where" or "when", and the noun is no span of time ("the years I
+    taught").
+    """
+    if verb is None or verb.dep_ != "relcl" or verb.head.lower_ in DURATIONS:
+        return False
+    return not any(
+        (c.dep_ == "dobj" and c.i > verb.i)
+        or c.lower_ in ("where", "when", "while", "how", "why")
+        or c.dep_ == "prep"
+        for c in verb.children
+    )
+
+
 def detect_teaching(text: str, doc: Any) -> list[Cue]:
     """Find "I teach Spanish", "now teaching Italian to teenagers": a teacher.
 
@@ -118,6 +152,11 @@ def detect_teaching(text: str, doc: Any) -> list[Cue]:
             continue
         end = _taught_end(m, verb)
         replacement = TEACH_FORMS[word]
+        if _kept_object(verb):
+            # "teaching the kids I love for twenty years": those taught, or
+            # an object a clause hangs on, stay ("working with the kids I
+            # love"); without it the clause would have nothing to describe.
+            end, replacement = m.end("verb"), f"{replacement} with"
         if verb is not None and verb.dep_ in ("amod", "compound", "nmod"):
             # "teaching gigs" -> "working gigs"; the parse may take "Teaching
             # kids ..." for a kind of kids: those taught stay, "working with" them.
@@ -127,6 +166,10 @@ def detect_teaching(text: str, doc: Any) -> list[Cue]:
         to = re.match(r"\s+to\b", text[end:])
         if to:
             end, replacement = end + to.end(), f"{replacement} with"
+        elif _object_before(verb) and end == m.end("verb"):
+            # "the unit I teach covers ...": the thing taught is the noun the
+            # clause hangs on, and "work" takes no object ("the unit I work").
+            replacement = f"{replacement} with"
         cues.append(
             Cue(m.start(), end, text[m.start() : end], "occupation", "job_verb",
                 "teacher", replacement, 4)

@@ -151,7 +151,9 @@ def _employer(verb: Any, obj: Any) -> bool:
         for obj in prep.children:
             if obj.dep_ != "pobj":
                 continue
-            if obj.ent_type_ == "ORG" and obj.pos_ == "PROPN":
+            if obj.ent_type_ == "ORG" and obj.pos_ == "PROPN" and prep.lower_ != "at":
+                # One works for a named firm; "at" a name may be a visit, a
+                # school or a place ("Passed my viva at Durham").
                 return True
             if obj.lower_ in EMPLOYERS and (
                 prep.lower_ != "at" or obj.lower_ not in VENUES
