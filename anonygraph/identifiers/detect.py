@@ -12,6 +12,7 @@ from presidio_analyzer import RecognizerResult
 from anonygraph.cues.engine import Engine
 from anonygraph.identifiers.engine import LANGUAGE, analyzer
 from anonygraph.identifiers.kinds import KINDS, kind_of
+from anonygraph.identifiers.person_spans import merge_addresses, reshape_persons
 
 PLACEHOLDER = re.compile(r"\[(?:[A-Z]+_)*[A-Z]+(?:_\d+)?\]")
 """A typed placeholder already in the text (``[PERSON_1]``, ``[PLACE]``)."""
@@ -107,12 +108,12 @@ def _find(
                 recognizer=str(metadata.get(RecognizerResult.RECOGNIZER_NAME_KEY, "")),
             )
         )
-    chosen = _non_overlapping(_without_topics(found))
+    chosen = _non_overlapping(_without_topics(reshape_persons(text, found)))
     if "PERSON" in wanted:
         names = [i.text for i in chosen if i.kind == "PERSON"]
         chosen = _non_overlapping(chosen + name_mentions(text, names, taken))
         chosen = _non_overlapping(chosen + _names_in_other_scripts(text, chosen))
-    return chosen
+    return merge_addresses(text, chosen)
 
 
 NATIVE_SCRIPT = re.compile(
@@ -255,7 +256,17 @@ def _given_names_before(text: str, start: int) -> int:
     """
     from anonygraph.identifiers.recognizers.names import LABEL, not_names
 
+    from anonygraph.identifiers.recognizers.names import PARTICLES
+
     for _ in range(3):
+        # "O. Le Goff": an initial or a particle of the name comes with it.
+        joined = re.search(
+            r"(?<![\w'’.-])([A-ZÀ-Þ]\.|(?i:" + "|".join(PARTICLES) + r")) $",
+            text[:start],
+        )
+        if joined and re.match(r"[A-ZÀ-Þ]", text[start : start + 1]):
+            start = joined.start(1)
+            continue
         m = re.search(rf"(?<![\w'’.-])({_TITLE_CASE}) $", text[:start])
         if (
             m is None

@@ -48,6 +48,7 @@ from anonygraph.identifiers.recognizers.national_ids import (
     CpfRecognizer,
     CuedSsnRecognizer,
     DniRecognizer,
+    LabelledIdRecognizer,
     MedicareAuRecognizer,
     NirRecognizer,
     NricRecognizer,
@@ -89,6 +90,7 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     CodiceFiscaleRecognizer,
     ContextNhsRecognizer,
     CuedSsnRecognizer,
+    LabelledIdRecognizer,
 )
 """Our recognizers, each owning one kind (or one scheme of a kind)."""
 

@@ -33,6 +33,8 @@ PARTICLES = frozenset(
 
 WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 CAPITAL = r"[A-ZÀ-Þ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
+TITLE = r"[A-ZÀ-Þ][a-zà-ÿ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
+"""A word in title case: "LAB REPORT" under a heading is no name."""
 NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{WORD}(?:[ \t]+{WORD}){{0,4}})"
 
 SELF = (
@@ -170,7 +172,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         (
             "heading",
             r"(?m:^)[ \t]*[A-ZÀ-Þ]{3,}(?:[ \t]+[A-ZÀ-Þ]{2,}){0,2}[ \t]*[—–:-][ \t]*"
-            rf"(?P<v>{CAPITAL}(?:[ \t]+{CAPITAL}){{1,3}})[ \t]*(?=\n|\Z)",
+            rf"(?P<v>{TITLE}(?:[ \t]+{TITLE}){{1,3}})[ \t]*(?=\n|\Z)",
             0.9,
         ),
         # "- Julien" or "— Ana" alone on the last lines: a dashed signature.

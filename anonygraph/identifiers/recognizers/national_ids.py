@@ -301,3 +301,27 @@ class CuedSsnRecognizer(CuedPatternRecognizer):
             and group != "00"
             and serial != "0000"
         )
+
+
+class LabelledIdRecognizer(CuedPatternRecognizer):
+    """A number a form field's label names as a person's ID, of any scheme.
+
+    A scheme we do not check ("PESEL: …", "ID number: …", "personnummer:
+    …") still says what its number is: a field whose label is a short
+    acronym closed by a colon, or holds a word of identity, tax, social or
+    insurance, followed by 8 to 14 digits (grouped or not) and nothing
+    more of a code.
+    """
+
+    ENTITY = "NATIONAL_ID"
+    PATTERNS = (
+        (
+            "labelled_id",
+            r"(?:(?<![\w.-])[A-Z]{2,5}[ \t]*:|"
+            r"(?i:\b(?:id|identity|identification|national|personal|social|"
+            r"security|tax|insurance|citizen|resident)\b[^\n:|;]{0,30}?:|"
+            r"(?i:[a-zà-ÿ]*nummer|id number|id no\.?)[ \t]*:?))[ \t]*"
+            r"(?P<v>\d(?:[ -]?\d){7,13})(?![\w/-]|[.,]\d)",
+            0.6,
+        ),
+    )

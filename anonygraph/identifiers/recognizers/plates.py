@@ -31,6 +31,9 @@ VEHICLE = re.compile(
 )
 """Words that make a sentence about a vehicle (a plate's context words)."""
 
+DE_PLATE = r"(?<![\w-])(?P<v>[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?)(?![\w-])"
+"""A German plate: district, letters, a number (B-MK 1234)."""
+
 PLATE_SHAPE = (
     r"(?<![\w/.-])(?P<v>(?=[A-Z0-9 -]*\d)(?=[A-Z0-9 -]*[A-Z])"
     r"(?:[A-Z0-9]{5,8}|[A-Z0-9]{2,4}[ -][A-Z0-9]{2,4}))(?![\w/-])"
@@ -44,11 +47,7 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
     ENTITY = "LICENSE_PLATE"
     PATTERNS = (
         ("uk_plate", r"(?<![\w-])(?P<v>[A-Z]{2}\d{2} ?[A-Z]{3})(?![\w-])", 0.75),
-        (
-            "de_plate",
-            r"(?<![\w-])(?P<v>[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?)(?![\w-])",
-            0.75,
-        ),
+        ("de_plate", DE_PLATE, 0.75),
         (
             "fr_plate",
             r"(?<![\w-])(?P<v>[A-HJ-NP-TV-Z]{2}-\d{3}-[A-HJ-NP-TV-Z]{2})(?![\w-])",
@@ -77,13 +76,28 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
         self, match: re.Match[str], text: str, nlp_artifacts: object
     ) -> tuple[int, int] | None:
         """Ask a shapeless candidate for a vehicle in its sentence."""
-        if match.re.pattern == PLATE_SHAPE:
-            start, end = match.span("v")
-            sentence_start = max(text.rfind(c, 0, start) for c in ".!?\n") + 1
-            stops = [i for c in ".!?\n" if (i := text.find(c, end)) >= 0]
-            sentence = text[sentence_start : min(stops, default=len(text))]
-            if not VEHICLE.search(sentence):
+        if match.re.pattern == DE_PLATE:
+            # German plates' numbers never start with 0 ("SAA-C03" is a
+            # certificate), and a glued one ("KYC-F3") is a plate only in a
+            # sentence about a vehicle.
+            if re.search(r"-[A-Z]{1,2} ?0", match.group("v")):
                 return None
+            if " " not in match.group("v"):
+                return self._in_vehicle_sentence(match, text, nlp_artifacts)
+        if match.re.pattern == PLATE_SHAPE:
+            return self._in_vehicle_sentence(match, text, nlp_artifacts)
+        return super().span(match, text, nlp_artifacts)
+
+    def _in_vehicle_sentence(
+        self, match: re.Match[str], text: str, nlp_artifacts: object
+    ) -> tuple[int, int] | None:
+        """Keep a candidate only in a sentence about a vehicle."""
+        start, end = match.span("v")
+        sentence_start = max(text.rfind(c, 0, start) for c in ".!?\n") + 1
+        stops = [i for c in ".!?\n" if (i := text.find(c, end)) >= 0]
+        sentence = text[sentence_start : min(stops, default=len(text))]
+        if not VEHICLE.search(sentence):
+            return None
         return super().span(match, text, nlp_artifacts)
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:

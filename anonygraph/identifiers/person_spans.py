@@ -1,0 +1,133 @@
+"""Shape person finds by the layout around them: fields, labels and addresses.
+
+A recognizer reads a name from words; the line it stands on tells more. A
+name ends where its field does (a line break, a colon, a bar, a run of
+spaces before the next label), a label of a value ("More photos: https…")
+is no one's name, and a capitalized run inside an address (a house or
+estate name, a street, a locality) is a place of that address, not a
+person. A town before a state code and postcode is left as text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from anonygraph.identifiers.recognizers.addresses import LEADING_TYPES, STREET_TYPES
+
+if TYPE_CHECKING:
+    from anonygraph.identifiers.detect import Identifier
+
+FIELD_END = re.compile(r"\n|\t| {2,}|[:|=]")
+"""Where a field's value ends and the next field or label begins."""
+
+VALUE_LABEL = re.compile(r"[ \t]*[:=][ \t]*(?:https?://|www\.|[\d@+(])")
+"""A colon and a value (a link, a number, a handle) after a label."""
+
+ADDRESS_LABEL = re.compile(
+    r"(?i)\b(?:address|addr|adres\w*|anschrift|direcci[oó]n|endere[çc]o|indirizzo|"
+    r"home|residen\w*|domicil\w*)\b[^:\n]{0,20}[:=][^\n]*$"
+)
+"""A line's label that makes what follows it an address."""
+
+STREET_AFTER = re.compile(rf",?[ \t]+(?:{STREET_TYPES})\b\.?")
+LEADING_FIRST = re.compile(rf"(?i:{LEADING_TYPES})[ \t]")
+HOUSE_NUMBER_BEFORE = re.compile(r"(?:^|[,:])[ \t]*\d[\w/-]*[ \t]+$")
+NUMBERED_PART_BEFORE = re.compile(r"\d[\w/-]*,[ \t]*$")
+LOCATIVE_BEFORE = re.compile(r"(?i)\b(?:at|in|near)[ \t]+$")
+STATE_AND_POSTCODE = re.compile(r"[ \t]+[A-Z]{2,3}[ \t]+\d{3,6}\b")
+
+
+def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
+    """Cut person finds to their field, drop labels and towns, make places addresses.
+
+    Args:
+        text: The text the finds are in.
+        found: All finds of the analysis (persons and the rest).
+
+    Returns:
+        The finds with person spans cut, dropped or retyped as ADDRESS.
+
+    """
+    addresses = [i.start for i in found if i.kind == "ADDRESS"]
+    shaped: list[Identifier] = []
+    for ident in found:
+        if ident.kind != "PERSON":
+            shaped.append(ident)
+            continue
+        cut = _within_field(text, ident)
+        if cut is None:
+            continue
+        kind_or_none = _place_kind(text, cut, addresses)
+        if kind_or_none == "TOWN":
+            continue
+        if kind_or_none == "ADDRESS":
+            end = cut.end
+            street = STREET_AFTER.match(text, end)
+            if street:
+                end = street.end()
+            cut = replace(cut, kind="ADDRESS", end=end, text=text[cut.start : end])
+        shaped.append(cut)
+    return shaped
+
+
+def _within_field(text: str, ident: Identifier) -> Identifier | None:
+    """Cut a person's span at its field's end; drop a label or a lone letter."""
+    start, value = ident.start, ident.text
+    for part in FIELD_END.split(value):
+        offset = value.find(part)
+        part_start = start + offset
+        stripped = part.strip()
+        if not stripped:
+            continue
+        part_start += part.index(stripped[0])
+        part_end = part_start + len(stripped)
+        if re.match(r"[ \t]*:", text[part_end:]) and part_end != ident.end:
+            continue  # "… Geburtsdatum:" the next field's label
+        if VALUE_LABEL.match(text, part_end):
+            return None  # "More photos: https://…": a label, no name
+        if re.search(r"(?:^|\s)[A-Z]$", stripped) and " " in stripped:
+            return None  # "Batch B", "Block C": a word and a letter, no name
+        return replace(ident, start=part_start, end=part_end, text=stripped)
+    return None
+
+
+def _place_kind(text: str, ident: Identifier, addresses: list[int]) -> str | None:
+    """Tell a person find that is part of an address ("ADDRESS") or a town."""
+    line_start = text.rfind("\n", 0, ident.start) + 1
+    prior = text[line_start : ident.start]
+    if STATE_AND_POSTCODE.match(text, ident.end):
+        return "TOWN"  # "Wollongong NSW 2500"
+    if (
+        STREET_AFTER.match(text, ident.end)
+        or LEADING_FIRST.match(ident.text)
+        or HOUSE_NUMBER_BEFORE.search(prior)
+        or NUMBERED_PART_BEFORE.search(prior)
+        or ADDRESS_LABEL.search(prior)
+    ):
+        return "ADDRESS"
+    after = re.match(r",[ \t]*", text[ident.end :])
+    if after and ident.end + after.end() in addresses and LOCATIVE_BEFORE.search(prior):
+        return "ADDRESS"  # "at Ty Coch, 5 Heol y Felin": the house's name
+    return None
+
+
+def merge_addresses(text: str, found: list[Identifier]) -> list[Identifier]:
+    """Join address parts that only a comma separates into one address.
+
+    "Noor Manzil, Kurla West" read as two places of one address line is one
+    address, and one placeholder reads better than two in a row.
+    """
+    merged: list[Identifier] = []
+    for ident in found:
+        last = merged[-1] if merged else None
+        if (
+            last is not None
+            and ident.kind == last.kind == "ADDRESS"
+            and re.fullmatch(r",[ \t]*", text[last.end : ident.start])
+        ):
+            merged[-1] = replace(last, end=ident.end, text=text[last.start : ident.end])
+            continue
+        merged.append(ident)
+    return merged
