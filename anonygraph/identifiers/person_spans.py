@@ -37,6 +37,15 @@ HOUSE_NUMBER_BEFORE = re.compile(r"(?:^|[,:])[ \t]*\d[\w/-]*[ \t]+$")
 NUMBERED_PART_BEFORE = re.compile(r"\d[\w/-]*,[ \t]*$")
 LOCATIVE_BEFORE = re.compile(r"(?i)\b(?:at|in|near)[ \t]+$")
 STATE_AND_POSTCODE = re.compile(r"[ \t]+[A-Z]{2,3}[ \t]+\d{3,6}\b")
+CHAIN_END = re.compile(r"[ \t]*(?:$|\n|[.;!?]|,?[ \t]*\d{3,6}\b)")
+
+ADDRESS_PART = "AddressPart"
+"""Recognizer name of a person find retyped as part of an address."""
+
+
+def _closes_chain(text: str, ident: Identifier) -> bool:
+    """Tell one word that closes an address line: its town, left as text."""
+    return " " not in ident.text and bool(CHAIN_END.match(text, ident.end))
 
 
 def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
@@ -62,12 +71,20 @@ def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
         kind_or_none = _place_kind(text, cut, addresses)
         if kind_or_none == "TOWN":
             continue
+        if kind_or_none == "ADDRESS" and _closes_chain(text, cut):
+            continue  # "…, Unit 1204, Atlanta": the town closing the address
         if kind_or_none == "ADDRESS":
             end = cut.end
             street = STREET_AFTER.match(text, end)
             if street:
                 end = street.end()
-            cut = replace(cut, kind="ADDRESS", end=end, text=text[cut.start : end])
+            cut = replace(
+                cut,
+                kind="ADDRESS",
+                end=end,
+                text=text[cut.start : end],
+                recognizer=ADDRESS_PART,
+            )
         shaped.append(cut)
     return shaped
 
@@ -114,7 +131,7 @@ def _place_kind(text: str, ident: Identifier, addresses: list[int]) -> str | Non
 
 
 def merge_addresses(text: str, found: list[Identifier]) -> list[Identifier]:
-    """Join address parts that only a comma separates into one address.
+    """Join an address part to the address a comma separates it from.
 
     "Noor Manzil, Kurla West" read as two places of one address line is one
     address, and one placeholder reads better than two in a row.
@@ -125,6 +142,7 @@ def merge_addresses(text: str, found: list[Identifier]) -> list[Identifier]:
         if (
             last is not None
             and ident.kind == last.kind == "ADDRESS"
+            and ADDRESS_PART in (ident.recognizer, last.recognizer)
             and re.fullmatch(r",[ \t]*", text[last.end : ident.start])
         ):
             merged[-1] = replace(last, end=ident.end, text=text[last.start : ident.end])
