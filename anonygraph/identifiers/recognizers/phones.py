@@ -70,7 +70,8 @@ ORG_TYPES = frozenset(
 ORG_CUE = re.compile(
     r"(?:\bour\b[\w\s-]{0,25}|hotline|helpline|help line|customer (?:service|care|"
     r"support)|switchboard|reception|front desk|main line|office line|"
-    r"support line|call centre|call center|dial-in|dial in|toll-free|toll free)"
+    r"support line|call centre|call center|dial-in|dial in|toll-free|toll free|"
+    r"enquiries|inquiries|box office|bookings|reservations|depot)"
     r"[\s:,-]*(?:at|on|is|number)?[\s:]*$",
 )
 """Words before a number that make it an organization's public line."""
