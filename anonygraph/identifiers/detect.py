@@ -110,8 +110,11 @@ def _find(
         )
     chosen = _non_overlapping(_without_topics(reshape_persons(text, found)))
     if "PERSON" in wanted:
-        names = [i.text for i in chosen if i.kind == "PERSON"]
-        chosen = _non_overlapping(chosen + name_mentions(text, names, taken))
+        # Twice: a mention widened over given names ("Caoimhe" before "Mac
+        # Giolla Phádraig") gives words of its own to find again.
+        for _ in range(2):
+            names = [i.text for i in chosen if i.kind == "PERSON"]
+            chosen = _non_overlapping(chosen + name_mentions(text, names, taken))
         chosen = _non_overlapping(chosen + _names_in_other_scripts(text, chosen))
     return merge_addresses(text, chosen)
 

@@ -35,17 +35,19 @@ WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 CAPITAL = r"[A-ZÀ-Þ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 TITLE = r"[A-ZÀ-Þ][a-zà-ÿ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 """A word in title case: "LAB REPORT" under a heading is no name."""
-NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{WORD}(?:[ \t]+{WORD}){{0,4}})"
+NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?(?:[A-ZÀ-Þ]\.[ \t]*)*{WORD}(?:[ \t]+{WORD}){{0,4}})"
 
 SELF = (
     r"(?i:\b(?:my name is|my name's|name's|i am|i'm|i’m|im|it's|it’s|this is|"
     r"call me|me llamo|je m'appelle|je suis|ich bin|hier ist|ik ben|mi chiamo|"
-    r"meu nome é|sou o|sou a)[ \t]+)"
+    r"meu nome é|sou o|sou a|io sottoscritt[oa]|je soussign[ée]e?|"
+    r"ondergetekende)[ \t]+)"
 )
 GREETING = (
     r"(?i:(?:^|(?<=[\n.!?]))[ \t]*(?:hi|hey|hello|hiya|heya|dear|hallo|hola|"
     r"bonjour|ciao|olá|oi|yo|eh|morning|greetings|liebe|lieber|sehr geehrte|"
-    r"sehr geehrter|beste|cher|chère|querida|querido|salut|moin|servus)[ \t,]+)"
+    r"sehr geehrter|beste|cher|chère|querida|querido|salut|moin|servus|hej|hei|"
+    r"hallå|ahoj|cześć|czesc|szia|merhaba|habari|jambo|kia ora|kumusta)[ \t,]+)"
 )
 LABEL = (
     r"(?i:\b(?:name|full name|naam|nome|nom|nombre|vorname|patient|account holder|"
@@ -55,9 +57,13 @@ LABEL = (
     r"husband|son|daughter|brother|sister|grandma|grandpa|granny|grandmother|"
     r"grandfather|nan|nana|aunt|auntie|uncle|cousin|neighbou?r|colleague|boss|"
     r"girlfriend|boyfriend|fianc[ée]e?|partner|landlord|landlady|roommate|"
-    r"flatmate|attn|attention)\b[ \t]*[:(]?[ \t]*)"
+    r"flatmate|attn|attention|claimant|referee|spouse|holder|owner|guardian|"
+    r"witness|beneficiary|insured|policyholder|caller|sender|recipient|"
+    r"deliver to|ship to|referred by|ref\. by|referring gp|gp|physician|"
+    r"c[óo]nyuge|esposa|esposo|marido|ehefrau|ehemann|echtgenote|"
+    r"employee|student|child|parent)\b[ \t]*(?:[:(]|=[\"']?)?[ \t]*)"
 )
-HEADER = r"(?im:^(?:from|to|cc|bcc|von|an|de|para|à)[ \t]*:[ \t]*)"
+HEADER = r"(?im:^(?:from|to|cc|bcc|von|an|van|aan|de|para|à)[ \t]*:[ \t]*)"
 SIGN_OFF = (
     r"(?i:\b(?:thanks|thank you|thx|ty|regards|best regards|kind regards|warm "
     r"regards|best wishes|best|cheers|sincerely|yours|love|xoxo|talk soon|speak "
@@ -133,6 +139,8 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         ("tell", r"(?i:\b(?:tell|ask|text|ping|message)[ \t]+)" + NAME, 0.9),
         ("label", LABEL + NAME, 0.9),
         ("header", HEADER + NAME, 0.9),
+        # "t.n.v. S. de Vries", "c/o Ana Lima": on behalf of, in care of.
+        ("behalf", r"(?i:(?<!\w)(?:t\.[an]\.v\.|c/o)[ \t]*)" + NAME, 0.9),
         ("sign_off", SIGN_OFF + NAME + r"(?=[ \t]*(?:\(|\n|$|,|\.))", 0.9),
         # "Cheers Tom" closing its line: the name is all that follows.
         (
@@ -142,7 +150,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         ),
         (
             "title",
-            rf"(?<![\w.])(?P<v>{HONORIFICS}[ \t]+(?:[A-Z]\.[ \t]*)*[A-ZÀ-Þ][^\W\d_'’-]*"
+            rf"(?<![\w.])(?P<v>{HONORIFICS}[ \t]+(?:[A-Z]\.[ \t]*)*{CAPITAL}"
             rf"(?:[ \t]+{WORD}){{0,3}})",
             0.9,
         ),
@@ -255,13 +263,16 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
         if (
             re.fullmatch(r"[A-ZÀ-Þ]\.", token)
             and i + 1 < len(words)
-            and words[i + 1].group(0)[:1].isupper()
+            and (
+                words[i + 1].group(0)[:1].isupper()
+                or words[i + 1].group(0).lower() in PARTICLES  # "S. de Vries"
+            )
         ):
             end = word.end()
             continue
         if (
             low in PARTICLES
-            and taken
+            and (taken or end)
             and i + 1 < len(words)
             and words[i + 1].group(0)[:1].isupper()
         ):
