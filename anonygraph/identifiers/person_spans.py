@@ -66,7 +66,7 @@ def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
             shaped.append(ident)
             continue
         cut = _within_field(text, ident)
-        if cut is None:
+        if cut is None or _before_org_suffix(text, cut.end):
             continue
         kind_or_none = _place_kind(text, cut, addresses)
         if kind_or_none == "TOWN":
@@ -87,6 +87,14 @@ def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
             )
         shaped.append(cut)
     return shaped
+
+
+def _before_org_suffix(text: str, end: int) -> bool:
+    """Tell a name followed by a company's legal form ("Dijkstra Bouw B.V.")."""
+    from anonygraph.identifiers.recognizers.names import ORG_WORDS
+
+    after = re.match(r"[ \t]+([\w.]+)", text[end:])
+    return bool(after and after.group(1).replace(".", "").lower() in ORG_WORDS)
 
 
 def _within_field(text: str, ident: Identifier) -> Identifier | None:
@@ -131,21 +139,86 @@ def _place_kind(text: str, ident: Identifier, addresses: list[int]) -> str | Non
 
 
 def merge_addresses(text: str, found: list[Identifier]) -> list[Identifier]:
-    """Join an address part to the address a comma separates it from.
+    """Join address parts that only a comma separates into one address.
 
     "Noor Manzil, Kurla West" read as two places of one address line is one
     address, and one placeholder reads better than two in a row.
     """
     merged: list[Identifier] = []
-    for ident in found:
+    for ident in map(lambda i: _with_units(text, i, found), found):
         last = merged[-1] if merged else None
         if (
             last is not None
             and ident.kind == last.kind == "ADDRESS"
-            and ADDRESS_PART in (ident.recognizer, last.recognizer)
             and re.fullmatch(r",[ \t]*", text[last.end : ident.start])
         ):
             merged[-1] = replace(last, end=ident.end, text=text[last.start : ident.end])
             continue
         merged.append(ident)
     return merged
+
+
+SPEAKER = re.compile(
+    r"(?m)^[ \t]*(?P<stamp>\[[^\]\n]{0,40}?\d[:.]\d\d[^\]\n]{0,30}\][ \t]*|"
+    r"\d{1,2}[:.]\d\d(?:[ \t]*[AaPp][Mm])?[ \t]*[-–][ \t]*)?"
+    r"(?P<v>[^\W\d_][\w'’.-]*(?:[ \t][^\W\d_][\w'’.-]*){0,2})[ \t]*:[ \t]+(?=\S)"
+)
+"""A chat line's speaker: an optional time stamp, one to three words, a colon."""
+
+
+def chat_speakers(text: str) -> list[Identifier]:
+    """Find the speakers' names of a chat log.
+
+    A speaker counts after a time stamp ("[9:02 PM] tita baby: …"), or, in
+    a log without stamps, when the same speaker opens two lines or more and
+    another speaker opens one too ("Luana: …", "Rafa: …"); a form's
+    labels ("Name:", "Address:") each stand once and in capitals or as
+    words that are no names.
+    """
+    from anonygraph.identifiers.detect import Identifier
+    from anonygraph.identifiers.recognizers.names import not_names
+
+    matches = [
+        m
+        for m in SPEAKER.finditer(text)
+        if len(m.group("v")) >= 2
+        and not m.group("v").isupper()
+        and not any(w.lower() in not_names() for w in m.group("v").split())
+    ]
+    counts: dict[str, int] = {}
+    for m in matches:
+        counts[m.group("v")] = counts.get(m.group("v"), 0) + 1
+    chatty = len(counts) >= 2 and max(counts.values(), default=0) >= 2
+    return [
+        Identifier("PERSON", *m.span("v"), m.group("v"), 0.6, "ChatSpeaker")
+        for m in matches
+        if m.group("stamp") or chatty
+    ]
+
+
+UNIT_BEFORE = re.compile(
+    r"(?:^|(?<=[\s,:]))(?:[A-Z][A-Za-z]{0,4}\.?(?:[ \t]+No\.?)?[ \t]*[A-Z]?-?\d[\w/-]*"
+    r"(?:,[ \t]*|[ \t]+)|[A-Z][A-Za-z]{0,4}\.[ \t]+)$"
+)
+UNIT_WORD_BEFORE = re.compile(r"(?:^|(?<=[\s,:]))[A-Z][a-z]{1,4}[ \t]+$")
+"""A unit word right before an address that starts with its number ("Plot ")."""
+"""A unit, plot, block or house number right before an address ("Flat 304, ",
+"Blk 7 ", "Hse No. 22, ", "Plot "), or an abbreviated street word ("Sta. ")."""
+
+
+def _with_units(text: str, ident: Identifier, found: list[Identifier]) -> Identifier:
+    """Widen an address over the unit and block numbers written before it."""
+    if ident.kind != "ADDRESS":
+        return ident
+    line_start = text.rfind("\n", 0, ident.start) + 1
+    start = ident.start
+    for _ in range(4):
+        m = UNIT_BEFORE.search(text, line_start, start)
+        if m is None and text[start].isdigit():
+            m = UNIT_WORD_BEFORE.search(text, line_start, start)
+        if m is None or m.start() == start or any(
+            o is not ident and o.start < start and m.start() < o.end for o in found
+        ):
+            break
+        start = m.start()
+    return replace(ident, start=start, text=text[start : ident.end])

@@ -34,7 +34,8 @@ LEADING_TYPES = (
 
 GERMANIC_SUFFIXES = (
     "straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|hof|steig|pfad|"
-    "chaussee|gracht|laan|plein|straat|kade|singel|dijk|markt|berg|feld|garten"
+    "chaussee|gracht|laan|plein|straat|kade|singel|dijk|markt|berg|feld|garten|"
+    "gatan|gata|gade|gaten|vägen|väg|veien|vej|gränd|torget|stræde"
 )
 """Endings of German and Dutch street names."""
 
@@ -77,7 +78,7 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
         (
             "germanic",
             rf"\b(?P<v>(?:(?:Am|An der|Auf dem|Im|In der|Zum|Zur|Op de|Aan de)\s+)?"
-            rf"[A-ZÄÖÜ][\wäöüß-]*(?:{GERMANIC_SUFFIXES})\s+\d{{1,4}}\s?[a-z]?)\b",
+            rf"[A-ZÄÖÜ][\wäöüß-]*(?:{GERMANIC_SUFFIXES})\s+\d{{1,4}}\s?[a-zA-Z]?)\b",
             0.8,
         ),
         (

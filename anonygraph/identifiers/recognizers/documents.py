@@ -35,7 +35,7 @@ class PassportRecognizer(CuedPatternRecognizer):
             "passport",
             KEY_START
             + r"(?:passport|reisepass|passeport|pasaporte|passaporte|passaporto|"
-            r"paspoort|paszport|pasaport)(?![^\W_])"
+            r"paspoort|paszport|pasaport|pass(?:nummer|numret|nr))(?![^\W_])"
             rf"(?:[\s.-]*{NUMBER_WORD}|\s*\([A-Za-z .]{{2,20}}\)"
             r"|\s+[a-zà-ÿ]{3,12}(?=\s+[A-Z]{0,2}\d))*"
             r"\s*[:#=]?\s*(?P<v>[A-Z0-9]{6,10})(?![\w-])",

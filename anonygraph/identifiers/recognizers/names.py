@@ -27,7 +27,7 @@ HONORIFICS = r"(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Frau|Herr|Sr|Sra|Srta|Mme|Mlle|Dott|
 
 PARTICLES = frozenset(
     "de da das do dos di del della van von der den ter ten la le du mac mc bin "
-    "binti bint al el ibn ap y e zu".split()
+    "binti bint al el ibn ap y e zu wa".split()
 )
 """Lowercase or short words inside a name ("Sanne de Wit", "Mac Giolla")."""
 
@@ -35,13 +35,13 @@ WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 CAPITAL = r"[A-ZÀ-Þ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 TITLE = r"[A-ZÀ-Þ][a-zà-ÿ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 """A word in title case: "LAB REPORT" under a heading is no name."""
-NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?(?:[A-ZÀ-Þ]\.[ \t]*)*{WORD}(?:[ \t]+{WORD}){{0,4}})"
+NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?(?:[A-ZÀ-Þ][a-z]{{0,2}}\.[ \t]*)*{WORD}(?:[ \t]+{WORD}){{0,4}})"
 
 SELF = (
     r"(?i:\b(?:my name is|my name's|name's|i am|i'm|i’m|im|it's|it’s|this is|"
     r"call me|me llamo|je m'appelle|je suis|ich bin|hier ist|ik ben|mi chiamo|"
     r"meu nome é|sou o|sou a|io sottoscritt[oa]|je soussign[ée]e?|"
-    r"ondergetekende)[ \t]+)"
+    r"ondergetekende|we are|we're|wir sind|nous sommes|somos|siamo|wij zijn)[ \t]+)"
 )
 GREETING = (
     r"(?i:(?:^|(?<=[\n.!?]))[ \t]*(?:hi|hey|hello|hiya|heya|dear|hallo|hola|"
@@ -261,7 +261,7 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
             continue
         # An initial ("Dr A. Okonjo", "J. R. Morales") before a name word.
         if (
-            re.fullmatch(r"[A-ZÀ-Þ]\.", token)
+            re.fullmatch(r"[A-ZÀ-Þ][a-z]{0,2}\.", token)
             and i + 1 < len(words)
             and (
                 words[i + 1].group(0)[:1].isupper()

@@ -243,7 +243,7 @@ PHONE_LABEL = re.compile(
 
 ID_WORDS = re.compile(
     r"(?i)\b(?:id|no|nr|nº|account|acct|a/c|konto|conto|cuenta|compte|ref|"
-    r"reference|code|card|reg|order|invoice|folio|file|ticket|policy|"
+    r"reference|code|card|reg|order\w*|invoice|folio|file|ticket|policy|"
     r"registration|licen[cs]e|certificate)\b"
 )
 """Words of a label that name an identifier other than a phone number."""
