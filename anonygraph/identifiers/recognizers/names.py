@@ -274,7 +274,10 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
             low in PARTICLES
             and (taken or end)
             and i + 1 < len(words)
-            and words[i + 1].group(0)[:1].isupper()
+            and (
+                words[i + 1].group(0)[:1].isupper()
+                or words[i + 1].group(0).lower() in PARTICLES  # "van der Berg"
+            )
         ):
             continue
         # After the first name word, a capitalized word is the name's even when
