@@ -274,9 +274,7 @@ def _given_names_before(text: str, start: int) -> int:
     joined to a known name word by a single space are that person's other
     names (up to three), unless they are words that are no names.
     """
-    from anonygraph.identifiers.recognizers.names import LABEL, not_names
-
-    from anonygraph.identifiers.recognizers.names import PARTICLES
+    from anonygraph.identifiers.recognizers.names import LABEL, PARTICLES, not_names
 
     for _ in range(3):
         # "O. Le Goff": an initial or a particle of the name comes with it.

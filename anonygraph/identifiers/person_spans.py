@@ -216,8 +216,12 @@ def _with_units(text: str, ident: Identifier, found: list[Identifier]) -> Identi
         m = UNIT_BEFORE.search(text, line_start, start)
         if m is None and text[start].isdigit():
             m = UNIT_WORD_BEFORE.search(text, line_start, start)
-        if m is None or m.start() == start or any(
-            o is not ident and o.start < start and m.start() < o.end for o in found
+        if (
+            m is None
+            or m.start() == start
+            or any(
+                o is not ident and o.start < start and m.start() < o.end for o in found
+            )
         ):
             break
         start = m.start()

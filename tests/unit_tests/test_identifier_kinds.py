@@ -400,7 +400,11 @@ def test_when_a_name_stands_in_a_field_then_it_ends_with_the_field(
 
 CHAT_SPEAKERS = [
     ("[7:15 AM] Amara: are you coming\n[7:16 AM] Kwame: yes", "Amara", True),
-    ("[19:02, 3/4/2026] tito ben: dala mo na\n[19:03, 3/4/2026] ana: oo", "tito ben", True),
+    (
+        "[19:02, 3/4/2026] tito ben: dala mo na\n[19:03, 3/4/2026] ana: oo",
+        "tito ben",
+        True,
+    ),
     ("Ines: hello there\nTeo: hi\nInes: ok then", "Teo", True),
     # Counter-case: a form's labels each stand once.
     ("Name: Ana Ruiz\nCity: Lisbon\nPhone: +351 912 345 678", "City", False),
@@ -432,7 +436,9 @@ def test_when_a_place_name_stands_in_an_address_then_it_is_no_person(
     check(text, "PERSON", span, expected=expected)
 
 
-def test_when_unit_and_block_numbers_precede_an_address_then_they_are_part_of_it() -> None:
+def test_when_unit_and_block_numbers_precede_an_address_then_they_are_part_of_it() -> (
+    None
+):
     text = "drop it at Blk 3 Lot 9, 14 Mabini Street, Imus"
     assert spans_of(text, "ADDRESS") == ["Blk 3 Lot 9, 14 Mabini Street"]
 
@@ -441,12 +447,22 @@ OTHER_KINDS = [
     ("Exam code DVA-C02 passed last week", "LICENSE_PLATE", "DVA-C02", False),
     ("Fill in (form ABC-D4 rev 3) please", "LICENSE_PLATE", "ABC-D4", False),
     ("My car is B-MK 4410, parked outside", "LICENSE_PLATE", "B-MK 4410", True),
-    ("send to payroll@northwind-freight.com", "EMAIL", "payroll@northwind-freight.com", False),
+    (
+        "send to payroll@northwind-freight.com",
+        "EMAIL",
+        "payroll@northwind-freight.com",
+        False,
+    ),
     ("Firmware 3.10.2.7 installed on the router", "IP_ADDRESS", "3.10.2.7", False),
     ("Login from 203.0.113.77 again", "IP_ADDRESS", "203.0.113.77", True),
     ("Wage account (Zenith): 2087731945", "BANK_ACCOUNT", "2087731945", True),
     ("Dental clinic file, folder no. DC-228194", "MEDICAL_RECORD", "DC-228194", True),
-    ("Archive box, folder no. 228194 in the basement", "MEDICAL_RECORD", "228194", False),
+    (
+        "Archive box, folder no. 228194 in the basement",
+        "MEDICAL_RECORD",
+        "228194",
+        False,
+    ),
     ("Data urodzenia: 02.11.1985", "DATE_OF_BIRTH", "02.11.1985", True),
     (
         "Talk to Kwame Asante. Slides: https://kwame-talks.dev/2024",
@@ -474,4 +490,3 @@ def test_when_the_context_tells_the_kind_then_only_that_kind_is_found(
     text: str, kind: str, span: str, expected: bool
 ) -> None:
     check(text, kind, span, expected=expected)
-

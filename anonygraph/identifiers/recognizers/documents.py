@@ -77,6 +77,8 @@ MEDICAL = re.compile(
 def _medical_near(text: str, start: int) -> bool:
     """Tell whether a medical word stands within 150 characters before or after."""
     return bool(MEDICAL.search(text[max(0, start - 150) : start + 150]))
+
+
 """Cues that are a medical record number by themselves (no "no." needed)."""
 
 

@@ -35,7 +35,9 @@ WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 CAPITAL = r"[A-ZÀ-Þ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 TITLE = r"[A-ZÀ-Þ][a-zà-ÿ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 """A word in title case: "LAB REPORT" under a heading is no name."""
-NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?(?:[A-ZÀ-Þ][a-z]{{0,2}}\.[ \t]*)*{WORD}(?:[ \t]+{WORD}){{0,4}})"
+INITIALS = r"(?:[A-ZÀ-Þ][a-z]{0,2}\.[ \t]*)*"
+"""Initials or an abbreviated given name before a name ("P.", "Ma.")."""
+NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{INITIALS}{WORD}(?:[ \t]+{WORD}){{0,4}})"
 
 SELF = (
     r"(?i:\b(?:my name is|my name's|name's|i am|i'm|i’m|im|it's|it’s|this is|"
@@ -435,9 +437,7 @@ def _agents(doc: Any) -> list[tuple[int, int]]:
     return spans
 
 
-NOT_NAME_TAGS = frozenset(
-    "VERB AUX ADV ADP PRON DET SCONJ CCONJ PART NUM".split()
-)
+NOT_NAME_TAGS = frozenset("VERB AUX ADV ADP PRON DET SCONJ CCONJ PART NUM".split())
 """Parts of speech a lowercase word after a name cue cannot have as a name
 (an adjective may: the small model tags chat names so)."""
 
@@ -480,9 +480,7 @@ def _place_after_locative(text: str, start: int, value: str) -> bool:
 
     before = re.search(r"([A-Za-z]+)[ \t]+$", text[:start])
     return bool(
-        before
-        and before.group(1).lower() in LOCATIVES
-        and fold(value) in gazetteer()
+        before and before.group(1).lower() in LOCATIVES and fold(value) in gazetteer()
     )
 
 

@@ -270,7 +270,9 @@ def _label_allows(text: str, start: int, value: str, verdict: str) -> bool:
         return True
     if ID_WORDS.search(field):
         return False
-    if re.search(r"(?<![\w.-])[a-z]*[A-Z][a-z]*[A-Z][A-Za-z]*\.?[ \t]*#?[ \t]*$", field):
+    if re.search(
+        r"(?<![\w.-])[a-z]*[A-Z][a-z]*[A-Z][A-Za-z]*\.?[ \t]*#?[ \t]*$", field
+    ):
         return False  # an acronym or a code word right before: the ID's name
     if re.search(r"[:=][ \t]*$", field):
         return verdict == "valid" and bool(

@@ -137,7 +137,9 @@ def _names_someone(text: str, host: str, segments: list[str]) -> bool:
         if not word.isalpha() or word.lower() in ROLE_LOCAL_PARTS:
             continue
         name = rf"(?<![\w./-]){re.escape(word.title())}(?![\w-])"
-        handle = rf"(?<![\w.+-])@{re.escape(word)}\b|(?<![\w.-]){re.escape(word)}[\w.-]*@"
+        handle = (
+            rf"(?<![\w.+-])@{re.escape(word)}\b|(?<![\w.-]){re.escape(word)}[\w.-]*@"
+        )
         if re.search(name, text) or re.search(handle, text, re.IGNORECASE):
             return True
     return False
