@@ -19,15 +19,21 @@ from anonygraph.identifiers.recognizers.addresses import LEADING_TYPES, STREET_T
 if TYPE_CHECKING:
     from anonygraph.identifiers.detect import Identifier
 
+SPACY = "FilteredSpacyRecognizer"
+"""The model's finds, which no cue introduced (a cued name may close a label)."""
+
 FIELD_END = re.compile(r"\n|\t| {2,}|[:|=]")
 """Where a field's value ends and the next field or label begins."""
 
 VALUE_LABEL = re.compile(r"[ \t]*[:=][ \t]*(?:https?://|www\.|[\d@+(])")
 """A colon and a value (a link, a number, a handle) after a label."""
 
+SENTENCE_END = r"(?<![A-Z][a-z])(?<![A-Z][a-z]{2})(?<![A-Z])[.!?]\s"
+"""A full stop that ends a sentence, not an abbreviation ("No.", "Sta.")."""
+
 ADDRESS_LABEL = re.compile(
     r"(?i)\b(?:address|addr|adres\w*|anschrift|direcci[oó]n|endere[çc]o|indirizzo|"
-    r"home|residen\w*|domicil\w*)\b[^:\n]{0,20}[:=][^\n]*$"
+    r"home|residen\w*|domicil\w*)\b[^:\n]{0,20}[:=](?:(?!" + SENTENCE_END + r").)*$"
 )
 """A line's label that makes what follows it an address."""
 
@@ -103,14 +109,14 @@ def _within_field(text: str, ident: Identifier) -> Identifier | None:
     for part in FIELD_END.split(value):
         offset = value.find(part)
         part_start = start + offset
-        stripped = part.strip()
+        stripped = part.strip(" \t\"'“”‘’")
         if not stripped:
             continue
         part_start += part.index(stripped[0])
         part_end = part_start + len(stripped)
-        if re.match(r"[ \t]*:", text[part_end:]) and part_end != ident.end:
-            continue  # "… Geburtsdatum:" the next field's label
-        if VALUE_LABEL.match(text, part_end):
+        if re.match(r"[ \t]*[:=]", text[part_end:]) and part_end < ident.end - 1:
+            continue  # "… Geburtsdatum:", 'target="…': a label or a key
+        if ident.recognizer == SPACY and VALUE_LABEL.match(text, part_end):
             return None  # "More photos: https://…": a label, no name
         if re.search(r"(?:^|\s)[A-Z]$", stripped) and " " in stripped:
             return None  # "Batch B", "Block C": a word and a letter, no name
@@ -161,7 +167,8 @@ def merge_addresses(text: str, found: list[Identifier]) -> list[Identifier]:
 SPEAKER = re.compile(
     r"(?m)^[ \t]*(?P<stamp>\[[^\]\n]{0,40}?\d[:.]\d\d[^\]\n]{0,30}\][ \t]*|"
     r"\d{1,2}[:.]\d\d(?:[ \t]*[AaPp][Mm])?[ \t]*[-–][ \t]*)?"
-    r"(?P<v>[^\W\d_][\w'’.-]*(?:[ \t][^\W\d_][\w'’.-]*){0,2})[ \t]*:[ \t]+(?=\S)"
+    r"(?P<v>[^\W\d_]+(?:['’-][^\W\d_]+)*(?:[ \t][^\W\d_]+(?:['’-][^\W\d_]+)*){0,2})"
+    r"[ \t]*:[ \t]+(?=\S)"
 )
 """A chat line's speaker: an optional time stamp, one to three words, a colon."""
 
@@ -182,7 +189,7 @@ def chat_speakers(text: str) -> list[Identifier]:
         m
         for m in SPEAKER.finditer(text)
         if len(m.group("v")) >= 2
-        and not m.group("v").isupper()
+        and not any(w.isupper() and len(w) > 1 for w in m.group("v").split())
         and not any(w.lower() in not_names() for w in m.group("v").split())
     ]
     counts: dict[str, int] = {}

@@ -32,7 +32,8 @@ class SteuerIdRecognizer(CuedPatternRecognizer):
         (
             "steuer_id",
             r"\b(?:steuer-?id|steuer-?identifikationsnummer|steuerliche "
-            r"identifikationsnummer|idnr|tax id|tin)\b\.?\s*[:#]?\s*"
+            r"identifikationsnummer|idnr|tax id|tin)\b\.?(?:\s*\([^()\n]{1,30}\))?"
+            r"\s*[:#]?\s*"
             r"(?P<v>[1-9]\d(?:[ ]?\d){9})\b",
             0.85,
         ),
