@@ -161,7 +161,33 @@ def merge_addresses(text: str, found: list[Identifier]) -> list[Identifier]:
             merged[-1] = replace(last, end=ident.end, text=text[last.start : ident.end])
             continue
         merged.append(ident)
-    return merged
+    return _postcodes_after_towns(text, merged)
+
+
+TOWN_AND_CODE = re.compile(
+    r"\.?,[ \t]*(?P<town>(?:[^\W\d_][\w'’.-]*[ \t]+){1,3})(?P<v>\d{4,6})"
+    r"(?=[ \t]*(?:$|[\n,;)|]|\.(?!\d)))"
+)
+"""A town and a postcode right after an address ("…, Pasig City 1600")."""
+
+
+def _postcodes_after_towns(text: str, found: list[Identifier]) -> list[Identifier]:
+    """Add the postcode that follows an address's town, where none was found."""
+    extra: list[Identifier] = []
+    for ident in found:
+        if ident.kind != "ADDRESS":
+            continue
+        m = TOWN_AND_CODE.match(text, ident.end)
+        if (
+            m
+            and all(w[0].isupper() for w in m["town"].split())
+            and not any(o.start < m.end() and m.start() < o.end for o in found)
+        ):
+            start, end = m.span("v")
+            extra.append(
+                replace(ident, kind="POSTCODE", start=start, end=end, text=m["v"])
+            )
+    return sorted(found + extra, key=lambda i: i.start)
 
 
 SPEAKER = re.compile(

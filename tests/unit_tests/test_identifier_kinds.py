@@ -490,3 +490,41 @@ def test_when_the_context_tells_the_kind_then_only_that_kind_is_found(
     text: str, kind: str, span: str, expected: bool
 ) -> None:
     check(text, kind, span, expected=expected)
+
+
+SCHEMES_AND_KEYS = [
+    # Checked schemes: the check digit or letter decides.
+    ("Her PPS number 1234567T is on file", "NATIONAL_ID", "1234567T", True),
+    ("Batch code 1234567A on the label", "NATIONAL_ID", "1234567A", False),
+    (
+        "CURP: GODE561231HDFRRN09 for the form",
+        "NATIONAL_ID",
+        "GODE561231HDFRRN09",
+        True,
+    ),
+    (
+        "CLABE para depósito: 002010077777777771",
+        "BANK_ACCOUNT",
+        "002010077777777771",
+        True,
+    ),
+    (
+        "CLABE para depósito: 002010077777777772",
+        "BANK_ACCOUNT",
+        "002010077777777772",
+        False,
+    ),
+    # A cue written as a log or query key.
+    ("GET /form?bsn=111222333&step=2", "NATIONAL_ID", "111222333", True),
+    ("zip=94107 postal=560451 ok", "POSTCODE", "560451", True),
+    # A postcode after the town that follows an address, and a room that is not one.
+    ("Lives at 8 Rimu Street, Levin 5510, since May", "POSTCODE", "5510", True),
+    ("We met at 12 Elm Street, Room 2024 was booked", "POSTCODE", "2024", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), SCHEMES_AND_KEYS)
+def test_when_a_scheme_checks_or_a_key_names_a_value_then_its_kind_is_found(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)

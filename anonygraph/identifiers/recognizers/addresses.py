@@ -186,8 +186,8 @@ class PostcodeRecognizer(CuedPatternRecognizer):
         ),
         (
             "zip_cued",
-            r"(?i:\b(?:zip(?:\s?code)?|postcode|post code|postal code|plz|cep|"
-            r"pin\s?code|pincode|pin)\b)\s*[:#]?\s*"
+            r"(?i:\b(?:zip(?:\s?code)?|postcode|post code|postal(?: code)?|plz|cep|"
+            r"pin\s?code|pincode|pin)\b)\s*[:#=]?\s*"
             r"(?P<v>\d{3}\s?\d{2,3}(?:-\d{3,4})?)\b",
             0.8,
         ),

@@ -54,7 +54,7 @@ class PassportRecognizer(CuedPatternRecognizer):
 MRN_CUE = (
     r"(?:mrn|urn|uhid|uhn|nhi|chi|hosp(?:ital)?|clinic|chart|health|patient|"
     r"medical\s+record|case\s+file|ip|op|ipd|opd|expediente|prontu[áa]rio|"
-    r"dossier|folder|practice|lab|"
+    r"dossier|folder|practice|lab|reg|"
     r"inpatient|outpatient|admission|pt)"
 )
 """Words that name a hospital's or clinic's number for a patient."""
@@ -62,7 +62,7 @@ MRN_CUE = (
 BARE_CUES = frozenset("mrn urn uhid uhn nhi".split())
 
 CONTEXT_CUES = frozenset(
-    "expediente prontuário prontuario dossier folder practice lab".split()
+    "expediente prontuário prontuario dossier folder practice lab reg".split()
 )
 """Cues that name a patient's number only in a text about care."""
 
@@ -185,3 +185,15 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             0.85,
         ),
     )
+
+
+class ClabeRecognizer(CuedPatternRecognizer):
+    """Mexican CLABE: 18 digits after its name, weights 3, 7, 1 for the check digit."""
+
+    ENTITY = "BANK_ACCOUNT"
+    PATTERNS = (("mx_clabe", r"\bCLABE\b[^\d\n]{0,30}?(?P<v>\d{18})\b", 0.85),)
+
+    def validate(self, value: str, text: str, start: int, end: int) -> bool:
+        """Check the 18th digit."""
+        total = sum(int(d) * (3, 7, 1)[i % 3] % 10 for i, d in enumerate(value[:17]))
+        return (10 - total % 10) % 10 == int(value[17])

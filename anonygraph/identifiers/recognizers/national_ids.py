@@ -57,7 +57,7 @@ class BsnRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         (
             "bsn",
-            r"\b(?:bsn|burgerservicenummer|sofi-?nummer)\b\.?\s*[:#]?\s*"
+            r"\b(?:bsn|burgerservicenummer|sofi-?nummer)\b\.?\s*[:#=]?\s*"
             r"(?P<v>\d{4}[ .]?\d{2}[ .]?\d{3}|\d{3}[ .]?\d{3}[ .]?\d{3})\b",
             0.85,
         ),
@@ -337,3 +337,31 @@ class LabelledIdRecognizer(CuedPatternRecognizer):
         """Leave a number of a scheme we check to that scheme's recognizer."""
         line_start = text.rfind("\n", 0, start) + 1
         return not self.CHECKED.search(text[max(line_start, start - 40) : start])
+
+
+class PpsnRecognizer(CuedPatternRecognizer):
+    """Irish PPS number: seven digits and a check letter (mod 23), maybe W or A."""
+
+    ENTITY = "NATIONAL_ID"
+    PATTERNS = (("ie_ppsn", r"\b(?P<v>\d{7}[A-W][AHWTX]?)\b", 0.7),)
+
+    def validate(self, value: str, text: str, start: int, end: int) -> bool:
+        """Check the letter: digits weighted 8 to 2, the second letter 9."""
+        total = sum(int(d) * w for d, w in zip(value[:7], range(8, 1, -1), strict=True))
+        if len(value) == 9 and value[8] != "W":
+            total += (ord(value[8]) - 64) * 9
+        return "WABCDEFGHIJKLMNOPQRSTUV"[total % 23] == value[7]
+
+
+class CurpRecognizer(CuedPatternRecognizer):
+    """Mexican CURP: name letters, birth date, sex, state, consonants, digit."""
+
+    ENTITY = "NATIONAL_ID"
+    PATTERNS = (
+        (
+            "mx_curp",
+            r"\b(?P<v>[A-Z][AEIOUX][A-Z]{2}\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])"
+            r"[HMX][A-Z]{2}[B-DF-HJ-NP-TV-Z]{3}[A-Z\d]\d)\b",
+            0.85,
+        ),
+    )

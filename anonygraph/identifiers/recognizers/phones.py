@@ -274,6 +274,8 @@ def _label_allows(text: str, start: int, value: str, verdict: str) -> bool:
         r"(?<![\w.-])[a-z]*[A-Z][a-z]*[A-Z][A-Za-z]*\.?[ \t]*#?[ \t]*$", field
     ):
         return False  # an acronym or a code word right before: the ID's name
+    if value.isdigit() and not value.startswith("0") and len(value) < 8:
+        return False  # "till 5128830": a short code, not written as a phone
     if re.search(r"[:=][ \t]*$", field):
         return verdict == "valid" and bool(
             value.startswith(("+", "0", "(")) or NANP_SHAPE.fullmatch(value)

@@ -27,7 +27,7 @@ VEHICLE = re.compile(
     r"(?i)\b(?:cars?|bikes?|motorbikes?|motorcycles?|scooters?|mopeds?|vans?|"
     r"trucks?|lorry|lorries|utes?|suv|vehicles?|whip|taxi|cab|parked|parking|"
     r"towed|drives?|driving|plates?|rego|reg|registration|kennzeichen|auto|"
-    r"wagen|voiture|coche|carro|moto)\b"
+    r"wagen|voiture|coche|carro|moto|bil|bilen|bilar|gari|veicolo)\b"
 )
 """Words that make a sentence about a vehicle (a plate's context words)."""
 
@@ -64,7 +64,8 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
             r"(?i:\b(?:plate|number plate|licen[cs]e plate|plate number|"
             r"reg(?:istration)?"
             r"(?: no\.?| number)?|rego|kennzeichen|placa(?: do veículo)?|"
-            r"immatriculation|matrícula|targa|kenteken)\b)\s*[:#]?\s*(?:is\s+)?"
+            r"immatriculation|matrícula|targa|targat[oa]|kenteken)\b)\s*[:#=]?\s*"
+            r"(?:is\s+)?"
             rf"(?:(?:{_STATE})\s+(?=[A-Z0-9]{{1,4}}[ -]?\d))?"
             r"(?P<v>[A-Z0-9]{1,4}(?:[ -]?[A-Z0-9]{1,4}){1,2})\b",
             0.8,
