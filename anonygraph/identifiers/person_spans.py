@@ -19,6 +19,9 @@ from anonygraph.identifiers.recognizers.addresses import LEADING_TYPES, STREET_T
 if TYPE_CHECKING:
     from anonygraph.identifiers.detect import Identifier
 
+POSSESSIVE_BEFORE = re.compile(r"(?i)\b(?:my|your|his|her|our|their)[ \t]+$")
+"""A possessive right before a word: what one owns ("my Strava"), not who."""
+
 SPACY = "FilteredSpacyRecognizer"
 """The model's finds, which no cue introduced (a cued name may close a label)."""
 
@@ -74,6 +77,12 @@ def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
         cut = _within_field(text, ident)
         if cut is None or _before_org_suffix(text, cut.end):
             continue
+        if cut.recognizer == SPACY and (
+            POSSESSIVE_BEFORE.search(text, 0, cut.start)
+            or POSSESSIVE_BEFORE.match(cut.text.split()[0] + " ")
+        ):
+            continue  # "My Strava is …": a thing of one's own, no one's name
+        cut = _without_paired_word(text, cut)
         kind_or_none = _place_kind(text, cut, addresses)
         if kind_or_none == "TOWN":
             continue
@@ -93,6 +102,20 @@ def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
             )
         shaped.append(cut)
     return shaped
+
+
+def _without_paired_word(text: str, ident: Identifier) -> Identifier:
+    """Leave out the last word of a long name that "&" pairs with the next word.
+
+    "Dai Roberts Plumbing & Heating": the word before "&" goes with the one
+    after it (a trade), not with the name.
+    """
+    if ident.kind != "PERSON" or ident.text.count(" ") < 2:
+        return ident
+    if not re.match(r"[ \t]+&[ \t]+[A-Z]", text[ident.end :]):
+        return ident
+    end = ident.start + ident.text.rindex(" ")
+    return replace(ident, end=end, text=text[ident.start : end])
 
 
 def _before_org_suffix(text: str, end: int) -> bool:
@@ -151,7 +174,8 @@ def merge_addresses(text: str, found: list[Identifier]) -> list[Identifier]:
     address, and one placeholder reads better than two in a row.
     """
     merged: list[Identifier] = []
-    for ident in map(lambda i: _with_units(text, i, found), found):
+    shaped = [_without_paired_word(text, _with_units(text, i, found)) for i in found]
+    for ident in shaped:
         last = merged[-1] if merged else None
         if (
             last is not None

@@ -528,3 +528,29 @@ def test_when_a_scheme_checks_or_a_key_names_a_value_then_its_kind_is_found(
     text: str, kind: str, span: str, expected: bool
 ) -> None:
     check(text, kind, span, expected=expected)
+
+
+LAYOUT_CASES = [
+    (
+        "Van: Joris Bakker, Lange Laan 4, 2011 HK Haarlem",
+        "LICENSE_PLATE",
+        "2011 HK",
+        False,
+    ),
+    ("Van: Joris Bakker, Lange Laan 4, 2011 HK Haarlem", "POSTCODE", "2011 HK", True),
+    ("When the ute GT 47 RX is in the drive, knock", "LICENSE_PLATE", "GT 47 RX", True),
+    (
+        "Contact: Nia Evans Carpentry & Joinery, 07700 900111",
+        "PERSON",
+        "Nia Evans",
+        True,
+    ),
+    ("Thanks to my Fitbit I walk more. Contact: Nia Evans", "PERSON", "Fitbit", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), LAYOUT_CASES)
+def test_when_the_layout_tells_a_name_or_a_code_then_its_kind_follows(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)

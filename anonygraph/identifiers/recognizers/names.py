@@ -585,6 +585,8 @@ def _looks_like_name(value: str) -> bool:
     if value.islower():
         return False  # chat names come from the cue recognizer
     words = value.split()
+    if words[0].islower() and words[0] not in PARTICLES:
+        return False  # "naman ng GCash mo": a phrase around a brand, no name
     if all(w.lower() in not_names() for w in words):
         return False
     if any(w.strip(".,").lower() in ORG_WORDS for w in words):

@@ -36,7 +36,7 @@ DE_PLATE = r"(?<![\w-])(?P<v>[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?)(?![\w-])
 
 PLATE_SHAPE = (
     r"(?<![\w/.-])(?P<v>(?=[A-Z0-9 -]*\d)(?=[A-Z0-9 -]*[A-Z])"
-    r"(?:[A-Z0-9]{5,8}|[A-Z0-9]{2,4}[ -][A-Z0-9]{2,4}))(?![\w/-])"
+    r"(?:[A-Z0-9]{5,8}|[A-Z0-9]{2,4}[ -][A-Z0-9]{2,4}(?:[ -][A-Z]{1,3})?))(?![\w/-])"
 )
 """A run of capitals and digits shaped like a plate of no distinctive shape."""
 
@@ -110,4 +110,9 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
             and any(c.isalpha() for c in compact)
             and not re.search(r"[A-Z]{5}", compact)  # a word with a number: COVID19
             and not is_lookalike(text, start, end)
+            # "3511 NV Utrecht": a Dutch postcode before its town, no plate.
+            and not (
+                re.fullmatch(r"\d{4} ?[A-Z]{2}", value)
+                and re.match(r"[ \t]+[A-Z][a-z]", text[end:])
+            )
         )
