@@ -554,3 +554,21 @@ def test_when_the_layout_tells_a_name_or_a_code_then_its_kind_follows(
     text: str, kind: str, span: str, expected: bool
 ) -> None:
     check(text, kind, span, expected=expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "expected"),
+    [
+        (
+            "Neue Adresse: Leipziger Straße 112, 10117 Berlin",
+            "Leipziger Straße 112",
+            True,
+        ),
+        ("Wir wohnen in der Kaiser-Wilhelm-Allee 7a.", "Kaiser-Wilhelm-Allee 7a", True),
+        ("Die Straße 3 mal überqueren", "Die Straße 3", False),
+    ],
+)
+def test_when_a_german_street_type_stands_as_its_own_word_then_it_is_an_address(
+    text: str, span: str, expected: bool
+) -> None:
+    check(text, "ADDRESS", span, expected=expected)

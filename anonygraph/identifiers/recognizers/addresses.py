@@ -82,6 +82,16 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             0.8,
         ),
         (
+            # "Bornaische Straße 58", "Kaiser-Wilhelm-Ring 3": the street
+            # type as a word of its own after the name.
+            "germanic_spaced",
+            r"\b(?!(?:Die|Der|Das|Den|Dem|Des|Eine?|Jede|Diese|De|Het|Een)\b)"
+            r"(?P<v>[A-ZÄÖÜ][\wäöüß-]*[ -](?:Straße|Strasse|Str\.|Weg|Allee|Platz|"
+            r"Gasse|Ring|Damm|Ufer|Chaussee|Laan|Straat|Gatan|Vägen)"
+            r"\s+\d{1,4}\s?[a-zA-Z]?)(?![\w-])",
+            0.8,
+        ),
+        (
             "germanic_phrase",
             r"\b(?P<v>(?:Am|An der|Auf dem|Im|In der|Zum|Zur)\s+[A-ZÄÖÜ][\wäöüß-]+\s+"
             r"\d{1,4}\s?[a-z]?)\b",
