@@ -12,6 +12,11 @@ from presidio_analyzer import RecognizerResult
 from anonygraph.cues.engine import Engine
 from anonygraph.identifiers.engine import LANGUAGE, analyzer
 from anonygraph.identifiers.kinds import KINDS, kind_of
+from anonygraph.identifiers.person_spans import (
+    chat_speakers,
+    merge_addresses,
+    reshape_persons,
+)
 
 PLACEHOLDER = re.compile(r"\[(?:[A-Z]+_)*[A-Z]+(?:_\d+)?\]")
 """A typed placeholder already in the text (``[PERSON_1]``, ``[PLACE]``)."""
@@ -107,12 +112,21 @@ def _find(
                 recognizer=str(metadata.get(RecognizerResult.RECOGNIZER_NAME_KEY, "")),
             )
         )
-    chosen = _non_overlapping(_without_topics(found))
     if "PERSON" in wanted:
-        names = [i.text for i in chosen if i.kind == "PERSON"]
-        chosen = _non_overlapping(chosen + name_mentions(text, names, taken))
+        found += [
+            i
+            for i in chat_speakers(text)
+            if not any(s < i.end and i.start < e for s, e in taken)
+        ]
+    chosen = _non_overlapping(_without_topics(text, reshape_persons(text, found)))
+    if "PERSON" in wanted:
+        # Twice: a mention widened over given names ("Caoimhe" before "Mac
+        # Giolla Phádraig") gives words of its own to find again.
+        for _ in range(2):
+            names = [i.text for i in chosen if i.kind == "PERSON"]
+            chosen = _non_overlapping(chosen + name_mentions(text, names, taken))
         chosen = _non_overlapping(chosen + _names_in_other_scripts(text, chosen))
-    return chosen
+    return merge_addresses(text, chosen)
 
 
 NATIVE_SCRIPT = re.compile(
@@ -149,7 +163,7 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _without_topics(found: list[Identifier]) -> list[Identifier]:
+def _without_topics(text: str, found: list[Identifier]) -> list[Identifier]:
     """Drop names spaCy found in a text about them, not from or to them.
 
     A famous person discussed as a topic ("Barack Obama was sworn in") is
@@ -168,7 +182,14 @@ def _without_topics(found: list[Identifier]) -> list[Identifier]:
             s <= i.start and i.end <= e for s, e in cued
         )
 
-    topics = [i for i in found if uncued(i) and len(i.text.split()) > 1]
+    from anonygraph.identifiers.recognizers.names import PARTICLES
+
+    def full(i: Identifier) -> bool:
+        # "Ngũgĩ wa Thiong'o": the model may stop at a particle of the name.
+        after = re.match(r" (\w+) [A-ZÀ-Þ]", text[i.end :])
+        return len(i.text.split()) > 1 or bool(after and after.group(1) in PARTICLES)
+
+    topics = [i for i in found if uncued(i) and full(i)]
     words = {w for i in topics for w in i.text.split()}
     return [i for i in found if i not in topics and not (uncued(i) and i.text in words)]
 
@@ -253,9 +274,17 @@ def _given_names_before(text: str, start: int) -> int:
     joined to a known name word by a single space are that person's other
     names (up to three), unless they are words that are no names.
     """
-    from anonygraph.identifiers.recognizers.names import LABEL, not_names
+    from anonygraph.identifiers.recognizers.names import LABEL, PARTICLES, not_names
 
     for _ in range(3):
+        # "O. Le Goff": an initial or a particle of the name comes with it.
+        joined = re.search(
+            r"(?<![\w'’.-])([A-ZÀ-Þ]\.|(?i:" + "|".join(PARTICLES) + r")) $",
+            text[:start],
+        )
+        if joined and re.match(r"[A-ZÀ-Þ]", text[start : start + 1]):
+            start = joined.start(1)
+            continue
         m = re.search(rf"(?<![\w'’.-])({_TITLE_CASE}) $", text[:start])
         if (
             m is None

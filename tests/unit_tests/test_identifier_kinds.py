@@ -340,3 +340,235 @@ def test_when_a_known_name_is_mentioned_after_its_cue_then_the_cue_stays() -> No
 
     assert "Tomasz Lis" in names
     assert not any("Ask" in n for n in names)
+
+
+def spans_of(text: str, kind: str) -> list[str]:
+    """Return the spans of one kind found in ``text``."""
+    return [i.text for i in find_identifiers(text) if i.kind == kind]
+
+
+LABELLED_NUMBERS = [
+    # The label names an identifier other than a phone: never a phone.
+    ("Identity no: 8801235111088   Race: n/a", "8801235111088", "NATIONAL_ID"),
+    ("Member ID number: 4410 2287 9931", "4410 2287 9931", "NATIONAL_ID"),
+    ("REGON: 192837465 | tel. below", "192837465", None),
+    ("Folio: 00931457 (keep for the appeal)", "00931457", None),
+    ("Ordernummer 3318-402-557 komt morgen", "3318-402-557", None),
+    ("HKID 9920447188 copied", "9920447188", None),
+    ("Ravi: 55018243 is the code for the gate", "55018243", None),
+    ("Her pension ref is 12-004417729-3 ok", "12-004417729-3", None),
+    # Counter-cases: a phone label, or a phone written like one, stays a phone.
+    ("Mobile: 0412 555 019", "0412 555 019", "PHONE"),
+    ("Kontakt: +49 151 2345 6789", "+49 151 2345 6789", "PHONE"),
+    ("Anita: 07700 900123 is my new one", "07700 900123", "PHONE"),
+    ("my new number is 07700 900412", "07700 900412", "PHONE"),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "kind"), LABELLED_NUMBERS)
+def test_when_a_label_names_a_number_then_the_label_decides_its_kind(
+    text: str, span: str, kind: str | None
+) -> None:
+    if kind is not None:
+        assert kind in kinds_of(text, span)
+    if kind != "PHONE":
+        assert not any(span in t or t in span for t in spans_of(text, "PHONE"))
+
+
+PERSON_FIELDS = [
+    # A name ends where its field does, and a label is nobody.
+    ("Name: Ingrid Solberg    Fødselsdato: 03.04.1988", "Ingrid Solberg", True),
+    ("Insured: Kofi Boateng   Policy: P-22", "Kofi Boateng", True),
+    ('event=login name="Lena Fischer" ok=1', "Lena Fischer", True),
+    ("Father's name: K. Raghavan Nair\nCity: Kochi", "K. Raghavan Nair", True),
+    ("Spouse: Tomasz Wróbel", "Tomasz Wróbel", True),
+    ("Payable t.n.v. J. van der Berg, o.v.v. ref", "J. van der Berg", True),
+    # Counter-cases.
+    ("More pictures: https://example.org/flat", "More pictures", False),
+    ("Cohort: Group C, 2020", "Group C", False),
+    ("Aan: Brouwer Techniek B.V., afdeling inkoop", "Brouwer Techniek", False),
+    ("CLINIC SUMMARY - LAB RESULTS\nPatient: Rosa Lind", "LAB", False),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), PERSON_FIELDS)
+def test_when_a_name_stands_in_a_field_then_it_ends_with_the_field(
+    text: str, span: str, expected: bool
+) -> None:
+    check(text, "PERSON", span, expected=expected)
+
+
+CHAT_SPEAKERS = [
+    ("[7:15 AM] Amara: are you coming\n[7:16 AM] Kwame: yes", "Amara", True),
+    (
+        "[19:02, 3/4/2026] tito ben: dala mo na\n[19:03, 3/4/2026] ana: oo",
+        "tito ben",
+        True,
+    ),
+    ("Ines: hello there\nTeo: hi\nInes: ok then", "Teo", True),
+    # Counter-case: a form's labels each stand once.
+    ("Name: Ana Ruiz\nCity: Lisbon\nPhone: +351 912 345 678", "City", False),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), CHAT_SPEAKERS)
+def test_when_a_chat_line_opens_with_a_speaker_then_the_speaker_is_a_name(
+    text: str, span: str, expected: bool
+) -> None:
+    check(text, "PERSON", span, expected=expected)
+
+
+ADDRESS_PLACES = [
+    # Building, estate and locality names in an address are the address's.
+    ("Home: Flat 9, Lotus Enclave, Ring Road, Pune 411001", "Lotus Enclave", False),
+    ("Visit at Pen y Bryn, 3 Heol Las, Cardiff CF5 1AA", "Pen y Bryn", False),
+    ("Deliver to: Ana Silva, 3/5 Wattle St, Geelong VIC 3220", "Geelong", False),
+    ("Addr: Unit 5, Tower B, Maple Residences, Sta. Cruz St., Manila", "Cruz", False),
+    # Counter-case: the person the parcel goes to is still a person.
+    ("Deliver to: Ana Silva, 3/5 Wattle St, Geelong VIC 3220", "Ana Silva", True),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), ADDRESS_PLACES)
+def test_when_a_place_name_stands_in_an_address_then_it_is_no_person(
+    text: str, span: str, expected: bool
+) -> None:
+    check(text, "PERSON", span, expected=expected)
+
+
+def test_when_unit_and_block_numbers_precede_an_address_then_they_are_part_of_it() -> (
+    None
+):
+    text = "drop it at Blk 3 Lot 9, 14 Mabini Street, Imus"
+    assert spans_of(text, "ADDRESS") == ["Blk 3 Lot 9, 14 Mabini Street"]
+
+
+OTHER_KINDS = [
+    ("Exam code DVA-C02 passed last week", "LICENSE_PLATE", "DVA-C02", False),
+    ("Fill in (form ABC-D4 rev 3) please", "LICENSE_PLATE", "ABC-D4", False),
+    ("My car is B-MK 4410, parked outside", "LICENSE_PLATE", "B-MK 4410", True),
+    (
+        "send to payroll@northwind-freight.com",
+        "EMAIL",
+        "payroll@northwind-freight.com",
+        False,
+    ),
+    ("Firmware 3.10.2.7 installed on the router", "IP_ADDRESS", "3.10.2.7", False),
+    ("Login from 203.0.113.77 again", "IP_ADDRESS", "203.0.113.77", True),
+    ("Wage account (Zenith): 2087731945", "BANK_ACCOUNT", "2087731945", True),
+    ("Dental clinic file, folder no. DC-228194", "MEDICAL_RECORD", "DC-228194", True),
+    (
+        "Archive box, folder no. 228194 in the basement",
+        "MEDICAL_RECORD",
+        "228194",
+        False,
+    ),
+    ("Data urodzenia: 02.11.1985", "DATE_OF_BIRTH", "02.11.1985", True),
+    (
+        "Talk to Kwame Asante. Slides: https://kwame-talks.dev/2024",
+        "URL",
+        "https://kwame-talks.dev/2024",
+        True,
+    ),
+    (
+        "Write to security@acme-cache.dev; key at https://acme-cache.dev/key.asc",
+        "URL",
+        "https://acme-cache.dev/key.asc",
+        False,
+    ),
+    (
+        "She shared https://cal.example.com/slot/30 (her booking page)",
+        "URL",
+        "https://cal.example.com/slot/30",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), OTHER_KINDS)
+def test_when_the_context_tells_the_kind_then_only_that_kind_is_found(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
+
+
+SCHEMES_AND_KEYS = [
+    # Checked schemes: the check digit or letter decides.
+    ("Her PPS number 1234567T is on file", "NATIONAL_ID", "1234567T", True),
+    ("Batch code 1234567A on the label", "NATIONAL_ID", "1234567A", False),
+    (
+        "CURP: GODE561231HDFRRN09 for the form",
+        "NATIONAL_ID",
+        "GODE561231HDFRRN09",
+        True,
+    ),
+    (
+        "CLABE para depósito: 002010077777777771",
+        "BANK_ACCOUNT",
+        "002010077777777771",
+        True,
+    ),
+    (
+        "CLABE para depósito: 002010077777777772",
+        "BANK_ACCOUNT",
+        "002010077777777772",
+        False,
+    ),
+    # A cue written as a log or query key.
+    ("GET /form?bsn=111222333&step=2", "NATIONAL_ID", "111222333", True),
+    ("zip=94107 postal=560451 ok", "POSTCODE", "560451", True),
+    # A postcode after the town that follows an address, and a room that is not one.
+    ("Lives at 8 Rimu Street, Levin 5510, since May", "POSTCODE", "5510", True),
+    ("We met at 12 Elm Street, Room 2024 was booked", "POSTCODE", "2024", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), SCHEMES_AND_KEYS)
+def test_when_a_scheme_checks_or_a_key_names_a_value_then_its_kind_is_found(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
+
+
+LAYOUT_CASES = [
+    (
+        "Van: Joris Bakker, Lange Laan 4, 2011 HK Haarlem",
+        "LICENSE_PLATE",
+        "2011 HK",
+        False,
+    ),
+    ("Van: Joris Bakker, Lange Laan 4, 2011 HK Haarlem", "POSTCODE", "2011 HK", True),
+    ("When the ute GT 47 RX is in the drive, knock", "LICENSE_PLATE", "GT 47 RX", True),
+    (
+        "Contact: Nia Evans Carpentry & Joinery, 07700 900111",
+        "PERSON",
+        "Nia Evans",
+        True,
+    ),
+    ("Thanks to my Fitbit I walk more. Contact: Nia Evans", "PERSON", "Fitbit", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), LAYOUT_CASES)
+def test_when_the_layout_tells_a_name_or_a_code_then_its_kind_follows(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "expected"),
+    [
+        (
+            "Neue Adresse: Leipziger Straße 112, 10117 Berlin",
+            "Leipziger Straße 112",
+            True,
+        ),
+        ("Wir wohnen in der Kaiser-Wilhelm-Allee 7a.", "Kaiser-Wilhelm-Allee 7a", True),
+        ("Die Straße 3 mal überqueren", "Die Straße 3", False),
+    ],
+)
+def test_when_a_german_street_type_stands_as_its_own_word_then_it_is_an_address(
+    text: str, span: str, expected: bool
+) -> None:
+    check(text, "ADDRESS", span, expected=expected)

@@ -30,6 +30,7 @@ from anonygraph.identifiers.recognizers.addresses import (
 from anonygraph.identifiers.recognizers.cards import CardRecognizer
 from anonygraph.identifiers.recognizers.documents import (
     BankAccountRecognizer,
+    ClabeRecognizer,
     DateOfBirthRecognizer,
     MedicalRecordRecognizer,
     PassportRecognizer,
@@ -47,11 +48,14 @@ from anonygraph.identifiers.recognizers.national_ids import (
     ContextNhsRecognizer,
     CpfRecognizer,
     CuedSsnRecognizer,
+    CurpRecognizer,
     DniRecognizer,
+    LabelledIdRecognizer,
     MedicareAuRecognizer,
     NirRecognizer,
     NricRecognizer,
     PanRecognizer,
+    PpsnRecognizer,
     SinRecognizer,
     SteuerIdRecognizer,
     TfnRecognizer,
@@ -89,6 +93,10 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     CodiceFiscaleRecognizer,
     ContextNhsRecognizer,
     CuedSsnRecognizer,
+    LabelledIdRecognizer,
+    PpsnRecognizer,
+    CurpRecognizer,
+    ClabeRecognizer,
 )
 """Our recognizers, each owning one kind (or one scheme of a kind)."""
 

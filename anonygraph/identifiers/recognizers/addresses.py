@@ -34,7 +34,8 @@ LEADING_TYPES = (
 
 GERMANIC_SUFFIXES = (
     "straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|hof|steig|pfad|"
-    "chaussee|gracht|laan|plein|straat|kade|singel|dijk|markt|berg|feld|garten"
+    "chaussee|gracht|laan|plein|straat|kade|singel|dijk|markt|berg|feld|garten|"
+    "gatan|gata|gade|gaten|vägen|väg|veien|vej|gränd|torget|stræde"
 )
 """Endings of German and Dutch street names."""
 
@@ -77,7 +78,17 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
         (
             "germanic",
             rf"\b(?P<v>(?:(?:Am|An der|Auf dem|Im|In der|Zum|Zur|Op de|Aan de)\s+)?"
-            rf"[A-ZÄÖÜ][\wäöüß-]*(?:{GERMANIC_SUFFIXES})\s+\d{{1,4}}\s?[a-z]?)\b",
+            rf"[A-ZÄÖÜ][\wäöüß-]*(?:{GERMANIC_SUFFIXES})\s+\d{{1,4}}\s?[a-zA-Z]?)\b",
+            0.8,
+        ),
+        (
+            # "Bornaische Straße 58", "Kaiser-Wilhelm-Ring 3": the street
+            # type as a word of its own after the name.
+            "germanic_spaced",
+            r"\b(?!(?:Die|Der|Das|Den|Dem|Des|Eine?|Jede|Diese|De|Het|Een)\b)"
+            r"(?P<v>[A-ZÄÖÜ][\wäöüß-]*[ -](?:Straße|Strasse|Str\.|Weg|Allee|Platz|"
+            r"Gasse|Ring|Damm|Ufer|Chaussee|Laan|Straat|Gatan|Vägen)"
+            r"\s+\d{1,4}\s?[a-zA-Z]?)(?![\w-])",
             0.8,
         ),
         (
@@ -185,8 +196,8 @@ class PostcodeRecognizer(CuedPatternRecognizer):
         ),
         (
             "zip_cued",
-            r"(?i:\b(?:zip(?:\s?code)?|postcode|post code|postal code|plz|cep|"
-            r"pin\s?code|pincode|pin)\b)\s*[:#]?\s*"
+            r"(?i:\b(?:zip(?:\s?code)?|postcode|post code|postal(?: code)?|plz|cep|"
+            r"pin\s?code|pincode|pin)\b)\s*[:#=]?\s*"
             r"(?P<v>\d{3}\s?\d{2,3}(?:-\d{3,4})?)\b",
             0.8,
         ),

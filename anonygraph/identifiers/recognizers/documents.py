@@ -35,7 +35,7 @@ class PassportRecognizer(CuedPatternRecognizer):
             "passport",
             KEY_START
             + r"(?:passport|reisepass|passeport|pasaporte|passaporte|passaporto|"
-            r"paspoort|paszport|pasaport)(?![^\W_])"
+            r"paspoort|paszport|pasaport|pass(?:nummer|numret|nr))(?![^\W_])"
             rf"(?:[\s.-]*{NUMBER_WORD}|\s*\([A-Za-z .]{{2,20}}\)"
             r"|\s+[a-zà-ÿ]{3,12}(?=\s+[A-Z]{0,2}\d))*"
             r"\s*[:#=]?\s*(?P<v>[A-Z0-9]{6,10})(?![\w-])",
@@ -53,12 +53,32 @@ class PassportRecognizer(CuedPatternRecognizer):
 
 MRN_CUE = (
     r"(?:mrn|urn|uhid|uhn|nhi|chi|hosp(?:ital)?|clinic|chart|health|patient|"
-    r"medical\s+record|case\s+file|ip|op|ipd|opd|"
+    r"medical\s+record|case\s+file|ip|op|ipd|opd|expediente|prontu[áa]rio|"
+    r"dossier|folder|practice|lab|reg|"
     r"inpatient|outpatient|admission|pt)"
 )
 """Words that name a hospital's or clinic's number for a patient."""
 
 BARE_CUES = frozenset("mrn urn uhid uhn nhi".split())
+
+CONTEXT_CUES = frozenset(
+    "expediente prontuário prontuario dossier folder practice lab reg".split()
+)
+"""Cues that name a patient's number only in a text about care."""
+
+MEDICAL = re.compile(
+    r"(?i)\b(?:clinic|clínica|clinica|klinik|hospital|patient|paciente|doctor|"
+    r"gp|medical|médico|medico|health|sick|consult\w*|nurse|ward|surgery|"
+    r"diagnos\w*|lab\w* report|imss|nhs)\b"
+)
+"""Words of a text about care."""
+
+
+def _medical_near(text: str, start: int) -> bool:
+    """Tell whether a medical word stands within 150 characters before or after."""
+    return bool(MEDICAL.search(text[max(0, start - 150) : start + 150]))
+
+
 """Cues that are a medical record number by themselves (no "no." needed)."""
 
 
@@ -90,6 +110,8 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
         cue = re.sub(r"\s+", " ", match.group("cue").lower())
         if cue not in BARE_CUES and not match.group("word").strip(" ._-"):
             return None
+        if cue in CONTEXT_CUES and not _medical_near(text, match.start()):
+            return None  # "folder no. 12" in an office: a file, no patient's
         return super().span(match, text, nlp_artifacts)
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
@@ -107,7 +129,8 @@ class BankAccountRecognizer(CuedPatternRecognizer):
             "account",
             r"\b(?:(?:bank\s+|checking\s+|savings\s+|current\s+)?account|acct|a/c|"
             r"conta(?:\s+corrente|\s+poupança)?|kontonummer|konto|rekening(?:nummer)?|"
-            r"compte|cuenta|numéro de compte)\b\.?(?:\s+(?:no\.?|number|nr\.?|#|is))*"
+            r"compte|cuenta|numéro de compte|clabe)\b\.?(?:\s*\([^()\n]{1,30}\))?"
+            r"(?:\s+(?:no\.?|number|nr\.?|#|is))*"
             r"\s*[:#]?\s*(?P<v>\d[\d -]{4,20}\d(?:-[\dXx])?)(?![\w-])",
             0.8,
         ),
@@ -152,7 +175,9 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             r"birthday|born(?:\s+on)?|b\.|geb(?:oren)?(?:\s+am)?\.?|geburtsdatum|"
             r"geburtstag|geboortedatum|geboren\s+op|data\s+de\s+nascimento|"
             r"nascid[oa]\s+em|fecha\s+de\s+nacimiento|nacid[oa]\s+el|"
-            r"date\s+de\s+naissance|née?\s+le|data\s+di\s+nascita|nat[oa]\s+il)"
+            r"date\s+de\s+naissance|née?\s+le|data\s+di\s+nascita|nat[oa]\s+il|"
+            r"data\s+urodzenia|urodzon[ya]|f[öo]dd|f[öo]delsedatum|f[øo]dselsdato|"
+            r"syntym[äa]aika|doğum\s+tarihi|tanggal\s+lahir|petsa\s+ng\s+kapanganakan)"
             r"(?![^\W_])"
             r"(?:\s*\((?:dd|mm|yyyy|[/.-])+\))?"
             rf"\s*[:=\-]?\s*(?:(?:is|was|on|am|le|el|em|il)\s+)?(?P<v>{DATE})"
@@ -160,3 +185,15 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             0.85,
         ),
     )
+
+
+class ClabeRecognizer(CuedPatternRecognizer):
+    """Mexican CLABE: 18 digits after its name, weights 3, 7, 1 for the check digit."""
+
+    ENTITY = "BANK_ACCOUNT"
+    PATTERNS = (("mx_clabe", r"\bCLABE\b[^\d\n]{0,30}?(?P<v>\d{18})\b", 0.85),)
+
+    def validate(self, value: str, text: str, start: int, end: int) -> bool:
+        """Check the 18th digit."""
+        total = sum(int(d) * (3, 7, 1)[i % 3] % 10 for i, d in enumerate(value[:17]))
+        return (10 - total % 10) % 10 == int(value[17])

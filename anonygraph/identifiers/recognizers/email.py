@@ -18,7 +18,10 @@ ROLE_LOCAL_PARTS = frozenset(
     postmaster reception frontdesk bookings booking orders privacy legal
     abuse security feedback marketing news newsletter customerservice
     customercare care shop store hallo kontakt info-de servicio atendimento
-    contato bonjour""".split()
+    contato bonjour payroll finance invoices invoice invoicing accounting
+    creditors debtors crediteuren debiteuren facturen facturatie facturation
+    facturacion buchhaltung rechnungen comptabilite contabilidad recruiting
+    recruitment""".split()
 )
 """Local parts an organization's public contact address uses."""
 

@@ -18,7 +18,9 @@ from anonygraph.identifiers.recognizers.lookalikes import VERSION
 VERSION_TAIL = re.compile(r"[-+.][\w]")
 """What follows a version, never an address: ``-beta``, ``+build``, ``.5``."""
 
-VERSION_HEAD = re.compile(r"(?i)(?:\bv|version|release|build|ver\.?)\s*$")
+VERSION_HEAD = re.compile(
+    r"(?i)\b(?:v|version|release|build|ver\.?|firmware|fw|software|sw|os|kernel)\s*$"
+)
 """A version cue right before the dotted numbers."""
 
 

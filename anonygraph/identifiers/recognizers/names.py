@@ -27,23 +27,29 @@ HONORIFICS = r"(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Frau|Herr|Sr|Sra|Srta|Mme|Mlle|Dott|
 
 PARTICLES = frozenset(
     "de da das do dos di del della van von der den ter ten la le du mac mc bin "
-    "binti bint al el ibn ap y e zu".split()
+    "binti bint al el ibn ap y e zu wa".split()
 )
 """Lowercase or short words inside a name ("Sanne de Wit", "Mac Giolla")."""
 
 WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 CAPITAL = r"[A-ZÀ-Þ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
-NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{WORD}(?:[ \t]+{WORD}){{0,4}})"
+TITLE = r"[A-ZÀ-Þ][a-zà-ÿ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
+"""A word in title case: "LAB REPORT" under a heading is no name."""
+INITIALS = r"(?:[A-ZÀ-Þ][a-z]{0,2}\.[ \t]*)*"
+"""Initials or an abbreviated given name before a name ("P.", "Ma.")."""
+NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{INITIALS}{WORD}(?:[ \t]+{WORD}){{0,4}})"
 
 SELF = (
     r"(?i:\b(?:my name is|my name's|name's|i am|i'm|i’m|im|it's|it’s|this is|"
     r"call me|me llamo|je m'appelle|je suis|ich bin|hier ist|ik ben|mi chiamo|"
-    r"meu nome é|sou o|sou a)[ \t]+)"
+    r"meu nome é|sou o|sou a|io sottoscritt[oa]|je soussign[ée]e?|"
+    r"ondergetekende|we are|we're|wir sind|nous sommes|somos|siamo|wij zijn)[ \t]+)"
 )
 GREETING = (
     r"(?i:(?:^|(?<=[\n.!?]))[ \t]*(?:hi|hey|hello|hiya|heya|dear|hallo|hola|"
     r"bonjour|ciao|olá|oi|yo|eh|morning|greetings|liebe|lieber|sehr geehrte|"
-    r"sehr geehrter|beste|cher|chère|querida|querido|salut|moin|servus)[ \t,]+)"
+    r"sehr geehrter|beste|cher|chère|querida|querido|salut|moin|servus|hej|hei|"
+    r"hallå|ahoj|cześć|czesc|szia|merhaba|habari|jambo|kia ora|kumusta)[ \t,]+)"
 )
 LABEL = (
     r"(?i:\b(?:name|full name|naam|nome|nom|nombre|vorname|patient|account holder|"
@@ -53,9 +59,13 @@ LABEL = (
     r"husband|son|daughter|brother|sister|grandma|grandpa|granny|grandmother|"
     r"grandfather|nan|nana|aunt|auntie|uncle|cousin|neighbou?r|colleague|boss|"
     r"girlfriend|boyfriend|fianc[ée]e?|partner|landlord|landlady|roommate|"
-    r"flatmate|attn|attention)\b[ \t]*[:(]?[ \t]*)"
+    r"flatmate|attn|attention|claimant|referee|spouse|holder|owner|guardian|"
+    r"witness|beneficiary|insured|policyholder|caller|sender|recipient|"
+    r"deliver to|ship to|referred by|ref\. by|referring gp|gp|physician|"
+    r"c[óo]nyuge|esposa|esposo|marido|ehefrau|ehemann|echtgenote|"
+    r"employee|student|child|parent)\b[ \t]*(?:[:(]|=[\"']?)?[ \t]*)"
 )
-HEADER = r"(?im:^(?:from|to|cc|bcc|von|an|de|para|à)[ \t]*:[ \t]*)"
+HEADER = r"(?im:^(?:from|to|cc|bcc|von|an|van|aan|de|para|à)[ \t]*:[ \t]*)"
 SIGN_OFF = (
     r"(?i:\b(?:thanks|thank you|thx|ty|regards|best regards|kind regards|warm "
     r"regards|best wishes|best|cheers|sincerely|yours|love|xoxo|talk soon|speak "
@@ -131,6 +141,8 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         ("tell", r"(?i:\b(?:tell|ask|text|ping|message)[ \t]+)" + NAME, 0.9),
         ("label", LABEL + NAME, 0.9),
         ("header", HEADER + NAME, 0.9),
+        # "t.n.v. S. de Vries", "c/o Ana Lima": on behalf of, in care of.
+        ("behalf", r"(?i:(?<!\w)(?:t\.[an]\.v\.|c/o)[ \t]*)" + NAME, 0.9),
         ("sign_off", SIGN_OFF + NAME + r"(?=[ \t]*(?:\(|\n|$|,|\.))", 0.9),
         # "Cheers Tom" closing its line: the name is all that follows.
         (
@@ -140,7 +152,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         ),
         (
             "title",
-            rf"(?<![\w.])(?P<v>{HONORIFICS}[ \t]+(?:[A-Z]\.[ \t]*)*[A-ZÀ-Þ][^\W\d_'’-]*"
+            rf"(?<![\w.])(?P<v>{HONORIFICS}[ \t]+(?:[A-Z]\.[ \t]*)*{CAPITAL}"
             rf"(?:[ \t]+{WORD}){{0,3}})",
             0.9,
         ),
@@ -170,7 +182,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         (
             "heading",
             r"(?m:^)[ \t]*[A-ZÀ-Þ]{3,}(?:[ \t]+[A-ZÀ-Þ]{2,}){0,2}[ \t]*[—–:-][ \t]*"
-            rf"(?P<v>{CAPITAL}(?:[ \t]+{CAPITAL}){{1,3}})[ \t]*(?=\n|\Z)",
+            rf"(?P<v>{TITLE}(?:[ \t]+{TITLE}){{1,3}})[ \t]*(?=\n|\Z)",
             0.9,
         ),
         # "- Julien" or "— Ana" alone on the last lines: a dashed signature.
@@ -251,17 +263,23 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
             continue
         # An initial ("Dr A. Okonjo", "J. R. Morales") before a name word.
         if (
-            re.fullmatch(r"[A-ZÀ-Þ]\.", token)
+            re.fullmatch(r"[A-ZÀ-Þ][a-z]{0,2}\.", token)
             and i + 1 < len(words)
-            and words[i + 1].group(0)[:1].isupper()
+            and (
+                words[i + 1].group(0)[:1].isupper()
+                or words[i + 1].group(0).lower() in PARTICLES  # "S. de Vries"
+            )
         ):
             end = word.end()
             continue
         if (
             low in PARTICLES
-            and taken
+            and (taken or end)
             and i + 1 < len(words)
-            and words[i + 1].group(0)[:1].isupper()
+            and (
+                words[i + 1].group(0)[:1].isupper()
+                or words[i + 1].group(0).lower() in PARTICLES  # "van der Berg"
+            )
         ):
             continue
         # After the first name word, a capitalized word is the name's even when
@@ -419,9 +437,7 @@ def _agents(doc: Any) -> list[tuple[int, int]]:
     return spans
 
 
-NOT_NAME_TAGS = frozenset(
-    "VERB AUX ADV ADP PRON DET SCONJ CCONJ PART NUM".split()
-)
+NOT_NAME_TAGS = frozenset("VERB AUX ADV ADP PRON DET SCONJ CCONJ PART NUM".split())
 """Parts of speech a lowercase word after a name cue cannot have as a name
 (an adjective may: the small model tags chat names so)."""
 
@@ -464,9 +480,7 @@ def _place_after_locative(text: str, start: int, value: str) -> bool:
 
     before = re.search(r"([A-Za-z]+)[ \t]+$", text[:start])
     return bool(
-        before
-        and before.group(1).lower() in LOCATIVES
-        and fold(value) in gazetteer()
+        before and before.group(1).lower() in LOCATIVES and fold(value) in gazetteer()
     )
 
 
@@ -571,6 +585,8 @@ def _looks_like_name(value: str) -> bool:
     if value.islower():
         return False  # chat names come from the cue recognizer
     words = value.split()
+    if words[0].islower() and words[0] not in PARTICLES:
+        return False  # "naman ng GCash mo": a phrase around a brand, no name
     if all(w.lower() in not_names() for w in words):
         return False
     if any(w.strip(".,").lower() in ORG_WORDS for w in words):

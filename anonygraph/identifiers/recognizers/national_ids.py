@@ -32,7 +32,8 @@ class SteuerIdRecognizer(CuedPatternRecognizer):
         (
             "steuer_id",
             r"\b(?:steuer-?id|steuer-?identifikationsnummer|steuerliche "
-            r"identifikationsnummer|idnr|tax id|tin)\b\.?\s*[:#]?\s*"
+            r"identifikationsnummer|idnr|tax id|tin)\b\.?(?:\s*\([^()\n]{1,30}\))?"
+            r"\s*[:#]?\s*"
             r"(?P<v>[1-9]\d(?:[ ]?\d){9})\b",
             0.85,
         ),
@@ -56,7 +57,7 @@ class BsnRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         (
             "bsn",
-            r"\b(?:bsn|burgerservicenummer|sofi-?nummer)\b\.?\s*[:#]?\s*"
+            r"\b(?:bsn|burgerservicenummer|sofi-?nummer)\b\.?\s*[:#=]?\s*"
             r"(?P<v>\d{4}[ .]?\d{2}[ .]?\d{3}|\d{3}[ .]?\d{3}[ .]?\d{3})\b",
             0.85,
         ),
@@ -301,3 +302,66 @@ class CuedSsnRecognizer(CuedPatternRecognizer):
             and group != "00"
             and serial != "0000"
         )
+
+
+class LabelledIdRecognizer(CuedPatternRecognizer):
+    """A number a form field's label names as a person's ID, of any scheme.
+
+    A scheme we do not check ("PESEL: …", "ID number: …", "personnummer:
+    …") still says what its number is: a field whose label is a short
+    acronym closed by a colon, or holds a word of identity, tax, social or
+    insurance, followed by 8 to 14 digits (grouped or not) and nothing
+    more of a code.
+    """
+
+    ENTITY = "NATIONAL_ID"
+    PATTERNS = (
+        (
+            "labelled_id",
+            r"(?:(?<![\w.-])[A-Z]{2,5}[ \t]*:|"
+            r"(?i:\b(?:id|identity|identification|national|personal|social|"
+            r"security|tax|insurance|citizen|resident)\b[^\n:|;]{0,30}?:|"
+            r"(?i:[a-zà-ÿ]*nummer|id number|id no\.?)[ \t]*:?))[ \t]*"
+            r"(?P<v>\d(?:[ -]?\d){7,13})(?![\w/-]|[.,]\d)",
+            0.6,
+        ),
+    )
+
+    CHECKED = re.compile(
+        r"(?i)\b(?:bsn|ssn|sin|tfn|nir|insee|cpf|nric|fin|pan|dni|nie|nhs|nino|"
+        r"steuer-?id|idnr|medicare|aadhaar|codice fiscale|iban|bsb|abn|acn)\b"
+    )
+    """Labels of the schemes we check by their digits: their verdict stands."""
+
+    def validate(self, value: str, text: str, start: int, end: int) -> bool:
+        """Leave a number of a scheme we check to that scheme's recognizer."""
+        line_start = text.rfind("\n", 0, start) + 1
+        return not self.CHECKED.search(text[max(line_start, start - 40) : start])
+
+
+class PpsnRecognizer(CuedPatternRecognizer):
+    """Irish PPS number: seven digits and a check letter (mod 23), maybe W or A."""
+
+    ENTITY = "NATIONAL_ID"
+    PATTERNS = (("ie_ppsn", r"\b(?P<v>\d{7}[A-W][AHWTX]?)\b", 0.7),)
+
+    def validate(self, value: str, text: str, start: int, end: int) -> bool:
+        """Check the letter: digits weighted 8 to 2, the second letter 9."""
+        total = sum(int(d) * w for d, w in zip(value[:7], range(8, 1, -1), strict=True))
+        if len(value) == 9 and value[8] != "W":
+            total += (ord(value[8]) - 64) * 9
+        return "WABCDEFGHIJKLMNOPQRSTUV"[total % 23] == value[7]
+
+
+class CurpRecognizer(CuedPatternRecognizer):
+    """Mexican CURP: name letters, birth date, sex, state, consonants, digit."""
+
+    ENTITY = "NATIONAL_ID"
+    PATTERNS = (
+        (
+            "mx_curp",
+            r"\b(?P<v>[A-Z][AEIOUX][A-Z]{2}\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])"
+            r"[HMX][A-Z]{2}[B-DF-HJ-NP-TV-Z]{3}[A-Z\d]\d)\b",
+            0.85,
+        ),
+    )

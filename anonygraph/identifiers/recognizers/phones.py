@@ -70,7 +70,8 @@ ORG_TYPES = frozenset(
 ORG_CUE = re.compile(
     r"(?:\bour\b[\w\s-]{0,25}|hotline|helpline|help line|customer (?:service|care|"
     r"support)|switchboard|reception|front desk|main line|office line|"
-    r"support line|call centre|call center|dial-in|dial in|toll-free|toll free)"
+    r"support line|call centre|call center|dial-in|dial in|toll-free|toll free|"
+    r"enquiries|inquiries|box office|bookings|reservations|depot)"
     r"[\s:,-]*(?:at|on|is|number)?[\s:]*$",
 )
 """Words before a number that make it an organization's public line."""
@@ -212,6 +213,8 @@ def _check(match: re.Match[str], text: str) -> str | None:
         return None  # dotted: a version, an IP address or a date
     if re.fullmatch(r"\d{3}-\d{2}-\d{4}", value):
         return None  # a US social security number's shape
+    if re.search(r"\d-\d{7,}-\d", value):
+        return None  # a hyphenated ID with a long middle group (19-048271936-4)
     if re.fullmatch(r"(?:19|20)\d\d ?[-–] ?(?:19|20)\d\d", value):
         return None  # a range of years
     if re.match(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$", value):
@@ -225,7 +228,59 @@ def _check(match: re.Match[str], text: str) -> str | None:
         or ORG_AFTER.match(text[end : end + 30])
     ):
         return None
-    return _verdict(value)
+    verdict = _verdict(value)
+    if verdict is not None and not _label_allows(text, start, value, verdict):
+        return None
+    return verdict
+
+
+PHONE_LABEL = re.compile(
+    r"(?i)(?:\b(?:tel|tél|tlf|mob|cel|fax|ph|hp|wa|sms|gsm|handy|zap)|phone|fono|"
+    r"whats ?app|\bcall|\bring|\btext|ontact|ontakt|ontatt|recapito|móvil|movil|"
+    r"portable|\breach)"
+)
+"""Words of a label that introduces a phone number, in the languages we read."""
+
+ID_WORDS = re.compile(
+    r"(?i)\b(?:id|no|nr|nº|account|acct|a/c|konto|conto|cuenta|compte|ref|"
+    r"reference|code|card|reg|order\w*|invoice|folio|file|ticket|policy|"
+    r"registration|licen[cs]e|certificate)\b"
+)
+"""Words of a label that name an identifier other than a phone number."""
+
+FIELD_BREAK = re.compile(r"\s{2,}|\t|[|;•]|(?<=[.!?,])\s")
+"""What separates one field or clause from the next on a line."""
+
+
+def _label_allows(text: str, start: int, value: str, verdict: str) -> bool:
+    """Let a field's label decide whether the number after it is a phone.
+
+    The field is the stretch of the line after the previous field's break
+    (two spaces, a bar, a semicolon, a clause's comma or full stop). A label
+    with a phone word lets the number be one; a label naming another
+    identifier ("ID number:", "account (X):") or a code-like label right
+    before it ("NSS 5419…", "KvK 8174…") makes it that identifier. Under
+    any other label ("Otieno: 2847…", "check: 3827…") a number is a phone
+    only when valid and written like one (a country or trunk prefix, or
+    the North American shape).
+    """
+    line_start = text.rfind("\n", 0, start) + 1
+    field = FIELD_BREAK.split(text[line_start:start])[-1]
+    if PHONE_LABEL.search(field):
+        return True
+    if ID_WORDS.search(field):
+        return False
+    if re.search(
+        r"(?<![\w.-])[a-z]*[A-Z][a-z]*[A-Z][A-Za-z]*\.?[ \t]*#?[ \t]*$", field
+    ):
+        return False  # an acronym or a code word right before: the ID's name
+    if value.isdigit() and not value.startswith("0") and len(value) < 8:
+        return False  # "till 5128830": a short code, not written as a phone
+    if re.search(r"[:=][ \t]*$", field):
+        return verdict == "valid" and bool(
+            value.startswith(("+", "0", "(")) or NANP_SHAPE.fullmatch(value)
+        )
+    return True
 
 
 def _verdict(value: str) -> str | None:

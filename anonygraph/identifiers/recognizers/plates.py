@@ -27,13 +27,16 @@ VEHICLE = re.compile(
     r"(?i)\b(?:cars?|bikes?|motorbikes?|motorcycles?|scooters?|mopeds?|vans?|"
     r"trucks?|lorry|lorries|utes?|suv|vehicles?|whip|taxi|cab|parked|parking|"
     r"towed|drives?|driving|plates?|rego|reg|registration|kennzeichen|auto|"
-    r"wagen|voiture|coche|carro|moto)\b"
+    r"wagen|voiture|coche|carro|moto|bil|bilen|bilar|gari|veicolo)\b"
 )
 """Words that make a sentence about a vehicle (a plate's context words)."""
 
+DE_PLATE = r"(?<![\w-])(?P<v>[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?)(?![\w-])"
+"""A German plate: district, letters, a number (B-MK 1234)."""
+
 PLATE_SHAPE = (
     r"(?<![\w/.-])(?P<v>(?=[A-Z0-9 -]*\d)(?=[A-Z0-9 -]*[A-Z])"
-    r"(?:[A-Z0-9]{5,8}|[A-Z0-9]{2,4}[ -][A-Z0-9]{2,4}))(?![\w/-])"
+    r"(?:[A-Z0-9]{5,8}|[A-Z0-9]{2,4}[ -][A-Z0-9]{2,4}(?:[ -][A-Z]{1,3})?))(?![\w/-])"
 )
 """A run of capitals and digits shaped like a plate of no distinctive shape."""
 
@@ -44,11 +47,7 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
     ENTITY = "LICENSE_PLATE"
     PATTERNS = (
         ("uk_plate", r"(?<![\w-])(?P<v>[A-Z]{2}\d{2} ?[A-Z]{3})(?![\w-])", 0.75),
-        (
-            "de_plate",
-            r"(?<![\w-])(?P<v>[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?)(?![\w-])",
-            0.75,
-        ),
+        ("de_plate", DE_PLATE, 0.75),
         (
             "fr_plate",
             r"(?<![\w-])(?P<v>[A-HJ-NP-TV-Z]{2}-\d{3}-[A-HJ-NP-TV-Z]{2})(?![\w-])",
@@ -65,7 +64,8 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
             r"(?i:\b(?:plate|number plate|licen[cs]e plate|plate number|"
             r"reg(?:istration)?"
             r"(?: no\.?| number)?|rego|kennzeichen|placa(?: do veículo)?|"
-            r"immatriculation|matrícula|targa|kenteken)\b)\s*[:#]?\s*(?:is\s+)?"
+            r"immatriculation|matrícula|targa|targat[oa]|kenteken)\b)\s*[:#=]?\s*"
+            r"(?:is\s+)?"
             rf"(?:(?:{_STATE})\s+(?=[A-Z0-9]{{1,4}}[ -]?\d))?"
             r"(?P<v>[A-Z0-9]{1,4}(?:[ -]?[A-Z0-9]{1,4}){1,2})\b",
             0.8,
@@ -77,13 +77,28 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
         self, match: re.Match[str], text: str, nlp_artifacts: object
     ) -> tuple[int, int] | None:
         """Ask a shapeless candidate for a vehicle in its sentence."""
-        if match.re.pattern == PLATE_SHAPE:
-            start, end = match.span("v")
-            sentence_start = max(text.rfind(c, 0, start) for c in ".!?\n") + 1
-            stops = [i for c in ".!?\n" if (i := text.find(c, end)) >= 0]
-            sentence = text[sentence_start : min(stops, default=len(text))]
-            if not VEHICLE.search(sentence):
+        if match.re.pattern == DE_PLATE:
+            # German plates' numbers never start with 0 ("SAA-C03" is a
+            # certificate), and a glued one ("KYC-F3") is a plate only in a
+            # sentence about a vehicle.
+            if re.search(r"-[A-Z]{1,2} ?0", match.group("v")):
                 return None
+            if " " not in match.group("v"):
+                return self._in_vehicle_sentence(match, text, nlp_artifacts)
+        if match.re.pattern == PLATE_SHAPE:
+            return self._in_vehicle_sentence(match, text, nlp_artifacts)
+        return super().span(match, text, nlp_artifacts)
+
+    def _in_vehicle_sentence(
+        self, match: re.Match[str], text: str, nlp_artifacts: object
+    ) -> tuple[int, int] | None:
+        """Keep a candidate only in a sentence about a vehicle."""
+        start, end = match.span("v")
+        sentence_start = max(text.rfind(c, 0, start) for c in ".!?\n") + 1
+        stops = [i for c in ".!?\n" if (i := text.find(c, end)) >= 0]
+        sentence = text[sentence_start : min(stops, default=len(text))]
+        if not VEHICLE.search(sentence):
+            return None
         return super().span(match, text, nlp_artifacts)
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
@@ -95,4 +110,9 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
             and any(c.isalpha() for c in compact)
             and not re.search(r"[A-Z]{5}", compact)  # a word with a number: COVID19
             and not is_lookalike(text, start, end)
+            # "3511 NV Utrecht": a Dutch postcode before its town, no plate.
+            and not (
+                re.fullmatch(r"\d{4} ?[A-Z]{2}", value)
+                and re.match(r"[ \t]+[A-Z][a-z]", text[end:])
+            )
         )

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer, before
-from anonygraph.identifiers.recognizers.email import known_suffix
+from anonygraph.identifiers.recognizers.email import ROLE_LOCAL_PARTS, known_suffix
 
 PROFILE_SITES = frozenset(
     """facebook.com fb.com instagram.com twitter.com x.com linkedin.com
@@ -107,9 +107,39 @@ class PersonalUrlRecognizer(CuedPatternRecognizer):
             return False
         if site in PROFILE_SITES and segments:
             return lowered[0] not in SITE_PATHS
+        if OWNER_AFTER.match(text, end) or _names_someone(text, host, segments):
+            return True
         prior = before(text, start, 80)
         if PERSONAL_CUE.search(prior[-25:]):
             return True
         # "my build log at kb.example.ca/build-7": a page of the writer's own,
         # not a bare homepage (where one shops or works).
         return bool(segments and FIRST_PERSON.search(prior))
+
+
+OWNER_AFTER = re.compile(
+    r"[ \t]*\((?:her|his|their|my)\b[^()\n]{0,20}\)", re.IGNORECASE
+)
+"""A note after a URL that it is someone's own ("(her link, not ours)")."""
+
+
+def _names_someone(text: str, host: str, segments: list[str]) -> bool:
+    """Tell a URL whose site or first path part carries a name the text gives.
+
+    "merve-draws.de" beside "ruf Merve an", "calendly.com/caoimhe-mgp" beside
+    "Caller: Caoimhe …", "jlferreira.dev" beside "@jlferreira": a word of
+    the host's first label or of the first path segment stands elsewhere
+    as a capitalized name, a handle or an e-mail's local part.
+    """
+    parts = [host.split(".")[0], *segments[:1]]
+    words = {w for part in parts for w in re.split(r"[-_.]", part) if len(w) >= 4}
+    for word in words:
+        if not word.isalpha() or word.lower() in ROLE_LOCAL_PARTS:
+            continue
+        name = rf"(?<![\w./-]){re.escape(word.title())}(?![\w-])"
+        handle = (
+            rf"(?<![\w.+-])@{re.escape(word)}\b|(?<![\w.-]){re.escape(word)}[\w.-]*@"
+        )
+        if re.search(name, text) or re.search(handle, text, re.IGNORECASE):
+            return True
+    return False

@@ -1,0 +1,285 @@
+"""Shape person finds by the layout around them: fields, labels and addresses.
+
+A recognizer reads a name from words; the line it stands on tells more. A
+name ends where its field does (a line break, a colon, a bar, a run of
+spaces before the next label), a label of a value ("More photos: https…")
+is no one's name, and a capitalized run inside an address (a house or
+estate name, a street, a locality) is a place of that address, not a
+person. A town before a state code and postcode is left as text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from anonygraph.identifiers.recognizers.addresses import LEADING_TYPES, STREET_TYPES
+
+if TYPE_CHECKING:
+    from anonygraph.identifiers.detect import Identifier
+
+POSSESSIVE_BEFORE = re.compile(r"(?i)\b(?:my|your|his|her|our|their)[ \t]+$")
+"""A possessive right before a word: what one owns ("my Strava"), not who."""
+
+SPACY = "FilteredSpacyRecognizer"
+"""The model's finds, which no cue introduced (a cued name may close a label)."""
+
+FIELD_END = re.compile(r"\n|\t| {2,}|[:|=]")
+"""Where a field's value ends and the next field or label begins."""
+
+VALUE_LABEL = re.compile(r"[ \t]*[:=][ \t]*(?:https?://|www\.|[\d@+(])")
+"""A colon and a value (a link, a number, a handle) after a label."""
+
+SENTENCE_END = r"(?<![A-Z][a-z])(?<![A-Z][a-z]{2})(?<![A-Z])[.!?]\s"
+"""A full stop that ends a sentence, not an abbreviation ("No.", "Sta.")."""
+
+ADDRESS_LABEL = re.compile(
+    r"(?i)\b(?:address|addr|adres\w*|anschrift|direcci[oó]n|endere[çc]o|indirizzo|"
+    r"home|residen\w*|domicil\w*)\b[^:\n]{0,20}[:=](?:(?!" + SENTENCE_END + r").)*$"
+)
+"""A line's label that makes what follows it an address."""
+
+STREET_AFTER = re.compile(rf",?[ \t]+(?:{STREET_TYPES})\b\.?")
+LEADING_FIRST = re.compile(rf"(?i:{LEADING_TYPES})[ \t]")
+HOUSE_NUMBER_BEFORE = re.compile(r"(?:^|[,:])[ \t]*\d[\w/-]*[ \t]+$")
+NUMBERED_PART_BEFORE = re.compile(r"\d[\w/-]*,[ \t]*$")
+LOCATIVE_BEFORE = re.compile(r"(?i)\b(?:at|in|near)[ \t]+$")
+STATE_AND_POSTCODE = re.compile(r"[ \t]+[A-Z]{2,3}[ \t]+\d{3,6}\b")
+CHAIN_END = re.compile(r"[ \t]*(?:$|\n|[.;!?]|,?[ \t]*\d{3,6}\b)")
+
+ADDRESS_PART = "AddressPart"
+"""Recognizer name of a person find retyped as part of an address."""
+
+
+def _closes_chain(text: str, ident: Identifier) -> bool:
+    """Tell one word that closes an address line: its town, left as text."""
+    return " " not in ident.text and bool(CHAIN_END.match(text, ident.end))
+
+
+def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
+    """Cut person finds to their field, drop labels and towns, make places addresses.
+
+    Args:
+        text: The text the finds are in.
+        found: All finds of the analysis (persons and the rest).
+
+    Returns:
+        The finds with person spans cut, dropped or retyped as ADDRESS.
+
+    """
+    addresses = [i.start for i in found if i.kind == "ADDRESS"]
+    shaped: list[Identifier] = []
+    for ident in found:
+        if ident.kind != "PERSON":
+            shaped.append(ident)
+            continue
+        cut = _within_field(text, ident)
+        if cut is None or _before_org_suffix(text, cut.end):
+            continue
+        if cut.recognizer == SPACY and (
+            POSSESSIVE_BEFORE.search(text, 0, cut.start)
+            or POSSESSIVE_BEFORE.match(cut.text.split()[0] + " ")
+        ):
+            continue  # "My Strava is …": a thing of one's own, no one's name
+        cut = _without_paired_word(text, cut)
+        kind_or_none = _place_kind(text, cut, addresses)
+        if kind_or_none == "TOWN":
+            continue
+        if kind_or_none == "ADDRESS" and _closes_chain(text, cut):
+            continue  # "…, Unit 1204, Atlanta": the town closing the address
+        if kind_or_none == "ADDRESS":
+            end = cut.end
+            street = STREET_AFTER.match(text, end)
+            if street:
+                end = street.end()
+            cut = replace(
+                cut,
+                kind="ADDRESS",
+                end=end,
+                text=text[cut.start : end],
+                recognizer=ADDRESS_PART,
+            )
+        shaped.append(cut)
+    return shaped
+
+
+def _without_paired_word(text: str, ident: Identifier) -> Identifier:
+    """Leave out the last word of a long name that "&" pairs with the next word.
+
+    "Dai Roberts Plumbing & Heating": the word before "&" goes with the one
+    after it (a trade), not with the name.
+    """
+    if ident.kind != "PERSON" or ident.text.count(" ") < 2:
+        return ident
+    if not re.match(r"[ \t]+&[ \t]+[A-Z]", text[ident.end :]):
+        return ident
+    end = ident.start + ident.text.rindex(" ")
+    return replace(ident, end=end, text=text[ident.start : end])
+
+
+def _before_org_suffix(text: str, end: int) -> bool:
+    """Tell a name followed by a company's legal form ("Dijkstra Bouw B.V.")."""
+    from anonygraph.identifiers.recognizers.names import ORG_WORDS
+
+    after = re.match(r"[ \t]+([\w.]+)", text[end:])
+    return bool(after and after.group(1).replace(".", "").lower() in ORG_WORDS)
+
+
+def _within_field(text: str, ident: Identifier) -> Identifier | None:
+    """Cut a person's span at its field's end; drop a label or a lone letter."""
+    start, value = ident.start, ident.text
+    for part in FIELD_END.split(value):
+        offset = value.find(part)
+        part_start = start + offset
+        stripped = part.strip(" \t\"'“”‘’")
+        if not stripped:
+            continue
+        part_start += part.index(stripped[0])
+        part_end = part_start + len(stripped)
+        if re.match(r"[ \t]*[:=]", text[part_end:]) and part_end < ident.end - 1:
+            continue  # "… Geburtsdatum:", 'target="…': a label or a key
+        if ident.recognizer == SPACY and VALUE_LABEL.match(text, part_end):
+            return None  # "More photos: https://…": a label, no name
+        if re.search(r"(?:^|\s)[A-Z]$", stripped) and " " in stripped:
+            return None  # "Batch B", "Block C": a word and a letter, no name
+        return replace(ident, start=part_start, end=part_end, text=stripped)
+    return None
+
+
+def _place_kind(text: str, ident: Identifier, addresses: list[int]) -> str | None:
+    """Tell a person find that is part of an address ("ADDRESS") or a town."""
+    line_start = text.rfind("\n", 0, ident.start) + 1
+    prior = text[line_start : ident.start]
+    if STATE_AND_POSTCODE.match(text, ident.end):
+        return "TOWN"  # "Wollongong NSW 2500"
+    if (
+        STREET_AFTER.match(text, ident.end)
+        or LEADING_FIRST.match(ident.text)
+        or HOUSE_NUMBER_BEFORE.search(prior)
+        or NUMBERED_PART_BEFORE.search(prior)
+        or ADDRESS_LABEL.search(prior)
+    ):
+        return "ADDRESS"
+    after = re.match(r",[ \t]*", text[ident.end :])
+    if after and ident.end + after.end() in addresses and LOCATIVE_BEFORE.search(prior):
+        return "ADDRESS"  # "at Ty Coch, 5 Heol y Felin": the house's name
+    return None
+
+
+def merge_addresses(text: str, found: list[Identifier]) -> list[Identifier]:
+    """Join address parts that only a comma separates into one address.
+
+    "Noor Manzil, Kurla West" read as two places of one address line is one
+    address, and one placeholder reads better than two in a row.
+    """
+    merged: list[Identifier] = []
+    shaped = [_without_paired_word(text, _with_units(text, i, found)) for i in found]
+    for ident in shaped:
+        last = merged[-1] if merged else None
+        if (
+            last is not None
+            and ident.kind == last.kind == "ADDRESS"
+            and re.fullmatch(r",[ \t]*", text[last.end : ident.start])
+        ):
+            merged[-1] = replace(last, end=ident.end, text=text[last.start : ident.end])
+            continue
+        merged.append(ident)
+    return _postcodes_after_towns(text, merged)
+
+
+TOWN_AND_CODE = re.compile(
+    r"\.?,[ \t]*(?P<town>(?:[^\W\d_][\w'’.-]*[ \t]+){1,3})(?P<v>\d{4,6})"
+    r"(?=[ \t]*(?:$|[\n,;)|]|\.(?!\d)))"
+)
+"""A town and a postcode right after an address ("…, Pasig City 1600")."""
+
+
+def _postcodes_after_towns(text: str, found: list[Identifier]) -> list[Identifier]:
+    """Add the postcode that follows an address's town, where none was found."""
+    extra: list[Identifier] = []
+    for ident in found:
+        if ident.kind != "ADDRESS":
+            continue
+        m = TOWN_AND_CODE.match(text, ident.end)
+        if (
+            m
+            and all(w[0].isupper() for w in m["town"].split())
+            and not any(o.start < m.end() and m.start() < o.end for o in found)
+        ):
+            start, end = m.span("v")
+            extra.append(
+                replace(ident, kind="POSTCODE", start=start, end=end, text=m["v"])
+            )
+    return sorted(found + extra, key=lambda i: i.start)
+
+
+SPEAKER = re.compile(
+    r"(?m)^[ \t]*(?P<stamp>\[[^\]\n]{0,40}?\d[:.]\d\d[^\]\n]{0,30}\][ \t]*|"
+    r"\d{1,2}[:.]\d\d(?:[ \t]*[AaPp][Mm])?[ \t]*[-–][ \t]*)?"
+    r"(?P<v>[^\W\d_]+(?:['’-][^\W\d_]+)*(?:[ \t][^\W\d_]+(?:['’-][^\W\d_]+)*){0,2})"
+    r"[ \t]*:[ \t]+(?=\S)"
+)
+"""A chat line's speaker: an optional time stamp, one to three words, a colon."""
+
+
+def chat_speakers(text: str) -> list[Identifier]:
+    """Find the speakers' names of a chat log.
+
+    A speaker counts after a time stamp ("[9:02 PM] tita baby: …"), or, in
+    a log without stamps, when the same speaker opens two lines or more and
+    another speaker opens one too ("Luana: …", "Rafa: …"); a form's
+    labels ("Name:", "Address:") each stand once and in capitals or as
+    words that are no names.
+    """
+    from anonygraph.identifiers.detect import Identifier
+    from anonygraph.identifiers.recognizers.names import not_names
+
+    matches = [
+        m
+        for m in SPEAKER.finditer(text)
+        if len(m.group("v")) >= 2
+        and not any(w.isupper() and len(w) > 1 for w in m.group("v").split())
+        and not any(w.lower() in not_names() for w in m.group("v").split())
+    ]
+    counts: dict[str, int] = {}
+    for m in matches:
+        counts[m.group("v")] = counts.get(m.group("v"), 0) + 1
+    chatty = len(counts) >= 2 and max(counts.values(), default=0) >= 2
+    return [
+        Identifier("PERSON", *m.span("v"), m.group("v"), 0.6, "ChatSpeaker")
+        for m in matches
+        if m.group("stamp") or chatty
+    ]
+
+
+UNIT_BEFORE = re.compile(
+    r"(?:^|(?<=[\s,:]))(?:[A-Z][A-Za-z]{0,4}\.?(?:[ \t]+No\.?)?[ \t]*[A-Z]?-?\d[\w/-]*"
+    r"(?:,[ \t]*|[ \t]+)|[A-Z][A-Za-z]{0,4}\.[ \t]+)$"
+)
+UNIT_WORD_BEFORE = re.compile(r"(?:^|(?<=[\s,:]))[A-Z][a-z]{1,4}[ \t]+$")
+"""A unit word right before an address that starts with its number ("Plot ")."""
+"""A unit, plot, block or house number right before an address ("Flat 304, ",
+"Blk 7 ", "Hse No. 22, ", "Plot "), or an abbreviated street word ("Sta. ")."""
+
+
+def _with_units(text: str, ident: Identifier, found: list[Identifier]) -> Identifier:
+    """Widen an address over the unit and block numbers written before it."""
+    if ident.kind != "ADDRESS":
+        return ident
+    line_start = text.rfind("\n", 0, ident.start) + 1
+    start = ident.start
+    for _ in range(4):
+        m = UNIT_BEFORE.search(text, line_start, start)
+        if m is None and text[start].isdigit():
+            m = UNIT_WORD_BEFORE.search(text, line_start, start)
+        if (
+            m is None
+            or m.start() == start
+            or any(
+                o is not ident and o.start < start and m.start() < o.end for o in found
+            )
+        ):
+            break
+        start = m.start()
+    return replace(ident, start=start, text=text[start : ident.end])
