@@ -87,8 +87,6 @@ def _changed_share(before: str, after: str) -> float:
     return 1 - kept / len(old) if old else 0.0
 
 
-
-
 def score(pairs: list[str]) -> None:
     import numpy as np
 

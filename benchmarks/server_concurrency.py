@@ -86,9 +86,7 @@ def main() -> None:
                   f"{rate:7.1f} records/min")  # fmt: skip
     if args.skip_llama:
         return
-    server = LlamaServer(
-        llm.embedded_model_path(), free_port(), folder / "llama.log"
-    )
+    server = LlamaServer(llm.embedded_model_path(), free_port(), folder / "llama.log")
     server.start()
     try:
         source = write_records(folder, args.llama_records)

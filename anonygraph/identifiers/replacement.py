@@ -140,8 +140,7 @@ class IdentifierBook:
     def mapping(self) -> list[dict[str, str]]:
         """Return kind, replacement and original of each value (for --keep-mapping)."""
         return [
-            {k: e[k] for k in ("kind", "replacement", "original")}
-            for e in self.entries
+            {k: e[k] for k in ("kind", "replacement", "original")} for e in self.entries
         ]
 
     # --- internals ----------------------------------------------------------

@@ -128,9 +128,7 @@ class NoRecorder:
 
 NO_RECORDER = NoRecorder()
 
-_RECORDER: ContextVar[Recorder] = ContextVar(
-    "anonygraph_recorder", default=NO_RECORDER
-)
+_RECORDER: ContextVar[Recorder] = ContextVar("anonygraph_recorder", default=NO_RECORDER)
 """The recorder of the calls made in this task (and the tasks it starts)."""
 
 

@@ -102,4 +102,3 @@ def _close_truncated(text: str) -> str:
     if text.rstrip().endswith(":"):
         text += "null"
     return text + "".join(reversed(stack))
-

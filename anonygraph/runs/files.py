@@ -22,4 +22,3 @@ def secure_file(path: str | Path) -> Path:
             pass
     os.chmod(target, 0o600)
     return target
-

@@ -180,9 +180,7 @@ def test_when_openai_is_named_without_a_key_or_server_then_loading_says_so(
         loading.load_chat_model("openai:gpt-4o", "judge")
 
 
-def test_when_a_tool_call_has_unreadable_arguments_then_it_is_kept_as_invalid() -> (
-    None
-):
+def test_when_a_tool_call_has_unreadable_arguments_then_it_is_kept_as_invalid() -> None:
     reply = {
         "role": "assistant",
         "content": None,

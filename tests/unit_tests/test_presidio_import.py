@@ -43,9 +43,7 @@ print(json.dumps({
 """
 
 
-def test_when_presidio_is_imported_then_no_torch_and_no_pattern_compiled() -> (
-    None
-):
+def test_when_presidio_is_imported_then_no_torch_and_no_pattern_compiled() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-c", PROBE],

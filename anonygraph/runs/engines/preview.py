@@ -87,9 +87,7 @@ async def preview_run(
             "preview runs without a store, so it cannot pause for a review; "
             "preview without --review, then run with it"
         )
-    records, bad = first_records(
-        options, count, getattr(context, "max_chars", 20_000)
-    )
+    records, bad = first_records(options, count, getattr(context, "max_chars", 20_000))
     graph = GRAPHS[options.method]().compile(name=options.method)
     previews = []
     for record in records:

@@ -265,4 +265,3 @@ def evaluate_on_ray(
     with joined(engine, job) as (ray, _), WorkerPool(ray, engine, job) as pool:
         pool.work(rows, max(1, concurrency), settle, lambda: None)
     return errors, nodes
-

@@ -235,4 +235,3 @@ class RunStore(WorkerTables):
     def close(self) -> None:
         """Close the connection."""
         self.db.close()
-

@@ -216,7 +216,6 @@ def _postgres_saver_class() -> Any:
     return InLoopPostgresSaver
 
 
-
 def purge_checkpoints(location: str | Path, run_id: str) -> None:
     """Delete the checkpoints of a run's threads (``RUN:RECORD``)."""
     prefix = f"{run_id}:"

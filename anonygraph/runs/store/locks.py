@@ -77,7 +77,6 @@ def _is_file_at(fd: int, path: Path) -> bool:
     return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
 
-
 @contextmanager
 def _advisory_lock(url: str, run_id: str) -> Iterator[None]:
     # Its own connection: the lock is held as long as the session is open,

@@ -269,7 +269,6 @@ def _postgres_schema_ready(db: sql.Connection) -> bool:
     return bool(version[0] == len(BasePostgresSaver.MIGRATIONS) - 1)
 
 
-
 class Tables:
     """The store's connection and the two queries every table group uses."""
 

@@ -22,7 +22,6 @@ CONFIDENCE_RANK: dict[Confidence, int] = {"high": 3, "medium": 2, "low": 1}
 """Ties between overlapping detections that start together and are as long."""
 
 
-
 def digits_only(s: str) -> str:
     """Drop every character but the digits (separators in card numbers)."""
     return re.sub(r"\D", "", s)
@@ -39,6 +38,7 @@ def luhn_valid(digits: str) -> bool:
             d = d * 2 - 9 if d > 4 else d * 2
         total += d
     return total % 10 == 0
+
 
 @dataclass(frozen=True)
 class PaperRule:
