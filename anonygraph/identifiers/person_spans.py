@@ -227,8 +227,10 @@ def chat_speakers(text: str) -> list[Identifier]:
     """Find the speakers' names of a chat log.
 
     A speaker counts after a time stamp ("[9:02 PM] tita baby: …"), or, in
-    a log without stamps, when the same speaker opens two lines or more and
-    another speaker opens one too ("Luana: …", "Rafa: …"); a form's
+    a log without stamps, when the same speaker opens two lines or more,
+    another speaker opens one too ("Luana: …", "Rafa: …") and speakers open
+    nearly every line (a form, a header block or a config file repeats its
+    labels among lines that open with none); a form's
     labels ("Name:", "Address:") each stand once and in capitals or as
     words that are no names.
     """
@@ -245,7 +247,15 @@ def chat_speakers(text: str) -> list[Identifier]:
     counts: dict[str, int] = {}
     for m in matches:
         counts[m.group("v")] = counts.get(m.group("v"), 0) + 1
-    chatty = len(counts) >= 2 and max(counts.values(), default=0) >= 2
+    # Without stamps a chat is a text whose lines nearly all open with a
+    # speaker; a form, a mail header, a commit log or a config file repeats
+    # its labels too ("Author:", "name:") between lines that open with none.
+    lines = [line for line in text.splitlines() if line.strip()]
+    chatty = (
+        len(counts) >= 2
+        and max(counts.values(), default=0) >= 2
+        and len(matches) >= 0.8 * len(lines)
+    )
     return [
         Identifier("PERSON", *m.span("v"), m.group("v"), 0.6, "ChatSpeaker")
         for m in matches

@@ -408,6 +408,26 @@ CHAT_SPEAKERS = [
     ("Ines: hello there\nTeo: hi\nInes: ok then", "Teo", True),
     # Counter-case: a form's labels each stand once.
     ("Name: Ana Ruiz\nCity: Lisbon\nPhone: +351 912 345 678", "City", False),
+    # Counter-cases: labels repeated among lines that open with none.
+    (
+        "commit 1a2b3c\nAuthor: Ola Berg <ola@x.example>\nDate:   Mon Jan 5\n\n"
+        "    tidy imports\n\ncommit 4d5e6f\nAuthor: Ola Berg <ola@x.example>\n"
+        "Date:   Sun Jan 4\n\n    first cut",
+        "Author",
+        False,
+    ),
+    (
+        "jobs:\n  - name: nightly\n    image: base:1.2\n  - name: weekly\n"
+        "    image: base:1.3\n    retries: 2",
+        "image",
+        False,
+    ),
+    (
+        "Item: Oak shelf, £40\nItem: Brass hook, £6\nDelivery: Friday 9-11\n"
+        "Thank you for shopping with us.\nReturns within 30 days.",
+        "Item",
+        False,
+    ),
 ]
 
 
