@@ -13,11 +13,13 @@ What makes a cue sure:
     Ages: the number stands on its own in an age frame (not ``42 Elm Street``,
         ``No. 42``, ``room 27``), and an age at an event ("at 32") hangs on a
         verb whose subject is the author, or on a verb with no subject.
-    Places: a city's name belongs to one country (or one far bigger than any
-        other of that name) and is a sizeable city, or the text itself names
-        that country or another place in it; a name the text sets in another
-        country than the gazetteer's guess takes that country or the
-        placeholder. A name the parse reads as a person is no place.
+    Places: a city's name belongs to one country (the gazetteer holds no
+        city, state or region of that name in any other) and is a sizeable
+        city, or the text itself names that country or another place in it;
+        a name the text sets in another country than the gazetteer's guess
+        takes that country or the placeholder, and so does a name with an
+        aside ("Perth (Scotland, not WA)", "Victoria, the Australian state").
+        A name the parse reads as a person is no place.
     Amounts: the currency is written (see `anonygraph.cues.money`).
     Every replacement reads in its slot: after a determiner a phrase with its
         own article does not ("the Richmond area"), so the placeholder stands.
@@ -33,10 +35,16 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from anonygraph.attributes.gazetteer import cities, countries
+from anonygraph.attributes.gazetteer import cities, countries, divisions, regions
 from anonygraph.cues.ages import decade_phrase
 from anonygraph.cues.cue import Cue
-from anonygraph.cues.places import LOCATIVE, NEARBY, display_country, fold, gazetteer
+from anonygraph.cues.places import (
+    LOCATIVE,
+    NEARBY,
+    display_country,
+    fold,
+    gazetteer,
+)
 
 PLACEHOLDERS: dict[str, str] = {
     "city_country": "[PLACE]",
@@ -57,9 +65,6 @@ SURE_CITY_POPULATION = 100_000
 """A city smaller than this may share its name with a suburb or town the
 gazetteer does not hold (Collingwood, Ontario and Collingwood, Melbourne)."""
 
-RIVAL_SHARE = 10
-"""A name is one country's when no other country's place of that name is
-more than a tenth of its size (Perth: 2.4 M in Australia, 47 k in Scotland)."""
 
 _AGE_NOUNS = frozenset({"year", "years", "yr", "yrs", "yo", "y", "o", "y/o", "y.o."})
 """What a number may count in an age ("32-year-old"); any other noun makes
@@ -104,7 +109,7 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
     """
     held = [(m.start(), m.end()) for m in BRACKETED.finditer(text)]
     cues = [c for c in cues if not any(c.start < e and s < c.end for s, e in held)]
-    context = _countries_stated(cues)
+    context = _countries_stated(text, cues)
     qualified = _qualified_names(cues)
     out = []
     for cue in cues:
@@ -303,16 +308,49 @@ def _holders() -> dict[str, dict[str, int]]:
     return held
 
 
+@lru_cache(maxsize=1)
+def _namesakes() -> dict[str, frozenset[str]]:
+    """Return folded name -> every country holding a place of that name.
+
+    A place is a city of the gazetteer (15,000 people and more), a state or
+    province, a region within a country, or the country itself: "Victoria"
+    is a city of Canada and a state of Australia, "Perth" a city of Australia
+    and of Scotland.
+    """
+    code_name = {code: country.name for code, country in countries().items()}
+    held: dict[str, set[str]] = {name: set(sizes) for name, sizes in _holders().items()}
+    for division in divisions():
+        if division.country in code_name:
+            held.setdefault(fold(division.name), set()).add(code_name[division.country])
+    for region in regions():
+        if region.country in code_name:
+            for name in region.names:
+                held.setdefault(fold(name.removeprefix("the ")), set()).add(
+                    code_name[region.country]
+                )
+    for country in countries().values():
+        held.setdefault(fold(country.name), set()).add(country.name)
+    return {name: frozenset(found) for name, found in held.items()}
+
+
+def namesake_countries(name: str) -> frozenset[str]:
+    """Return the countries that hold a city, state or region called ``name``."""
+    return _namesakes().get(fold(name), frozenset())
+
+
 def sure_city(name: str) -> str:
-    """Return the one country a city's name points to, "" when it is a guess."""
+    """Return the one country a city's name points to, "" when it is a guess.
+
+    A name is sure only when no other country holds a place of that name
+    (`namesake_countries`), however small: the texts that went wrong meant
+    the smaller one (Perth in Scotland is 2 % of Perth in Australia), so no
+    share of the biggest's size tells a namesake that cannot be meant.
+    """
     sizes = _holders().get(fold(name), {})
     if not sizes:
         return ""
-    ranked = sorted(sizes.items(), key=lambda kv: -kv[1])
-    country, size = ranked[0]
-    if size < SURE_CITY_POPULATION:
-        return ""
-    if len(ranked) > 1 and ranked[1][1] * RIVAL_SHARE > size:
+    country, size = max(sizes.items(), key=lambda kv: kv[1])
+    if size < SURE_CITY_POPULATION or namesake_countries(name) - {country}:
         return ""
     return country
 
@@ -322,11 +360,15 @@ def _plain_name(quote: str) -> str:
     return re.sub(r"^(?:of|in|the)\s+", "", name, flags=re.I)
 
 
-def _countries_stated(cues: list[Cue]) -> set[str]:
-    """Return the countries the text's places confirm: named, or of a sure city."""
+def _countries_stated(text: str, cues: list[Cue]) -> set[str]:
+    """Return the countries the text's places confirm: named, or of a sure city.
+
+    A place the text negates ("not the one in Virginia", "not WA") confirms
+    nothing: it names where the author's place is not.
+    """
     stated = set()
     for cue in cues:
-        if not cue.attribute.endswith("country"):
+        if not cue.attribute.endswith("country") or _negated(text, cue.start):
             continue
         place = gazetteer().get(fold(_plain_name(cue.quote)))
         if place is None:
@@ -341,6 +383,12 @@ def _countries_stated(cues: list[Cue]) -> set[str]:
             if country:
                 stated.add(country)
     return stated
+
+
+def _negated(text: str, start: int) -> bool:
+    """Tell whether the phrase a place opens or ends in says "not"."""
+    phrase = re.split(r"[,;:.!?()\n]", text[:start])[-1]
+    return re.search(r"\bnot\b|n't\b", phrase, re.IGNORECASE) is not None
 
 
 def _in_superlative(doc: Any, cue: Cue) -> bool:
@@ -442,24 +490,50 @@ def _settle_place(
         if which is not None and which.sure and which.replacement:
             return replace(cue, value=which.value, replacement=which.replacement)
         return unsure(cue)
+    if _aside_against(text, cue.end):
+        return unsure(cue)  # "Rabat, not the Moroccan one": which is unsaid
+    if cue.replacement == "a city" and before and before[-1].lower() in NEARBY:
+        # "a village outside Cork": its country would say "abroad"; "a city"
+        # is true of every namesake the gazetteer holds, if one is sizeable
+        # and the name's first reading is a city, not a state or region.
+        place = gazetteer().get(fold(name))
+        city = place is not None and place.kind == "city"
+        big_enough = max(sizes.values(), default=0) >= SURE_CITY_POPULATION
+        return cue if city and big_enough else unsure(cue)
     sure = sure_city(name)
-    guess = sure or (max(sizes, key=lambda c: sizes[c]) if sizes else "")
-    others = context - ({sure} if sure else set())
-    if guess and guess in context:
-        chosen = guess
-    elif others and (held := [c for c in sizes if c in others]) and len(held) == 1:
-        chosen = held[0]  # "Richmond, close to Melbourne": the Australian one
+    stated = [c for c in namesake_countries(name) | set(sizes) if c in context]
+    if len(stated) == 1:
+        chosen = stated[0]  # "Richmond, close to Melbourne": the Australian one
+    elif stated:
+        return unsure(cue)  # the text names two countries that hold the name
     elif sure:
         chosen = sure  # a big city of one country; the author may have moved
     else:
         return unsure(cue)
-    if cue.replacement == "a city" and before and before[-1].lower() in NEARBY:
-        # "a village outside Cork": the city itself is sure, its country
-        # would say "abroad".
-        return cue if sure else unsure(cue)
     if cue.replacement == "a city" and chosen not in context:
         return unsure(cue)  # a name several countries share, none confirmed
     return replace(cue, replacement=display_country(chosen))
+
+
+ASIDE = re.compile(
+    r"\s*(?:\(([^)]*)\)|[,–—-]\s*((?:not|the|our|my|that|this|a|an)\b[^.!?;\n]*))",
+    re.IGNORECASE,
+)
+"""A name's aside: a bracket right after it, or a phrase set off by a comma or
+a dash that opens as a noun phrase or a negation ("Victoria, the Australian
+state"; "Rabat, not the Moroccan one")."""
+
+
+def _aside_against(text: str, end: int) -> bool:
+    """Tell whether an aside right after a city's name speaks of that city.
+
+    What the aside says was written of the city, not of its country: "Rabat,
+    not the Moroccan one" and "Perth (Scotland, not WA)" set the name apart
+    from a namesake the rewrite's country could be, "Victoria, the Australian
+    state" says which Victoria, and "Toulouse, the pink city" would call the
+    country a city. Any such aside keeps the name's placeholder.
+    """
+    return ASIDE.match(text, end) is not None
 
 
 def _in_its_slot(text: str, cue: Cue) -> Cue:

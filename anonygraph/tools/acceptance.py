@@ -241,7 +241,9 @@ def only_cue_generalizations(original: str, rewrite: str) -> bool:
         for k in range(i1, i2):
             s, e, word = old[k]
             inside = any(c.start <= s and e <= c.end for c in touching)
-            if not inside and word not in _JOINING_WORDS:
+            # A cue that goes takes its comma along ("34M, recently ...").
+            mark = not word[0].isalnum() and not new[j1:j2]
+            if not inside and word not in _JOINING_WORDS and not mark:
                 return False
         allowed = set(_JOINING_WORDS)
         for cue in touching:

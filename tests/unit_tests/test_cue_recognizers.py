@@ -164,6 +164,9 @@ def test_when_a_dropped_name_stood_after_an_article_then_the_article_fits() -> N
         ("I'm 34 and a nurse.", "I'm in my thirties and a healthcare worker.", True),
         ("I live in Calgary and love it.", "I live in Canada and hate it.", False),
         ("I live in Calgary and love it.", "Canada is where I live.", False),
+        # A dropped cue takes its comma; a placeholder is a cue's form too.
+        ("34M, moving back to Guadalajara soon.", "Moving back to [PLACE] soon.", True),
+        ("Calgary, sadly, is home.", "Canada sadly is home.", False),
     ],
 )
 def test_when_a_rewrite_only_generalizes_cues_then_it_is_told_apart(

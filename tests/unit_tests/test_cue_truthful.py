@@ -122,7 +122,7 @@ REWRITES = [
     ),
     (
         "We moved to Richmond last year, close to the city of Melbourne.",
-        "We moved to Australia last year, close to the city.",
+        "We moved to [PLACE] last year, close to the city.",
     ),
     ("I work in Perth, Scotland.", "I work in the UK."),
     # A qualifier the name is not in: the state, not the country, of Georgia.
@@ -134,7 +134,8 @@ REWRITES = [
         "My CTC is 18 LPA and I stay in Whitefield, Bangalore.",
         "My CTC is [INCOME] and I stay in [PLACE], Bangalore.",
     ),
-    ("Going to visit Paris in June.", "Going to visit France in June."),
+    # Paris, Texas: a name two countries hold is the placeholder.
+    ("Going to visit Paris in June.", "Going to visit [PLACE] in June."),
     (
         "My dad says I should take the 2 crore flat in Pune.",
         "My dad says I should take the 2 crore flat in India.",
@@ -142,7 +143,7 @@ REWRITES = [
     # A person is no place; the place beside them still goes.
     (
         "Yesterday Papa said I should move to Perth.",
-        "Yesterday Papa said I should move to Australia.",
+        "Yesterday Papa said I should move to [PLACE].",
     ),
     ("I met Georgia at a party in Calgary.", "I met Georgia at a party in Canada."),
     # Money: no written currency, no band.
@@ -261,7 +262,7 @@ GUESS_CLASSES = {
     # The text says which of several places of a name it means.
     "place the text sets elsewhere": [
         ("We live in Richmond, and yes, Richmond in London, not the one in Virginia.",
-         "We live in the UK, and yes, the UK, not the one in the US."),
+         "We live in [PLACE], and yes, [PLACE] in [PLACE], not the one in the US."),
     ],
     # A degree names the school after it; doing a degree is no job.
     "studies read as work": [

@@ -35,7 +35,7 @@ def cues_of(text: str, attribute: str) -> list[Cue]:
             "city_country",
             "the US",
         ),
-        ("I love Paris in spring.", "Paris", "city_country", "France"),
+        ("I love Toulouse in spring.", "Toulouse", "city_country", "France"),
     ],
 )
 def test_when_a_place_is_named_then_it_is_a_cue_with_a_coarser_place(
