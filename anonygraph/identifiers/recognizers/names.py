@@ -86,7 +86,7 @@ ORG_WORDS = frozenset(
     """inc corp corporation ltd llc llp plc gmbh ag sa bv co company team support
     service services department dept office clinic hospital bank group
     university college school council ministry agency foundation trust
-    association club restaurant hotel cafe shop store studio labs""".split()
+    association club restaurant hotel cafe shop store studio lab labs lda""".split()
 )
 """Words that make a capitalized run an organization's name, not a person's."""
 
@@ -379,9 +379,16 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 continue
             if _in_quoted_title(text, start, end):
                 continue
-            # "care packages from Manchester": one word the gazetteer knows
-            # as a place, after a word of place, is the place.
-            if " " not in value and _place_after_locative(text, start, value):
+            # "care packages from Manchester", "fishing outta Bonavista",
+            # "reside in Much Wenlock": a place after a word of place.
+            if _place_after_locative(text, start, value):
+                continue
+            # "Hubby is away", "Mammy vex": a relation word used as a name
+            # claims no name; a cue ("my mum Rose") finds the name itself.
+            if " " not in value and value.lower() in relation_words():
+                continue
+            # "Bağdat Caddesi", "Lægehuset Nørrebrogade": a street's name.
+            if _street_word(value):
                 continue
             # The English model reads capitalized nouns of other languages
             # ("Daten", "Placa") as names; there only a full name counts.
@@ -470,17 +477,60 @@ def _state_at(nlp_artifacts: Any, start: int) -> bool:
     return False
 
 
-LOCATIVES = frozenset("from in to at near into around outside via".split())
+LOCATIVES = frozenset("from to at into via".split())
 """Prepositions after which a gazetteer name is a place, not a person."""
+
+PLACE_ONLY = frozenset(
+    "in near round around outta outside inside across throughout within".split()
+)
+"""Prepositions of place that take no person after them ("in Mont Kiara").
+
+"to", "at" and "from" take persons too ("talk to Tom", "a note from Ana"):
+after them only a name the gazetteer knows is a place."""
 
 
 def _place_after_locative(text: str, start: int, value: str) -> bool:
-    """Tell a single place name right after a preposition of place."""
+    """Tell a place name right after a preposition of place.
+
+    The capitalized run the find stands in counts ("Much Wenlock" for a
+    find of "Wenlock"); a possessive after it ("in Ana's car") is a person's.
+    """
     from anonygraph.cues.places import fold, gazetteer
 
-    before = re.search(r"([A-Za-z]+)[ \t]+$", text[:start])
-    return bool(
-        before and before.group(1).lower() in LOCATIVES and fold(value) in gazetteer()
+    run = re.search(r"(?:[A-ZÀ-Þ][\w'’-]*[ \t]+){0,2}$", text[:start])
+    run_start = run.start() if run else start
+    if re.match(r"['’]s\b", text[start + len(value) :]):
+        return False
+    before = re.search(r"([A-Za-z]+)[ \t]+$", text[:run_start])
+    if not before:
+        return False
+    word = before.group(1).lower()
+    whole = text[run_start : start + len(value)]
+    return word in PLACE_ONLY or (
+        word in LOCATIVES and (fold(value) in gazetteer() or fold(whole) in gazetteer())
+    )
+
+
+@lru_cache(maxsize=1)
+def relation_words() -> frozenset[str]:
+    """Return the cue detectors' words for kin and partners ("hubby", "mammy")."""
+    from anonygraph.cues.lexicon import table
+
+    return frozenset(
+        row[0].lower()
+        for name in ("relationships.tsv", "gender.tsv")
+        for row in table(name)
+        if " " not in row[0]
+    )
+
+
+def _street_word(value: str) -> bool:
+    """Tell a span whose later word names a street ("Caddesi", "-gade")."""
+    from anonygraph.identifiers.recognizers.addresses import STREET_ENDINGS
+
+    return any(
+        re.fullmatch(rf"(?i:[^\W\d_]*(?:{STREET_ENDINGS}))", w)
+        for w in value.split()[1:]
     )
 
 
