@@ -363,6 +363,12 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 start += first.end()
             while start < end and text[start] in "'’":
                 start += 1
+            # "Mammy Rose": a kin word before the name is the relation, not
+            # part of the name.
+            if (
+                first := re.match(r"([^\W\d_]+)[ \t]+(?=[A-ZÀ-Þ])", text[start:end])
+            ) and (first.group(1).lower() in relation_words()):
+                start += first.end()
             value = text[start:end]
             if not _looks_like_name(value) or _is_label(text, start, end):
                 continue
@@ -516,12 +522,11 @@ def relation_words() -> frozenset[str]:
     """Return the cue detectors' words for kin and partners ("hubby", "mammy")."""
     from anonygraph.cues.lexicon import table
 
-    return frozenset(
-        row[0].lower()
-        for name in ("relationships.tsv", "gender.tsv")
-        for row in table(name)
-        if " " not in row[0]
-    )
+    kin = [row[0] for row in table("gender.tsv") if row[2] != "person"]
+    partners = [row[0] for row in table("relationships.tsv")]
+    # gender.tsv's "person" rows ("guy", "lady") are no relation, and "Guy"
+    # is a given name.
+    return frozenset(w.lower() for w in kin + partners if " " not in w)
 
 
 def _street_word(value: str) -> bool:
