@@ -612,6 +612,14 @@ NOT_PERSONS_BY_CLASS = [
     ),
     ("Læge: Klinikken Østerbrogade, 35 11 22 33", "Klinikken Østerbrogade", False),
     ("Læge: Henrik Mortensen, 35 11 22 33", "Henrik Mortensen", True),
+    # A company's legal form after a comma; a role after a comma is no form.
+    (
+        "Cliente: Olaria Atlântica, Lda. - NIPC 500000000\nTel.: +351 912 000 111",
+        "Olaria Atlântica",
+        False,
+    ),
+    ("Contact: Dr Ana Lima, Clinic Director, 07700 900123", "Dr Ana Lima", True),
+    ("Signed: Nia Evans, Co-founder, 07700 900123", "Nia Evans", True),
 ]
 
 

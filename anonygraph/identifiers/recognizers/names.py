@@ -90,6 +90,9 @@ ORG_WORDS = frozenset(
 )
 """Words that make a capitalized run an organization's name, not a person's."""
 
+LEGAL_FORMS = frozenset("inc corp ltd llc llp plc gmbh ag sa bv lda".split())
+"""The organization words that are a company's legal form."""
+
 GREETING_WORDS = frozenset(
     """hi hey hello hiya heya dear dearest hallo hola bonjour ciao olá oi yo
     morning greetings liebe lieber beste cher chère querida querido salut moin
