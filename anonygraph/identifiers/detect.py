@@ -274,7 +274,12 @@ def _given_names_before(text: str, start: int) -> int:
     joined to a known name word by a single space are that person's other
     names (up to three), unless they are words that are no names.
     """
-    from anonygraph.identifiers.recognizers.names import LABEL, PARTICLES, not_names
+    from anonygraph.identifiers.recognizers.names import (
+        LABEL,
+        PARTICLES,
+        not_names,
+        relation_words,
+    )
 
     for _ in range(3):
         # "O. Le Goff": an initial or a particle of the name comes with it.
@@ -290,6 +295,7 @@ def _given_names_before(text: str, start: int) -> int:
             m is None
             or m.group(1).lower() in not_names() | _TITLES
             or re.fullmatch(LABEL, m.group(0))  # "Grandma Rose": a cue word
+            or m.group(1).lower() in relation_words()  # "Mammy Rose": kin
             or _cue_word(text, m.start(1), start)  # "Ask Priya": the cue's
         ):
             break

@@ -120,10 +120,15 @@ def _without_paired_word(text: str, ident: Identifier) -> Identifier:
 
 def _before_org_suffix(text: str, end: int) -> bool:
     """Tell a name followed by a company's legal form ("Dijkstra Bouw B.V.")."""
-    from anonygraph.identifiers.recognizers.names import ORG_WORDS
+    from anonygraph.identifiers.recognizers.names import LEGAL_FORMS, ORG_WORDS
 
     after = re.match(r"[ \t]+([\w.]+)", text[end:])
-    return bool(after and after.group(1).replace(".", "").lower() in ORG_WORDS)
+    if after and after.group(1).replace(".", "").lower() in ORG_WORDS:
+        return True
+    # "Azulejaria Moderna, Lda.": a legal form after a comma; an org word
+    # there is a person's role ("Ana Lima, Clinic Director").
+    after = re.match(r",[ \t]*([\w.]+)(?![\w-])", text[end:])
+    return bool(after and after.group(1).replace(".", "").lower() in LEGAL_FORMS)
 
 
 def _within_field(text: str, ident: Identifier) -> Identifier | None:

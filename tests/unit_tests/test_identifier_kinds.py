@@ -592,3 +592,59 @@ def test_when_a_german_street_type_stands_as_its_own_word_then_it_is_an_address(
     text: str, span: str, expected: bool
 ) -> None:
     check(text, "ADDRESS", span, expected=expected)
+
+
+NOT_PERSONS_BY_CLASS = [
+    # A place after a word of place, the whole capitalized run counted.
+    (
+        "We fished for years outta Port Rexton, call me at 709-555-0143.",
+        "Port Rexton",
+        False,
+    ),
+    ("I keep bees in Castle Cary, telephone 01963 555 123.", "Castle Cary", False),
+    # Counter-cases: a person after "with", "to" or "in with" is still one.
+    (
+        "We fished for years with Peter Rexton, call me at 709-555-0143.",
+        "Peter Rexton",
+        True,
+    ),
+    ("Send it to Rebecca Lindqvist, 07700 900123.", "Rebecca Lindqvist", True),
+    (
+        "I moved in with Daniel Okafor last year, ring 07700 900123.",
+        "Daniel Okafor",
+        True,
+    ),
+    # A kin word used as a name claims no name; the name after it is one.
+    ("Grandad is poorly again, ring 07700 900123.", "Grandad", False),
+    ("Mammy says I work too much. Ring 07700 900123.", "Mammy", False),
+    ("Mammy Rose says I work too much. Ring 07700 900123.", "Mammy", False),
+    ("Mammy Rose says I work too much. Ring 07700 900123.", "Rose", True),
+    # A lab or a practice named for its street is no person.
+    (
+        "Bloods sent to Gamma Lab; review in 4 weeks. Ring 07700 900123.",
+        "Gamma Lab",
+        False,
+    ),
+    (
+        "Bloods sent to Kofi Mensah; review in 4 weeks. Ring 07700 900123.",
+        "Kofi Mensah",
+        True,
+    ),
+    ("Læge: Klinikken Østerbrogade, 35 11 22 33", "Klinikken Østerbrogade", False),
+    ("Læge: Henrik Mortensen, 35 11 22 33", "Henrik Mortensen", True),
+    # A company's legal form after a comma; a role after a comma is no form.
+    (
+        "Cliente: Olaria Atlântica, Lda. - NIPC 500000000\nTel.: +351 912 000 111",
+        "Olaria Atlântica",
+        False,
+    ),
+    ("Contact: Dr Ana Lima, Clinic Director, 07700 900123", "Dr Ana Lima", True),
+    ("Signed: Nia Evans, Co-founder, 07700 900123", "Nia Evans", True),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), NOT_PERSONS_BY_CLASS)
+def test_when_a_place_kin_word_or_lab_stands_where_a_name_could_then_it_is_no_person(
+    text: str, span: str, expected: bool
+) -> None:
+    check(text, "PERSON", span, expected=expected)

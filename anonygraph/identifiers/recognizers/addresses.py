@@ -39,6 +39,13 @@ GERMANIC_SUFFIXES = (
 )
 """Endings of German and Dutch street names."""
 
+STREET_ENDINGS = (
+    "straße|strasse|gasse|allee|chaussee|straat|gatan|vägen|veien|vej|gade|"
+    "stræde|gränd|torget|caddesi|sokak|sokağı|bulvarı"
+)
+"""Endings and words that make a capitalized word a street's name alone
+("Nørrebrogade", "Bağdat Caddesi"); "-berg" or "-feld" end surnames too."""
+
 ORG_BEFORE = re.compile(
     r"(?:\b(?:Inc|Corp|Ltd|LLC|LLP|GmbH|AG|plc|PLC|S\.A|B\.V|Co)\.?,?\s*|"
     r"(?i:contact us|visit us|find us|our\b[\w -]{0,20}?\b(?:office|store|shop|"

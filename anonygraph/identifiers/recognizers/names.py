@@ -86,9 +86,12 @@ ORG_WORDS = frozenset(
     """inc corp corporation ltd llc llp plc gmbh ag sa bv co company team support
     service services department dept office clinic hospital bank group
     university college school council ministry agency foundation trust
-    association club restaurant hotel cafe shop store studio labs""".split()
+    association club restaurant hotel cafe shop store studio lab labs lda""".split()
 )
 """Words that make a capitalized run an organization's name, not a person's."""
+
+LEGAL_FORMS = frozenset("inc corp ltd llc llp plc gmbh ag sa bv lda".split())
+"""The organization words that are a company's legal form."""
 
 GREETING_WORDS = frozenset(
     """hi hey hello hiya heya dear dearest hallo hola bonjour ciao olá oi yo
@@ -363,6 +366,12 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 start += first.end()
             while start < end and text[start] in "'’":
                 start += 1
+            # "Mammy Rose": a kin word before the name is the relation, not
+            # part of the name.
+            if (
+                first := re.match(r"([^\W\d_]+)[ \t]+(?=[A-ZÀ-Þ])", text[start:end])
+            ) and (first.group(1).lower() in relation_words()):
+                start += first.end()
             value = text[start:end]
             if not _looks_like_name(value) or _is_label(text, start, end):
                 continue
@@ -379,9 +388,16 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 continue
             if _in_quoted_title(text, start, end):
                 continue
-            # "care packages from Manchester": one word the gazetteer knows
-            # as a place, after a word of place, is the place.
-            if " " not in value and _place_after_locative(text, start, value):
+            # "care packages from Manchester", "fishing outta Bonavista",
+            # "reside in Much Wenlock": a place after a word of place.
+            if _place_after_locative(text, start, value):
+                continue
+            # "Hubby is away", "Mammy vex": a relation word used as a name
+            # claims no name; a cue ("my mum Rose") finds the name itself.
+            if " " not in value and value.lower() in relation_words():
+                continue
+            # "Bağdat Caddesi", "Lægehuset Nørrebrogade": a street's name.
+            if _street_word(value):
                 continue
             # The English model reads capitalized nouns of other languages
             # ("Daten", "Placa") as names; there only a full name counts.
@@ -470,17 +486,59 @@ def _state_at(nlp_artifacts: Any, start: int) -> bool:
     return False
 
 
-LOCATIVES = frozenset("from in to at near into around outside via".split())
+LOCATIVES = frozenset("from to at into via".split())
 """Prepositions after which a gazetteer name is a place, not a person."""
+
+PLACE_ONLY = frozenset(
+    "in near round around outta outside inside across throughout within".split()
+)
+"""Prepositions of place that take no person after them ("in Mont Kiara").
+
+"to", "at" and "from" take persons too ("talk to Tom", "a note from Ana"):
+after them only a name the gazetteer knows is a place."""
 
 
 def _place_after_locative(text: str, start: int, value: str) -> bool:
-    """Tell a single place name right after a preposition of place."""
+    """Tell a place name right after a preposition of place.
+
+    The capitalized run the find stands in counts ("Much Wenlock" for a
+    find of "Wenlock"); a possessive after it ("in Ana's car") is a person's.
+    """
     from anonygraph.cues.places import fold, gazetteer
 
-    before = re.search(r"([A-Za-z]+)[ \t]+$", text[:start])
-    return bool(
-        before and before.group(1).lower() in LOCATIVES and fold(value) in gazetteer()
+    run = re.search(r"(?:[A-ZÀ-Þ][\w'’-]*[ \t]+){0,2}$", text[:start])
+    run_start = run.start() if run else start
+    if re.match(r"['’]s\b", text[start + len(value) :]):
+        return False
+    before = re.search(r"([A-Za-z]+)[ \t]+$", text[:run_start])
+    if not before:
+        return False
+    word = before.group(1).lower()
+    whole = text[run_start : start + len(value)]
+    return word in PLACE_ONLY or (
+        word in LOCATIVES and (fold(value) in gazetteer() or fold(whole) in gazetteer())
+    )
+
+
+@lru_cache(maxsize=1)
+def relation_words() -> frozenset[str]:
+    """Return the cue detectors' words for kin and partners ("hubby", "mammy")."""
+    from anonygraph.cues.lexicon import table
+
+    kin = [row[0] for row in table("gender.tsv") if row[2] != "person"]
+    partners = [row[0] for row in table("relationships.tsv")]
+    # gender.tsv's "person" rows ("guy", "lady") are no relation, and "Guy"
+    # is a given name.
+    return frozenset(w.lower() for w in kin + partners if " " not in w)
+
+
+def _street_word(value: str) -> bool:
+    """Tell a span whose later word names a street ("Caddesi", "-gade")."""
+    from anonygraph.identifiers.recognizers.addresses import STREET_ENDINGS
+
+    return any(
+        re.fullmatch(rf"(?i:[^\W\d_]*(?:{STREET_ENDINGS}))", w)
+        for w in value.split()[1:]
     )
 
 
