@@ -20,7 +20,8 @@ from anonygraph.tools.spacy_import import import_presidio_analyzer
 
 import_presidio_analyzer()  # before any module below imports it: no torch
 
-from anonygraph.identifiers.detect import PLACEHOLDER, Identifier, find_identifiers
+from anonygraph.identifiers.detect import PLACEHOLDER, find_identifiers
+from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.kinds import KINDS
 from anonygraph.identifiers.replacement import (
     MODES,

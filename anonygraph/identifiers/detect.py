@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 
 from presidio_analyzer import RecognizerResult
 
 from anonygraph.cues.engine import Engine
 from anonygraph.identifiers.engine import LANGUAGE, analyzer
+from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.kinds import KINDS, kind_of
 from anonygraph.identifiers.person_spans import (
     chat_speakers,
@@ -28,24 +28,6 @@ _TITLES = frozenset("mr mrs ms mx miss dr prof frau herr sir madam".split())
 
 MIN_SCORE = 0.5
 """Results below this score (a bare pattern without context) are dropped."""
-
-
-@dataclass(frozen=True)
-class Identifier:
-    """One direct identifier found in a text."""
-
-    kind: str
-    """One of `KINDS`."""
-    start: int
-    """Offset of the first character."""
-    end: int
-    """Offset one past the last character."""
-    text: str
-    """The identifier as it stands in the text."""
-    score: float
-    """The recognizer's confidence, 0 to 1."""
-    recognizer: str
-    """Name of the recognizer that found it."""
 
 
 def find_identifiers(
@@ -182,7 +164,7 @@ def _without_topics(text: str, found: list[Identifier]) -> list[Identifier]:
             s <= i.start and i.end <= e for s, e in cued
         )
 
-    from anonygraph.identifiers.recognizers.names import PARTICLES
+    from anonygraph.identifiers.recognizers.name_checks import PARTICLES
 
     def full(i: Identifier) -> bool:
         # "Ngũgĩ wa Thiong'o": the model may stop at a particle of the name.
@@ -240,7 +222,7 @@ def _other_names_after(text: str, end: int) -> int:
     "Minh Anh" after a find of "Minh": up to three capitalized words joined
     by one space, unless they are words that are no names.
     """
-    from anonygraph.identifiers.recognizers.names import not_names
+    from anonygraph.identifiers.recognizers.name_checks import not_names
 
     for _ in range(3):
         m = re.match(rf" ({_TITLE_CASE})(?![\w'’.-]*\w)", text[end:])
@@ -274,12 +256,12 @@ def _given_names_before(text: str, start: int) -> int:
     joined to a known name word by a single space are that person's other
     names (up to three), unless they are words that are no names.
     """
-    from anonygraph.identifiers.recognizers.names import (
-        LABEL,
+    from anonygraph.identifiers.recognizers.name_checks import (
         PARTICLES,
         not_names,
         relation_words,
     )
+    from anonygraph.identifiers.recognizers.names import LABEL
 
     for _ in range(3):
         # "O. Le Goff": an initial or a particle of the name comes with it.

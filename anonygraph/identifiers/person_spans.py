@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from anonygraph.identifiers.recognizers.addresses import LEADING_TYPES, STREET_TYPES
 
 if TYPE_CHECKING:
-    from anonygraph.identifiers.detect import Identifier
+    from anonygraph.identifiers.identifier import Identifier
 
 POSSESSIVE_BEFORE = re.compile(r"(?i)\b(?:my|your|his|her|our|their)[ \t]+$")
 """A possessive right before a word: what one owns ("my Strava"), not who."""
@@ -120,7 +120,7 @@ def _without_paired_word(text: str, ident: Identifier) -> Identifier:
 
 def _before_org_suffix(text: str, end: int) -> bool:
     """Tell a name followed by a company's legal form ("Dijkstra Bouw B.V.")."""
-    from anonygraph.identifiers.recognizers.names import LEGAL_FORMS, ORG_WORDS
+    from anonygraph.identifiers.recognizers.name_checks import LEGAL_FORMS, ORG_WORDS
 
     after = re.match(r"[ \t]+([\w.]+)", text[end:])
     if after and after.group(1).replace(".", "").lower() in ORG_WORDS:
@@ -239,8 +239,8 @@ def chat_speakers(text: str) -> list[Identifier]:
     labels ("Name:", "Address:") each stand once and in capitals or as
     words that are no names.
     """
-    from anonygraph.identifiers.detect import Identifier
-    from anonygraph.identifiers.recognizers.names import not_names
+    from anonygraph.identifiers.identifier import Identifier
+    from anonygraph.identifiers.recognizers.name_checks import not_names
 
     matches = [
         m

@@ -18,11 +18,11 @@ from typing import Any, Literal
 
 from anonygraph.identifiers.detect import (
     PLACEHOLDER,
-    Identifier,
     _non_overlapping,
     find_identifiers,
     name_mentions,
 )
+from anonygraph.identifiers.identifier import Identifier
 
 Mode = Literal["placeholder", "surrogate", "keep"]
 MODES: tuple[Mode, ...] = ("placeholder", "surrogate", "keep")

@@ -13,23 +13,33 @@ spans start and end at word boundaries, particles (de, van, Mac) inside it.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from importlib.resources import files
 from typing import Any
 
 from presidio_analyzer import RecognizerResult
 from presidio_analyzer.predefined_recognizers import SpacyRecognizer
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
+from anonygraph.identifiers.recognizers.name_checks import (
+    ENGLISH_SHARE,
+    ORG_WORDS,
+    PARTICLES,
+    english_share,
+    foreign_stop_word,
+    imperative,
+    in_quoted_title,
+    is_label,
+    looks_like_name,
+    not_a_name_role,
+    not_names,
+    noun_at,
+    place_after_locative,
+    relation_words,
+    state_at,
+    street_word,
+)
 
 HONORIFICS = r"(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Frau|Herr|Sr|Sra|Srta|Mme|Mlle|Dott|Dra)\.?"
 """Titles kept with the name they precede."""
-
-PARTICLES = frozenset(
-    "de da das do dos di del della van von der den ter ten la le du mac mc bin "
-    "binti bint al el ibn ap y e zu wa".split()
-)
-"""Lowercase or short words inside a name ("Sanne de Wit", "Mac Giolla")."""
 
 WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 CAPITAL = r"[A-ZÀ-Þ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
@@ -82,17 +92,6 @@ SIGN_OFF_WORD = (
 )
 """A sign-off word opening its line or sentence, for "Cheers Tom" at a line's end."""
 
-ORG_WORDS = frozenset(
-    """inc corp corporation ltd llc llp plc gmbh ag sa bv co company team support
-    service services department dept office clinic hospital bank group
-    university college school council ministry agency foundation trust
-    association club restaurant hotel cafe shop store studio lab labs lda""".split()
-)
-"""Words that make a capitalized run an organization's name, not a person's."""
-
-LEGAL_FORMS = frozenset("inc corp ltd llc llp plc gmbh ag sa bv lda".split())
-"""The organization words that are a company's legal form."""
-
 GREETING_WORDS = frozenset(
     """hi hey hello hiya heya dear dearest hallo hola bonjour ciao olá oi yo
     morning greetings liebe lieber beste cher chère querida querido salut moin
@@ -104,23 +103,6 @@ LOWER_OK = frozenset(
     {"self", "self_its", "greeting", "tell", "sign_off", "sign_off_line"}
 )
 """Cues after which a lowercase word may be a name (chat)."""
-
-
-@lru_cache(maxsize=1)
-def not_names() -> frozenset[str]:
-    """Return the words that follow a name cue without being a name."""
-    return _words("data/not_names.txt")
-
-
-def _words(path: str) -> frozenset[str]:
-    """Read a word list of the package's data (``#`` starts a comment line)."""
-    text = files("anonygraph.identifiers").joinpath(path).read_text("utf-8")
-    return frozenset(
-        w.lower()
-        for line in text.splitlines()
-        if not line.startswith("#")
-        for w in line.split()
-    )
 
 
 class ContextNameRecognizer(CuedPatternRecognizer):
@@ -216,9 +198,9 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         """Cut the candidate down to its name words, or reject it."""
         start = match.start("v")
         end = _name_end(match.group("v"), lower_ok=match.re in self.lower_ok)
-        if end and text[start].islower() and not _noun_at(nlp_artifacts, start):
+        if end and text[start].islower() and not noun_at(nlp_artifacts, start):
             return None  # "I'm meeting", "hey so": a verb or an adverb, no name
-        if end and match.re in self.self_cues and _state_at(nlp_artifacts, start):
+        if end and match.re in self.self_cues and state_at(nlp_artifacts, start):
             return None  # "I'm Dutch", "it's hilarious": what one is, no name
         if (
             not end
@@ -343,7 +325,7 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
     ) -> list[RecognizerResult]:
         """Return spaCy's PERSON spans widened to whole words, minus non-names."""
         kept: list[RecognizerResult] = []
-        english = _english_share(nlp_artifacts.tokens) >= ENGLISH_SHARE
+        english = english_share(nlp_artifacts.tokens) >= ENGLISH_SHARE
         for result in super().analyze(text, entities, nlp_artifacts):
             start, end = result.start, result.end
             while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "-'’"):
@@ -373,35 +355,35 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             ) and (first.group(1).lower() in relation_words()):
                 start += first.end()
             value = text[start:end]
-            if not _looks_like_name(value) or _is_label(text, start, end):
+            if not looks_like_name(value) or is_label(text, start, end):
                 continue
             # "Aadhaar 2345 6789 0123": a single word right before a number
             # is a label the model took for a name.
             if " " not in value and re.match(r"[ \t]*[:#]?[ \t]*\d", text[end:]):
                 continue
-            if " " not in value and _imperative(nlp_artifacts.tokens, start):
+            if " " not in value and imperative(nlp_artifacts.tokens, start):
                 continue
             # "a Weegie", "Wah lau", "Perth Amboy": one word the parse reads
             # as a common noun's determiner's, an interjection or a modifier
             # of another proper noun or unknown word is no one's name.
-            if " " not in value and _not_a_name_role(nlp_artifacts.tokens, start):
+            if " " not in value and not_a_name_role(nlp_artifacts.tokens, start):
                 continue
-            if _in_quoted_title(text, start, end):
+            if in_quoted_title(text, start, end):
                 continue
             # "care packages from Manchester", "fishing outta Bonavista",
             # "reside in Much Wenlock": a place after a word of place.
-            if _place_after_locative(text, start, value):
+            if place_after_locative(text, start, value):
                 continue
             # "Hubby is away", "Mammy vex": a relation word used as a name
             # claims no name; a cue ("my mum Rose") finds the name itself.
             if " " not in value and value.lower() in relation_words():
                 continue
             # "Bağdat Caddesi", "Lægehuset Nørrebrogade": a street's name.
-            if _street_word(value):
+            if street_word(value):
                 continue
             # The English model reads capitalized nouns of other languages
             # ("Daten", "Placa") as names; there only a full name counts.
-            if not english and (words_found < 2 or _foreign_stop_word(value)):
+            if not english and (words_found < 2 or foreign_stop_word(value)):
                 continue
             result.start, result.end = start, end
             kept.append(result)
@@ -451,202 +433,3 @@ def _agents(doc: Any) -> list[tuple[int, int]]:
                 continue
             spans.append((run[0].idx, run[-1].idx + len(run[-1].text)))
     return spans
-
-
-NOT_NAME_TAGS = frozenset("VERB AUX ADV ADP PRON DET SCONJ CCONJ PART NUM".split())
-"""Parts of speech a lowercase word after a name cue cannot have as a name
-(an adjective may: the small model tags chat names so)."""
-
-
-def _noun_at(nlp_artifacts: Any, start: int) -> bool:
-    """Tell whether the parse reads the word at ``start`` as a noun or a name."""
-    for token in getattr(nlp_artifacts, "tokens", None) or []:
-        if token.idx == start:
-            return token.pos_ not in NOT_NAME_TAGS
-    return True  # no parse to ask: keep the cue's word
-
-
-def _state_at(nlp_artifacts: Any, start: int) -> bool:
-    """Tell an adjective the parse reads as what the subject is ("I'm Dutch").
-
-    The small model reads an unknown lowercase word after "im" as an
-    adjective too ("im priya"): a lowercase one counts as a state only with
-    words of its own ("terrified of flying", "so rich").
-    """
-    for token in getattr(nlp_artifacts, "tokens", None) or []:
-        if token.idx == start:
-            if token.ent_type_ == "NORP":
-                return True  # a nationality or a group: "I'm Irish"
-            if token.pos_ != "ADJ" or token.dep_ not in ("acomp", "conj"):
-                return False
-            return token.text[:1].isupper() or any(
-                c.dep_ in ("prep", "advmod", "xcomp", "ccomp", "npadvmod")
-                for c in token.children
-            )
-    return False
-
-
-LOCATIVES = frozenset("from to at into via".split())
-"""Prepositions after which a gazetteer name is a place, not a person."""
-
-PLACE_ONLY = frozenset(
-    "in near round around outta outside inside across throughout within".split()
-)
-"""Prepositions of place that take no person after them ("in Mont Kiara").
-
-"to", "at" and "from" take persons too ("talk to Tom", "a note from Ana"):
-after them only a name the gazetteer knows is a place."""
-
-
-def _place_after_locative(text: str, start: int, value: str) -> bool:
-    """Tell a place name right after a preposition of place.
-
-    The capitalized run the find stands in counts ("Much Wenlock" for a
-    find of "Wenlock"); a possessive after it ("in Ana's car") is a person's.
-    """
-    from anonygraph.cues.places import fold, gazetteer
-
-    run = re.search(r"(?:[A-ZÀ-Þ][\w'’-]*[ \t]+){0,2}$", text[:start])
-    run_start = run.start() if run else start
-    if re.match(r"['’]s\b", text[start + len(value) :]):
-        return False
-    before = re.search(r"([A-Za-z]+)[ \t]+$", text[:run_start])
-    if not before:
-        return False
-    word = before.group(1).lower()
-    whole = text[run_start : start + len(value)]
-    return word in PLACE_ONLY or (
-        word in LOCATIVES and (fold(value) in gazetteer() or fold(whole) in gazetteer())
-    )
-
-
-@lru_cache(maxsize=1)
-def relation_words() -> frozenset[str]:
-    """Return the cue detectors' words for kin and partners ("hubby", "mammy")."""
-    from anonygraph.cues.lexicon import table
-
-    kin = [row[0] for row in table("gender.tsv") if row[2] != "person"]
-    partners = [row[0] for row in table("relationships.tsv")]
-    # gender.tsv's "person" rows ("guy", "lady") are no relation, and "Guy"
-    # is a given name.
-    return frozenset(w.lower() for w in kin + partners if " " not in w)
-
-
-def _street_word(value: str) -> bool:
-    """Tell a span whose later word names a street ("Caddesi", "-gade")."""
-    from anonygraph.identifiers.recognizers.addresses import STREET_ENDINGS
-
-    return any(
-        re.fullmatch(rf"(?i:[^\W\d_]*(?:{STREET_ENDINGS}))", w)
-        for w in value.split()[1:]
-    )
-
-
-QUOTED = re.compile(
-    r"(?<!\w)(?:'(?P<a>[^'\n]{1,80}?)'|\"(?P<b>[^\"\n]{1,80}?)\"|"
-    r"[‘“](?P<c>[^’”\n]{1,80}?)[’”])(?!\w)"
-)
-"""A quoted stretch on one line: a title of a work, or a quoted value."""
-
-
-def _in_quoted_title(text: str, start: int, end: int) -> bool:
-    """Tell a name that is one part of a quoted title ('Gödel, Escher, Bach').
-
-    A quoted stretch holding the name and other words is a work's title; a
-    quoted name alone (``target="Femke Jansen"``) is still a name.
-    """
-    while end > start and text[end - 1] in "'’":
-        end -= 1  # the widening above took a closing quote as an apostrophe
-    for m in QUOTED.finditer(text):
-        group = next(g for g in ("a", "b", "c") if m.group(g) is not None)
-        q_start, q_end = m.span(group)
-        if q_start <= start and end <= q_end:
-            return bool(text[q_start:start].strip() or text[end:q_end].strip())
-    return False
-
-
-PLACE_LABELS = frozenset("GPE LOC FAC ORG NORP".split())
-"""Entity labels of a head word that makes its modifier part of a place's name."""
-
-
-def _not_a_name_role(doc: Any, start: int) -> bool:
-    """Tell a single word whose role in the parse is no person's.
-
-    A determiner before it ("a Brummie", "the Geordie": a kind of person,
-    not one), an interjection, or a modifier of a word outside the name
-    that is a place or organization ("Perth Amboy") or a lowercase unknown
-    word ("Wah lau").
-    """
-    for token in doc:
-        if token.idx != start:
-            continue
-        if token.pos_ == "INTJ" or any(c.dep_ == "det" for c in token.lefts):
-            return True
-        head = token.head
-        return bool(
-            token.dep_ == "compound"
-            and head.i > token.i
-            and (
-                head.ent_type_ in PLACE_LABELS
-                or (head.text.islower() and head.pos_ in {"PROPN", "X", "INTJ"})
-            )
-        )
-    return False
-
-
-def _imperative(doc: Any, start: int) -> bool:
-    """Tell a sentence-initial word followed by a preposition ("Bake at 180°C")."""
-    for token in doc:
-        if token.idx == start:
-            following = doc[token.i + 1] if token.i + 1 < len(doc) else None
-            return bool(
-                token.is_sent_start
-                and following is not None
-                and following.pos_ in {"ADP", "DET", "NUM", "PRON", "PART"}
-            )
-    return False
-
-
-ENGLISH_SHARE = 0.25
-"""Share of English stop words below which a text is read as not English."""
-
-
-def _english_share(doc: Any) -> float:
-    """Return the share of a parse's words that are English stop words."""
-    words = [t for t in doc if t.is_alpha]
-    return sum(t.is_stop for t in words) / len(words) if words else 1.0
-
-
-@lru_cache(maxsize=1)
-def _foreign_stop_words() -> frozenset[str]:
-    # Our own short list: importing spaCy's French stop words alone builds
-    # its tokenizer exceptions (seconds).
-    return _words("data/foreign_stop_words.txt") - PARTICLES
-
-
-def _foreign_stop_word(value: str) -> bool:
-    """Tell whether a span holds a German, Romance or Dutch stop word."""
-    return any(w.lower() in _foreign_stop_words() for w in value.split())
-
-
-def _is_label(text: str, start: int, end: int) -> bool:
-    """Tell a form label ("Naam:", "Placa do veículo:") at a line's start."""
-    line_start = text.rfind("\n", 0, start) + 1
-    rest = text[end : text.find("\n", end) if "\n" in text[end:] else len(text)]
-    return not text[line_start:start].strip() and ":" in rest[:20]
-
-
-def _looks_like_name(value: str) -> bool:
-    """Reject spans with digits, symbols, all capitals or a stop word only."""
-    if re.search(r"[\d@/#_=<>\[\]{}|\\]", value) or "\n" in value:
-        return False
-    if value.islower():
-        return False  # chat names come from the cue recognizer
-    words = value.split()
-    if words[0].islower() and words[0] not in PARTICLES:
-        return False  # "naman ng GCash mo": a phrase around a brand, no name
-    if all(w.lower() in not_names() for w in words):
-        return False
-    if any(w.strip(".,").lower() in ORG_WORDS for w in words):
-        return False
-    return not any(w.isupper() and len(w) > 1 for w in words)

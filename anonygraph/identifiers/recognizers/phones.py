@@ -173,7 +173,7 @@ def _after_organization(nlp_artifacts: Any, text: str, start: int) -> bool:
     ends right before the number on its line, with at most "on", "at" or a
     comma between (a signature's company line over a number is not this).
     """
-    from anonygraph.identifiers.recognizers.names import ORG_WORDS
+    from anonygraph.identifiers.recognizers.name_checks import ORG_WORDS
 
     doc = getattr(nlp_artifacts, "tokens", None)
     for ent in getattr(doc, "ents", ()) or ():
