@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.recognizers.addresses import LEADING_TYPES, STREET_TYPES
-
-if TYPE_CHECKING:
-    from anonygraph.identifiers.identifier import Identifier
 
 POSSESSIVE_BEFORE = re.compile(r"(?i)\b(?:my|your|his|her|our|their)[ \t]+$")
 """A possessive right before a word: what one owns ("my Strava"), not who."""
@@ -239,7 +236,6 @@ def chat_speakers(text: str) -> list[Identifier]:
     labels ("Name:", "Address:") each stand once and in capitals or as
     words that are no names.
     """
-    from anonygraph.identifiers.identifier import Identifier
     from anonygraph.identifiers.recognizers.name_checks import not_names
 
     matches = [
