@@ -61,12 +61,13 @@ $(VENV)/.local-installed: $(VENV)/.run-installed
 	touch $@
 
 # compileall writes the bytecode `make run` left to the first import, as pip
-# would have: the suite starts CLI processes, and where PYTHONDONTWRITEBYTECODE
-# is set each would compile its imports again. A file meant for another Python
+# would have, and the package's own (an editable install has none): the suite
+# starts CLI processes, and where PYTHONDONTWRITEBYTECODE is set each would
+# compile its imports again. A file meant for another Python
 # that does not compile fails nothing (pip skips those too).
 $(VENV)/.installed: $(VENV)/.local-installed
 	$(BIN)/python -m pip install -q -e ".[run,local,dev,studio,eval,dp,train,openai,ollama,hf,server,postgres,tables,presidio,ray,serve,docs,agents]"
-	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib >/dev/null || true
+	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib anonygraph >/dev/null || true
 	touch $@
 
 # Exit code: 0 when every text ends anonymized (or, checked by rules, no explicit
