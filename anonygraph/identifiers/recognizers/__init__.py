@@ -36,7 +36,9 @@ from anonygraph.identifiers.recognizers.documents import (
     PassportRecognizer,
 )
 from anonygraph.identifiers.recognizers.email import OfflineEmailRecognizer
+from anonygraph.identifiers.recognizers.fields import FieldRecognizer
 from anonygraph.identifiers.recognizers.handles import HandleRecognizer
+from anonygraph.identifiers.recognizers.id_schemes import IdSchemeRecognizer
 from anonygraph.identifiers.recognizers.ip import PersonalIpRecognizer
 from anonygraph.identifiers.recognizers.names import (
     ContextNameRecognizer,
@@ -97,6 +99,8 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     PpsnRecognizer,
     CurpRecognizer,
     ClabeRecognizer,
+    IdSchemeRecognizer,
+    FieldRecognizer,
 )
 """Our recognizers, each owning one kind (or one scheme of a kind)."""
 

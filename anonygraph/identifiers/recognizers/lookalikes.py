@@ -16,7 +16,9 @@ CUES = re.compile(
     r"version|release|ver|isbn|issn|doi|line|lines|session|request|req|trace|"
     r"job|pid|port|tracking|shipment|booking|confirmation|reservation|batch|"
     r"lot|flight|page|chapter|rule|error|err|routing|aba|swift|bic|ifsc|bsb|"
-    r"transit|institution|track|code|issue|issues|pr|pull|bug|task|story)\b\.?\s*(?:no\.?|number|#|id)?"
+    r"transit|institution|track|code|issue|issues|pr|pull|bug|task|story|"
+    r"claim|caso|takip|pedido|encomenda|commande|bestellung|rechnung|factura|"
+    r"fatura|faktura|sipariş|kargo|envío|envio|guía|guia)\b\.?\s*(?:no\.?|number|#|id)?"
     r"\s*[:#=]?\s*#?\s*|#)$",
     re.IGNORECASE,
 )

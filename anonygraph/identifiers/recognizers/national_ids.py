@@ -321,7 +321,9 @@ class LabelledIdRecognizer(CuedPatternRecognizer):
             r"(?:(?<![\w.-])[A-Z]{2,5}[ \t]*:|"
             r"(?i:\b(?:id|identity|identification|national|personal|social|"
             r"security|tax|insurance|citizen|resident)\b[^\n:|;]{0,30}?:|"
-            r"(?i:[a-zà-ÿ]*nummer|id number|id no\.?)[ \t]*:?))[ \t]*"
+            r"(?i:(?:person|personal|identitäts|identiteits|sozialversicherungs|"
+            r"versicherten|steuer|burgerservice|f[øo]dsels|f[öo]delse)nummer|"
+            r"id number|id no\.?)[ \t]*:?))[ \t]*"
             r"(?P<v>\d(?:[ -]?\d){7,13})(?![\w/-]|[.,]\d)",
             0.6,
         ),
