@@ -33,7 +33,7 @@ CODE_BEFORE = re.compile(r"\b[A-Z]{1,4} $")
 """Capitals right before a number, which ``CODE_AFTER`` closes."""
 
 UNIT_AFTER = re.compile(
-    r"^\s*(?:%|°|km|mi|kg|g|mg|ml|l|cm|mm|m|ft|in|lbs?|oz|cups?|tbsp|tsp|"
+    r"^[ \t]*(?:%|°|km|mi|kg|g|mg|ml|l|cm|mm|m|ft|in|lbs?|oz|cups?|tbsp|tsp|"
     r"minutes?|mins?|hours?|hrs?|seconds?|secs?|ms|days?|weeks?|years?|"
     r"tiles|px|kb|mb|gb|tb|req|rpm|mph|kph|pcs|units|items|x)\b",
     re.IGNORECASE,

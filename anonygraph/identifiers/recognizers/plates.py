@@ -64,7 +64,7 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
             r"(?i:\b(?:plate|number plate|licen[cs]e plate|plate number|"
             r"reg(?:istration)?"
             r"(?: no\.?| number)?|rego|kennzeichen|placa(?: do veículo)?|"
-            r"immatriculation|matrícula|targa|targat[oa]|kenteken)\b)\s*[:#=]?\s*"
+            r"immatriculation|matrícula|targa|targat[oa]|kenteken)\b)\.?\s*[:#=]?\s*"
             r"(?:is\s+)?"
             rf"(?:(?:{_STATE})\s+(?=[A-Z0-9]{{1,4}}[ -]?\d))?"
             r"(?P<v>[A-Z0-9]{1,4}(?:[ -]?[A-Z0-9]{1,4}){1,2})\b",
