@@ -30,7 +30,9 @@ from anonygraph.identifiers.recognizers.addresses import (
 from anonygraph.identifiers.recognizers.cards import CardRecognizer
 from anonygraph.identifiers.recognizers.documents import (
     BankAccountRecognizer,
+    CbuRecognizer,
     ClabeRecognizer,
+    CzechAccountRecognizer,
     DateOfBirthRecognizer,
     MedicalRecordRecognizer,
     PassportRecognizer,
@@ -101,6 +103,8 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     ClabeRecognizer,
     IdSchemeRecognizer,
     FieldRecognizer,
+    CzechAccountRecognizer,
+    CbuRecognizer,
 )
 """Our recognizers, each owning one kind (or one scheme of a kind)."""
 

@@ -90,8 +90,9 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
         ),
         (
             "type_then_number",
-            rf"(?<![\w.])(?P<v>(?:{LEADING_TYPES})\s+(?:(?:[a-zà-ÿ]{{1,3}}|{WORD}),?\s+)"
-            r"{0,5}\d{1,5}[A-Za-z]?\b"
+            # "C/ de Sant Pere Més Alt, 27": a comma before a short house number.
+            rf"(?<![\w.])(?P<v>(?:{LEADING_TYPES})\s+(?:(?:[a-zà-ÿ]{{1,3}}|{WORD})"
+            r"(?:\s+|,\s+(?=\d{1,3}(?!\d)))){0,5}\d{1,5}[A-Za-z]?\b"
             rf"{UNITS_AFTER})",
             0.8,
         ),

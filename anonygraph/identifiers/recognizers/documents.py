@@ -35,10 +35,11 @@ class PassportRecognizer(CuedPatternRecognizer):
             "passport",
             KEY_START
             + r"(?:passport|reisepass|passeport|pasaporte|passaporte|passaporto|"
-            r"paspoort|paszport|pasaport|pass(?:nummer|numret|nr))(?![^\W_])"
+            r"paspoort|paszport|pasaport|pass-?(?:nummer|numret|nr)|(?-i:PP))(?![^\W_])"
             rf"(?:[\s.-]*{NUMBER_WORD}|\s*\([A-Za-z .]{{2,20}}\)"
-            r"|\s+[a-zà-ÿ]{3,12}(?=\s+[A-Z]{0,2}\d))*"
-            r"\s*[:#=]?\s*(?P<v>[A-Z0-9]{6,10})(?![\w-])",
+            r"|\s+[a-zà-ÿ]{3,12}(?=\s+[A-Z]{0,2}\d)"
+            r"|\s+[^\W\d_][^\n:\d]{0,30}?(?=:))*"  # "Passnumret som du frågade om:"
+            r"\s*[:#=]?\s*(?P<v>[A-Z]{1,2} \d{6,8}|[A-Z0-9]{6,10})(?![\w-])",
             0.85,
         ),
     )
@@ -54,22 +55,23 @@ class PassportRecognizer(CuedPatternRecognizer):
 MRN_CUE = (
     r"(?:mrn|urn|uhid|uhn|nhi|chi|hosp(?:ital)?|clinic|chart|health|patient|"
     r"medical\s+record|case\s+file|ip|op|ipd|opd|expediente|prontu[áa]rio|"
-    r"dossier|folder|practice|lab|reg|"
+    r"dossier|folder|practice|lab|reg|file|(?-i:HN|AN)|"
     r"inpatient|outpatient|admission|pt)"
 )
 """Words that name a hospital's or clinic's number for a patient."""
 
-BARE_CUES = frozenset("mrn urn uhid uhn nhi".split())
+BARE_CUES = frozenset("mrn urn uhid uhn nhi hn an".split())
 
 CONTEXT_CUES = frozenset(
-    "expediente prontuário prontuario dossier folder practice lab reg".split()
+    """expediente prontuário prontuario dossier folder practice lab reg file
+    hn an""".split()
 )
 """Cues that name a patient's number only in a text about care."""
 
 MEDICAL = re.compile(
     r"(?i)\b(?:clinic|clínica|clinica|klinik|hospital|patient|paciente|doctor|"
     r"gp|medical|médico|medico|health|sick|consult\w*|nurse|ward|surgery|"
-    r"diagnos\w*|lab\w* report|imss|nhs)\b"
+    r"diagnos\w*|discharge|admission|lab\w* report|imss|nhs)\b"
 )
 """Words of a text about care."""
 
@@ -98,7 +100,7 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
             "mrn",
             KEY_START + rf"(?P<cue>{MRN_CUE})(?:[\s._-]+(?:record|rec))?"
             rf"(?P<word>(?:[\s._-]*{NUMBER_WORD})*)"
-            r"\s*[:#=]?\s*(?P<v>[A-Z]{0,4}[-/]?\d[\dA-Z/-]{3,14})(?![\w-])",
+            r"\s*[:#=]?\s*(?P<v>[A-Z]{0,4}[-/ ]?\d[\dA-Z/-]{3,14})(?![\w-])",
             0.85,
         ),
     )
@@ -129,9 +131,10 @@ class BankAccountRecognizer(CuedPatternRecognizer):
             "account",
             r"\b(?:(?:bank\s+|checking\s+|savings\s+|current\s+)?account|acct|a/c|"
             r"conta(?:\s+corrente|\s+poupança)?|kontonummer|konto|rekening(?:nummer)?|"
-            r"compte|cuenta|numéro de compte|clabe)\b\.?(?:\s*\([^()\n]{1,30}\))?"
+            r"compte|cuenta|numéro de compte|clabe|účet|účtu|číslo účtu|cbu)\b\.?"
+            r"(?:\s*\([^()\n]{1,30}\))?"
             r"(?:\s+(?:no\.?|number|nr\.?|#|is))*"
-            r"\s*[:#]?\s*(?P<v>\d[\d -]{4,20}\d(?:-[\dXx])?)(?![\w-])",
+            r"\s*[:#]?\s*(?P<v>\d[\d .-]{4,20}\d(?:-[\dXx])?)(?![\w-]|[.,]\d)",
             0.8,
         ),
     )
@@ -139,6 +142,44 @@ class BankAccountRecognizer(CuedPatternRecognizer):
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
         """Require six to twenty digits."""
         return 6 <= len(digits(value)) <= 20
+
+
+class CzechAccountRecognizer(CuedPatternRecognizer):
+    """A Czech or Slovak account number: the number, a slash, the bank's code.
+
+    "192837461/0800": the shape is the country's, and counts where the text
+    speaks of an account ("účet", "konto", "account") in the 120
+    characters before; the bank's code after the slash is no one's.
+    """
+
+    ENTITY = "BANK_ACCOUNT"
+    PATTERNS = (
+        (
+            "cz_account",
+            r"(?<![\w/.-])(?:\d{1,6}-)?(?P<v>\d{6,10})/[0-8]\d{3}(?![\w/-])",
+            0.8,
+        ),
+    )
+    CONTEXT = re.compile(r"(?i)\b(?:účet|účtu|účtem|účty|konto|account|bank)")
+
+    def validate(self, value: str, text: str, start: int, end: int) -> bool:
+        """Require an account's word before the number."""
+        return bool(self.CONTEXT.search(text[max(0, start - 120) : start]))
+
+
+class CbuRecognizer(CuedPatternRecognizer):
+    """Argentine CBU: 22 digits after its name, two blocks with a check digit each."""
+
+    ENTITY = "BANK_ACCOUNT"
+    PATTERNS = (("ar_cbu", r"\b(?:CBU|CVU)\b[^\d\n]{0,60}?(?P<v>\d{22})\b", 0.85),)
+
+    def validate(self, value: str, text: str, start: int, end: int) -> bool:
+        """Check the bank block (weights 7 1 3 9) and the account block (3 9 7 1)."""
+        for block, weights in ((value[:8], (7, 1, 3, 9)), (value[8:], (3, 9, 7, 1))):
+            total = sum(int(d) * weights[i % 4] for i, d in enumerate(block[:-1]))
+            if (10 - total % 10) % 10 != int(block[-1]):
+                return False
+        return True
 
 
 class DateOfBirthRecognizer(CuedPatternRecognizer):
@@ -176,11 +217,14 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             r"geburtstag|geboortedatum|geboren\s+op|data\s+de\s+nascimento|"
             r"nascid[oa]\s+em|fecha\s+de\s+nacimiento|nacid[oa]\s+el|"
             r"date\s+de\s+naissance|née?\s+le|data\s+di\s+nascita|nat[oa]\s+il|"
-            r"data\s+urodzenia|urodzon[ya]|f[öo]dd|f[öo]delsedatum|f[øo]dselsdato|"
+            r"data\s+urodzenia|urodzon[ya]|f[öo]dd|født|f[öo]delsedatum|f[øo]dselsdato|"
+            r"(?:tempat\s*/\s*)?tgl\.?\s+lahir|"
             r"syntym[äa]aika|doğum\s+tarihi|tanggal\s+lahir|petsa\s+ng\s+kapanganakan)"
             r"(?![^\W_])"
             r"(?:\s*\((?:dd|mm|yyyy|[/.-])+\))?"
-            rf"\s*[:=\-]?\s*(?:(?:is|was|on|am|le|el|em|il)\s+)?(?P<v>{DATE})"
+            rf"\s*[:=\-]?\s*(?:(?:is|was|on|am|le|el|em|il)\s+)?"
+            r"(?:[A-ZÀ-Þ][^\W\d_]+(?:\s[A-ZÀ-Þ][^\W\d_]+)?,\s*)?"  # "Yogyakarta, "
+            rf"(?P<v>{DATE})"
             r"(?![\w/.-]\d)",
             0.85,
         ),
