@@ -39,7 +39,7 @@ class PassportRecognizer(CuedPatternRecognizer):
             rf"(?:[\s.-]*{NUMBER_WORD}|\s*\([A-Za-z .]{{2,20}}\)"
             r"|\s+[a-zà-ÿ]{3,12}(?=\s+[A-Z]{0,2}\d)"
             r"|\s+[^\W\d_][^\n:\d]{0,30}?(?=:))*"  # "Passnumret som du frågade om:"
-            r"\s*[:#=]?\s*(?P<v>[A-Z]{1,2} \d{6,8}|[A-Z0-9]{6,10})(?![\w-])",
+            r"\.?\s*[:#=]?\s*(?P<v>[A-Z]{1,2} \d{6,8}|[A-Z0-9]{6,10})(?![\w-])",
             0.85,
         ),
     )
@@ -131,9 +131,11 @@ class BankAccountRecognizer(CuedPatternRecognizer):
             "account",
             r"\b(?:(?:bank\s+|checking\s+|savings\s+|current\s+)?account|acct|a/c|"
             r"conta(?:\s+corrente|\s+poupança)?|kontonummer|konto|rekening(?:nummer)?|"
-            r"compte|cuenta|numéro de compte|clabe|účet|účtu|číslo účtu|cbu)\b\.?"
+            r"compte|cuenta|numéro de compte|clabe|účet|účtu|číslo účtu|cbu|"
+            r"số tài khoản|stk)\b\.?"
             r"(?:\s*\([^()\n]{1,30}\))?"
-            r"(?:\s+(?:no\.?|number|nr\.?|#|is))*"
+            r"(?:\s+(?:no\.?|number|nr\.?|#|is|was|nha))*"
+            r"(?:\s*:?\s*(?-i:[A-Z][\w&]{1,20})(?=\s+\d))?"  # the bank: "GTBank 0174…"
             r"\s*[:#]?\s*(?P<v>\d[\d .-]{4,20}\d(?:-[\dXx])?)(?![\w-]|[.,]\d)",
             0.8,
         ),

@@ -141,7 +141,8 @@ class SinRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         (
             "ca_sin",
-            r"\b(?:SIN|[Ss]ocial [Ii]nsurance [Nn]umber|NAS)\b\s*[:#]?\s*"
+            r"\b(?:SIN|[Ss]ocial [Ii]nsurance [Nn]umber|NAS)\b"
+            r"(?:,?\s+(?:it's|it is|is|was))?\s*[:#]?\s*"
             r"(?P<v>\d{3}[ -]?\d{3}[ -]?\d{3})\b",
             0.85,
         ),
