@@ -100,7 +100,8 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
             "mrn",
             KEY_START + rf"(?P<cue>{MRN_CUE})(?:[\s._-]+(?:record|rec))?"
             rf"(?P<word>(?:[\s._-]*{NUMBER_WORD})*)"
-            r"\s*[:#=]?\s*(?P<v>[A-Z]{0,4}[-/ ]?\d[\dA-Z/-]{3,14})(?![\w-])",
+            r"\s*[:#=]?\s*(?P<v>(?-i:(?:HN|AN) )?[A-Z]{0,4}[-/]?\d[\dA-Z/-]{3,14})"
+            r"(?![\w-])",
             0.85,
         ),
     )

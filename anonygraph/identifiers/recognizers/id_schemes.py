@@ -283,7 +283,7 @@ class IdSchemeRecognizer(CuedPatternRecognizer):
 
     ENTITY = "NATIONAL_ID"
     PATTERNS = tuple(
-        (s.name, rf"(?<![\w.,/+-])(?P<v>{s.shape})(?![\w/]|[.,-]\d)", 0.85)
+        (s.name, rf"(?<![\w./+-])(?<!\d,)(?P<v>{s.shape})(?![\w/]|[.,-]\d)", 0.85)
         for s in SCHEMES
     )
 
@@ -330,6 +330,6 @@ class IdSchemeRecognizer(CuedPatternRecognizer):
             window = text[max(0, start - 160) : start]
             if re.search(label.pattern.removesuffix(LABEL_GAP + "$"), window):
                 return 0.8
-        if not scheme.bare or is_lookalike(text, start, end):
+        if not scheme.bare or is_lookalike(text, start, end, dotted=False):
             return 0.0
         return 0.8 if len(digits(value)) >= 11 else 0.7

@@ -119,7 +119,8 @@ class PersonalUrlRecognizer(CuedPatternRecognizer):
 
 
 ORG_FORM_AFTER = re.compile(
-    r",?[ \t]+(?:A/S|ApS|AS|ASA|AB|Oy|Ltd|GmbH|Inc|LLC|AG|SA|S\.A\.|BV|B\.V\.|plc|SRL)\b"
+    r",?[ \t]+(?:A/S|ApS|AS|ASA|AB|Oy|Ltd|GmbH|Inc|LLC|AG|SA|S\.A\.|BV|B\.V\.|"
+    r"plc|SRL)\b"
 )
 """A company's legal form after a capitalized run: the run is its name."""
 
