@@ -908,3 +908,56 @@ def test_when_a_format_has_its_label_or_place_then_its_kind_is_found(
     text: str, kind: str, span: str, expected: bool
 ) -> None:
     check(text, kind, span, expected=expected)
+
+
+ORGANIZATIONS_AND_NETWORKS = [
+    # An organization's role address, name or network stays; a person's goes.
+    (
+        "Questions: events@pydata.example.org",
+        "EMAIL",
+        "events@pydata.example.org",
+        False,
+    ),
+    (
+        "Write to help.maps@corp.example.com",
+        "EMAIL",
+        "help.maps@corp.example.com",
+        False,
+    ),
+    (
+        "Write to priya.maps@corp.example.com",
+        "EMAIL",
+        "priya.maps@corp.example.com",
+        True,
+    ),
+    ("  - 10.12.0.0/16\n", "IP_ADDRESS", "10.12.0.0/16", False),
+    (
+        "my IPv6 prefix 2001:db8:c0de:4a00::/56 at home",
+        "IP_ADDRESS",
+        "2001:db8:c0de:4a00::/56",
+        True,
+    ),
+    (
+        "Author: 49699333+dependabot[bot]@users.noreply.github.com",
+        "PHONE",
+        "49699333",
+        False,
+    ),
+    (
+        "Author: 49699333+dependabot[bot]@users.noreply.github.com",
+        "HANDLE",
+        "@users.noreply.github.com",
+        False,
+    ),
+    ("Til: Carlsberg Byen Ejendomme A/S", "PERSON", "Carlsberg Byen Ejendomme", False),
+    ("Til: Mette Byen Holm, Vesterbrogade 3", "PERSON", "Mette Byen Holm", True),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "span", "expected"), ORGANIZATIONS_AND_NETWORKS
+)
+def test_when_an_organization_or_network_owns_a_value_then_it_stays(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)

@@ -35,7 +35,7 @@ class HandleRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         (
             "at_handle",
-            r"(?<![\w@.+-])(?P<v>@[A-Za-z0-9_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?)",
+            r"(?<![\w@.+\]-])(?P<v>@[A-Za-z0-9_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?)",
             0.8,
         ),
         ("reddit_user", r"(?<![\w/])(?P<v>/?u/[A-Za-z0-9_-]{3,20})\b", 0.85),
