@@ -961,3 +961,20 @@ def test_when_an_organization_or_network_owns_a_value_then_it_stays(
     text: str, kind: str, span: str, expected: bool
 ) -> None:
     check(text, kind, span, expected=expected)
+
+
+MESSENGER_IDS_AND_PLATES = [
+    ("发货人：小林 (微信 linxiaoqi_sh)", "HANDLE", "linxiaoqi_sh", True),
+    ("Add me on LINE ID: ploy.chk", "HANDLE", "ploy.chk", True),
+    ("Stand in line please", "HANDLE", "please", False),
+    ("UPI kar diya, anjali.rao91@okicici", "HANDLE", "anjali.rao91@okicici", True),
+    ("vehículo placa patente KJ·TR·42.", "LICENSE_PLATE", "KJ·TR·42", True),
+    ("la patente del invento 2024 fue", "LICENSE_PLATE", "2024", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), MESSENGER_IDS_AND_PLATES)
+def test_when_a_messenger_or_plate_label_names_a_value_then_it_is_found(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
