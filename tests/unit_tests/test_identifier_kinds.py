@@ -978,3 +978,23 @@ def test_when_a_messenger_or_plate_label_names_a_value_then_it_is_found(
     text: str, kind: str, span: str, expected: bool
 ) -> None:
     check(text, kind, span, expected=expected)
+
+
+RECORDS_BY_PHRASE = [
+    (
+        "Mi número de expediente en la clínica es EXP-14-0827719.",
+        "MEDICAL_RECORD",
+        "EXP-14-0827719",
+        True,
+    ),
+    ("The hospital car park is 2024 spaces", "MEDICAL_RECORD", "2024", False),
+    ("Mere Te Awa-Parata, NHI ZAC4829, GP visit", "NATIONAL_ID", "ZAC4829", True),
+    ("Mere Te Awa-Parata, NHI ZAC4828, GP visit", "NATIONAL_ID", "ZAC4828", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), RECORDS_BY_PHRASE)
+def test_when_a_record_number_is_named_by_a_phrase_or_scheme_then_it_is_found(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)

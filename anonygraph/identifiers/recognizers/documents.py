@@ -84,6 +84,12 @@ def _medical_near(text: str, start: int) -> bool:
 """Cues that are a medical record number by themselves (no "no." needed)."""
 
 
+NUMBER_BEFORE = re.compile(
+    r"(?i)\b(?:n[úu]mero|number|no\.?|nr\.?)\s+(?:de\s+|of\s+)?$"
+)
+"""A number word before a cue ("número de expediente", "number of the file")."""
+
+
 class MedicalRecordRecognizer(CuedPatternRecognizer):
     """A medical record or patient number after its cue (MRN, UHID, Hosp No.).
 
@@ -100,6 +106,10 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
             "mrn",
             KEY_START + rf"(?P<cue>{MRN_CUE})(?:[\s._-]+(?:record|rec))?"
             rf"(?P<word>(?:[\s._-]*{NUMBER_WORD})*)"
+            # "número de expediente en la clínica es EXP-…": where it is kept,
+            # then "is".
+            r"(?P<fill>[ \t]+[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,3}?"
+            r"[ \t]+(?:is|es|é|ist|est))?"
             r"\s*[:#=]?\s*(?P<v>(?-i:(?:HN|AN) )?[A-Z]{0,4}[-/]?\d[\dA-Z/-]{3,14})"
             r"(?![\w-])",
             0.85,
@@ -111,7 +121,12 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
     ) -> tuple[int, int] | None:
         """Accept a bare cue, or a wider cue with its number word."""
         cue = re.sub(r"\s+", " ", match.group("cue").lower())
-        if cue not in BARE_CUES and not match.group("word").strip(" ._-"):
+        if match.group("fill") and not NUMBER_BEFORE.search(
+            text, max(0, match.start() - 20), match.start()
+        ):
+            return None  # "hospital car park is 2024": no one's number
+        named = match.group("word").strip(" ._-") or match.group("fill")
+        if cue not in BARE_CUES and not named:
             return None
         if cue in CONTEXT_CUES and not _medical_near(text, match.start()):
             return None  # "folder no. 12" in an office: a file, no patient's

@@ -171,6 +171,14 @@ def nz_ird(n: str) -> bool:
     return False
 
 
+def nz_nhi(n: str) -> bool:
+    """New Zealand NHI (letters, then digits): a mod 11 check digit, I and O unused."""
+    letters = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+    values = [letters.index(c) + 1 for c in n[:3]] + [int(d) for d in n[3:6]]
+    remainder = sum(v * w for v, w in zip(values, range(7, 1, -1), strict=True)) % 11
+    return remainder != 0 and (11 - remainder) % 10 == int(n[6])
+
+
 def any_number(n: str) -> bool:
     """Accept what the label names (a scheme with no check)."""
     return True
@@ -246,6 +254,7 @@ SCHEMES: tuple[Scheme, ...] = (
     Scheme("nz_ird", r"\d{2,3}-?\d{3}-?\d{3}", nz_ird, r"ird(?: (?:no|number))?"),
     Scheme("mx_nss", r"\d{11}", luhn_valid, r"nss|número de seguridad social"),
     Scheme("ph_philhealth", r"\d{2}-\d{9}-\d", any_number, r"philhealth"),
+    Scheme("nz_nhi", r"[A-HJ-NP-Z]{3}\d{4}", nz_nhi, r"nhi(?: (?:no|number))?"),
     Scheme("gh_card", r"GHA-\d{9}-\d", any_number, "", True),
     Scheme(
         "il_tz",
