@@ -998,3 +998,59 @@ def test_when_a_record_number_is_named_by_a_phrase_or_scheme_then_it_is_found(
     text: str, kind: str, span: str, expected: bool
 ) -> None:
     check(text, kind, span, expected=expected)
+
+
+ADDRESS_TAILS = [
+    # The whole address goes, its flat, door or crossing street too; no number
+    # of it is left behind or read as a phone.
+    (
+        "Address: H.No. 1184, Sector 70, Mohali 160071",
+        "ADDRESS",
+        "H.No. 1184, Sector 70",
+        True,
+    ),
+    (
+        "Residence: Villa 23, Street 14B, Al Barsha 2",
+        "ADDRESS",
+        "Villa 23, Street 14B, Al Barsha",
+        True,
+    ),
+    (
+        "Address: 99/45 Moo 3, Soi Ramkhamhaeng 24, Bangkok",
+        "ADDRESS",
+        "99/45 Moo 3, Soi Ramkhamhaeng 24",
+        True,
+    ),
+    (
+        "Dirección: Calle 93 # 14-20, Apto 502, Bogotá",
+        "ADDRESS",
+        "Calle 93 # 14-20, Apto 502",
+        True,
+    ),
+    (
+        "Alamat: Jl. Kaliurang Km 5,6 No. 12, Sleman",
+        "ADDRESS",
+        "Jl. Kaliurang Km 5,6 No. 12",
+        True,
+    ),
+    (
+        "#42, 3rd Cross, 7th Main, HSR Layout Sector 2 560102",
+        "PHONE",
+        "2 560102",
+        False,
+    ),
+    (
+        "#42, 3rd Cross, 7th Main, HSR Layout Sector 2 560102",
+        "POSTCODE",
+        "560102",
+        True,
+    ),
+    ("Author: dependabot[bot] <bot@example.com>", "HANDLE", "dependabot", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), ADDRESS_TAILS)
+def test_when_an_address_has_a_flat_door_or_sector_then_all_of_it_goes(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)

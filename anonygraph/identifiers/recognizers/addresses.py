@@ -61,8 +61,9 @@ WORD = r"[A-ZÀ-Þ][\w'’.-]*"
 UNIT = r"(?:,?\s*(?:Unit|Apt\.?|Apartment|Suite|Ste\.?|Flat|#)\s*[\w-]+)?"
 UNITS_AFTER = (
     r"(?:,?[ \t]+(?:No|Nomor|Số)\.?:?[ \t]*\d{1,5}[A-Za-z]?|"
-    r",?[ \t]+(?i:apt|apto|dpto|depto|piso|boîte|bte|lgh|int|flat|unit|suite)\.?"
-    r"[ \t]*\w{1,5}|[ \t]+m\.[ \t]*\d{1,4}|,[ \t]*\d{1,2}[º°ª](?:[ \t]*\d{1,2}[º°ª])?)*"
+    r",?[ \t]+(?i:apto|apt|dpto|depto|piso|boîte|bte|lgh|int|flat|unit|suite)\b\.?"
+    r"[ \t]*\w{1,5}|[ \t]+m\.[ \t]*\d{1,4}|,\d{1,2}(?=[ \t]+No\b)|"
+    r",[ \t]*\d{1,2}[º°ª](?:[ \t]*\d{1,2}[º°ª]|[ \t]+[A-Z]\b)?)*"
 )
 """A flat, floor or door after a street and number ("apt 9", "Dpto. 4", "3º 2ª")."""
 CAP = r"[A-ZÀ-ÞĀ-ŽĐƠƯẠ-Ỹ]"
@@ -93,6 +94,8 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             # "C/ de Sant Pere Més Alt, 27": a comma before a short house number.
             rf"(?<![\w.])(?P<v>(?:{LEADING_TYPES})\s+(?:(?:[a-zà-ÿ]{{1,3}}|{WORD})"
             r"(?:\s+|,\s+(?=\d{1,3}(?!\d)))){0,5}\d{1,5}[A-Za-z]?\b"
+            # "Calle 93 # 14-20" (the crossing street and door), "Km 5,6".
+            r"(?:[ \t]*#[ \t]*\d{1,3}[A-Z]?-\d{1,3}|,\d{1,2}(?![\d º°ª]))?"
             rf"{UNITS_AFTER})",
             0.8,
         ),
@@ -123,7 +126,8 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             "indian_house",
             r"\b(?P<v>(?i:h\.?\s?no\.?|house\s+no\.?|flat\s+no\.?|plot\s+no\.?|"
             r"door\s+no\.?|d\.?\s?no\.?)\s*[\w/-]*\d[\w/-]*"
-            r"(?:,\s*(?:(?:No\.?\s*\d+|[A-Z][\w-]*)\s?){1,5})?)",
+            r"(?:,\s*(?:(?:(?:No|Sector|Sec|Block|Phase|Stage|Pocket)\.?\s*\d+[A-Z]?|"
+            r"[A-Z][\w-]*)\s?){1,5})?)",
             0.8,
         ),
         (
@@ -170,6 +174,21 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             r"\b(?P<v>(?:P\.?\s?O\.?\s?Box|Postfach|Apartado|Caixa Postal|"
             r"Boîte postale)"
             r"\s+\d{1,6})\b",
+            0.8,
+        ),
+        (
+            # "Villa 23, Street 14B": Gulf addresses number the street too.
+            "numbered_street",
+            r"\b(?P<v>(?:Villa|House|Building|Bldg\.?|Flat|Office)\s+\d{1,5}[A-Z]?,\s*"
+            r"(?:Street|St\.?|Road|Rd\.?|Sikka|Lane)\s+\d{1,4}[A-Z]?)\b",
+            0.8,
+        ),
+        (
+            # "99/45 Moo 3, Soi Ramkhamhaeng 24": Thai house, village, lane.
+            "thai",
+            r"(?<![\w/.-])(?P<v>\d{1,4}(?:/\d{1,4})?\s+(?:Moo|M\.)\s*\d{1,3}"
+            rf"(?:,?\s+Soi\s+{WORD}(?:\s+{WORD})*(?:\s+\d{{1,3}})?)?"
+            rf"(?:,?\s+(?:Thanon|Road|Rd\.?)\s+{WORD})?)",
             0.8,
         ),
         (

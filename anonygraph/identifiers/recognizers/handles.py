@@ -106,8 +106,8 @@ class HandleRecognizer(CuedPatternRecognizer):
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
         """Reject a ticker ($AAPL), an e-mail's tail, system accounts, references."""
         bare = value.lstrip("@$/").removeprefix("u/")
-        if bare.lower() in NOT_HANDLES:
-            return False
+        if bare.lower() in NOT_HANDLES or text.startswith("[bot]", end):
+            return False  # "dependabot[bot]": a bot, no one's account
         if value.startswith("$") and (bare.isupper() and len(bare) <= 5):
             return False
         if "#" in value and CUES.search(value.partition("#")[0]):

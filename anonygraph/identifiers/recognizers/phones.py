@@ -250,6 +250,11 @@ ID_WORDS = re.compile(
 )
 """Words of a label that name an identifier other than a phone number."""
 
+ADDRESS_UNIT = re.compile(
+    r"(?i)\b(?:sector|sec|block|blk|phase|stage|pocket|floor|plot|ward|zone)\.?[ \t]*$"
+)
+"""A part of an address right before a number: the number is its, not a phone's."""
+
 ABBREVIATION = re.compile(r"(?:^|[\s.-])[^\W\d_]{1,4}\.$")
 """A short word closed by a full stop: a label's abbreviation ("nr.", "No.")."""
 
@@ -280,6 +285,8 @@ def _label_allows(text: str, start: int, value: str, verdict: str) -> bool:
         return True
     if ID_WORDS.search(field):
         return False
+    if ADDRESS_UNIT.search(field):
+        return False  # "HSR Layout Sector 2 560102": the sector's number, a PIN
     last = re.search(r"(?<![\w.-])([^\W\d_]+)\.?[ \t]*#?[ \t]*$", field)
     if last and sum(c.isupper() for c in last.group(1)) >= 2:
         return False  # an acronym or a code word right before: the ID's name
