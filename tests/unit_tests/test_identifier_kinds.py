@@ -754,6 +754,8 @@ FIELD_LAYOUTS = [
     ("name;price;sku\nKettle Deluxe;49.00;KT-200", "PERSON", "Kettle Deluxe", False),
     ("deploy name=api-gateway replicas=3", "PERSON", "api-gateway", False),
     ("sku;qty;zip_fee\nKT-200;4;12000", "POSTCODE", "12000", False),
+    ("train step=40 cp=3 sin=0.5 cell=12", "POSTCODE", "3", False),
+    ("train step=40 cp=3 sin=0.5 cell=12", "NATIONAL_ID", "0.5", False),
 ]
 
 

@@ -114,9 +114,12 @@ def fits(kind: str, value: str) -> bool:
     """Tell whether a field's value can be of ``kind`` (a number holds digits)."""
     if not value or len(value) > 80:
         return False
-    has_digit = any(c.isdigit() for c in value)
+    count = sum(c.isdigit() for c in value)
+    has_digit = count > 0
     if kind in NUMBER_KINDS:
-        return has_digit
+        # "cp=3", "cell=5", "sin=0.5": a short number is a setting, whatever
+        # its key's letters could also name.
+        return count >= MIN_DIGITS.get(kind, 1)
     if kind == "PERSON":
         # "name=api-gateway" names a service: a person's name in Latin letters
         # is in title case, and no name holds a path's or a key's marks.
@@ -131,6 +134,18 @@ def fits(kind: str, value: str) -> bool:
         return "@" in value
     return any(c.isalnum() for c in value)
 
+
+MIN_DIGITS = {
+    "PHONE": 7,
+    "NATIONAL_ID": 5,
+    "BANK_ACCOUNT": 6,
+    "MEDICAL_RECORD": 4,
+    "PASSPORT": 5,
+    "DATE_OF_BIRTH": 4,
+    "POSTCODE": 3,
+    "LICENSE_PLATE": 1,
+}
+"""The fewest digits a value of each number kind holds."""
 
 DELIMITERS = ("\t", ";", "|", ",")
 
