@@ -1056,3 +1056,22 @@ def test_when_an_address_has_a_flat_door_or_sector_then_all_of_it_goes(
     text: str, kind: str, span: str, expected: bool
 ) -> None:
     check(text, kind, span, expected=expected)
+
+
+BIRTH_DATES_AND_TAX_IDS = [
+    ("生年月日：1990年5月3日", "DATE_OF_BIRTH", "1990年5月3日", True),
+    ("생년월일: 1992. 4. 17.", "DATE_OF_BIRTH", "1992. 4. 17", True),
+    ("Ngày sinh: 12/03/1990", "DATE_OF_BIRTH", "12/03/1990", True),
+    ("Meeting: 1992. 4. 17. agenda", "DATE_OF_BIRTH", "1992. 4. 17", False),
+    ("NIF: 238475611", "NATIONAL_ID", "238475611", True),
+    ("NIF: 238475612", "NATIONAL_ID", "238475612", False),
+    ("National ID: 29001011234567 on file", "NATIONAL_ID", "29001011234567", True),
+    ("Order 29001011234567 shipped", "NATIONAL_ID", "29001011234567", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), BIRTH_DATES_AND_TAX_IDS)
+def test_when_a_birth_date_or_tax_id_has_its_label_and_check_then_it_is_found(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)

@@ -225,22 +225,25 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
         r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/. ]\d{1,2}[-/. ]\d{2,4}|"
         rf"{DAY}(?:\s*(?:of|de)\s*|[\s-]+|/){MONTH}(?:\s*(?:de)\s*|[\s,/-]+)"
         r"\d{2,4}|"
-        rf"{MONTH}[\s-]+{DAY},?[\s-]+\d{{4}})"
+        rf"{MONTH}[\s-]+{DAY},?[\s-]+\d{{4}}|"
+        # "1990年5月3日", "1990. 5. 3.": Chinese, Japanese and Korean order.
+        r"\d{4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日|\d{4}\.\s?\d{1,2}\.\s?\d{1,2}\.?)"
     )
     PATTERNS = (
         (
             "date_of_birth",
-            r"(?<![^\W_])(?:d\.?\s?o\.?\s?b\.?|date\s+of\s+birth|birth\s?date|"
+            r"(?:(?<![^\W_])(?:d\.?\s?o\.?\s?b\.?|date\s+of\s+birth|birth\s?date|"
             r"birthday|born(?:\s+on)?|b\.|geb(?:oren)?(?:\s+am)?\.?|geburtsdatum|"
             r"geburtstag|geboortedatum|geboren\s+op|data\s+de\s+nascimento|"
             r"nascid[oa]\s+em|fecha\s+de\s+nacimiento|nacid[oa]\s+el|"
             r"date\s+de\s+naissance|née?\s+le|data\s+di\s+nascita|nat[oa]\s+il|"
             r"data\s+urodzenia|urodzon[ya]|f[öo]dd|født|f[öo]delsedatum|f[øo]dselsdato|"
             r"(?:tempat\s*/\s*)?tgl\.?\s+lahir|"
-            r"syntym[äa]aika|doğum\s+tarihi|tanggal\s+lahir|petsa\s+ng\s+kapanganakan)"
-            r"(?![^\W_])"
+            r"syntym[äa]aika|doğum\s+tarihi|tanggal\s+lahir|petsa\s+ng\s+kapanganakan|"
+            r"ngày\s+sinh|tarikh\s+lahir|วันเกิด)"
+            r"(?![^\W_])|生年月日|出生日期|出生年月日|생년월일)"
             r"(?:\s*\((?:dd|mm|yyyy|[/.-])+\))?"
-            rf"\s*[:=\-]?\s*(?:(?:is|was|on|am|le|el|em|il)\s+)?"
+            rf"\s*[:：=\-]?\s*(?:(?:is|was|on|am|le|el|em|il)\s+)?"
             r"(?:[A-ZÀ-Þ][^\W\d_]+(?:\s[A-ZÀ-Þ][^\W\d_]+)?,\s*)?"  # "Yogyakarta, "
             rf"(?P<v>{DATE})"
             r"(?![\w/.-]\d)",

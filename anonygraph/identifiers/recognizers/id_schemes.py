@@ -179,6 +179,23 @@ def nz_nhi(n: str) -> bool:
     return remainder != 0 and (11 - remainder) % 10 == int(n[6])
 
 
+def pt_nif(n: str) -> bool:
+    """Portuguese NIF: a weighted mod 11 check digit (10 and 11 give 0)."""
+    value = 11 - _weighted(n, tuple(range(9, 1, -1))) % 11
+    return (0 if value >= 10 else value) == int(n[8])
+
+
+def eg_nid(n: str) -> bool:
+    """Egyptian national ID: century, birth date and governorate code up front."""
+    century = {"2": 1900, "3": 2000}.get(n[0])
+    governorate = int(n[7:9])
+    return (
+        century is not None
+        and _is_date(century + int(n[1:3]), int(n[3:5]), int(n[5:7]))
+        and (1 <= governorate <= 4 or 11 <= governorate <= 35 or governorate == 88)
+    )
+
+
 def any_number(n: str) -> bool:
     """Accept what the label names (a scheme with no check)."""
     return True
@@ -255,6 +272,8 @@ SCHEMES: tuple[Scheme, ...] = (
     Scheme("mx_nss", r"\d{11}", luhn_valid, r"nss|número de seguridad social"),
     Scheme("ph_philhealth", r"\d{2}-\d{9}-\d", any_number, r"philhealth"),
     Scheme("nz_nhi", r"[A-HJ-NP-Z]{3}\d{4}", nz_nhi, r"nhi(?: (?:no|number))?"),
+    Scheme("pt_nif", r"\d{9}", pt_nif, r"nif|n\.?º? de contribuinte|contribuinte"),
+    Scheme("eg_nid", r"[23]\d{13}", eg_nid, r"national id|الرقم القومي|nid"),
     Scheme("gh_card", r"GHA-\d{9}-\d", any_number, "", True),
     Scheme(
         "il_tz",
