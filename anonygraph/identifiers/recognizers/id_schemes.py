@@ -328,6 +328,13 @@ class IdSchemeRecognizer(CuedPatternRecognizer):
             if s.labels
         }
         self.by_name = {s.name: s for s in SCHEMES}
+        # A labelled-only scheme whose label is nowhere in the text has
+        # nothing to find: one search for the label spares the shape's scan.
+        self.anywhere = {
+            s.name: re.compile(rf"(?i)(?<![\w])(?:{s.labels})(?![\w])")
+            for s in SCHEMES
+            if s.labels and not s.bare
+        }
 
     def analyze(
         self, text: str, entities: list[str], nlp_artifacts: object = None
@@ -336,6 +343,9 @@ class IdSchemeRecognizer(CuedPatternRecognizer):
         results: list[RecognizerResult] = []
         for name, pattern, _ in self.compiled:
             scheme = self.by_name[name]
+            label = self.anywhere.get(name)
+            if label is not None and not label.search(text):
+                continue
             for match in pattern.finditer(text):
                 start, end = match.span("v")
                 score = self._score(scheme, match.group("v"), text, start, end)
