@@ -54,6 +54,10 @@ def _closes_chain(text: str, ident: Identifier) -> bool:
     return " " not in ident.text and bool(CHAIN_END.match(text, ident.end))
 
 
+FIELD = "FieldRecognizer"
+"""Name of the recognizer that reads names from labelled columns and keys."""
+
+
 def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
     """Cut person finds to their field, drop labels and towns, make places addresses.
 
@@ -79,6 +83,9 @@ def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
             or POSSESSIVE_BEFORE.match(cut.text.split()[0] + " ")
         ):
             continue  # "My Strava is …": a thing of one's own, no one's name
+        if cut.recognizer == FIELD:
+            shaped.append(cut)  # a column or key labelled as a name says so
+            continue
         cut = _without_paired_word(text, cut)
         kind_or_none = _place_kind(text, cut, addresses)
         if kind_or_none == "TOWN":
@@ -119,7 +126,7 @@ def _before_org_suffix(text: str, end: int) -> bool:
     """Tell a name followed by a company's legal form ("Dijkstra Bouw B.V.")."""
     from anonygraph.identifiers.recognizers.name_checks import LEGAL_FORMS, ORG_WORDS
 
-    after = re.match(r"[ \t]+([\w.]+)", text[end:])
+    after = re.match(r"[ \t]+([\w./]+)", text[end:])
     if after and after.group(1).replace(".", "").lower() in ORG_WORDS:
         return True
     # "Azulejaria Moderna, Lda.": a legal form after a comma; an org word

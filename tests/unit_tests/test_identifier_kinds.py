@@ -648,3 +648,430 @@ def test_when_a_place_kin_word_or_lab_stands_where_a_name_could_then_it_is_no_pe
     text: str, span: str, expected: bool
 ) -> None:
     check(text, "PERSON", span, expected=expected)
+
+
+NATIONAL_ID_SCHEMES = [
+    # Each scheme's check or label decides; a number one digit off stays.
+    ("Fødselsnummer: 15038749886", "15038749886", True),
+    ("Fødselsnummer: 15038749887", "15038749887", False),
+    ("CPR-nr.: 120719-4510", "120719-4510", True),
+    ("Bestilling 120799-4510 sendt", "120799-4510", False),
+    ('form state: hetu="240684-3188" saved', "240684-3188", True),
+    ("build 240684-3189 released", "240684-3189", False),
+    ("M-55102;756.3012.9485.77;Zürich", "756.3012.9485.77", True),
+    ("Artikel 756.3012.9485.78 im Lager", "756.3012.9485.78", False),
+    ("Rijksregisternr.: 85.09.14-263.01", "85.09.14-263.01", True),
+    ("Rijksregisternr.: 85.09.14-263.02", "85.09.14-263.02", False),
+    ("(r.č. 886207/3220) volala", "886207/3220", True),
+    ("faktura 886207/3221 zaplacena", "886207/3221", False),
+    ("the gas contract on AMKA 04088513470 please", "04088513470", True),
+    ("the gas contract on AMKA 04088513471 please", "04088513471", False),
+    ("Herr Ebner (SV-Nr. 4288110572) rief an", "4288110572", True),
+    ("Herr Ebner (SV-Nr. 4288110573) rief an", "4288110573", False),
+    ("Thai ID: 1-1037-00452-18-4", "1-1037-00452-18-4", True),
+    ("Part 1-1037-00452-18-5 in stock", "1-1037-00452-18-5", False),
+    ("NIK: 3404075802940003", "3404075802940003", True),
+    ("Kode pesanan 3404075802940003 sudah dikirim", "3404075802940003", False),
+    ("刘思雨,110105198806234025,北京", "110105198806234025", True),
+    ("运单 110105198806234026 已发货", "110105198806234026", False),
+    ("Emirates ID: 784-1979-7841520-2", "784-1979-7841520-2", True),
+    ("Ref 784-1979-7841520-3 filed", "784-1979-7841520-3", False),
+    ("Mi CUIL es 27-31845206-2 y", "27-31845206-2", True),
+    ("Pedido 27-31845206-3 enviado", "27-31845206-3", False),
+    ("don Felipe Muñoz, RUT 16.482.739-9, domiciliado", "16.482.739-9", True),
+    ("don Felipe Muñoz, RUT 16.482.739-8, domiciliado", "16.482.739-8", False),
+    ("kyc rrn mismatch input=920417-2085131", "920417-2085131", True),
+    ("order id 920417-2085132 shipped", "920417-2085132", False),
+    ("Cliente: Juan Ospina CC 1.020.784.316", "1.020.784.316", True),
+    ("Total: 1.020.784.316 pesos", "1.020.784.316", False),
+    ("Estudiante: Valentina Quispe\nDNI: 74821093", "74821093", True),
+    ("CCCD em là 001190024718 nếu cần", "001190024718", True),
+    ("Ghana Card: GHA-718204936-5", "GHA-718204936-5", True),
+    ("Driver's license: R240-5817-3392-06 (WI)", "R240-5817-3392-06", True),
+    ("ACC form lodged; IRD 049-182-732 for comp", "049-182-732", True),
+    ("ACC form lodged; IRD 049-182-733 for comp", "049-182-733", False),
+    ("need your teudat zehut for the paperwork\nTo Avi: 314592684.", "314592684", True),
+    (
+        "need your teudat zehut for the paperwork\nTo Avi: 314592685.",
+        "314592685",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), NATIONAL_ID_SCHEMES)
+def test_when_a_national_id_schemes_check_or_label_holds_then_it_is_found(
+    text: str, span: str, expected: bool
+) -> None:
+    check(text, "NATIONAL_ID", span, expected=expected)
+
+
+FIELD_LAYOUTS = [
+    # A table's header names each column's kind; a key names its value.
+    (
+        "name\tdob\tnhs_no\nRowan Fairbairn\t1996-05-30\t612 408 9378",
+        "DATE_OF_BIRTH",
+        "1996-05-30",
+        True,
+    ),
+    (
+        "name\tdob\tnhs_no\nRowan Fairbairn\t1996-05-30\t612 408 9378",
+        "NATIONAL_ID",
+        "612 408 9378",
+        True,
+    ),
+    (
+        "name\tdob\tnhs_no\nRowan Fairbairn\t1996-05-30\t612 408 9378",
+        "PHONE",
+        "612 408 9378",
+        False,
+    ),
+    (
+        "id;name;street;zip;city\n7;Nadia Brügger;Seefeldstrasse 204;8008;Zürich",
+        "POSTCODE",
+        "8008",
+        True,
+    ),
+    (
+        "order_id,收件人,手机,邮编\nJD-88214093117,刘思雨,138 0013 4821,100022",
+        "PERSON",
+        "刘思雨",
+        True,
+    ),
+    (
+        "order_id,收件人,手机,邮编\nJD-88214093117,刘思雨,138 0013 4821,100022",
+        "POSTCODE",
+        "100022",
+        True,
+    ),
+    (
+        'last form state: name="Kaisa Virtanen" postinumero="00530"',
+        "POSTCODE",
+        "00530",
+        True,
+    ),
+    # One labelled column is no table of people; a service's name is no person.
+    ("name;price;sku\nKettle Deluxe;49.00;KT-200", "PERSON", "Kettle Deluxe", False),
+    ("deploy name=api-gateway replicas=3", "PERSON", "api-gateway", False),
+    ("sku;qty;zip_fee\nKT-200;4;12000", "POSTCODE", "12000", False),
+    ("train step=40 cp=3 sin=0.5 cell=12", "POSTCODE", "3", False),
+    ("train step=40 cp=3 sin=0.5 cell=12", "NATIONAL_ID", "0.5", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), FIELD_LAYOUTS)
+def test_when_a_header_or_key_labels_a_value_then_the_label_decides_its_kind(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
+
+
+MORE_FORMATS = [
+    # Postcodes of many shapes after a street address, on its line or below.
+    ("Adresse: Tollbugata 31B, 0157 Oslo", "POSTCODE", "0157", True),
+    ("Bopæl: Jagtvej 141, 4. tv., 2200 København N", "POSTCODE", "2200", True),
+    ("Frau Pichlmayr\nMariahilfer Straße 77/12\n1060 Wien", "POSTCODE", "1060", True),
+    (
+        "Morada: Rua de Cedofeita 218, 3.º Esq., 4050-174 Porto",
+        "POSTCODE",
+        "4050-174",
+        True,
+    ),
+    ("Av. Corrientes 3247, 5° B (C1193AAE) necesitamos", "POSTCODE", "C1193AAE", True),
+    (
+        "Dirección: Calle 93 # 14-20, Apto 502, Bogotá 110221",
+        "POSTCODE",
+        "110221",
+        True,
+    ),
+    (
+        "at 7/22 Wattle Grove, Collingwood VIC 3066. Order 3318-776.",
+        "POSTCODE",
+        "3318-776",
+        False,
+    ),
+    ("Sold 4050 units in 2026 Porto wines", "POSTCODE", "4050", False),
+    # Streets in more countries' orders.
+    (
+        "Adresa: Vinohradská 1543/38, 120 00 Praha 2",
+        "ADDRESS",
+        "Vinohradská 1543/38",
+        True,
+    ),
+    ("Viewing at Θησέως 112, 176 71 Καλλιθέα", "ADDRESS", "Θησέως 112", True),
+    (
+        "adres Bağdat Caddesi No: 318 D: 5 34728",
+        "ADDRESS",
+        "Bağdat Caddesi No: 318 D: 5",
+        True,
+    ),
+    (
+        "flat is Rehov Bialik 27, apt 9.",
+        "ADDRESS",
+        "Rehov Bialik 27, apt 9",
+        True,
+    ),
+    (
+        "Khách: Số 27 ngõ 64 Nguyễn Lương Bằng, Đống Đa",
+        "ADDRESS",
+        "Số 27 ngõ 64 Nguyễn Lương Bằng",
+        True,
+    ),
+    ("Omistaja As Oy Fleminginkatu 17 hoitaa", "ADDRESS", "Fleminginkatu 17", False),
+    # Passports, medical records, accounts, dates of birth by their labels.
+    (
+        "Rm 1204: Putu Ayu Lestari (ID) - PP C 2874103 - vegetarian",
+        "PASSPORT",
+        "C 2874103",
+        True,
+    ),
+    ("Meine Pass-Nr.: X7204183. Tel. folgt", "PASSPORT", "X7204183", True),
+    ("Booked the PP 2024 conference", "PASSPORT", "2024", False),
+    (
+        "Hospital discharge summary\nHN: HN 64-028817",
+        "MEDICAL_RECORD",
+        "HN 64-028817",
+        True,
+    ),
+    (
+        "Clinic note. Patient: Mariam, file no. HFC-2019-04821",
+        "MEDICAL_RECORD",
+        "HFC-2019-04821",
+        True,
+    ),
+    (
+        "Office memo: file no. HR-2019-04821 archived",
+        "MEDICAL_RECORD",
+        "HR-2019-04821",
+        False,
+    ),
+    ("Utbetaling til konto 1503.28.76444", "BANK_ACCOUNT", "1503.28.76444", True),
+    ("Nový účet: 192837461/0800 (IBAN)", "BANK_ACCOUNT", "192837461", True),
+    ("Meeting 192837461/0800 notes", "BANK_ACCOUNT", "192837461", False),
+    (
+        "el CBU es 0720128400000418735204.",
+        "BANK_ACCOUNT",
+        "0720128400000418735204",
+        True,
+    ),
+    (
+        "el CBU es 0720128400000418735205.",
+        "BANK_ACCOUNT",
+        "0720128400000418735205",
+        False,
+    ),
+    ("His account was GTBank 0174529386.", "BANK_ACCOUNT", "0174529386", True),
+    ("Født: 12. juli 2019", "DATE_OF_BIRTH", "12. juli 2019", True),
+    ("Tempat/Tgl lahir: Yogyakarta, 18-02-1994", "DATE_OF_BIRTH", "18-02-1994", True),
+    ("Dibuat: Yogyakarta, 18-02-1994", "DATE_OF_BIRTH", "18-02-1994", False),
+    # Cards of more issuers; an account's number is no card.
+    ("Dankort 5019 5537 2046 1181.", "CARD", "5019 5537 2046 1181", True),
+    ("Troy 9792 0318 4456 2718 ile", "CARD", "9792 0318 4456 2718", True),
+    ("A/c 50100248193754 for refunds", "CARD", "50100248193754", False),
+    # A person's own site: the host is their name joined; a company's stays.
+    (
+        "Rasmus Kjærgaard Holm, fotograf\nhttps://rasmusholm.photo",
+        "URL",
+        "https://rasmusholm.photo",
+        True,
+    ),
+    (
+        "Carlsberg Byen Ejendomme A/S, see https://carlsbergbyen.dk",
+        "URL",
+        "https://carlsbergbyen.dk",
+        False,
+    ),
+    (
+        "Notes: https://gist.github.com/jblackwood/7c1e90ab44f2",
+        "URL",
+        "https://gist.github.com/jblackwood/7c1e90ab44f2",
+        True,
+    ),
+    # Company, case and tracking numbers after their label are no phones.
+    ("Org.nr. 981436296 (Fjordvern ASA)", "PHONE", "981436296", False),
+    ("Company No. 09214873", "PHONE", "09214873", False),
+    ("Zapsal: tomas | IČO 27193845", "PHONE", "27193845", False),
+    ("kargo olursa MNG takip 7201948833", "PHONE", "7201948833", False),
+    ("Y-tunnus 0118472-9", "PHONE", "0118472-9", False),
+    ("Polisenummer: 7741-0093-22", "NATIONAL_ID", "7741-0093-22", False),
+    ("Mobil: +47 412 08 739", "PHONE", "+47 412 08 739", True),
+    # A plate after "reg." is a plate, not a postcode.
+    (
+        "Kjøretøy: Tesla, reg. EL 48213\nSkadedato: i dag",
+        "LICENSE_PLATE",
+        "EL 48213",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), MORE_FORMATS)
+def test_when_a_format_has_its_label_or_place_then_its_kind_is_found(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
+
+
+ORGANIZATIONS_AND_NETWORKS = [
+    # An organization's role address, name or network stays; a person's goes.
+    (
+        "Questions: events@pydata.example.org",
+        "EMAIL",
+        "events@pydata.example.org",
+        False,
+    ),
+    (
+        "Write to help.maps@corp.example.com",
+        "EMAIL",
+        "help.maps@corp.example.com",
+        False,
+    ),
+    (
+        "Write to priya.maps@corp.example.com",
+        "EMAIL",
+        "priya.maps@corp.example.com",
+        True,
+    ),
+    ("  - 10.12.0.0/16\n", "IP_ADDRESS", "10.12.0.0/16", False),
+    (
+        "my IPv6 prefix 2001:db8:c0de:4a00::/56 at home",
+        "IP_ADDRESS",
+        "2001:db8:c0de:4a00::/56",
+        True,
+    ),
+    (
+        "Author: 49699333+dependabot[bot]@users.noreply.github.com",
+        "PHONE",
+        "49699333",
+        False,
+    ),
+    (
+        "Author: 49699333+dependabot[bot]@users.noreply.github.com",
+        "HANDLE",
+        "@users.noreply.github.com",
+        False,
+    ),
+    ("Til: Carlsberg Byen Ejendomme A/S", "PERSON", "Carlsberg Byen Ejendomme", False),
+    ("Til: Mette Byen Holm, Vesterbrogade 3", "PERSON", "Mette Byen Holm", True),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "span", "expected"), ORGANIZATIONS_AND_NETWORKS
+)
+def test_when_an_organization_or_network_owns_a_value_then_it_stays(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
+
+
+MESSENGER_IDS_AND_PLATES = [
+    ("发货人：小林 (微信 linxiaoqi_sh)", "HANDLE", "linxiaoqi_sh", True),
+    ("Add me on LINE ID: ploy.chk", "HANDLE", "ploy.chk", True),
+    ("Stand in line please", "HANDLE", "please", False),
+    ("UPI kar diya, anjali.rao91@okicici", "HANDLE", "anjali.rao91@okicici", True),
+    ("vehículo placa patente KJ·TR·42.", "LICENSE_PLATE", "KJ·TR·42", True),
+    ("la patente del invento 2024 fue", "LICENSE_PLATE", "2024", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), MESSENGER_IDS_AND_PLATES)
+def test_when_a_messenger_or_plate_label_names_a_value_then_it_is_found(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
+
+
+RECORDS_BY_PHRASE = [
+    (
+        "Mi número de expediente en la clínica es EXP-14-0827719.",
+        "MEDICAL_RECORD",
+        "EXP-14-0827719",
+        True,
+    ),
+    ("The hospital car park is 2024 spaces", "MEDICAL_RECORD", "2024", False),
+    ("Mere Te Awa-Parata, NHI ZAC4829, GP visit", "NATIONAL_ID", "ZAC4829", True),
+    ("Mere Te Awa-Parata, NHI ZAC4828, GP visit", "NATIONAL_ID", "ZAC4828", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), RECORDS_BY_PHRASE)
+def test_when_a_record_number_is_named_by_a_phrase_or_scheme_then_it_is_found(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
+
+
+ADDRESS_TAILS = [
+    # The whole address goes, its flat, door or crossing street too; no number
+    # of it is left behind or read as a phone.
+    (
+        "Address: H.No. 1184, Sector 70, Mohali 160071",
+        "ADDRESS",
+        "H.No. 1184, Sector 70",
+        True,
+    ),
+    (
+        "Residence: Villa 23, Street 14B, Al Barsha 2",
+        "ADDRESS",
+        "Villa 23, Street 14B, Al Barsha",
+        True,
+    ),
+    (
+        "Address: 99/45 Moo 3, Soi Ramkhamhaeng 24, Bangkok",
+        "ADDRESS",
+        "99/45 Moo 3, Soi Ramkhamhaeng 24",
+        True,
+    ),
+    (
+        "Dirección: Calle 93 # 14-20, Apto 502, Bogotá",
+        "ADDRESS",
+        "Calle 93 # 14-20, Apto 502",
+        True,
+    ),
+    (
+        "Alamat: Jl. Kaliurang Km 5,6 No. 12, Sleman",
+        "ADDRESS",
+        "Jl. Kaliurang Km 5,6 No. 12",
+        True,
+    ),
+    (
+        "#42, 3rd Cross, 7th Main, HSR Layout Sector 2 560102",
+        "PHONE",
+        "2 560102",
+        False,
+    ),
+    (
+        "#42, 3rd Cross, 7th Main, HSR Layout Sector 2 560102",
+        "POSTCODE",
+        "560102",
+        True,
+    ),
+    ("Author: dependabot[bot] <bot@example.com>", "HANDLE", "dependabot", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), ADDRESS_TAILS)
+def test_when_an_address_has_a_flat_door_or_sector_then_all_of_it_goes(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
+
+
+BIRTH_DATES_AND_TAX_IDS = [
+    ("生年月日：1990年5月3日", "DATE_OF_BIRTH", "1990年5月3日", True),
+    ("생년월일: 1992. 4. 17.", "DATE_OF_BIRTH", "1992. 4. 17", True),
+    ("Ngày sinh: 12/03/1990", "DATE_OF_BIRTH", "12/03/1990", True),
+    ("Meeting: 1992. 4. 17. agenda", "DATE_OF_BIRTH", "1992. 4. 17", False),
+    ("NIF: 238475611", "NATIONAL_ID", "238475611", True),
+    ("NIF: 238475612", "NATIONAL_ID", "238475612", False),
+    ("National ID: 29001011234567 on file", "NATIONAL_ID", "29001011234567", True),
+    ("Order 29001011234567 shipped", "NATIONAL_ID", "29001011234567", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), BIRTH_DATES_AND_TAX_IDS)
+def test_when_a_birth_date_or_tax_id_has_its_label_and_check_then_it_is_found(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)

@@ -30,13 +30,17 @@ from anonygraph.identifiers.recognizers.addresses import (
 from anonygraph.identifiers.recognizers.cards import CardRecognizer
 from anonygraph.identifiers.recognizers.documents import (
     BankAccountRecognizer,
+    CbuRecognizer,
     ClabeRecognizer,
+    CzechAccountRecognizer,
     DateOfBirthRecognizer,
     MedicalRecordRecognizer,
     PassportRecognizer,
 )
 from anonygraph.identifiers.recognizers.email import OfflineEmailRecognizer
+from anonygraph.identifiers.recognizers.fields import FieldRecognizer
 from anonygraph.identifiers.recognizers.handles import HandleRecognizer
+from anonygraph.identifiers.recognizers.id_schemes import IdSchemeRecognizer
 from anonygraph.identifiers.recognizers.ip import PersonalIpRecognizer
 from anonygraph.identifiers.recognizers.names import (
     ContextNameRecognizer,
@@ -97,6 +101,10 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     PpsnRecognizer,
     CurpRecognizer,
     ClabeRecognizer,
+    IdSchemeRecognizer,
+    FieldRecognizer,
+    CzechAccountRecognizer,
+    CbuRecognizer,
 )
 """Our recognizers, each owning one kind (or one scheme of a kind)."""
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
+from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
 
 STREET_TYPES = (
     "Street|St|Road|Rd|Avenue|Ave|Av|Lane|Ln|Drive|Dr|Boulevard|Blvd|Court|Ct|"
@@ -28,14 +29,16 @@ STREET_TYPES = (
 LEADING_TYPES = (
     "Heol|Rue|Calle|Via|Rua|Avenida|Av\\.|Avenue|Boulevard|Bd|Plaza|Piazza|Paseo|"
     "Carrer|Travessa|Alameda|Stryd|Ffordd|All[ée]e|Chemin|Impasse|Camino|Ronda|"
-    "Viale|Vicolo|Corso|Estrada|Pra[çc]a"
+    "Viale|Vicolo|Corso|Estrada|Pra[çc]a|Rehov|Rechov|Sderot|Derech|Jr\\.|Jir[óo]n|"
+    "Jl\\.|Jalan|Carrera|Cra\\.|Soi|ul\\.|al\\.|Ulica|Aleja|C/"
 )
 """Street types written before the name, after a house number or with one after."""
 
 GERMANIC_SUFFIXES = (
     "straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|hof|steig|pfad|"
     "chaussee|gracht|laan|plein|straat|kade|singel|dijk|markt|berg|feld|garten|"
-    "gatan|gata|gade|gaten|vägen|väg|veien|vej|gränd|torget|stræde"
+    "gatan|gata|gade|gaten|vägen|väg|veien|vej|gränd|torget|stræde|katu|tie|"
+    "kuja|polku|kaari|väylä"
 )
 """Endings of German and Dutch street names."""
 
@@ -48,6 +51,7 @@ STREET_ENDINGS = (
 
 ORG_BEFORE = re.compile(
     r"(?:\b(?:Inc|Corp|Ltd|LLC|LLP|GmbH|AG|plc|PLC|S\.A|B\.V|Co)\.?,?\s*|"
+    r"\b(?:As Oy|Asunto Oy|Oy|Ab|Brf|BRF|A/S|ApS|ASA|AS|Sp\. z o\.o\.)\s+|"
     r"(?i:contact us|visit us|find us|our\b[\w -]{0,20}?\b(?:office|store|shop|"
     r"showroom|clinic|headquarters|hq|branch))\b[^\n]{0,20})$"
 )
@@ -55,6 +59,15 @@ ORG_BEFORE = re.compile(
 
 WORD = r"[A-ZÀ-Þ][\w'’.-]*"
 UNIT = r"(?:,?\s*(?:Unit|Apt\.?|Apartment|Suite|Ste\.?|Flat|#)\s*[\w-]+)?"
+UNITS_AFTER = (
+    r"(?:,?[ \t]+(?:No|Nomor|Số)\.?:?[ \t]*\d{1,5}[A-Za-z]?|"
+    r",?[ \t]+(?i:apto|apt|dpto|depto|piso|boîte|bte|lgh|int|flat|unit|suite)\b\.?"
+    r"[ \t]*\w{1,5}|[ \t]+m\.[ \t]*\d{1,4}|,\d{1,2}(?=[ \t]+No\b)|"
+    r",[ \t]*\d{1,2}[º°ª](?:[ \t]*\d{1,2}[º°ª]|[ \t]+[A-Z]\b)?)*"
+)
+"""A flat, floor or door after a street and number ("apt 9", "Dpto. 4", "3º 2ª")."""
+CAP = r"[A-ZÀ-ÞĀ-ŽĐƠƯẠ-Ỹ]"
+"""A capital of the Latin scripts (Vietnamese and Central European letters too)."""
 
 
 class StreetAddressRecognizer(CuedPatternRecognizer):
@@ -72,20 +85,25 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
         ),
         (
             "number_then_leading_type",
-            r"(?<![\w/.-])(?P<v>\d{1,5}[A-Za-z]?,?\s+"
+            r"(?<![\w/.-])(?P<v>\d{1,5}[A-Za-z]?(?:\s+(?:bis|ter|quater))?,?\s+"
             rf"(?i:{LEADING_TYPES})\s+(?:(?:[a-zà-ÿ]{{1,3}}|{WORD})\s+){{0,4}}{WORD})",
             0.8,
         ),
         (
             "type_then_number",
-            rf"\b(?P<v>(?:{LEADING_TYPES})\s+(?:(?:[a-zà-ÿ]{{1,3}}|{WORD})\s+){{0,5}}"
-            r"\d{1,5}[A-Za-z]?)\b",
+            # "C/ de Sant Pere Més Alt, 27": a comma before a short house number.
+            rf"(?<![\w.])(?P<v>(?:{LEADING_TYPES})\s+(?:(?:[a-zà-ÿ]{{1,3}}|{WORD})"
+            r"(?:\s+|,\s+(?=\d{1,3}(?!\d)))){0,5}\d{1,5}[A-Za-z]?\b"
+            # "Calle 93 # 14-20" (the crossing street and door), "Km 5,6".
+            r"(?:[ \t]*#[ \t]*\d{1,3}[A-Z]?-\d{1,3}|,\d{1,2}(?![\d º°ª]))?"
+            rf"{UNITS_AFTER})",
             0.8,
         ),
         (
             "germanic",
             rf"\b(?P<v>(?:(?:Am|An der|Auf dem|Im|In der|Zum|Zur|Op de|Aan de)\s+)?"
-            rf"[A-ZÄÖÜ][\wäöüß-]*(?:{GERMANIC_SUFFIXES})\s+\d{{1,4}}\s?[a-zA-Z]?)\b",
+            rf"[A-ZÄÖÜ][\wäöüß-]*(?:{GERMANIC_SUFFIXES})\s+\d{{1,4}}"
+            r"(?:\s?[a-zA-Z](?:\s\d{1,3}(?=,))?\b)?(?:/\d{1,4}\b)?)",
             0.8,
         ),
         (
@@ -95,7 +113,7 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             r"\b(?!(?:Die|Der|Das|Den|Dem|Des|Eine?|Jede|Diese|De|Het|Een)\b)"
             r"(?P<v>[A-ZÄÖÜ][\wäöüß-]*[ -](?:Straße|Strasse|Str\.|Weg|Allee|Platz|"
             r"Gasse|Ring|Damm|Ufer|Chaussee|Laan|Straat|Gatan|Vägen)"
-            r"\s+\d{1,4}\s?[a-zA-Z]?)(?![\w-])",
+            r"\s+\d{1,4}\s?[a-zA-Z]?(?:/\d{1,4})?)(?![\w-])",
             0.8,
         ),
         (
@@ -108,7 +126,8 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             "indian_house",
             r"\b(?P<v>(?i:h\.?\s?no\.?|house\s+no\.?|flat\s+no\.?|plot\s+no\.?|"
             r"door\s+no\.?|d\.?\s?no\.?)\s*[\w/-]*\d[\w/-]*"
-            r"(?:,\s*(?:(?:No\.?\s*\d+|[A-Z][\w-]*)\s?){1,5})?)",
+            r"(?:,\s*(?:(?:(?:No|Sector|Sec|Block|Phase|Stage|Pocket)\.?\s*\d+[A-Z]?|"
+            r"[A-Z][\w-]*)\s?){1,5})?)",
             0.8,
         ),
         (
@@ -120,10 +139,56 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             0.8,
         ),
         (
+            # "Bağdat Caddesi No: 318 D: 5": Turkish streets, door and flat.
+            "turkish",
+            rf"\b(?P<v>(?:{WORD}\s){{1,3}}(?:Caddesi|Cad\.|Sokak|Sokağı|Sk\.|"
+            r"Bulvarı|Blv\.)\s+No\s*:?\s*\d{1,5}[A-Z]?(?:\s*(?:D|Daire|Kat)\s*:?\s*\d{1,4})*)",
+            0.8,
+        ),
+        (
+            # "Vinohradská 1543/38": Czech and Slovak street adjectives, a
+            # house number with its street number after a slash.
+            "czech",
+            rf"(?<![\w.])(?P<v>{CAP}[^\W\d_]*(?:sk[áé]|ck[áé]|ová|ého|ní)\s+"
+            r"\d{1,5}(?:/\d{1,4}[a-z]?)?)(?![\w/])",
+            0.75,
+        ),
+        (
+            # "Θησέως 112, 176 71 Καλλιθέα": a Greek street, its number and a
+            # Greek postcode after it.
+            "greek",
+            r"(?P<v>[Α-Ω][α-ωά-ώϊϋΐΰ]+(?:\s[Α-Ω][α-ωά-ώϊϋΐΰ]+)?\s+\d{1,4}[Α-Ωα-ω]?)"
+            r"(?=,\s*(?:\d{3}\s?\d{2}\b|$))",
+            0.8,
+        ),
+        (
+            # "Số 27 ngõ 64 Nguyễn Lương Bằng": a Vietnamese house number,
+            # its alleys, then the street's name.
+            "vietnamese",
+            r"(?P<v>(?i:số)\s+\d{1,5}[A-Za-z]?(?:[/,]?\s*(?:ngõ|ngách|hẻm|kiệt)\s+\d{1,4})*"
+            rf"\s+(?:(?:đường|phố)\s+)?{CAP}[^\W\d_]*(?:\s{CAP}[^\W\d_]*){{0,3}})",
+            0.8,
+        ),
+        (
             "po_box",
             r"\b(?P<v>(?:P\.?\s?O\.?\s?Box|Postfach|Apartado|Caixa Postal|"
             r"Boîte postale)"
             r"\s+\d{1,6})\b",
+            0.8,
+        ),
+        (
+            # "Villa 23, Street 14B": Gulf addresses number the street too.
+            "numbered_street",
+            r"\b(?P<v>(?:Villa|House|Building|Bldg\.?|Flat|Office)\s+\d{1,5}[A-Z]?,\s*"
+            r"(?:Street|St\.?|Road|Rd\.?|Sikka|Lane)\s+\d{1,4}[A-Z]?)\b",
+            0.8,
+        ),
+        (
+            # "99/45 Moo 3, Soi Ramkhamhaeng 24": Thai house, village, lane.
+            "thai",
+            r"(?<![\w/.-])(?P<v>\d{1,4}(?:/\d{1,4})?\s+(?:Moo|M\.)\s*\d{1,3}"
+            rf"(?:,?\s+Soi\s+{WORD}(?:\s+{WORD})*(?:\s+\d{{1,3}})?)?"
+            rf"(?:,?\s+(?:Thanon|Road|Rd\.?)\s+{WORD})?)",
             0.8,
         ),
         (
@@ -159,22 +224,38 @@ STREET_BEFORE = re.compile(r"[\wäöüß.]+\s+\d{1,4}\s?[a-z]?,?\s*(?:[A-Z]\w+,?
 """The street and number (and town) right before a postcode."""
 
 
+BETWEEN = re.compile(
+    r"(?:[ \t,(#]+(?:(?i:lgh|apt|apto|dpto|depto|flat|unit|suite|piso)\.?[ \t]*\d{1,4}|"
+    r"[^\W\d_][\w'’-]*|[^\W\d_]{1,5}\.|#?\d{1,3}(?:-\d{1,3})?[.º°ª]*))*"
+    r"[ \t,(#]*"
+)
+"""What may stand between a street address and its postcode: its flat, floor
+and door ("4. tv.", "apt 9", "5° B"), the district and town ("Ramat Gan")."""
+
+
 def _closes_address(text: str, start: int) -> bool:
     """Tell a number that follows a street address (and a town) on its line.
 
-    "12 allée des Ormes, 44300", "no. 221, Koramangala 4th block, 560034": a
-    street address ends within the line's last 80 characters before the
-    number, with only commas and capitalized place words between.
+    "12 allée des Ormes, 44300", "Jagtvej 141, 4. tv., 2200 København", or
+    at the start of the line after the street ("Mariahilfer Straße 77/12"
+    over "1060 Wien"): a street address ends within the 80 characters
+    before the number, with only its flat, floor, district and town between.
     """
-    line_start = max(text.rfind("\n", 0, start) + 1, start - 80)
-    stretch = text[line_start:start]
+    line_start = text.rfind("\n", 0, start) + 1
+    if not text[line_start:start].strip() and line_start > 0:
+        line_start = text.rfind("\n", 0, line_start - 1) + 1
+    line_start = max(line_start, start - 80)
+    stretch = text[line_start:start].replace("\n", " ")
     for _, pattern, _ in _ADDRESS.compiled:
         for m in pattern.finditer(stretch):
             if _ADDRESS.validate(m.group("v"), text, line_start + m.start("v"), 0):
-                between = stretch[m.end("v") :]
-                if re.fullmatch(r"(?:[\s,]+(?:[A-ZÀ-Þ][\w'’-]*\s*)*)*[\s,]*", between):
+                if BETWEEN.fullmatch(stretch[m.end("v") :]):
                     return True
-    return False
+    # "Ngong Road, Nairobi 00100": a street named without its number.
+    return any(
+        BETWEEN.fullmatch(stretch[m.end() :])
+        for m in re.finditer(rf"\b[A-Z][\w'’-]+ (?:{STREET_TYPES})\b\.?", stretch)
+    )
 
 
 class PostcodeRecognizer(CuedPatternRecognizer):
@@ -183,6 +264,11 @@ class PostcodeRecognizer(CuedPatternRecognizer):
     ENTITY = "POSTCODE"
     AFTER_ADDRESS = (
         r",[ \t]*(?P<v>[1-9]\d{3,5}|\d{5}-\d{3,4})(?=[ \t]*(?:[).;\n]|,[ \t]|$))"
+    )
+    NEAR_ADDRESS = (
+        r"(?<![\w.,/+-])(?P<v>\d{4,7}|\d{3} \d{2}|\d{2}-\d{3}|\d{4,5}-\d{3}|"
+        r"[A-Z]\d{4}[A-Z]{3})(?![\w/-]|[.,]\d)"
+        r"(?=[ \t]+[A-ZÀ-ÞΑ-ΩА-Я]|[ \t]*(?:[).,;\n]|$))"
     )
     PATTERNS = (
         ("uk", rf"\b(?P<v>{UK_POSTCODE})\b", 0.75),
@@ -193,7 +279,8 @@ class PostcodeRecognizer(CuedPatternRecognizer):
         ("au", rf"\b(?:{AU_STATES})\s+(?P<v>\d{{4}})\b", 0.8),
         (
             "town_after",
-            r"(?<![\d.,-])(?P<v>\d{5})\s+[A-ZÄÖÜÉ][a-zäöüßéèàíóú]+(?:[\s-][A-Z][a-z]+)?\b",
+            r"(?<![\d.,-])(?P<v>\d{5})[ \t]+[A-ZÄÖÜÉ][a-zäöüßéèàíóú]+"
+            r"(?:[\s-][A-Z][a-z]+)?\b",
             0.7,
         ),
         (
@@ -216,6 +303,7 @@ class PostcodeRecognizer(CuedPatternRecognizer):
         ),
         ("in_pin", r"\b[A-Z][a-z]+\s*[-–]\s*(?P<v>[1-9]\d{2}\s?\d{3})\b", 0.6),
         ("after_address", AFTER_ADDRESS, 0.8),
+        ("near_address", NEAR_ADDRESS, 0.8),
         ("town_pin", r",\s*[A-Z][a-z]+\s+(?P<v>[1-9]\d{2}\s?\d{3})\b(?![.,]?\d)", 0.6),
     )
 
@@ -223,8 +311,12 @@ class PostcodeRecognizer(CuedPatternRecognizer):
         self, match: re.Match[str], text: str, nlp_artifacts: object
     ) -> tuple[int, int] | None:
         """Ask a bare number after a comma for a street address just before."""
-        if match.re.pattern == self.AFTER_ADDRESS and not _closes_address(
-            text, match.start("v")
+        if match.re.pattern in (
+            self.AFTER_ADDRESS,
+            self.NEAR_ADDRESS,
+        ) and (
+            not _closes_address(text, match.start("v"))
+            or is_lookalike(text, *match.span("v"))
         ):
             return None
         return super().span(match, text, nlp_artifacts)

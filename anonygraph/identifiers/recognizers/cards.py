@@ -19,9 +19,18 @@ from anonygraph.identifiers.recognizers.base import (
 )
 from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
 
-ISSUER = re.compile(r"4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|3[068]|35|6")
+ISSUER = re.compile(
+    r"4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|3[068]|35|6|50|5[6-9]|9792|220[0-4]"
+)
 """Issuer prefixes: Visa, Mastercard (both ranges), Amex, Diners, JCB,
-Discover/UnionPay/Maestro."""
+Discover/UnionPay/Maestro, Dankort and Maestro's 50 and 56-59, Troy, Mir."""
+
+
+ACCOUNT_BEFORE = re.compile(
+    r"(?i)\b(?:a/c|acct|account|konto|conta|cuenta|compte|rekening|iban)\b"
+    r"[^\n\d]{0,15}$"
+)
+"""An account's label right before a number: its bank account, whatever its digits."""
 
 
 class CardRecognizer(CuedPatternRecognizer):
@@ -52,4 +61,5 @@ class CardRecognizer(CuedPatternRecognizer):
             and ISSUER.match(number) is not None
             and luhn_valid(number)
             and not is_lookalike(text, start, end, dotted=False)
+            and not ACCOUNT_BEFORE.search(text[max(0, start - 30) : start])
         )

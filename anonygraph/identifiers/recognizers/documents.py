@@ -35,10 +35,11 @@ class PassportRecognizer(CuedPatternRecognizer):
             "passport",
             KEY_START
             + r"(?:passport|reisepass|passeport|pasaporte|passaporte|passaporto|"
-            r"paspoort|paszport|pasaport|pass(?:nummer|numret|nr))(?![^\W_])"
+            r"paspoort|paszport|pasaport|pass-?(?:nummer|numret|nr)|(?-i:PP))(?![^\W_])"
             rf"(?:[\s.-]*{NUMBER_WORD}|\s*\([A-Za-z .]{{2,20}}\)"
-            r"|\s+[a-zà-ÿ]{3,12}(?=\s+[A-Z]{0,2}\d))*"
-            r"\s*[:#=]?\s*(?P<v>[A-Z0-9]{6,10})(?![\w-])",
+            r"|\s+[a-zà-ÿ]{3,12}(?=\s+[A-Z]{0,2}\d)"
+            r"|\s+[^\W\d_][^\n:\d]{0,30}?(?=:))*"  # "Passnumret som du frågade om:"
+            r"\.?\s*[:#=]?\s*(?P<v>[A-Z]{1,2} \d{6,8}|[A-Z0-9]{6,10})(?![\w-])",
             0.85,
         ),
     )
@@ -54,22 +55,23 @@ class PassportRecognizer(CuedPatternRecognizer):
 MRN_CUE = (
     r"(?:mrn|urn|uhid|uhn|nhi|chi|hosp(?:ital)?|clinic|chart|health|patient|"
     r"medical\s+record|case\s+file|ip|op|ipd|opd|expediente|prontu[áa]rio|"
-    r"dossier|folder|practice|lab|reg|"
+    r"dossier|folder|practice|lab|reg|file|(?-i:HN|AN)|"
     r"inpatient|outpatient|admission|pt)"
 )
 """Words that name a hospital's or clinic's number for a patient."""
 
-BARE_CUES = frozenset("mrn urn uhid uhn nhi".split())
+BARE_CUES = frozenset("mrn urn uhid uhn nhi hn an".split())
 
 CONTEXT_CUES = frozenset(
-    "expediente prontuário prontuario dossier folder practice lab reg".split()
+    """expediente prontuário prontuario dossier folder practice lab reg file
+    hn an""".split()
 )
 """Cues that name a patient's number only in a text about care."""
 
 MEDICAL = re.compile(
     r"(?i)\b(?:clinic|clínica|clinica|klinik|hospital|patient|paciente|doctor|"
     r"gp|medical|médico|medico|health|sick|consult\w*|nurse|ward|surgery|"
-    r"diagnos\w*|lab\w* report|imss|nhs)\b"
+    r"diagnos\w*|discharge|admission|lab\w* report|imss|nhs)\b"
 )
 """Words of a text about care."""
 
@@ -80,6 +82,12 @@ def _medical_near(text: str, start: int) -> bool:
 
 
 """Cues that are a medical record number by themselves (no "no." needed)."""
+
+
+NUMBER_BEFORE = re.compile(
+    r"(?i)\b(?:n[úu]mero|number|no\.?|nr\.?)\s+(?:de\s+|of\s+)?$"
+)
+"""A number word before a cue ("número de expediente", "number of the file")."""
 
 
 class MedicalRecordRecognizer(CuedPatternRecognizer):
@@ -98,7 +106,12 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
             "mrn",
             KEY_START + rf"(?P<cue>{MRN_CUE})(?:[\s._-]+(?:record|rec))?"
             rf"(?P<word>(?:[\s._-]*{NUMBER_WORD})*)"
-            r"\s*[:#=]?\s*(?P<v>[A-Z]{0,4}[-/]?\d[\dA-Z/-]{3,14})(?![\w-])",
+            # "número de expediente en la clínica es EXP-…": where it is kept,
+            # then "is".
+            r"(?P<fill>[ \t]+[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,3}?"
+            r"[ \t]+(?:is|es|é|ist|est))?"
+            r"\s*[:#=]?\s*(?P<v>(?-i:(?:HN|AN) )?[A-Z]{0,4}[-/]?\d[\dA-Z/-]{3,14})"
+            r"(?![\w-])",
             0.85,
         ),
     )
@@ -108,7 +121,12 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
     ) -> tuple[int, int] | None:
         """Accept a bare cue, or a wider cue with its number word."""
         cue = re.sub(r"\s+", " ", match.group("cue").lower())
-        if cue not in BARE_CUES and not match.group("word").strip(" ._-"):
+        if match.group("fill") and not NUMBER_BEFORE.search(
+            text, max(0, match.start() - 20), match.start()
+        ):
+            return None  # "hospital car park is 2024": no one's number
+        named = match.group("word").strip(" ._-") or match.group("fill")
+        if cue not in BARE_CUES and not named:
             return None
         if cue in CONTEXT_CUES and not _medical_near(text, match.start()):
             return None  # "folder no. 12" in an office: a file, no patient's
@@ -129,9 +147,12 @@ class BankAccountRecognizer(CuedPatternRecognizer):
             "account",
             r"\b(?:(?:bank\s+|checking\s+|savings\s+|current\s+)?account|acct|a/c|"
             r"conta(?:\s+corrente|\s+poupança)?|kontonummer|konto|rekening(?:nummer)?|"
-            r"compte|cuenta|numéro de compte|clabe)\b\.?(?:\s*\([^()\n]{1,30}\))?"
-            r"(?:\s+(?:no\.?|number|nr\.?|#|is))*"
-            r"\s*[:#]?\s*(?P<v>\d[\d -]{4,20}\d(?:-[\dXx])?)(?![\w-])",
+            r"compte|cuenta|numéro de compte|clabe|účet|účtu|číslo účtu|cbu|"
+            r"số tài khoản|stk)\b\.?"
+            r"(?:\s*\([^()\n]{1,30}\))?"
+            r"(?:\s+(?:no\.?|number|nr\.?|#|is|was|nha))*"
+            r"(?:\s*:?\s*(?-i:[A-Z][\w&]{1,20})(?=\s+\d))?"  # the bank: "GTBank 0174…"
+            r"\s*[:#]?\s*(?P<v>\d[\d .-]{4,20}\d(?:-[\dXx])?)(?![\w-]|[.,]\d)",
             0.8,
         ),
     )
@@ -139,6 +160,44 @@ class BankAccountRecognizer(CuedPatternRecognizer):
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
         """Require six to twenty digits."""
         return 6 <= len(digits(value)) <= 20
+
+
+class CzechAccountRecognizer(CuedPatternRecognizer):
+    """A Czech or Slovak account number: the number, a slash, the bank's code.
+
+    "192837461/0800": the shape is the country's, and counts where the text
+    speaks of an account ("účet", "konto", "account") in the 120
+    characters before; the bank's code after the slash is no one's.
+    """
+
+    ENTITY = "BANK_ACCOUNT"
+    PATTERNS = (
+        (
+            "cz_account",
+            r"(?<![\w/.-])(?:\d{1,6}-)?(?P<v>\d{6,10})/[0-8]\d{3}(?![\w/-])",
+            0.8,
+        ),
+    )
+    CONTEXT = re.compile(r"(?i)\b(?:účet|účtu|účtem|účty|konto|account|bank)")
+
+    def validate(self, value: str, text: str, start: int, end: int) -> bool:
+        """Require an account's word before the number."""
+        return bool(self.CONTEXT.search(text[max(0, start - 120) : start]))
+
+
+class CbuRecognizer(CuedPatternRecognizer):
+    """Argentine CBU: 22 digits after its name, two blocks with a check digit each."""
+
+    ENTITY = "BANK_ACCOUNT"
+    PATTERNS = (("ar_cbu", r"\b(?:CBU|CVU)\b[^\d\n]{0,60}?(?P<v>\d{22})\b", 0.85),)
+
+    def validate(self, value: str, text: str, start: int, end: int) -> bool:
+        """Check the bank block (weights 7 1 3 9) and the account block (3 9 7 1)."""
+        for block, weights in ((value[:8], (7, 1, 3, 9)), (value[8:], (3, 9, 7, 1))):
+            total = sum(int(d) * weights[i % 4] for i, d in enumerate(block[:-1]))
+            if (10 - total % 10) % 10 != int(block[-1]):
+                return False
+        return True
 
 
 class DateOfBirthRecognizer(CuedPatternRecognizer):
@@ -166,21 +225,27 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
         r"(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/. ]\d{1,2}[-/. ]\d{2,4}|"
         rf"{DAY}(?:\s*(?:of|de)\s*|[\s-]+|/){MONTH}(?:\s*(?:de)\s*|[\s,/-]+)"
         r"\d{2,4}|"
-        rf"{MONTH}[\s-]+{DAY},?[\s-]+\d{{4}})"
+        rf"{MONTH}[\s-]+{DAY},?[\s-]+\d{{4}}|"
+        # "1990年5月3日", "1990. 5. 3.": Chinese, Japanese and Korean order.
+        r"\d{4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日|\d{4}\.\s?\d{1,2}\.\s?\d{1,2}\.?)"
     )
     PATTERNS = (
         (
             "date_of_birth",
-            r"(?<![^\W_])(?:d\.?\s?o\.?\s?b\.?|date\s+of\s+birth|birth\s?date|"
+            r"(?:(?<![^\W_])(?:d\.?\s?o\.?\s?b\.?|date\s+of\s+birth|birth\s?date|"
             r"birthday|born(?:\s+on)?|b\.|geb(?:oren)?(?:\s+am)?\.?|geburtsdatum|"
             r"geburtstag|geboortedatum|geboren\s+op|data\s+de\s+nascimento|"
             r"nascid[oa]\s+em|fecha\s+de\s+nacimiento|nacid[oa]\s+el|"
             r"date\s+de\s+naissance|née?\s+le|data\s+di\s+nascita|nat[oa]\s+il|"
-            r"data\s+urodzenia|urodzon[ya]|f[öo]dd|f[öo]delsedatum|f[øo]dselsdato|"
-            r"syntym[äa]aika|doğum\s+tarihi|tanggal\s+lahir|petsa\s+ng\s+kapanganakan)"
-            r"(?![^\W_])"
+            r"data\s+urodzenia|urodzon[ya]|f[öo]dd|født|f[öo]delsedatum|f[øo]dselsdato|"
+            r"(?:tempat\s*/\s*)?tgl\.?\s+lahir|"
+            r"syntym[äa]aika|doğum\s+tarihi|tanggal\s+lahir|petsa\s+ng\s+kapanganakan|"
+            r"ngày\s+sinh|tarikh\s+lahir|วันเกิด)"
+            r"(?![^\W_])|生年月日|出生日期|出生年月日|생년월일)"
             r"(?:\s*\((?:dd|mm|yyyy|[/.-])+\))?"
-            rf"\s*[:=\-]?\s*(?:(?:is|was|on|am|le|el|em|il)\s+)?(?P<v>{DATE})"
+            rf"\s*[:：=\-]?\s*(?:(?:is|was|on|am|le|el|em|il)\s+)?"
+            r"(?:[A-ZÀ-Þ][^\W\d_]+(?:\s[A-ZÀ-Þ][^\W\d_]+)?,\s*)?"  # "Yogyakarta, "
+            rf"(?P<v>{DATE})"
             r"(?![\w/.-]\d)",
             0.85,
         ),

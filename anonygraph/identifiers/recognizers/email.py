@@ -21,9 +21,13 @@ ROLE_LOCAL_PARTS = frozenset(
     contato bonjour payroll finance invoices invoice invoicing accounting
     creditors debtors crediteuren debiteuren facturen facturatie facturation
     facturacion buchhaltung rechnungen comptabilite contabilidad recruiting
-    recruitment""".split()
+    recruitment events event forum conference visa visas consulate embassy
+    rentals alquileres ventas vendas verkauf vertrieb kundenservice
+    kundeservice asiakaspalvelu secretariat secretaria secretaría reservas
+    reservations tickets""".split()
 )
-"""Local parts an organization's public contact address uses."""
+"""Local parts an organization's public contact address uses; one may lead a
+longer part ("help.kakaomap@", "visa.bern@")."""
 
 
 @lru_cache(maxsize=1)
@@ -50,4 +54,4 @@ class OfflineEmailRecognizer(EmailRecognizer):
     def invalidate_result(self, pattern_text: str) -> bool:
         """Reject an organization's role address."""
         local = pattern_text.split("@", 1)[0].lower()
-        return local in ROLE_LOCAL_PARTS
+        return local in ROLE_LOCAL_PARTS or local.split(".")[0] in ROLE_LOCAL_PARTS

@@ -35,7 +35,7 @@ class HandleRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         (
             "at_handle",
-            r"(?<![\w@.+-])(?P<v>@[A-Za-z0-9_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?)",
+            r"(?<![\w@.+\]-])(?P<v>@[A-Za-z0-9_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?)",
             0.8,
         ),
         ("reddit_user", r"(?<![\w/])(?P<v>/?u/[A-Za-z0-9_-]{3,20})\b", 0.85),
@@ -58,6 +58,25 @@ class HandleRecognizer(CuedPatternRecognizer):
             r"[^.\n]{0,25}?\bis\s+)"
             r"(?P<v>[a-z][a-z]*[._\d][\w.-]*[a-z0-9])\b",
             0.8,
+        ),
+        (
+            # A messenger's ID after its name ("微信 linxiaoqi_sh", "LINE ID:
+            # ploy.c", "Zalo: 0912…" is a phone's), and a UPI payment ID.
+            "messenger_id",
+            r"(?:(?i:\b(?:wechat|weixin|line|kakaotalk|kakao|zalo|telegram|signal|"
+            r"skype|discord|snapchat|threema|viber)\b)|微信|카톡)"
+            # After a colon any ID; after a space only one with a mark or digit
+            # ("line please" is no one's).
+            r"(?:[ \t]*(?i:id|号))?(?:[ \t]*[:：][ \t]*|[ \t]+(?=[A-Za-z][\w-]*[._\d]))"
+            r"(?P<v>[A-Za-z][\w.-]{3,30}[A-Za-z0-9])(?![\w@])",
+            0.8,
+        ),
+        (
+            "upi_id",
+            r"(?<![\w.@-])(?P<v>[\w.-]{3,40}@(?:ok(?:icici|sbi|axis|hdfcbank)|ybl|paytm|"
+            r"upi|apl|ibl|axl|icici|sbi|hdfcbank|axisbank|kotak|yesbank|idfcbank))"
+            r"(?![\w.@-])",
+            0.85,
         ),
         ("tag", r"(?<![\w#@])(?P<v>[A-Za-z][\w.]{2,31}#\d{4})(?!\w)", 0.8),
         (
@@ -87,8 +106,8 @@ class HandleRecognizer(CuedPatternRecognizer):
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
         """Reject a ticker ($AAPL), an e-mail's tail, system accounts, references."""
         bare = value.lstrip("@$/").removeprefix("u/")
-        if bare.lower() in NOT_HANDLES:
-            return False
+        if bare.lower() in NOT_HANDLES or text.startswith("[bot]", end):
+            return False  # "dependabot[bot]": a bot, no one's account
         if value.startswith("$") and (bare.isupper() and len(bare) <= 5):
             return False
         if "#" in value and CUES.search(value.partition("#")[0]):

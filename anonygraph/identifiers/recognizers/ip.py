@@ -44,8 +44,11 @@ class PersonalIpRecognizer(IpRecognizer):
 
     def invalidate_result(self, pattern_text: str) -> bool:
         """Reject a private, loopback, link-local or unspecified address."""
+        host, _, prefix = pattern_text.strip("[]").partition("/")
+        if prefix.isdigit() and "." in host and int(prefix) < 32:
+            return True  # "10.12.0.0/16": a network's block (an IPv6 /56 is a home's)
         try:
-            address = ipaddress.ip_address(pattern_text.strip("[]"))
+            address = ipaddress.ip_address(host)
         except ValueError:
             return bool(VERSION.search(pattern_text))
         return bool(

@@ -16,7 +16,9 @@ CUES = re.compile(
     r"version|release|ver|isbn|issn|doi|line|lines|session|request|req|trace|"
     r"job|pid|port|tracking|shipment|booking|confirmation|reservation|batch|"
     r"lot|flight|page|chapter|rule|error|err|routing|aba|swift|bic|ifsc|bsb|"
-    r"transit|institution|track|code|issue|issues|pr|pull|bug|task|story)\b\.?\s*(?:no\.?|number|#|id)?"
+    r"transit|institution|track|code|issue|issues|pr|pull|bug|task|story|"
+    r"claim|caso|takip|pedido|encomenda|commande|bestellung|rechnung|factura|"
+    r"fatura|faktura|sipariş|kargo|envío|envio|guía|guia)\b\.?\s*(?:no\.?|number|#|id)?"
     r"\s*[:#=]?\s*#?\s*|#)$",
     re.IGNORECASE,
 )
@@ -31,7 +33,7 @@ CODE_BEFORE = re.compile(r"\b[A-Z]{1,4} $")
 """Capitals right before a number, which ``CODE_AFTER`` closes."""
 
 UNIT_AFTER = re.compile(
-    r"^\s*(?:%|°|km|mi|kg|g|mg|ml|l|cm|mm|m|ft|in|lbs?|oz|cups?|tbsp|tsp|"
+    r"^[ \t]*(?:%|°|km|mi|kg|g|mg|ml|l|cm|mm|m|ft|in|lbs?|oz|cups?|tbsp|tsp|"
     r"minutes?|mins?|hours?|hrs?|seconds?|secs?|ms|days?|weeks?|years?|"
     r"tiles|px|kb|mb|gb|tb|req|rpm|mph|kph|pcs|units|items|x)\b",
     re.IGNORECASE,

@@ -23,7 +23,10 @@ ORG_WORDS = frozenset(
     """inc corp corporation ltd llc llp plc gmbh ag sa bv co company team support
     service services department dept office clinic hospital bank group
     university college school council ministry agency foundation trust
-    association club restaurant hotel cafe shop store studio lab labs lda""".split()
+    association club restaurant hotel cafe shop store studio lab labs lda
+    klub inmobiliaria botschaft embassy ambassade embajada consulate konsulat
+    kanzlei abogados avocats advocaten ejendomme forsikring apotek apotheek
+    farmacia pharmacie a/s aps asa oy oyj srl sarl nv kft""".split()
 )
 """Words that make a capitalized run an organization's name, not a person's."""
 

@@ -141,7 +141,8 @@ class SinRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         (
             "ca_sin",
-            r"\b(?:SIN|[Ss]ocial [Ii]nsurance [Nn]umber|NAS)\b\s*[:#]?\s*"
+            r"\b(?:SIN|[Ss]ocial [Ii]nsurance [Nn]umber|NAS)\b"
+            r"(?:,?\s+(?:it's|it is|is|was))?\s*[:#]?\s*"
             r"(?P<v>\d{3}[ -]?\d{3}[ -]?\d{3})\b",
             0.85,
         ),
@@ -321,7 +322,9 @@ class LabelledIdRecognizer(CuedPatternRecognizer):
             r"(?:(?<![\w.-])[A-Z]{2,5}[ \t]*:|"
             r"(?i:\b(?:id|identity|identification|national|personal|social|"
             r"security|tax|insurance|citizen|resident)\b[^\n:|;]{0,30}?:|"
-            r"(?i:[a-zà-ÿ]*nummer|id number|id no\.?)[ \t]*:?))[ \t]*"
+            r"(?i:(?:person|personal|identitäts|identiteits|sozialversicherungs|"
+            r"versicherten|steuer|burgerservice|f[øo]dsels|f[öo]delse)nummer|"
+            r"id number|id no\.?)[ \t]*:?))[ \t]*"
             r"(?P<v>\d(?:[ -]?\d){7,13})(?![\w/-]|[.,]\d)",
             0.6,
         ),
@@ -329,7 +332,9 @@ class LabelledIdRecognizer(CuedPatternRecognizer):
 
     CHECKED = re.compile(
         r"(?i)\b(?:bsn|ssn|sin|tfn|nir|insee|cpf|nric|fin|pan|dni|nie|nhs|nino|"
-        r"steuer-?id|idnr|medicare|aadhaar|codice fiscale|iban|bsb|abn|acn)\b"
+        r"steuer-?id|idnr|medicare|aadhaar|codice fiscale|iban|bsb|abn|acn|"
+        r"f[øo]dselsnummer|hetu|ahv|avs|cpr|amka|rrn|cuil|cuit|rut|ird|nss|svnr|"
+        r"sv-nr|rijksregisternr|emirates id|nif)\b"
     )
     """Labels of the schemes we check by their digits: their verdict stands."""
 

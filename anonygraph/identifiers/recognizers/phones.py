@@ -132,7 +132,7 @@ class PhoneNumberRecognizer(CuedPatternRecognizer):
             "phone",
             r"(?<![\w+.,/:#-])(?:(?:\+|00)\d{1,3}[ .-]?|\(\+\d{1,3}\)[ .-]?)?"
             r"(?:\(\d{1,5}\)[ .-]?)?"
-            r"\d{1,5}(?:[ .-]?\d{1,5}){1,5}(?![\w]|[.,:/]\d)",
+            r"\d{1,5}(?:[ .-]?\d{1,5}){1,5}(?![\w@]|[.,:/]\d|\+\w)",
             0.7,
         ),
     )
@@ -236,17 +236,27 @@ def _check(match: re.Match[str], text: str) -> str | None:
 
 PHONE_LABEL = re.compile(
     r"(?i)(?:\b(?:tel|tél|tlf|mob|cel|fax|ph|hp|wa|sms|gsm|handy|zap)|phone|fono|"
-    r"whats ?app|\bcall|\bring|\btext|ontact|ontakt|ontatt|recapito|móvil|movil|"
-    r"portable|\breach)"
+    r"whats ?app|puhelin|\bruf|\bcall|\bring|\btext|ontact|ontakt|ontatt|"
+    r"recapito|móvil|movil|portable|\breach)"
 )
 """Words of a label that introduces a phone number, in the languages we read."""
 
 ID_WORDS = re.compile(
     r"(?i)\b(?:id|no|nr|nº|account|acct|a/c|konto|conto|cuenta|compte|ref|"
     r"reference|code|card|reg|order\w*|invoice|folio|file|ticket|policy|"
-    r"registration|licen[cs]e|certificate)\b"
+    r"registration|licen[cs]e|certificate|claim|caso|expediente|c[óo]digo|"
+    r"tunnus|takip|org|cvr|company|firma|kvk|siren|siret|abn|acn|vat|uid)\b|"
+    r"(?i:\w+(?:nummer|numero|número)\b)"
 )
 """Words of a label that name an identifier other than a phone number."""
+
+ADDRESS_UNIT = re.compile(
+    r"(?i)\b(?:sector|sec|block|blk|phase|stage|pocket|floor|plot|ward|zone)\.?[ \t]*$"
+)
+"""A part of an address right before a number: the number is its, not a phone's."""
+
+ABBREVIATION = re.compile(r"(?:^|[\s.-])[^\W\d_]{1,4}\.$")
+"""A short word closed by a full stop: a label's abbreviation ("nr.", "No.")."""
 
 FIELD_BREAK = re.compile(r"\s{2,}|\t|[|;•]|(?<=[.!?,])\s")
 """What separates one field or clause from the next on a line."""
@@ -265,14 +275,20 @@ def _label_allows(text: str, start: int, value: str, verdict: str) -> bool:
     the North American shape).
     """
     line_start = text.rfind("\n", 0, start) + 1
-    field = FIELD_BREAK.split(text[line_start:start])[-1]
+    pieces = FIELD_BREAK.split(text[line_start:start])
+    field = pieces[-1]
+    if len(pieces) > 1 and not field.strip() and ABBREVIATION.search(pieces[-2]):
+        # "Org.nr. 9814…", "Company No. 0921…": the full stop closed the
+        # label's abbreviation, not a clause.
+        field = pieces[-2] + " "
     if PHONE_LABEL.search(field):
         return True
     if ID_WORDS.search(field):
         return False
-    if re.search(
-        r"(?<![\w.-])[a-z]*[A-Z][a-z]*[A-Z][A-Za-z]*\.?[ \t]*#?[ \t]*$", field
-    ):
+    if ADDRESS_UNIT.search(field):
+        return False  # "HSR Layout Sector 2 560102": the sector's number, a PIN
+    last = re.search(r"(?<![\w.-])([^\W\d_]+)\.?[ \t]*#?[ \t]*$", field)
+    if last and sum(c.isupper() for c in last.group(1)) >= 2:
         return False  # an acronym or a code word right before: the ID's name
     if value.isdigit() and not value.startswith("0") and len(value) < 8:
         return False  # "till 5128830": a short code, not written as a phone

@@ -63,11 +63,13 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
             "cued_plate",
             r"(?i:\b(?:plate|number plate|licen[cs]e plate|plate number|"
             r"reg(?:istration)?"
-            r"(?: no\.?| number)?|rego|kennzeichen|placa(?: do veículo)?|"
-            r"immatriculation|matrícula|targa|targat[oa]|kenteken)\b)\s*[:#=]?\s*"
+            r"(?: no\.?| number)?|rego|kennzeichen|"
+            r"placa(?: do veículo| patente)?|patente|"
+            r"immatriculation|matrícula|targa|targat[oa]|kenteken)\b)\.?\s*[:#=]?\s*"
             r"(?:is\s+)?"
             rf"(?:(?:{_STATE})\s+(?=[A-Z0-9]{{1,4}}[ -]?\d))?"
-            r"(?P<v>[A-Z0-9]{1,4}(?:[ -]?[A-Z0-9]{1,4}){1,2})\b",
+            # "KJ·TR·42": Chile prints its plates with middle dots.
+            r"(?P<v>[A-Z0-9]{1,4}(?:[ ·-]?[A-Z0-9]{1,4}){1,2})\b",
             0.8,
         ),
         ("vehicle_context", PLATE_SHAPE, 0.75),
@@ -103,7 +105,7 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
         """Require letters and digits both, a plate's length, no reference cue."""
-        compact = re.sub(r"[ -]", "", value)
+        compact = re.sub(r"[ ·-]", "", value)
         return (
             4 <= len(compact) <= 10
             and any(c.isdigit() for c in compact)

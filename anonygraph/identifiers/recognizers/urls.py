@@ -16,6 +16,7 @@ import re
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer, before
 from anonygraph.identifiers.recognizers.email import ROLE_LOCAL_PARTS, known_suffix
+from anonygraph.identifiers.recognizers.name_checks import ORG_WORDS
 
 PROFILE_SITES = frozenset(
     """facebook.com fb.com instagram.com twitter.com x.com linkedin.com
@@ -25,7 +26,7 @@ PROFILE_SITES = frozenset(
     flickr.com deviantart.com artstation.com patreon.com ko-fi.com
     buymeacoffee.com linktr.ee about.me threads.net bsky.app mastodon.social
     keybase.io stackoverflow.com kaggle.com huggingface.co xing.com vk.com
-    weibo.com paypal.me venmo.com cash.app""".split()
+    weibo.com paypal.me venmo.com cash.app gist.github.com""".split()
 )
 """Sites whose first path segment (or /in/, /u/, /@) names a person."""
 
@@ -117,6 +118,37 @@ class PersonalUrlRecognizer(CuedPatternRecognizer):
         return bool(segments and FIRST_PERSON.search(prior))
 
 
+ORG_FORM_AFTER = re.compile(
+    r",?[ \t]+(?:A/S|ApS|AS|ASA|AB|Oy|Ltd|GmbH|Inc|LLC|AG|SA|S\.A\.|BV|B\.V\.|"
+    r"plc|SRL)\b"
+)
+"""A company's legal form after a capitalized run: the run is its name."""
+
+
+def _joined_name(text: str, label: str) -> bool:
+    """Tell a host that is a name of the text written as one word.
+
+    "rasmusholm.photo" beside "Rasmus Kjærgaard Holm", "ashworthkane.design"
+    beside "Poppy Ashworth-Kane": neighbouring capitalized words of a name
+    in the text (or its first and last), joined, are the host's first label.
+    """
+    label = label.lower().replace("-", "")
+    if len(label) < 6 or not label.isalpha():
+        return False
+    for m in re.finditer(r"[A-ZÀ-Þ][^\W\d_]+(?:[ -][A-ZÀ-Þ][^\W\d_]+){1,3}", text):
+        words = [w.lower() for w in re.split(r"[ -]", m.group(0))]
+        if set(words) & ORG_WORDS or ORG_FORM_AFTER.match(text, m.end()):
+            continue  # "Carlsberg Byen Ejendomme A/S": a company's own site
+        joins = {words[0] + words[-1]} | {
+            "".join(words[i:j])
+            for i in range(len(words))
+            for j in range(i + 2, len(words) + 1)
+        }
+        if label in joins:
+            return True
+    return False
+
+
 OWNER_AFTER = re.compile(
     r"[ \t]*\((?:her|his|their|my)\b[^()\n]{0,20}\)", re.IGNORECASE
 )
@@ -132,6 +164,8 @@ def _names_someone(text: str, host: str, segments: list[str]) -> bool:
     as a capitalized name, a handle or an e-mail's local part.
     """
     parts = [host.split(".")[0], *segments[:1]]
+    if _joined_name(text, parts[0]):
+        return True
     words = {w for part in parts for w in re.split(r"[-_.]", part) if len(w) >= 4}
     for word in words:
         if not word.isalpha() or word.lower() in ROLE_LOCAL_PARTS:
