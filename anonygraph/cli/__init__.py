@@ -16,8 +16,13 @@ from contextlib import nullcontext
 from typing import NoReturn
 
 from anonygraph.cli.commands import COMMANDS, command_module
+from anonygraph.runs import collector
 
 __all__ = ["build_parser", "main", "run"]
+
+QUICK_STARTS = frozenset({"anonymize", "detect", "run", "serve"})
+"""Commands whose collector stays quiet until their first text or record is
+done (each calls `collector.started` then; see `anonygraph.runs.collector`)."""
 
 
 def build_parser(chosen: Collection[str] | None = None) -> argparse.ArgumentParser:
@@ -108,7 +113,11 @@ def run(argv: list[str] | None = None) -> NoReturn:
     modules, about half a second with LangGraph loaded (measured on a 2-core
     box): a cost every command pays. Frozen objects are
     skipped by that search, and the operating system frees the memory anyway.
+    Until then the collector's passes are rare while the command starts
+    (`anonygraph.runs.collector`).
     """
+    if chosen_command(sys.argv[1:] if argv is None else argv) in QUICK_STARTS:
+        collector.starting()
     code = main(argv)
     gc.freeze()
     sys.exit(code)
