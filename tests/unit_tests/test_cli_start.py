@@ -48,17 +48,17 @@ PROBE = textwrap.dedent(
             return None
 
     sys.meta_path.insert(0, Watch())
-    from anonygraph.cli import QUICK_STARTS, main
+    from anonygraph.cli import main, own_process
     from anonygraph.runs import collector
     for argv in json.loads(sys.argv[1]):
-        if argv[0] in QUICK_STARTS:
-            collector.starting()  # as `anonygraph.cli.run` does
+        own_process(argv)  # as `anonygraph.cli.run` does
         try:
             main(argv)
         except SystemExit:
             pass
         print("imported", json.dumps(dict(first)))
         print("starting", json.dumps(collector.is_starting()))
+        print("sdk client", json.dumps("langgraph_sdk.client" in sys.modules))
     """
 ).format(heavy=HEAVY)
 """Run the command lines given as JSON one after another in this process;
@@ -129,6 +129,8 @@ def test_when_detect_then_a_rules_anonymize_run_then_each_imports_what_it_uses(
     assert not {"torch", "transformers", "psycopg"} & set(anonymize)
     # Each ends its start with its first text: the collector is Python's again.
     assert said(lines, "starting") == [False, False]
+    # LangGraph's server client, which LangGraph's import would bring, is not.
+    assert said(lines, "sdk client") == [False, False]
 
 
 def test_when_the_postgres_driver_is_loaded_then_its_errors_are_store_errors() -> None:
