@@ -200,7 +200,7 @@ def city_rows() -> list[list[Any]]:
             if isinstance(rows, list) and all(len(row) == 6 for row in rows):
                 return rows
         except (OSError, ValueError, TypeError):
-            pass  # missing, partly written by an older version, or not ours
+            pass  # missing, damaged or not rows: read GeoNames again
     rows = _rows_from_geonames()
     if cached is not None:
         try:
@@ -215,11 +215,12 @@ def _cached_rows_path(source: object) -> Path | None:
         return None  # a zipped install: no file to stat, read it each time
     try:
         stat = source.stat()
-    except OSError:
+        folder = cache_dir()
+    except (OSError, RuntimeError):  # RuntimeError: no home folder to be found
         return None
     stamp = f"{CITY_ROWS_LAYOUT}:{source}:{stat.st_size}:{stat.st_mtime_ns}"
     digest = hashlib.sha256(stamp.encode()).hexdigest()[:16]
-    return cache_dir() / f"geonames-{Path(CITY_TABLE).stem}-{digest}.json"
+    return folder / f"geonames-{Path(CITY_TABLE).stem}-{digest}.json"
 
 
 def _rows_from_geonames() -> list[list[Any]]:
