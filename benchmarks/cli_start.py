@@ -24,8 +24,9 @@ Before timing, the package's bytecode is written, as installing it does
 (pip compiles what it installs, and an editable install writes it on its
 first start): with ``PYTHONDONTWRITEBYTECODE`` set, as some environments
 set it, or a package folder one cannot write, an editable install would
-otherwise compile every module of ours at every start (about 1.5 s of CPU
-for ``anonymize``), while the libraries it is compared to come compiled.
+otherwise compile every module of ours at every start (``anonymize``
+imports 159 of them, 1.1 MB of source: 0.35 s of CPU to compile), while the
+libraries it is compared to come compiled.
 
 Run: PYTHONPATH=. python benchmarks/cli_start.py [REPEATS]
 """
