@@ -23,7 +23,8 @@ __all__ = ["build_parser", "main", "own_process", "run"]
 
 QUICK_STARTS = frozenset({"anonymize", "detect", "run", "serve"})
 """Commands whose collector stays quiet until their first text or record is
-done (each calls `collector.started` then; see `anonygraph.runs.collector`)."""
+done, or ``serve``'s warm-up (each calls `collector.started` then; see
+`anonygraph.runs.collector`)."""
 
 
 def build_parser(chosen: Collection[str] | None = None) -> argparse.ArgumentParser:

@@ -7,8 +7,9 @@ that whole heap six times during a one-text ``anonymize`` for cycles none
 of it forms (about 0.6 s of its 4 s of CPU on a 2-core box, measured with
 ``gc.callbacks``); the start leaves under a thousand unreachable objects.
 The ``anonygraph`` command (`anonygraph.cli.run`, which owns its process)
-makes the collector's passes rare until its first text or record is done;
-then what was loaded is frozen (later passes skip it) and Python's
+makes the collector's passes rare until its first text or record is done
+(``serve``: its warm-up; a Ray run's driver: once its records go to the
+workers); then what was loaded is frozen (later passes skip it) and Python's
 thresholds come back, so a long run or a service frees its cycles as
 often as before. A program that imports the package keeps its own
 collector settings: nothing here runs unless `starting` was called.
