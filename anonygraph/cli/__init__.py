@@ -17,7 +17,7 @@ from typing import NoReturn
 
 from anonygraph.cli.commands import COMMANDS, command_module
 from anonygraph.runs import collector
-from anonygraph.tools.langgraph_import import defer_sdk_init
+from anonygraph.tools.langgraph_import import defer_inits
 
 __all__ = ["build_parser", "main", "own_process", "run"]
 
@@ -111,13 +111,14 @@ def own_process(argv: Sequence[str]) -> None:
     """Set up the process the command owns for a quick start of ``argv``.
 
     The collector's passes stay rare until the first text is done
-    (`anonygraph.runs.collector`), and LangGraph's server client waits for a
-    use that a command never makes (`anonygraph.tools.langgraph_import`).
+    (`anonygraph.runs.collector`), and the client code LangGraph's import
+    brings (its server's SDK, LangSmith's API types) waits for a use that a
+    command never makes (`anonygraph.tools.langgraph_import`).
     Neither applies to a program that imports the package.
     """
     if chosen_command(argv) in QUICK_STARTS:
         collector.starting()
-    defer_sdk_init()
+    defer_inits()
 
 
 def run(argv: list[str] | None = None) -> NoReturn:

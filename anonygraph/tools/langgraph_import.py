@@ -1,17 +1,24 @@
-"""LangGraph without its server SDK's client, which a graph run here never calls.
+"""LangGraph without the client code its import brings and a graph run never calls.
 
-``langgraph.runtime`` imports one protocol class from
-``langgraph_sdk.auth.types``; importing that submodule first runs
-``langgraph_sdk/__init__.py``, which imports the SDK's HTTP and websocket
-clients for LangGraph's server (``langgraph_sdk.client``, ``websockets``):
-0.1-0.16 s of CPU of every start that imports LangGraph, on 2 cores, for a
-client that a graph compiled and run in this process never uses.
+Two packages LangGraph's import runs only for their ``__init__``, which
+imports far more than the submodule asked for:
 
-`defer_sdk_init` (the ``anonygraph`` command calls it: it owns its process)
-makes the package's ``__init__`` run when one of its own names is first read
-(``langgraph_sdk.get_client``, ``from langgraph_sdk import Auth``); its
-submodules import as usual meanwhile. A program that imports anonygraph
-imports LangGraph as it is.
+- ``langgraph.runtime`` imports one protocol class from
+  ``langgraph_sdk.auth.types``; importing that submodule first runs
+  ``langgraph_sdk/__init__.py``, which imports the SDK's HTTP and
+  websocket clients for LangGraph's server (``langgraph_sdk.client``,
+  ``websockets``): 0.10-0.16 s of CPU on 2 cores.
+- LangChain core's tracer schemas import ``langsmith.run_trees``, whose
+  client imports ``langsmith.types.run_select_field``; that runs
+  ``langsmith/types/__init__.py``, which imports all ~160 of LangSmith's
+  API type modules (pydantic models for its REST resources): 0.1-0.4 s.
+
+`defer_inits` (the ``anonygraph`` command calls it: it owns its process)
+makes each of these ``__init__`` run when one of the package's own names is
+first read (``langgraph_sdk.get_client``, ``from langsmith.types import
+Run``); its submodules import as usual meanwhile, so the code that uses
+them works unchanged, only later. A program that imports anonygraph imports
+LangGraph as it is.
 """
 
 from __future__ import annotations
@@ -23,12 +30,16 @@ from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec, PathFinder
 from types import ModuleType
 
-SDK = "langgraph_sdk"
-"""The package whose ``__init__`` waits for its first name to be read."""
+DEFERRED = ("langgraph_sdk", "langsmith.types")
+"""The packages whose ``__init__`` waits for a first name to be read."""
 
 
 class DeferredInit(MetaPathFinder):
-    """A finder that loads `SDK` with its ``__init__`` run on first use, once."""
+    """A finder that loads `DEFERRED` packages with their ``__init__`` run on use."""
+
+    def __init__(self) -> None:
+        """Wait for each package of `DEFERRED` not imported yet."""
+        self.waiting = {name for name in DEFERRED if name not in sys.modules}
 
     def find_spec(
         self,
@@ -36,13 +47,14 @@ class DeferredInit(MetaPathFinder):
         path: Sequence[str] | None = None,
         target: ModuleType | None = None,
     ) -> ModuleSpec | None:
-        """Find `SDK` as usual, its ``__init__`` deferred; find nothing else."""
-        if fullname != SDK:
+        """Find a waiting package as usual, its ``__init__`` deferred."""
+        if fullname not in self.waiting:
             return None
-        if self in sys.meta_path:
-            sys.meta_path.remove(self)  # one package, once
+        self.waiting.discard(fullname)
+        if not self.waiting and self in sys.meta_path:
+            sys.meta_path.remove(self)
         spec = PathFinder.find_spec(fullname, path)
-        if spec is None or spec.loader is None:
+        if spec is None or spec.loader is None or not spec.submodule_search_locations:
             return spec
         run_init = spec.loader.exec_module
         lock = threading.Lock()
@@ -63,8 +75,10 @@ class DeferredInit(MetaPathFinder):
         return spec
 
 
-def defer_sdk_init() -> None:
-    """Defer `SDK`'s ``__init__`` in this process, unless it is imported already."""
-    if SDK in sys.modules or any(isinstance(f, DeferredInit) for f in sys.meta_path):
+def defer_inits() -> None:
+    """Defer the `DEFERRED` packages' ``__init__`` in this process (once)."""
+    if any(isinstance(f, DeferredInit) for f in sys.meta_path):
         return
-    sys.meta_path.insert(0, DeferredInit())
+    finder = DeferredInit()
+    if finder.waiting:
+        sys.meta_path.insert(0, finder)
