@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from anonygraph.graphs import GRAPHS
 from anonygraph.inputs import MAX_CHARS
+from anonygraph.runs import collector
 from anonygraph.runs.engines.progress import (
     SLOW_SECONDS,
     Say,
@@ -82,15 +83,18 @@ async def aanonymize(
     """
     graph, context = compile_graph(method, models, options)
     payload = {"comments": text} if isinstance(text, list) else {"text": text}
-    with tracing_scope(trace):
-        if progress is None:
-            result: dict[str, Any] = await graph.ainvoke(payload, context=context)
-            return result
-        if note := slow_model_note(context):
-            progress(note)
-        return await invoke_with_progress(
-            graph, payload, context, progress, slow_seconds=slow_seconds
-        )
+    try:
+        with tracing_scope(trace):
+            if progress is None:
+                result: dict[str, Any] = await graph.ainvoke(payload, context=context)
+                return result
+            if note := slow_model_note(context):
+                progress(note)
+            return await invoke_with_progress(
+                graph, payload, context, progress, slow_seconds=slow_seconds
+            )
+    finally:
+        collector.started()  # a command's start ends with its first text
 
 
 def run_file(

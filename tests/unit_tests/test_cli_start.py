@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,32 +48,49 @@ PROBE = textwrap.dedent(
             return None
 
     sys.meta_path.insert(0, Watch())
-    from anonygraph.cli import main
+    from anonygraph.cli import main, own_process
+    from anonygraph.runs import collector
     for argv in json.loads(sys.argv[1]):
+        own_process(argv)  # as `anonygraph.cli.run` does
         try:
             main(argv)
         except SystemExit:
             pass
         print("imported", json.dumps(dict(first)))
+        print("starting", json.dumps(collector.is_starting()))
+        client = ("langgraph_sdk.client", "langsmith.types.run")
+        print("client code", json.dumps([m for m in client if m in sys.modules]))
     """
 ).format(heavy=HEAVY)
 """Run the command lines given as JSON one after another in this process;
 after each, print the `HEAVY` libraries imported so far, each with the
-modules that were importing it."""
+modules that were importing it, and whether the collector still runs with
+the start's thresholds (`anonygraph.runs.collector`)."""
 
 
-def imported_by(
-    *argvs: list[str], cwd: Path | None = None
-) -> list[dict[str, list[str]]]:
-    """Return, after each of ``argvs``, the `HEAVY` libraries imported and by whom."""
+def probe(*argvs: list[str], cwd: Path | None = None) -> list[str]:
+    """Run `PROBE` over ``argvs``; return its lines of output."""
     done = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps(argvs)],
         capture_output=True, text=True, timeout=300, cwd=cwd,
         env={**os.environ, "ANONYGRAPH_DB": ""},
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    lines = [line for line in done.stdout.splitlines() if line.startswith("imported")]
-    return [json.loads(line.removeprefix("imported")) for line in lines]
+    return done.stdout.splitlines()
+
+
+def said(lines: list[str], word: str) -> list[Any]:
+    """Return what `PROBE` printed after ``word``, once per command line."""
+    return [
+        json.loads(line.removeprefix(word)) for line in lines if line.startswith(word)
+    ]
+
+
+def imported_by(
+    *argvs: list[str], cwd: Path | None = None
+) -> list[dict[str, list[str]]]:
+    """Return, after each of ``argvs``, the `HEAVY` libraries imported and by whom."""
+    return said(probe(*argvs, cwd=cwd), "imported")
 
 
 def test_when_any_command_gets_help_or_a_bad_flag_then_nothing_heavy_loads() -> None:
@@ -96,11 +114,12 @@ def test_when_detect_then_a_rules_anonymize_run_then_each_imports_what_it_uses(
     tmp_path: Path,
 ) -> None:
     text = "I am 34 and live in Calgary."
-    detect, anonymize = imported_by(
+    lines = probe(
         ["detect", text],
         ["anonymize", "--method", "rlaa", "--model", "rules", "--quiet", text],
         cwd=tmp_path,
     )
+    detect, anonymize = said(lines, "imported")
 
     # detect parses with spaCy and runs no LangChain (no LangSmith guard) and
     # no torch; rlaa runs on LangGraph and Presidio's analyzer (the identifier
@@ -109,6 +128,11 @@ def test_when_detect_then_a_rules_anonymize_run_then_each_imports_what_it_uses(
     assert not {"langgraph", "langchain_core", "langsmith", "torch"} & set(detect)
     assert "langgraph" in anonymize
     assert not {"torch", "transformers", "psycopg"} & set(anonymize)
+    # Each ends its start with its first text: the collector is Python's again.
+    assert said(lines, "starting") == [False, False]
+    # The client code LangGraph's import would bring (its server's SDK,
+    # LangSmith's API types) stays out (`tools.langgraph_import`).
+    assert said(lines, "client code") == [[], []]
 
 
 def test_when_the_postgres_driver_is_loaded_then_its_errors_are_store_errors() -> None:

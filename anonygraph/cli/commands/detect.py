@@ -39,6 +39,7 @@ def command(args: argparse.Namespace) -> int:
     from anonygraph.attributes import UnknownAttributeError, resolve_attributes
     from anonygraph.cues.entities import detect
     from anonygraph.inputs import MAX_CHARS, BadLine
+    from anonygraph.runs import collector
 
     if (args.text is None) == (args.input is None):
         raise OptionError("give a text or --input FILE (one of them)")
@@ -65,6 +66,7 @@ def command(args: argparse.Namespace) -> int:
             continue
         record_id, text = item
         results = detect(text, attributes)
+        collector.started()  # the start ends with the first text
         if args.json:
             line = {"id": record_id, "results": results} if args.input else results
             print(json.dumps(line, ensure_ascii=False))  # noqa: T201

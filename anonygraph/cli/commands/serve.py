@@ -171,9 +171,12 @@ def warm_up(method: str) -> None:
     """
     from anonygraph import cues
     from anonygraph.graphs import GRAPHS
+    from anonygraph.runs import collector
 
     try:
         GRAPHS[method]()
         cues.warm_up()
     except Exception:  # noqa: BLE001 - the request that needs it reports it
         return
+    finally:
+        collector.started()  # what it loaded stays: later passes skip it

@@ -34,8 +34,10 @@ async def run_batch(options: RunOptions) -> RunSummary:
             f"unknown method {options.method!r}; choose from {', '.join(GRAPHS)}"
         )
     if options.engine == "ray":
+        from anonygraph.runs import collector
         from anonygraph.runs.engines.ray_engine import run_on_ray
 
+        collector.started()  # the records start in the workers, not here
         # Blocking, in the caller's thread: Ray's driver wants the main thread
         # (its signal handlers), and the loop has nothing else to run.
         return run_on_ray(options, options.ray)

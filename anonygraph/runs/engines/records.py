@@ -11,6 +11,7 @@ from typing import Any
 from langgraph.errors import is_invalid_resume
 from langgraph.types import Command
 
+from anonygraph.runs import collector
 from anonygraph.runs.io.output import Sink, output_line
 from anonygraph.runs.store import RunStore
 from anonygraph.runs.store.recorder import record_calls
@@ -132,6 +133,8 @@ async def invoke_thread(
         state = dict((await app.aget_state(config)).values)
         state["calls"] = [*state.get("calls", []), *getattr(exc, "calls", [])]
         return state, exc
+    finally:
+        collector.started()  # a command's start ends with its first record
 
 
 async def run_record(

