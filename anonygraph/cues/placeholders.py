@@ -38,6 +38,7 @@ from typing import Any
 from anonygraph.attributes.gazetteer import cities, countries, divisions, regions
 from anonygraph.cues.ages import decade_phrase
 from anonygraph.cues.cue import Cue
+from anonygraph.cues.person_roles import known_name, person_by_role
 from anonygraph.cues.places import (
     LOCATIVE,
     NEARBY,
@@ -57,6 +58,10 @@ PLACEHOLDERS: dict[str, str] = {
     "sex": "[PERSON]",
 }
 """The typed placeholder of each attribute: what an unsure cue becomes."""
+
+KIND_PLACEHOLDERS: dict[str, str] = {"organization": "[ORG]"}
+"""Kinds whose placeholder is not their attribute's: an employer or school
+whose name is not confirmed is an organization, not a job or a degree."""
 
 BRACKETED = re.compile(r"\[[A-Z][A-Z_]*(?:_\d+)?\]")
 """A placeholder already in the text: ``[PLACE]``, ``[PERSON_1]``, ``[ADDRESS_2]``."""
@@ -91,7 +96,8 @@ def unsure(cue: Cue, start: int | None = None, text: str = "") -> Cue:
     """Return ``cue`` replaced by its typed placeholder, from ``start`` if given."""
     if start is not None and text:
         cue = replace(cue, start=start, quote=text[start : cue.end])
-    return replace(cue, replacement=placeholder(cue.attribute), sure=False)
+    typed = KIND_PLACEHOLDERS.get(cue.kind) or placeholder(cue.attribute)
+    return replace(cue, replacement=typed, sure=False)
 
 
 def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
@@ -450,13 +456,20 @@ def _settle_place(
     before = text[: cue.start].split()
     locative = bool(before) and before[-1].lower() in LOCATIVE
     span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is not None and person_by_role(text, span):
+        return None  # "married to Declan", "Chelsea and [PERSON_2]": a person
     sizes = _holders().get(fold(_plain_name(cue.quote)), {})
     big = max(sizes.values(), default=0) >= SURE_CITY_POPULATION
     if span is not None and not locative and not big:
         # "Papa says", "Georgia came over": a person, unless the name is a
         # big city's ("Hobart traffic"), which the parser may misread.
         people = [e for e in doc.ents if e.label_ == "PERSON"]
-        if any(e.start <= span.start and span.end <= e.end for e in people):
+        # A town no one is named for, where a place stands ("born for
+        # Nnewi", "district is Sylhet"), is the town the tagger misread.
+        town = bool(sizes) and not known_name(_plain_name(cue.quote))
+        if any(e.start <= span.start and span.end <= e.end for e in people) and not (
+            town and span.root.dep_ in ("pobj", "attr")
+        ):
             return None
     if cue.kind == "area" and re.search(r"(?:'s|’s)$", cue.quote):
         # "South Africa's coast": the name itself is in the gazetteer, and
@@ -482,6 +495,10 @@ def _settle_place(
         sizes = _holders().get(fold(cue.quote.split(",")[0].strip()), {})
         named = {display_country(c) for c in sizes}
         return cue if not sizes or cue.replacement in named else unsure(cue)
+    if span is not None and span.root.dep_ == "attr":
+        # "My home district is Sylhet": what the name is equated with is
+        # no country ("is Bangladesh").
+        return unsure(cue)
     name = _plain_name(cue.quote)
     said = qualified.get(fold(name))
     if said is not None:
