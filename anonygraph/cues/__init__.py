@@ -48,6 +48,8 @@ from anonygraph.cues.placeholders import (
     NAME_MODIFIER,
     PLACEHOLDERS,
     STATUS_MODIFIER,
+    negated,
+    placeholder,
     settle,
 )
 from anonygraph.cues.places import (
@@ -377,7 +379,13 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
             and _names_a_place(replacement)
         ):
             if first_place.setdefault(replacement.lower(), cue.value) != cue.value:
-                replacement = f"another part of {replacement}"
+                # "Portland, Maine, not Oregon": "not another part of the US"
+                # would not read; the place the author is not stays unnamed.
+                replacement = (
+                    placeholder(cue.attribute)
+                    if negated(text, cue.start)
+                    else f"another part of {replacement}"
+                )
         before = text[last : cue.start]
         sentence_start = (
             not "".join(out).strip()
@@ -462,10 +470,17 @@ def _names_a_place(replacement: str) -> bool:
     )
 
 
+_DETERMINER_FIRST = re.compile(
+    r"(?:a|an|the|my|our|your|his|her|their|this|that|another)\s", re.IGNORECASE
+)
+
+
 def _agree_article(before: str, replacement: str) -> str:
     """Make an "a"/"an" right before a replacement fit its first sound."""
     match = re.search(r"\b([Aa]n?)(\s+)$", before)
-    if not match or not replacement:
+    if not match or not replacement or _DETERMINER_FIRST.match(replacement):
+        # "me an the wife" -> "me an my partner": no article stands before a
+        # determiner, so the "an" there is another word ("and") and stays.
         return before
     vowel = replacement[:1].lower() in "aeiou" and not replacement.lower().startswith(
         ("eu", "uni", "one")

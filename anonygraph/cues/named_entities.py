@@ -19,7 +19,7 @@ from anonygraph.cues.boundaries import split_at_joints
 from anonygraph.cues.cue import Cue, sentence_of
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.occupations import job_words
-from anonygraph.cues.person_roles import known_name
+from anonygraph.cues.person_roles import kin_words, known_name
 from anonygraph.cues.placeholders import placeholder
 from anonygraph.cues.places import (
     LANGUAGE_BEFORE,
@@ -421,8 +421,13 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
     ):
         # Not at a sentence's start: "Money's tight" is no company.
         return organization_cue(text, start, end, sentence, before)
-    if ent.label_ == "PERSON" and before not in LOCATIVE_BEFORE:
-        return None  # "Howzit bru": a name the tagger reads as a person's
+    opens = not text[:start].strip() and not _landmark_noun(name)
+    if (opens and (ent.label_ == "PERSON" or _is_modifier(ent))) or (
+        fold(name) in kin_words()
+    ):
+        # "Howzit bru", "Kia ora": an unknown word opening the text is a
+        # greeting as likely as a place; "Mammy vex": kin, no place.
+        return None
     if before in LOCATIVE_BEFORE or _is_modifier(ent) or _landmark_noun(name):
         # An unknown name is a place only where a place can stand: "to
         # Bavaria", "on Vancouver Island"; "learned to use Reddit" is none,

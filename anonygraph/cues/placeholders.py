@@ -374,7 +374,7 @@ def _countries_stated(text: str, cues: list[Cue]) -> set[str]:
     """
     stated = set()
     for cue in cues:
-        if not cue.attribute.endswith("country") or _negated(text, cue.start):
+        if not cue.attribute.endswith("country") or negated(text, cue.start):
             continue
         place = gazetteer().get(fold(_plain_name(cue.quote)))
         if place is None:
@@ -391,7 +391,7 @@ def _countries_stated(text: str, cues: list[Cue]) -> set[str]:
     return stated
 
 
-def _negated(text: str, start: int) -> bool:
+def negated(text: str, start: int) -> bool:
     """Tell whether the phrase a place opens or ends in says "not"."""
     phrase = re.split(r"[,;:.!?()\n]", text[:start])[-1]
     return re.search(r"\bnot\b|n't\b", phrase, re.IGNORECASE) is not None
@@ -556,6 +556,11 @@ def _aside_against(text: str, end: int) -> bool:
 def _in_its_slot(text: str, cue: Cue) -> Cue:
     """Fall back to the placeholder where the coarser phrase would not read."""
     replacement = cue.replacement
+    if cue.kind in _PLACE_KINDS and re.match(r"\s+ones?\b", text[cue.end :]):
+        # "not the Maharashtra one": a name before "one" says which; "not
+        # India one" would not read, and "the" stays the phrase's.
+        the = 4 if cue.quote.lower().startswith("the ") else 0
+        return unsure(cue, cue.start + the, text)
     if (
         replacement
         and cue.sure
