@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from anonygraph.cues.ages import detect_ages
-from anonygraph.cues.boundaries import on_whole_words
+from anonygraph.cues.boundaries import on_whole_words, within_longer_names
 from anonygraph.cues.cue import Cue, clause_before, sentence_of
 from anonygraph.cues.employers import confirm_employers
 from anonygraph.cues.engine import Engine, default_engine
@@ -133,7 +133,7 @@ def detect_cues(
     # placeholder; what they show is no cue (a house number) is dropped.
     cues = confirm_employers(text, doc, settle(text, doc, cues))
     # A span cut inside a word ("m 17" in "im 17") would leave a fragment.
-    cues = on_whole_words(text, cues)
+    cues = within_longer_names(doc, on_whole_words(text, cues))
     # A span that is already its own coarse form ("student") is no lead to edit.
     cues = [
         replace(c, exact=False)

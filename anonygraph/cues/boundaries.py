@@ -124,3 +124,53 @@ def split_at_joints(ents: Any) -> list[Any]:
         elif begin < ent.end:
             parts.append(Span(ent.doc, begin, ent.end, label=ent.label_))
     return parts
+
+
+def within_longer_names(doc: Any, cues: list[Cue]) -> list[Cue]:
+    """Widen a place that is one part of a longer name over the whole name.
+
+    "IIT Delhi", "MANIT Bhopal": a city after an acronym names a campus, and
+    "at IIT India" would be false; "Much Wenlock": a town of the gazetteer
+    ("Much", in Germany) before another name in one run is the first word
+    of a place the gazetteer does not hold ("in [PLACE] Wenlock" would cut
+    it). The whole name becomes its typed placeholder.
+
+    Args:
+        doc: The text's spaCy parse.
+        cues: The cues found in it.
+
+    """
+    out = []
+    text = doc.text
+    for cue in cues:
+        span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+        if span is None or not cue.attribute.endswith("country"):
+            out.append(cue)
+            continue
+        before = doc[span.start - 1] if span.start > 0 else None
+        after = doc[span.end] if span.end < len(doc) else None
+        if (
+            before is not None
+            and before.text.isupper()
+            and before.is_alpha
+            and len(before.text) > 1
+            and before.idx + len(before.text) + 1 == cue.start
+            and before.head.i in range(span.start, span.end)
+        ):
+            cue = replace(cue, start=before.idx, kind="organization")
+        elif (
+            after is not None
+            and after.pos_ == "PROPN"
+            and after.text[:1].isupper()
+            and after.idx == cue.end + 1
+            and span[-1].dep_ in ("compound", "amod", "nmod")
+            and span[-1].head.i == after.i
+            and not any(o.start <= after.idx < o.end for o in cues)
+        ):
+            cue = replace(cue, end=after.idx + len(after.text), kind="area")
+        else:
+            out.append(cue)
+            continue
+        quote = text[cue.start : cue.end]
+        out.append(unsure(replace(cue, quote=quote, value=quote)))
+    return out

@@ -133,7 +133,7 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
         if settled is not None and _numbered_label(doc, settled):
             settled = None  # "at No. 42": a label with its number, no employer
         if settled is not None:
-            out.append(_in_its_slot(text, settled))
+            out.append(_in_its_slot(text, settled, doc))
     return out
 
 
@@ -553,12 +553,16 @@ def _aside_against(text: str, end: int) -> bool:
     return ASIDE.match(text, end) is not None
 
 
-def _in_its_slot(text: str, cue: Cue) -> Cue:
+def _in_its_slot(text: str, cue: Cue, doc: Any) -> Cue:
     """Fall back to the placeholder where the coarser phrase would not read."""
     replacement = cue.replacement
-    if cue.kind in _PLACE_KINDS and re.match(r"\s+ones?\b", text[cue.end :]):
-        # "not the Maharashtra one": a name before "one" says which; "not
-        # India one" would not read, and "the" stays the phrase's.
+    if cue.kind in _PLACE_KINDS and (
+        re.match(r"\s+ones?\b", text[cue.end :])
+        or (negated(text, cue.start) and _modifies_noun(doc, cue))
+    ):
+        # "not the Maharashtra one", "not the Shropshire town": a name before
+        # a noun says which; "not India one" or "not the UK town" would not
+        # read, and "the" stays the phrase's.
         the = 4 if cue.quote.lower().startswith("the ") else 0
         return unsure(cue, cue.start + the, text)
     if (
@@ -576,3 +580,12 @@ def _in_its_slot(text: str, cue: Cue) -> Cue:
     ):
         return replace(cue, replacement=replacement + cue.quote[-2:])
     return cue
+
+
+def _modifies_noun(doc: Any, cue: Cue) -> bool:
+    """Tell a name that modifies the common noun right after it ("Shropshire town")."""
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None or span.end >= len(doc):
+        return False
+    noun = doc[span.end]
+    return noun.pos_ == "NOUN" and span[-1].head.i == noun.i

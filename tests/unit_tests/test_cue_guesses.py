@@ -93,6 +93,35 @@ CLASSES = {
         ("We moved to the Isle of Skye last year.",
          "We moved to an island last year."),
     ],
+    # A city after an acronym is the campus in an institution's name.
+    "place inside a longer name": [
+        ("I did my B.Tech at IIT Delhi.", "I did my degree at [ORG]."),
+        ("I reside at present in Much Wenlock.", "I reside at present in [PLACE]."),
+        # Counter-case: a place after a preposition is the place.
+        ("I did my B.Tech in Delhi.", "I did my degree in India."),
+    ],
+    # A word that opens a text or is kin stays; "an" before "my" is "and".
+    "greeting, kin and dialect words": [
+        ("Kia ora [PERSON_1]! I'm a teacher in Rotorua.",
+         "Kia ora [PERSON_1]! I'm an educator in [PLACE]."),
+        ("Still no husband, Mammy vex, and I live in Leeds.",
+         "Still no husband, Mammy vex, and I live in the UK."),
+        ("Me an the wife got a flat in Leeds.",
+         "Me an my partner got a flat in the UK."),
+        # Counter-case: a real article still agrees with its replacement.
+        ("I'm an engineer in Leeds.", "I'm a professional in the UK."),
+    ],
+    # A place the author's is not, or a name before "one", says which.
+    "negated and pronoun places": [
+        ("Born in Aurangabad, the one in Bihar, not the Maharashtra one.",
+         "Born in [PLACE], the one in [PLACE], not the [PLACE] one."),
+        ("I live in Portland, Maine, not Oregon.", "I live in the US, not [PLACE]."),
+        ("Wellington (the windy one, not the Shropshire town).",
+         "[PLACE] (the windy one, not the [PLACE] town)."),
+        # Counter-case: a negated place that modifies nothing keeps its form.
+        ("I live in Richmond, not the one in Virginia.",
+         "I live in [PLACE], not the one in the US."),
+    ],
     # A place equated with a smaller place is no country.
     "place said to be a district": [
         ("My home district is Sylhet.", "My home district is [PLACE]."),
