@@ -588,4 +588,4 @@ def _modifies_noun(doc: Any, cue: Cue) -> bool:
     if span is None or span.end >= len(doc):
         return False
     noun = doc[span.end]
-    return noun.pos_ == "NOUN" and span[-1].head.i == noun.i
+    return bool(noun.pos_ == "NOUN" and span[-1].head.i == noun.i)
