@@ -122,6 +122,14 @@ CLASSES = {
         ("I live in Richmond, not the one in Virginia.",
          "I live in [PLACE], not the one in the US."),
     ],
+    # "A widow of N years": how long, or her age, when N could be an age.
+    "widowhood or age": [
+        ("I am a widow of seventy-three years, and I live in Leeds.",
+         "I am a [RELATIONSHIP] of seventy-three years, and I live in the UK."),
+        # Counter-case: a count no adult's age can be is how long.
+        ("I'm a widower of six years and live in Leeds.",
+         "I've been on my own for six years and live in the UK."),
+    ],
     # A place equated with a smaller place is no country.
     "place said to be a district": [
         ("My home district is Sylhet.", "My home district is [PLACE]."),
