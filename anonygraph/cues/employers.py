@@ -7,11 +7,13 @@ say where a place is ("a private hospital at Mangaluru": a town), or hang on
 a clause about someone or something else ("the lobola for Lerato is nearly
 paid off": a person). A name the tagger reads as a place (GPE, LOC) is no
 sure employer either. `confirm_employers` keeps "a company" where the
-preposition hangs on a job noun the occupation detectors found ("nurse at")
-or on a verb whose subject is the author or unsaid ("I drove for Uber",
-"Drove for Uber"); after one of the vocabulary's kinds of place
-(`LANDMARK_NOUNS`: hospital, station, market, ...) the name becomes
-``[PLACE]``, and elsewhere the organization's placeholder ``[ORG]``.
+preposition hangs on a verb whose subject is the author or unsaid ("I drove
+for Uber", "Drove for Uber"); after a job noun the occupation detectors
+found ("a staff nurse at KTPH", a hospital) the name is where the author
+works but of no kind the job says, so ``[ORG]``; after one of the
+vocabulary's kinds of place (`LANDMARK_NOUNS`: hospital, station, market,
+...) the name becomes ``[PLACE]``, and elsewhere the organization's
+placeholder ``[ORG]``.
 """
 
 from __future__ import annotations
@@ -88,8 +90,10 @@ def _confirmed(text: str, doc: Any, cue: Cue, jobs: list[Cue]) -> Cue | None:
             replacement=placeholder(attribute),
             sure=False,
         )
-    if any(j.start <= head.idx < j.end for j in jobs):
-        return cue  # "a staff nurse at KTPH": the job says where it is done
+    if head.pos_ == "NOUN" and any(j.start <= head.idx < j.end for j in jobs):
+        # "a staff nurse at KTPH": the job says the author works there, not
+        # what it is (a hospital, not a company).
+        return unsure(cue)
     verb = head
     while verb.head.i != verb.i and verb.pos_ not in ("VERB", "AUX"):
         verb = verb.head

@@ -49,6 +49,7 @@ CLASSES = {
         ("My wedding is fixed for December, so I'm busy.",
          "My wedding is fixed for December, so I'm busy."),
         ("My sister works at Globex.", "My sister works at [ORG]."),
+        ("I'm a staff nurse at KTPH.", "I'm a healthcare worker at [ORG]."),
         ("Finished my associate's at Bunker Hill this spring.",
          "Finished my degree at a university this spring."),
         # Counter-cases: the parse ties the name to the author's work, or the
