@@ -457,7 +457,9 @@ def _settle_place(
     locative = bool(before) and before[-1].lower() in LOCATIVE
     span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
     if span is not None and person_by_role(text, span):
-        return None  # "married to Declan", "Chelsea and [PERSON_2]": a person
+        # "married to Declan", "Chelsea and [PERSON_2]": a person's name,
+        # which goes as a person, never as a place.
+        return replace(cue, kind="person", replacement="[PERSON]", sure=False)
     sizes = _holders().get(fold(_plain_name(cue.quote)), {})
     big = max(sizes.values(), default=0) >= SURE_CITY_POPULATION
     if span is not None and not locative and not big:

@@ -62,14 +62,15 @@ CLASSES = {
          "I work a shift at the market for a company."),
         ("I live on Swan Street.", "I live on a street."),
     ],
-    # The object of "to" after a status word is a person, not a place.
+    # The object of "to" after a status word is a person, not a place; its
+    # name goes as a person.
     "partner named after a status": [
         ("I'm a guard in Ballina, married to Declan these twelve years.",
-         "I'm a guard in [PLACE], married to Declan these twelve years."),
+         "I'm a guard in [PLACE], married to [PERSON] these twelve years."),
         ("Engaged to Tamsin since June, and I live in Leeds.",
-         "Engaged to Tamsin since June, and I live in the UK."),
+         "Engaged to [PERSON] since June, and I live in the UK."),
         ("Chelsea and [PERSON_2] are at the door.",
-         "Chelsea and [PERSON_2] are at the door."),
+         "[PERSON] and [PERSON_2] are at the door."),
         # Counter-cases: places after "to" and "in" stay places.
         ("I moved to Tulsa after college.", "I moved to the US after college."),
         ("I live in Chelsea and work in Fulham.",
