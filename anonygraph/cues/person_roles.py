@@ -5,8 +5,8 @@ The small model reads many given names as places ("married to Declan",
 settled from such a name would say the author married a town. The role the
 name has in the sentence settles it: the object of "to" after a status word
 the status detector knows ("married to", "engaged to"), or a name joined by
-"and"/"or" to a person (a PERSON entity or the identifier pass's
-``[PERSON_n]``: "Chelsea and [PERSON_2] are at the door").
+"and"/"or" to the identifier pass's ``[PERSON_n]`` ("Chelsea and
+[PERSON_2] are at the door").
 """
 
 from __future__ import annotations
@@ -71,11 +71,7 @@ def _status_partner(span: Any) -> bool:
 
 def _joined_to_person(text: str, span: Any) -> bool:
     """Tell a name coordinated with a person ("Chelsea and [PERSON_2]")."""
+    # Only a person placeholder right beside it: the parser's "conj" runs
+    # over clauses ("moved to London, Ontario and Mum and Dad retired").
     start, end = span.start_char, span.end_char
-    if _JOINED_AFTER.match(text, end) or _JOINED_BEFORE.search(text[:start]):
-        return True
-    root = span.root
-    joined = [c for c in root.children if c.dep_ == "conj"]
-    if root.dep_ == "conj":
-        joined.append(root.head)
-    return any(t.ent_type_ == "PERSON" for t in joined)
+    return bool(_JOINED_AFTER.match(text, end) or _JOINED_BEFORE.search(text[:start]))

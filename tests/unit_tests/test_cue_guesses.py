@@ -75,6 +75,8 @@ CLASSES = {
         ("I moved to Tulsa after college.", "I moved to the US after college."),
         ("I live in Chelsea and work in Fulham.",
          "I live in [PLACE] and work in [PLACE]."),
+        ("I moved to Hamilton, Ontario and Mum and Dad stayed in Leeds.",
+         "I moved to Canada and Mum and Dad stayed in the UK."),
     ],
     # A span cut inside a word is trimmed to whole words, typed placeholder.
     "span inside a word": [
