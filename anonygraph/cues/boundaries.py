@@ -25,8 +25,6 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from spacy.tokens import Span
-
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.placeholders import unsure
 
@@ -117,12 +115,12 @@ def split_at_joints(ents: Any) -> list[Any]:
                 and token.text.islower()
                 and token.lower_ != "of"
             ):
-                parts.append(Span(ent.doc, begin, token.i, label=ent.label_))
+                parts.append(type(ent)(ent.doc, begin, token.i, label=ent.label_))
                 begin = token.i + 1
         if begin == ent.start:
             parts.append(ent)
         elif begin < ent.end:
-            parts.append(Span(ent.doc, begin, ent.end, label=ent.label_))
+            parts.append(type(ent)(ent.doc, begin, ent.end, label=ent.label_))
     return parts
 
 
