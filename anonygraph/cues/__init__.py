@@ -26,7 +26,9 @@ from dataclasses import replace
 from typing import Any
 
 from anonygraph.cues.ages import detect_ages
+from anonygraph.cues.boundaries import on_whole_words, within_longer_names
 from anonygraph.cues.cue import Cue, clause_before, sentence_of
+from anonygraph.cues.employers import confirm_employers
 from anonygraph.cues.engine import Engine, default_engine
 from anonygraph.cues.frames import detect_frames
 from anonygraph.cues.memo import DETECTIONS
@@ -46,6 +48,8 @@ from anonygraph.cues.placeholders import (
     NAME_MODIFIER,
     PLACEHOLDERS,
     STATUS_MODIFIER,
+    negated,
+    placeholder,
     settle,
 )
 from anonygraph.cues.places import (
@@ -127,7 +131,9 @@ def detect_cues(
     cues = _without_relatives_schools(text, cues)
     # What the parse and the rest of the text do not confirm becomes a typed
     # placeholder; what they show is no cue (a house number) is dropped.
-    cues = settle(text, doc, cues)
+    cues = confirm_employers(text, doc, settle(text, doc, cues))
+    # A span cut inside a word ("m 17" in "im 17") would leave a fragment.
+    cues = within_longer_names(doc, on_whole_words(text, cues))
     # A span that is already its own coarse form ("student") is no lead to edit.
     cues = [
         replace(c, exact=False)
@@ -373,7 +379,13 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
             and _names_a_place(replacement)
         ):
             if first_place.setdefault(replacement.lower(), cue.value) != cue.value:
-                replacement = f"another part of {replacement}"
+                # "Portland, Maine, not Oregon": "not another part of the US"
+                # would not read; the place the author is not stays unnamed.
+                replacement = (
+                    placeholder(cue.attribute)
+                    if negated(text, cue.start)
+                    else f"another part of {replacement}"
+                )
         before = text[last : cue.start]
         sentence_start = (
             not "".join(out).strip()
@@ -458,10 +470,17 @@ def _names_a_place(replacement: str) -> bool:
     )
 
 
+_DETERMINER_FIRST = re.compile(
+    r"(?:a|an|the|my|our|your|his|her|their|this|that|another)\s", re.IGNORECASE
+)
+
+
 def _agree_article(before: str, replacement: str) -> str:
     """Make an "a"/"an" right before a replacement fit its first sound."""
     match = re.search(r"\b([Aa]n?)(\s+)$", before)
-    if not match or not replacement:
+    if not match or not replacement or _DETERMINER_FIRST.match(replacement):
+        # "me an the wife" -> "me an my partner": no article stands before a
+        # determiner, so the "an" there is another word ("and") and stays.
         return before
     vowel = replacement[:1].lower() in "aeiou" and not replacement.lower().startswith(
         ("eu", "uni", "one")

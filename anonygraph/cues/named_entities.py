@@ -15,9 +15,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from anonygraph.cues.boundaries import split_at_joints
 from anonygraph.cues.cue import Cue, sentence_of
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.occupations import job_words
+from anonygraph.cues.person_roles import kin_words, known_name
 from anonygraph.cues.placeholders import placeholder
 from anonygraph.cues.places import (
     LANGUAGE_BEFORE,
@@ -180,7 +182,7 @@ def detect_entities(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
 
     """
     cues: list[Cue] = []
-    for ent in doc.ents:
+    for ent in split_at_joints(doc.ents):
         start, end = ent.start_char, ent.end_char
         if text[start:end].lower().startswith("the "):
             start += 4
@@ -224,6 +226,16 @@ def detect_entities(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
     return cues + _proper_nouns_after_at(text, doc, taken + cues)
 
 
+NOT_NAMES = frozenset(
+    {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
+)
+"""Entity labels of what no employer, school or place is ("for December")."""
+
+KIND_UNSAID_AFTER = frozenset({"at", "from"})
+"""Words after which a name's own noun does not say what the place is: one
+studies "at Bunker Hill" and has a Master's "from Cave Hill" (colleges), not a
+hill; after "on", "to" or "near", "Swan Street" is a street."""
+
 PLACE_PREPOSITIONS = frozenset(
     "of on up near to by overlooking overlooks under in at from around".split()
 )
@@ -246,7 +258,7 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
             and doc[i + 2].text[:1].isupper()
             and doc[i - 1].lower_ in PLACE_PREPOSITIONS
         )  # "on top of Arthur's Seat": a landmark's name, after any place word
-        if not (
+        if token.ent_type_ in NOT_NAMES or not (
             (token.pos_ == "PROPN" or (token.text.isupper() and len(token.text) > 1))
             and token.text[:1].isupper()
             and (
@@ -284,11 +296,20 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
                     "landmark", text[start:end], "a famous landmark", 4)
             )  # fmt: skip
             continue
-        if last in LANDMARK_NOUNS or token.lower_ in LANDMARK_NOUNS:
+        if (last in LANDMARK_NOUNS or token.lower_ in LANDMARK_NOUNS) and (
+            doc[token.i - 1].lower_ not in KIND_UNSAID_AFTER
+        ):
             noun = LANDMARK_NOUNS.get(last) or LANDMARK_NOUNS[token.lower_]
             cues.append(
                 Cue(start, end, text[start:end], place_attribute(text, start),
                     "landmark", text[start:end], noun, 4)
+            )  # fmt: skip
+            continue
+        if last in LANDMARK_NOUNS or token.lower_ in LANDMARK_NOUNS:
+            attribute = place_attribute(text, start)
+            cues.append(
+                Cue(start, end, text[start:end], attribute, "area", text[start:end],
+                    placeholder(attribute), 4, sure=False)
             )  # fmt: skip
             continue
         sentence = sentence_of(text, start, end)
@@ -383,8 +404,9 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
             ent.label_ == "PERSON"
             and before not in LOCATIVE_BEFORE
             and not (_is_modifier(ent) and place.population >= 100_000)
+            and known_name(name)
         ):
-            return None  # "Jordan" the person, not the country
+            return None  # "Jordan" the person, not the country; "Nnewi" no one's
         return _place_cue(text, ent, start, end, place)
     if (ent.label_ in ("ORG", "FAC") and institution_like) or at_school_or_work:
         # People are in cities and at schools and employers ("at Deakin").
@@ -399,6 +421,13 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
     ):
         # Not at a sentence's start: "Money's tight" is no company.
         return organization_cue(text, start, end, sentence, before)
+    opens = not text[:start].strip() and not _landmark_noun(name)
+    if (opens and (ent.label_ == "PERSON" or _is_modifier(ent))) or (
+        fold(name) in kin_words()
+    ):
+        # "Howzit bru", "Kia ora": an unknown word opening the text is a
+        # greeting as likely as a place; "Mammy vex": kin, no place.
+        return None
     if before in LOCATIVE_BEFORE or _is_modifier(ent) or _landmark_noun(name):
         # An unknown name is a place only where a place can stand: "to
         # Bavaria", "on Vancouver Island"; "learned to use Reddit" is none,
@@ -454,7 +483,7 @@ def _unknown_place_cue(text: str, ent: Any, start: int, end: int) -> Cue:
                    "name_modifier", text[start:end], "", 4)  # fmt: skip
     start = _with_article(text, start)
     name = text[start:end]
-    if _named_landmark(name):
+    if _named_landmark(name) and _before(text, start) not in KIND_UNSAID_AFTER:
         return Cue(start, end, name, place_attribute(text, start), "landmark",
                    name, _landmark_noun(name), 4)  # fmt: skip
     attribute = place_attribute(text, start)

@@ -9,6 +9,10 @@ from functools import lru_cache
 from anonygraph.cues.ages import authors_clause
 from anonygraph.cues.cue import Cue, clause_before
 from anonygraph.cues.lexicon import table, words
+from anonygraph.cues.numbers import number_value
+
+_ADULT = 16
+"""A count of years from which "a widow of N years" may be her age."""
 
 
 def _alternation(phrases: list[str] | tuple[str, ...]) -> str:
@@ -242,11 +246,22 @@ def detect_phrases(text: str) -> list[Cue]:
             text[m.end() :],
         )
         if widow and lasted and m.group(0).lower().startswith(("i'm", "i am")):
-            # "I'm a widow of three years": how long, said of being on one's own.
-            end = m.end() + lasted.end()
-            since = f"I've been on my own for {lasted.group('time')}"
-            cues[-1] = replace(cues[-1], end=end, quote=text[m.start() : end],
-                               replacement=since)  # fmt: skip
+            # "I'm a widow of three years": how long, said of being on one's
+            # own. "A widow of seventy-three years" may say her age instead:
+            # a count of years an adult's age could be reads both ways, so
+            # the status goes and the rest stays as written.
+            count = lasted.group("time").rsplit(" ", 1)
+            years = number_value(count[0]) if count[-1].startswith("year") else 0
+            if years is None or years >= _ADULT:
+                said = m.group(0).rsplit(" ", 1)[0]  # "I am a"
+                cues[-1] = replace(
+                    cues[-1], replacement=f"{said} [RELATIONSHIP]", sure=False
+                )
+            else:
+                end = m.end() + lasted.end()
+                since = f"I've been on my own for {lasted.group('time')}"
+                cues[-1] = replace(cues[-1], end=end, quote=text[m.start() : end],
+                                   replacement=since)  # fmt: skip
         if widow:
             # A widow is a woman, a widower a man: the status says the sex too.
             sex = "male" if widow.group(1) else "female"

@@ -38,6 +38,7 @@ from typing import Any
 from anonygraph.attributes.gazetteer import cities, countries, divisions, regions
 from anonygraph.cues.ages import decade_phrase
 from anonygraph.cues.cue import Cue
+from anonygraph.cues.person_roles import known_name, person_by_role
 from anonygraph.cues.places import (
     LOCATIVE,
     NEARBY,
@@ -57,6 +58,10 @@ PLACEHOLDERS: dict[str, str] = {
     "sex": "[PERSON]",
 }
 """The typed placeholder of each attribute: what an unsure cue becomes."""
+
+KIND_PLACEHOLDERS: dict[str, str] = {"organization": "[ORG]"}
+"""Kinds whose placeholder is not their attribute's: an employer or school
+whose name is not confirmed is an organization, not a job or a degree."""
 
 BRACKETED = re.compile(r"\[[A-Z][A-Z_]*(?:_\d+)?\]")
 """A placeholder already in the text: ``[PLACE]``, ``[PERSON_1]``, ``[ADDRESS_2]``."""
@@ -91,7 +96,8 @@ def unsure(cue: Cue, start: int | None = None, text: str = "") -> Cue:
     """Return ``cue`` replaced by its typed placeholder, from ``start`` if given."""
     if start is not None and text:
         cue = replace(cue, start=start, quote=text[start : cue.end])
-    return replace(cue, replacement=placeholder(cue.attribute), sure=False)
+    typed = KIND_PLACEHOLDERS.get(cue.kind) or placeholder(cue.attribute)
+    return replace(cue, replacement=typed, sure=False)
 
 
 def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
@@ -127,7 +133,7 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
         if settled is not None and _numbered_label(doc, settled):
             settled = None  # "at No. 42": a label with its number, no employer
         if settled is not None:
-            out.append(_in_its_slot(text, settled))
+            out.append(_in_its_slot(text, settled, doc))
     return out
 
 
@@ -368,7 +374,7 @@ def _countries_stated(text: str, cues: list[Cue]) -> set[str]:
     """
     stated = set()
     for cue in cues:
-        if not cue.attribute.endswith("country") or _negated(text, cue.start):
+        if not cue.attribute.endswith("country") or negated(text, cue.start):
             continue
         place = gazetteer().get(fold(_plain_name(cue.quote)))
         if place is None:
@@ -385,7 +391,7 @@ def _countries_stated(text: str, cues: list[Cue]) -> set[str]:
     return stated
 
 
-def _negated(text: str, start: int) -> bool:
+def negated(text: str, start: int) -> bool:
     """Tell whether the phrase a place opens or ends in says "not"."""
     phrase = re.split(r"[,;:.!?()\n]", text[:start])[-1]
     return re.search(r"\bnot\b|n't\b", phrase, re.IGNORECASE) is not None
@@ -450,13 +456,22 @@ def _settle_place(
     before = text[: cue.start].split()
     locative = bool(before) and before[-1].lower() in LOCATIVE
     span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is not None and person_by_role(text, span):
+        # "married to Declan", "Chelsea and [PERSON_2]": a person's name,
+        # which goes as a person, never as a place.
+        return replace(cue, kind="person", replacement="[PERSON]", sure=False)
     sizes = _holders().get(fold(_plain_name(cue.quote)), {})
     big = max(sizes.values(), default=0) >= SURE_CITY_POPULATION
     if span is not None and not locative and not big:
         # "Papa says", "Georgia came over": a person, unless the name is a
         # big city's ("Hobart traffic"), which the parser may misread.
         people = [e for e in doc.ents if e.label_ == "PERSON"]
-        if any(e.start <= span.start and span.end <= e.end for e in people):
+        # A town no one is named for, where a place stands ("born for
+        # Nnewi", "district is Sylhet"), is the town the tagger misread.
+        town = bool(sizes) and not known_name(_plain_name(cue.quote))
+        if any(e.start <= span.start and span.end <= e.end for e in people) and not (
+            town and span.root.dep_ in ("pobj", "attr")
+        ):
             return None
     if cue.kind == "area" and re.search(r"(?:'s|’s)$", cue.quote):
         # "South Africa's coast": the name itself is in the gazetteer, and
@@ -482,6 +497,10 @@ def _settle_place(
         sizes = _holders().get(fold(cue.quote.split(",")[0].strip()), {})
         named = {display_country(c) for c in sizes}
         return cue if not sizes or cue.replacement in named else unsure(cue)
+    if span is not None and span.root.dep_ == "attr":
+        # "My home district is Sylhet": what the name is equated with is
+        # no country ("is Bangladesh").
+        return unsure(cue)
     name = _plain_name(cue.quote)
     said = qualified.get(fold(name))
     if said is not None:
@@ -536,9 +555,18 @@ def _aside_against(text: str, end: int) -> bool:
     return ASIDE.match(text, end) is not None
 
 
-def _in_its_slot(text: str, cue: Cue) -> Cue:
+def _in_its_slot(text: str, cue: Cue, doc: Any) -> Cue:
     """Fall back to the placeholder where the coarser phrase would not read."""
     replacement = cue.replacement
+    if cue.kind in _PLACE_KINDS and (
+        re.match(r"\s+ones?\b", text[cue.end :])
+        or (negated(text, cue.start) and _modifies_noun(doc, cue))
+    ):
+        # "not the Maharashtra one", "not the Shropshire town": a name before
+        # a noun says which; "not India one" or "not the UK town" would not
+        # read, and "the" stays the phrase's.
+        the = 4 if cue.quote.lower().startswith("the ") else 0
+        return unsure(cue, cue.start + the, text)
     if (
         replacement
         and cue.sure
@@ -554,3 +582,12 @@ def _in_its_slot(text: str, cue: Cue) -> Cue:
     ):
         return replace(cue, replacement=replacement + cue.quote[-2:])
     return cue
+
+
+def _modifies_noun(doc: Any, cue: Cue) -> bool:
+    """Tell a name that modifies the common noun right after it ("Shropshire town")."""
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None or span.end >= len(doc):
+        return False
+    noun = doc[span.end]
+    return bool(noun.pos_ == "NOUN" and span[-1].head.i == noun.i)

@@ -86,6 +86,8 @@ def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
         if cut.recognizer == FIELD:
             shaped.append(cut)  # a column or key labelled as a name says so
             continue
+        if cut.recognizer == SPACY and " " not in cut.text and _no_one(text, cut):
+            continue
         cut = _without_paired_word(text, cut)
         kind_or_none = _place_kind(text, cut, addresses)
         if kind_or_none == "TOWN":
@@ -106,6 +108,40 @@ def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
             )
         shaped.append(cut)
     return shaped
+
+
+def _no_one(text: str, ident: Identifier) -> bool:
+    """Tell one word the model took for a person that names no one.
+
+    A kin word with its possessive ("For Mum's birthday"); a town of the
+    gazetteer that no Faker locale lists as a given name or surname ("I
+    born for Nnewi", "born up Camborne"); or the text's first word, set off
+    by a comma, a "!" or a lowercase word after it, said nowhere else and
+    listed as no one's name ("Howzit bru,", "Howdy,", "Brah,"): a greeting.
+    A name Faker lists keeps the model's reading ("Siobhán, call me").
+    """
+    from anonygraph.cues.places import fold, gazetteer
+    from anonygraph.identifiers.recognizers.name_checks import (
+        known_names,
+        relation_words,
+    )
+
+    word = re.sub(r"['’]s$", "", ident.text)
+    if word.lower() in relation_words():
+        return True
+    if fold(word) in known_names():
+        return False
+    if gazetteer().get(fold(word)) is not None:
+        return True
+    return (
+        not text[: ident.start].strip()
+        and GREETING_AFTER.match(text, ident.end) is not None
+        and len(re.findall(rf"(?<!\w){re.escape(word)}(?!\w)", text)) == 1
+    )
+
+
+GREETING_AFTER = re.compile(r"[ \t]*(?:[,!]|[a-z])")
+"""What follows a greeting that opens a text: a comma, a "!", a lowercase word."""
 
 
 def _without_paired_word(text: str, ident: Identifier) -> Identifier:

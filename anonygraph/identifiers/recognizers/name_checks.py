@@ -248,3 +248,33 @@ def looks_like_name(value: str) -> bool:
     if any(w.strip(".,").lower() in ORG_WORDS for w in words):
         return False
     return not any(w.isupper() and len(w) > 1 for w in words)
+
+
+@lru_cache(maxsize=1)
+def known_names() -> frozenset[str]:
+    """Return the given names and surnames of every Faker locale, folded.
+
+    Faker (MIT, a dependency for surrogates) lists names people carry in
+    some 80 locales. A word outside all of them is not thereby no name (it
+    misses many), so callers ask this only beside another signal that the
+    word is something else: a town of the gazetteer, a greeting's place.
+    """
+    import importlib
+    import pkgutil
+
+    import faker.providers.person as people
+
+    from anonygraph.cues.places import fold
+
+    found: set[str] = set()
+    for module in pkgutil.iter_modules(people.__path__):
+        locale = importlib.import_module(f"{people.__name__}.{module.name}")
+        provider = getattr(locale, "Provider", None)
+        for attribute in (
+            "first_names", "first_names_male", "first_names_female",
+            "first_names_nonbinary", "last_names",
+        ):  # fmt: skip
+            listed = getattr(provider, "__dict__", {}).get(attribute)
+            if isinstance(listed, (dict, list, tuple, set, frozenset)):
+                found.update(fold(n) for n in listed if isinstance(n, str))
+    return frozenset(found)

@@ -1,0 +1,174 @@
+"""Keep cue spans on whole words and whole names, so no rewrite leaves a fragment.
+
+A detector that matches characters can start or end inside a word the author
+wrote: "m 17" inside "im 17" read as a sex-and-age tag, "o roughneck" inside
+"26 y/o roughneck" read as a job. Replacing such a span cuts the word ("i n
+just got", "26 y/tradesperson"). `on_whole_words` trims each span to the
+whole words inside it; what the detector read was part of a word, so its
+coarser form is not confirmed and the rest becomes its typed placeholder.
+A rest with no word left, or a bare number for an attribute no number can
+state (a sex, a job), is no cue.
+
+A word here is a run of letters, digits, apostrophes and slashes ("y/o",
+"I'm"); hyphens and other marks separate words ("London-based",
+"twenty-six", "(27F)"), and a possessive ending after a span is its own
+("Bendigo's").
+
+A name ends before a preposition that joins two names (`split_at_joints`):
+the tagger's "Athlone for Westport" is two names, and replacing it as one
+would delete "for Westport".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from anonygraph.cues.cue import Cue
+from anonygraph.cues.placeholders import unsure
+
+_WORD_CHARS = re.compile(r"[\w'’/]")
+_POSSESSIVE = re.compile(r"(?:['’]s?|s['’])?$")
+_NUMBER_ATTRIBUTES = frozenset({"age", "income_level"})
+"""Attributes a bare number can state: an age ("17"), an amount ("90")."""
+
+
+def _word_start(text: str, at: int) -> int:
+    """Return where the word around offset ``at`` starts (``at`` if none runs on)."""
+    while at > 0 and _WORD_CHARS.match(text[at - 1]):
+        at -= 1
+    return at
+
+
+def _word_end(text: str, at: int) -> int:
+    while at < len(text) and _WORD_CHARS.match(text[at]):
+        at += 1
+    return at
+
+
+def _inside_word_at_start(text: str, start: int) -> bool:
+    head = text[_word_start(text, start) : start]
+    return any(ch.isalnum() for ch in head)
+
+
+def _inside_word_at_end(text: str, end: int) -> bool:
+    tail = text[end : _word_end(text, end)]
+    return any(ch.isalnum() for ch in tail) and not _POSSESSIVE.fullmatch(tail)
+
+
+def on_whole_words(text: str, cues: list[Cue]) -> list[Cue]:
+    """Return the cues with each span trimmed to the whole words inside it.
+
+    Args:
+        text: The text the cues were found in.
+        cues: Settled cues (`anonygraph.cues.placeholders.settle`).
+
+    Returns:
+        The cues whose spans start and end on word boundaries, unchanged;
+        each cue cut inside a word, trimmed to its whole words and made its
+        typed placeholder; none for a cue with no whole word of its kind.
+
+    """
+    out = []
+    for cue in cues:
+        start, end = cue.start, cue.end
+        if _inside_word_at_start(text, start):
+            start = _word_end(text, start)
+        if _inside_word_at_end(text, end):
+            end = _word_start(text, end)
+        if (start, end) == (cue.start, cue.end):
+            out.append(cue)
+            continue
+        rest = text[start:end]
+        start += len(rest) - len(rest.lstrip())
+        end -= len(rest) - len(rest.rstrip())
+        rest = text[start:end]
+        if not any(ch.isalnum() for ch in rest):
+            continue
+        if rest.replace(",", "").replace(".", "").isdigit() and (
+            cue.attribute not in _NUMBER_ATTRIBUTES
+        ):
+            continue  # "17" is no one's sex
+        trimmed = replace(cue, start=start, end=end, quote=rest, exact=True)
+        out.append(unsure(trimmed))
+    return out
+
+
+def split_at_joints(ents: Any) -> list[Any]:
+    """Split entities at a preposition that joins two names.
+
+    The tagger runs names together over a small word: "change at Athlone for
+    Westport", "an engineer at Eskom in Witbank". A proper name holds no
+    lower-case preposition but "of" ("Isle of Skye", "Bank of America"), so
+    each side is a name of its own, and a replacement of one keeps the other
+    and the word between.
+    """
+    parts = []
+    for ent in ents:
+        begin = ent.start
+        for token in ent:
+            if (
+                token.i > begin
+                and token.pos_ == "ADP"
+                and token.is_stop
+                and token.text.islower()
+                and token.lower_ != "of"
+            ):
+                parts.append(type(ent)(ent.doc, begin, token.i, label=ent.label_))
+                begin = token.i + 1
+        if begin == ent.start:
+            parts.append(ent)
+        elif begin < ent.end:
+            parts.append(type(ent)(ent.doc, begin, ent.end, label=ent.label_))
+    return parts
+
+
+def within_longer_names(doc: Any, cues: list[Cue]) -> list[Cue]:
+    """Widen a place that is one part of a longer name over the whole name.
+
+    "IIT Delhi", "MANIT Bhopal": a city after an acronym names a campus, and
+    "at IIT India" would be false; "Much Wenlock": a town of the gazetteer
+    ("Much", in Germany) before another name in one run is the first word
+    of a place the gazetteer does not hold ("in [PLACE] Wenlock" would cut
+    it). The whole name becomes its typed placeholder.
+
+    Args:
+        doc: The text's spaCy parse.
+        cues: The cues found in it.
+
+    """
+    out = []
+    text = doc.text
+    for cue in cues:
+        span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+        if span is None or not cue.attribute.endswith("country"):
+            out.append(cue)
+            continue
+        before = doc[span.start - 1] if span.start > 0 else None
+        after = doc[span.end] if span.end < len(doc) else None
+        if (
+            before is not None
+            and before.text.isupper()
+            and before.is_alpha
+            and len(before.text) > 1
+            and before.idx + len(before.text) + 1 == cue.start
+            and before.head.i in range(span.start, span.end)
+        ):
+            cue = replace(cue, start=before.idx, kind="organization")
+        elif (
+            after is not None
+            and after.pos_ == "PROPN"
+            and after.text[:1].isupper()
+            and after.idx == cue.end + 1
+            and span[-1].dep_ in ("compound", "amod", "nmod")
+            and span[-1].head.i == after.i
+            and not any(o.start <= after.idx < o.end for o in cues)
+        ):
+            cue = replace(cue, end=after.idx + len(after.text), kind="area")
+        else:
+            out.append(cue)
+            continue
+        quote = text[cue.start : cue.end]
+        out.append(unsure(replace(cue, quote=quote, value=quote)))
+    return out
