@@ -53,6 +53,8 @@ def find_identifiers(
 
     """
     wanted = frozenset(kinds or KINDS)
+    if "PHONE" in wanted:
+        wanted |= {"NUMBER"}  # a phone-shaped number whose kind is not settled
     if not text.strip():
         return []
     if parse is None:

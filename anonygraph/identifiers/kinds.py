@@ -19,8 +19,11 @@ KINDS: tuple[str, ...] = (
     "LICENSE_PLATE",
     "PASSPORT",
     "MEDICAL_RECORD",
+    "NUMBER",
 )
-"""Every kind the detector reports; a placeholder is ``[KIND_n]``."""
+"""Every kind the detector reports; a placeholder is ``[KIND_n]``. ``NUMBER``
+is a number that must go (a phone-shaped digit run) whose kind the text does
+not settle: typed so, not guessed."""
 
 PRESIDIO_KINDS: dict[str, str] = {
     "PERSON": "PERSON",

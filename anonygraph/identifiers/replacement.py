@@ -29,7 +29,7 @@ MODES: tuple[Mode, ...] = ("placeholder", "surrogate", "keep")
 """``placeholder``: ``[EMAIL_1]``; ``surrogate``: a realistic fake of the same
 kind; ``keep``: leave identifiers in place (they are still found and counted)."""
 
-_DIGIT_KINDS = {"PHONE", "CARD", "BANK_ACCOUNT"}
+_DIGIT_KINDS = {"PHONE", "NUMBER", "CARD", "BANK_ACCOUNT"}
 
 
 def parse_mode(value: str) -> Mode:

@@ -63,7 +63,9 @@ POSITIVES = [
     ("WhatsApp (+33) 6 12 34 56 78 le soir", "PHONE", "(+33) 6 12 34 56 78"),
     ("Telefon 0221 5558 7734", "PHONE", "0221 5558 7734"),
     ("Celular: +55 71 99876-5432", "PHONE", "+55 71 99876-5432"),
-    ("paynow to 9123 4567 can already", "PHONE", "9123 4567"),
+    # PayNow takes a phone number, but nothing in the text says this one is:
+    # replaced all the same, typed only as a number.
+    ("paynow to 9123 4567 can already", "NUMBER", "9123 4567"),
     ("this is me 07700 900318", "PHONE", "07700 900318"),
     ("sent to +91 70221 48830 for user", "PHONE", "+91 70221 48830"),
     # national and tax IDs, with their checksums
@@ -198,6 +200,30 @@ LOOKALIKES = [
     ("model NA-LX129BL stopped with error H21", "LICENSE_PLATE"),
     ("we use passport photos only", "PASSPORT"),
 ]
+
+
+PHONE_SHAPED = [
+    # Numbers the phone library accepts somewhere, that the text does not
+    # present as phones: replaced, typed NUMBER, never called a phone.
+    ("PESEL: 02320317846", "NUMBER", "02320317846"),
+    ("NHS no. taken by first aider after fall: 485 210 7378", "NUMBER", "485 210 7378"),
+    ("Microchip 985112004417823. Next visit: May", "NUMBER", "985112004417823"),
+    ("Local guardian: Kavitha Iyer, 98450 71263, Bengaluru", "NUMBER", "98450 71263"),
+    # ... and the same kind of number presented as a phone.
+    ("Mobile: 98450 71263", "PHONE", "98450 71263"),
+    ("call me on 9123 4567 tonight", "PHONE", "9123 4567"),
+    ("my husband Ray (312) 555-0148", "PHONE", "(312) 555-0148"),
+    ("mine is +254 711 602 348. don't be late", "PHONE", "+254 711 602 348"),
+    ("Flowers: Mrs. Gomes (01711-482903)", "PHONE", "01711-482903"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span"), PHONE_SHAPED)
+def test_when_a_number_is_phone_shaped_then_only_a_phone_word_or_form_types_it_phone(
+    text: str, kind: str, span: str
+) -> None:
+    found = [(i.kind, i.text) for i in find_identifiers(text)]
+    assert (kind, span) in found
 
 
 @pytest.mark.parametrize(("text", "kind"), LOOKALIKES)

@@ -137,6 +137,11 @@ class PhoneNumberRecognizer(CuedPatternRecognizer):
         ),
     )
 
+    def __init__(self) -> None:
+        """Report ``NUMBER`` too: a phone-shaped number not presented as one."""
+        super().__init__()
+        self.supported_entities.append("NUMBER")
+
     def analyze(
         self, text: str, entities: list[str], nlp_artifacts: Any = None
     ) -> list[RecognizerResult]:
@@ -149,7 +154,10 @@ class PhoneNumberRecognizer(CuedPatternRecognizer):
                 verdict = _check(match, text)
                 if verdict is not None:
                     sure = score if verdict == "valid" else POSSIBLE_SCORE
-                    results.append(self.result(*match.span(), sure, name))
+                    found = self.result(*match.span(), sure, name)
+                    if not _presented_as_phone(text, match.start(), match.group(0)):
+                        found.entity_type = "NUMBER"
+                    results.append(found)
         return results
 
 
@@ -297,6 +305,27 @@ def _label_allows(text: str, start: int, value: str, verdict: str) -> bool:
             value.startswith(("+", "0", "(")) or NANP_SHAPE.fullmatch(value)
         )
     return True
+
+
+WRITTEN_AS_PHONE = re.compile(r"(?:\+|00|\()|0\d*[ .-]\d|\d{3}[.-]\d{3}[.-]\d{4}$")
+"""How only a phone number is written: a country prefix or a bracketed area
+code, a trunk 0 before digit groups (0722 418 905), or 555-123-4567."""
+
+
+def _presented_as_phone(text: str, start: int, value: str) -> bool:
+    """Tell a number the text itself presents as a phone number.
+
+    A digit run that `phonenumbers` accepts in some region may be any other
+    number (a PESEL, a case number, a microchip): it is typed ``PHONE`` only
+    when it is written the way only phones are, or a phone word stands
+    before it on its line ("Tel.", "call me on", "WhatsApp"). Otherwise it
+    is still replaced, as a ``NUMBER``, which claims no more than the text
+    shows.
+    """
+    if WRITTEN_AS_PHONE.match(value):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    return bool(PHONE_LABEL.search(text[max(line_start, start - 60) : start]))
 
 
 def _verdict(value: str) -> str | None:
