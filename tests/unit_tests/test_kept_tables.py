@@ -1,9 +1,9 @@
-"""Tables kept in the user's cache folder: a hit, a stale or broken file, the place tables."""
+"""Tables kept in the cache folder: a hit, a stale or broken file, the place tables."""
 
 from __future__ import annotations
 
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +17,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "cache" / "anonygraph"
 
 
-def squares(source: Path, builds: list[int]) -> object:
+def squares(source: Path, builds: list[int]) -> Callable[[], frozenset[int]]:
     @kept_table(
         "squares",
         1,
@@ -40,7 +40,7 @@ def test_when_a_table_was_kept_then_the_next_run_reads_it_without_building(
     builds: list[int] = []
     build = squares(source, builds)
 
-    first, second = build(), build()  # type: ignore[operator]
+    first, second = build(), build()
 
     assert first == second == frozenset({0, 1, 4, 9})
     assert builds == [1]
@@ -55,11 +55,11 @@ def test_when_a_source_changes_then_the_old_table_is_not_read_and_is_removed(
     source.write_text("3")
     builds: list[int] = []
     build = squares(source, builds)
-    build()  # type: ignore[operator]
+    build()
     (old,) = cache.glob("squares-*.json")
 
     source.write_text("5")  # the rule changed
-    table = build()  # type: ignore[operator]
+    table = build()
 
     assert table == frozenset({0, 1, 4, 9, 16})
     assert builds == [1, 1]
@@ -75,12 +75,12 @@ def test_when_the_kept_table_is_broken_then_it_is_built_and_written_again(
     source.write_text("3")
     builds: list[int] = []
     build = squares(source, builds)
-    build()  # type: ignore[operator]
+    build()
     (kept,) = cache.glob("squares-*.json")
     kept.write_bytes(damage)
 
-    assert build() == frozenset({0, 1, 4})  # type: ignore[operator]
-    assert build() == frozenset({0, 1, 4})  # type: ignore[operator]
+    assert build() == frozenset({0, 1, 4})
+    assert build() == frozenset({0, 1, 4})
     assert builds == [1, 1]
 
 
@@ -95,7 +95,7 @@ def test_when_the_cache_folder_cannot_be_written_then_the_table_is_built(
     builds: list[int] = []
     build = squares(source, builds)
 
-    assert build() == build() == frozenset({0, 1})  # type: ignore[operator]
+    assert build() == build() == frozenset({0, 1})
     assert builds == [1, 1]
 
 
