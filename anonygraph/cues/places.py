@@ -13,6 +13,7 @@ import threading
 import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
 from anonygraph.attributes.gazetteer import (
     CONTINENTS,
@@ -21,10 +22,12 @@ from anonygraph.attributes.gazetteer import (
     country_aliases,
     divisions,
     regions,
+    source_files,
 )
 from anonygraph.cues.cue import Cue, clause_before
 from anonygraph.cues.lexicon import table, words
 from anonygraph.cues.memo import DETECTIONS
+from anonygraph.runs.kept_tables import kept_table, module_file
 
 COUNTRY_ALIASES: dict[str, str] = country_aliases()
 """Other names people write for countries -> ISO code."""
@@ -99,9 +102,40 @@ def gazetteer() -> dict[str, Place]:
         return _gazetteer()
 
 
+def place_table_files() -> tuple[object, ...]:
+    """Return the files the place tables come from: the gazetteer's and this code."""
+    return (*source_files(), module_file(__name__))
+
+
+def _encode_places(places: dict[str, Place]) -> dict[str, list[Any]]:
+    # Each place once (a country stands under its aliases too), then the keys.
+    index: dict[Place, int] = {}
+    at = [index.setdefault(place, len(index)) for place in places.values()]
+    rows = [[p.name, p.kind, p.country, p.continent, p.population] for p in index]
+    return {"keys": list(places), "at": at, "places": rows}
+
+
+def _decode_places(kept: dict[str, list[Any]]) -> dict[str, Place]:
+    made = [Place(n, k, c, ct, p) for n, k, c, ct, p in kept["places"]]
+    return dict(zip(kept["keys"], [made[i] for i in kept["at"]], strict=True))
+
+
+def _decode_names(kept: list[str]) -> frozenset[str]:
+    if not isinstance(kept, list) or not all(isinstance(n, str) for n in kept):
+        raise TypeError("not a list of names")
+    return frozenset(kept)
+
+
 @lru_cache(maxsize=1)
 def _gazetteer() -> dict[str, Place]:
     DETECTIONS.clear()  # cues read with the old tables (a test rebuilds them)
+    return _kept_gazetteer()
+
+
+@kept_table(
+    "places", 1, place_table_files, encode=_encode_places, decode=_decode_places
+)
+def _kept_gazetteer() -> dict[str, Place]:
     by_code: dict[str, Place] = {}
     places: dict[str, Place] = {}
 
@@ -215,6 +249,9 @@ CALENDAR_WORDS = frozenset(
 
 
 @lru_cache(maxsize=1)
+@kept_table(
+    "contested-cities", 1, place_table_files, encode=sorted, decode=_decode_names
+)
 def contested_city_names() -> frozenset[str]:
     """Return city names shared by countries of like size (Gloucester, Richmond).
 
@@ -304,7 +341,12 @@ def _country_codes() -> dict[str, str]:
     return {code: country.name for code, country in countries().items()}
 
 
+def _decode_pairs(kept: list[list[str]]) -> frozenset[tuple[str, str]]:
+    return frozenset((name, country) for name, country in kept)
+
+
 @lru_cache(maxsize=1)
+@kept_table("big-cities", 1, place_table_files, encode=sorted, decode=_decode_pairs)
 def _city_names() -> frozenset[tuple[str, str]]:
     names = _country_codes()
     return frozenset(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from anonygraph.attributes.education import OPTIONS
@@ -427,7 +429,7 @@ def test_when_a_named_business_is_restated_plainly_then_that_is_no_new_claim() -
 
 
 def test_when_a_warm_up_and_a_record_want_the_gazetteer_at_once_then_one_builds_it(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     import threading
     import time
@@ -444,6 +446,7 @@ def test_when_a_warm_up_and_a_record_want_the_gazetteer_at_once_then_one_builds_
         return real()
 
     monkeypatch.setattr(places, "cities", slow_cities)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no kept table: build it
     places._gazetteer.cache_clear()
     try:
         threads = [threading.Thread(target=places.gazetteer) for _ in range(2)]
