@@ -43,6 +43,7 @@ from anonygraph.cues.occupations import (
     detect_licences,
     detect_occupations,
 )
+from anonygraph.cues.owners import others_facts
 from anonygraph.cues.phrases import detect_phrases
 from anonygraph.cues.placeholders import (
     NAME_MODIFIER,
@@ -129,6 +130,10 @@ def detect_cues(
     cues = [_named_by_neighbour(text, c, cues) for c in cues]
     cues = merge_qualified_places(text, [_city_as_school(text, c) for c in cues])
     cues = _without_relatives_schools(text, cues)
+    # "My nan goes to bingo in Blackpool": a place, job or age of the clause's
+    # subject, someone other than the author, is no cue of the author's.
+    theirs = others_facts(doc, cues)
+    cues = [c for c in cues if c not in theirs]
     # What the parse and the rest of the text do not confirm becomes a typed
     # placeholder; what they show is no cue (a house number) is dropped.
     cues = confirm_employers(text, doc, settle(text, doc, cues))
