@@ -396,25 +396,30 @@ def first_person_sentence(text: str, at: int) -> bool:
 
 
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|me|my|myself)\b")
+_OTHER_PERSON = re.compile(
+    r"\b(?:you|he|she|they|his|her|their|him|them)\b", re.IGNORECASE
+)
 
 
 def elided_subject_is_author(text: str, at: int) -> bool:
     """Tell whether a sentence opening on a number ("77 and still ...") is the author's.
 
     Its subject is left out, so the text before says whose it is: the
-    sentence itself or the nearest earlier sentence of more than a greeting's
-    few words must speak in the first person ("I'm off. 41 and tired"); a text
-    that opens on the number is the author's introducing themself ("27, from
-    Leeds").
+    sentence itself, or the nearest earlier one that speaks of a person, must
+    speak in the first person ("I'm off. 41 and tired"), not of someone else
+    ("Did you see her? 77 and still singing"); a text that opens on the
+    number, or names no one before it, is the author introducing themself.
     """
     if _FIRST_PERSON.search(sentence_of(text, at, at)):
         return True
     before = text[: max(text.rfind(mark, 0, at) for mark in ".!?\n") + 1]
     sentences = [s for s in re.split(r"(?<=[.!?\n])", before) if s.strip()]
     for sentence in reversed(sentences):
-        if len(sentence.split()) > 3:  # "Hi all!", "Wah gwaan": no subject
-            return bool(_FIRST_PERSON.search(sentence))
-    return True
+        if _FIRST_PERSON.search(sentence):
+            return True
+        if _OTHER_PERSON.search(sentence):
+            return False  # "did you see Dolly Parton? 77 and ...": hers
+    return True  # "Hi all! Sipho here. 38, ...": no one else was named
 
 
 OTHER_SUBJECT_BEFORE = re.compile(

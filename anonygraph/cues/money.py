@@ -430,11 +430,11 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
             continue  # "rent in Brighton is £1,200": the place's price, not mine
         elif (
             paid_out
-            and not RENT_WORDS.search(text[end : end + 30])
             and re.search(r"\b(?:the|a|an|this|that)\s+$", text[:start])
             and MODIFIES_NOUN.match(text[end:])
         ):
-            continue  # "plus the £60 service charge": a thing's price, no income
+            continue  # "plus the £60 service charge": a thing's price, no income;
+            # "the four figures rent" would not read either
         else:
             kind = "rent" if RENT_WORDS.search(sentence) else "amount"
             # "a few thousand" for £1,200 is false: the low end of a band reads

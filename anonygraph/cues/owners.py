@@ -112,6 +112,7 @@ def _other_person(token: Any, cue: Cue) -> bool:
     pronoun makes a job no one else's, only a place or an age.
     """
     from anonygraph.cues.person_roles import kin_words  # it imports the detectors
+    from anonygraph.cues.places import fold, gazetteer
 
     lower = token.lower_
     if lower in AUTHOR or lower.removesuffix("'s") in _partner_words():
@@ -131,5 +132,14 @@ def _other_person(token: Any, cue: Cue) -> bool:
                 or (token.dep_ == "compound" and token.head.pos_ == "PROPN")
             )
         )
-        or (token.ent_type_ == "PERSON" and token.pos_ == "PROPN")
+        # A name is someone else's unless the sentence is the author's
+        # ("Myself Karthikeyan, 30 yrs, from Salem" introduces the author).
+        # A name spaCy calls a person but the gazetteer holds ("the Perth in
+        # the name") is not settled as one.
+        or (
+            token.ent_type_ == "PERSON"
+            and token.pos_ == "PROPN"
+            and not any(t.lower_ in AUTHOR for t in token.sent)
+            and fold(token.text) not in gazetteer()
+        )
     )
