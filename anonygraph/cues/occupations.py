@@ -215,11 +215,17 @@ def _demonym_words() -> frozenset[str]:
 
 def _relative_owns(head: Any) -> bool:
     """Tell whether a kin word on the title names its holder ("mother homemaker")."""
+    from anonygraph.cues.ages import RELATIVE_SUBJECT
     from anonygraph.cues.person_roles import kin_words  # person_roles imports cues
 
-    return any(
-        c.dep_ in ("compound", "nmod", "poss") and c.lower_.rstrip("'s") in kin_words()
+    holders = [
+        c.lower_.removesuffix("'s")
         for c in head.children
+        if c.dep_ in ("compound", "nmod", "poss")
+    ]
+    return any(
+        word in kin_words() or RELATIVE_SUBJECT.match(f"my {word}") is not None
+        for word in holders
     )
 
 
