@@ -43,7 +43,7 @@ from anonygraph.cues.occupations import (
     detect_licences,
     detect_occupations,
 )
-from anonygraph.cues.owners import others_facts
+from anonygraph.cues.owners import no_places, others_facts
 from anonygraph.cues.phrases import detect_phrases
 from anonygraph.cues.placeholders import (
     NAME_MODIFIER,
@@ -132,8 +132,14 @@ def detect_cues(
     cues = _without_relatives_schools(text, cues)
     # "My nan goes to bingo in Blackpool": a place, job or age of the clause's
     # subject, someone other than the author, is no cue of the author's.
+    # A name that is no place takes the names inside it along.
     theirs = others_facts(doc, cues)
-    cues = [c for c in cues if c not in theirs]
+    named = no_places(doc, cues)
+    cues = [
+        c for c in cues
+        if c not in theirs
+        and not any(n.start <= c.start and c.end <= n.end for n in named)
+    ]  # fmt: skip
     # What the parse and the rest of the text do not confirm becomes a typed
     # placeholder; what they show is no cue (a house number) is dropped.
     cues = confirm_employers(text, doc, settle(text, doc, cues))

@@ -48,6 +48,43 @@ def others_facts(doc: Any, cues: list[Cue]) -> list[Cue]:
     ]
 
 
+PLACE_ATTRIBUTES = frozenset({"city_country", "birth_city_country"})
+
+
+def no_places(doc: Any, cues: list[Cue]) -> list[Cue]:
+    """Return the place cues the parse shows name no place anyone is in.
+
+    Names joined as the subject of a verb ("Brooklyn and Sydney took first
+    place") are people or teams: they say
+    nowhere the author is. (A name with a number, "Room 104" or "Station 12",
+    may be the author's workplace, and a firm named like a place, "Jersey
+    Street Heating", reads in the parse as "Corner Brook" does: both stay
+    placeholders.)
+    """
+    return [c for c in cues if c.attribute in PLACE_ATTRIBUTES and _no_place(doc, c)]
+
+
+def _no_place(doc: Any, cue: Cue) -> bool:
+    first, last = token_at(doc, cue.start), token_at(doc, cue.end - 1)
+    if first is None or last is None:
+        return False
+    if first.i > 0 and doc[first.i - 1].pos_ == "ADP":
+        return False  # "in Perth, Western Australia has": a place, however parsed
+    head = last
+    while head.dep_ == "conj" and head.head is not head:
+        head = head.head
+    names = [head, *(c for c in head.children if c.dep_ == "conj")]
+    joined = len(names) > 1 and all(t.pos_ == "PROPN" for t in names)
+    return (
+        joined  # a lone name may be a place the sentence is about
+        and head.dep_ in ("nsubj", "nsubjpass")
+        and head.head.pos_ == "VERB"
+        and head.head.tag_ != "VBN"  # "Richmond born, Richmond raised"
+        and last.pos_ == "PROPN"
+        and last.ent_type_ != "NORP"  # "Half Nigerian": a demonym
+    )
+
+
 def _other_owns(doc: Any, cue: Cue) -> bool:
     token = token_at(doc, cue.start)
     if token is None:

@@ -3,9 +3,10 @@
 Classes found on cue held-out 11: a number with no owner in its clause read
 as the author's age, an amount banded in a currency or period the text does
 not settle, a price the author pays read as income, a chat abbreviation read
-as a job, a relative's job or place rewritten, a status word rewritten with
-its "from ..." left dangling. The phrasings are our own; each class keeps
-counter-cases where the author's own fact must still be replaced.
+as a job, a relative's job or place rewritten, pupils with place names read
+as places, a status word rewritten with its "from ..." left dangling. The
+phrasings are our own; each class keeps counter-cases where the author's own
+fact must still be replaced.
 """
 
 from __future__ import annotations
@@ -124,6 +125,15 @@ CLASSES = {
             "My husband works offshore in the North Sea.",
             "My partner works offshore in [PLACE].",
         ),
+    ],
+    # Names joined as a verb's subject do something: people or teams.
+    "names joined as a subject": [
+        (
+            "Chelsea and Paris won the relay at sports day, and I coached them.",
+            "Chelsea and Paris won the relay at sports day, and I coached them.",
+        ),
+        # Counter-case: a lone place the sentence is about.
+        ("Leeds is where I live.", "The UK is where I live."),
     ],
     # The coarse status form takes no "from ...": the one it was from goes too.
     "status with its complement": [
