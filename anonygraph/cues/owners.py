@@ -55,7 +55,9 @@ def no_places(doc: Any, cues: list[Cue]) -> list[Cue]:
     """Return the place cues the parse shows name no place anyone is in.
 
     Names joined as the subject of a verb ("Brooklyn and Sydney took first
-    place") are people or teams: they say
+    place") are people or teams, and the end of a route in a sentence that
+    is not the author's ("Cowes to Southampton: first sailing") a timetable's:
+    they say
     nowhere the author is. (A name with a number, "Room 104" or "Station 12",
     may be the author's workplace, and a firm named like a place, "Jersey
     Street Heating", reads in the parse as "Corner Brook" does: both stay
@@ -68,7 +70,15 @@ def _no_place(doc: Any, cue: Cue) -> bool:
     first, last = token_at(doc, cue.start), token_at(doc, cue.end - 1)
     if first is None or last is None:
         return False
-    if first.i > 0 and doc[first.i - 1].pos_ == "ADP":
+    before = doc[first.i - 1] if first.i > 0 else None
+    if (
+        before is not None
+        and before.lower_ == "to"
+        and before.head.pos_ == "PROPN"
+        and not any(t.lower_ in AUTHOR or t.lower_ == "my" for t in first.sent)
+    ):
+        return True  # "Cowes to Southampton: first sailing 06:15": a route
+    if before is not None and before.pos_ == "ADP":
         return False  # "in Perth, Western Australia has": a place, however parsed
     head = last
     while head.dep_ == "conj" and head.head is not head:

@@ -132,8 +132,14 @@ CLASSES = {
             "Chelsea and Paris won the relay at sports day, and I coached them.",
             "Chelsea and Paris won the relay at sports day, and I coached them.",
         ),
-        # Counter-case: a lone place the sentence is about.
+        (
+            "Coach service, Bath to Bristol: first departure 07:10.",
+            "Coach service, Bath to Bristol: first departure 07:10.",
+        ),
+        # Counter-cases: a lone place the sentence is about, a route of the
+        # author's.
         ("Leeds is where I live.", "The UK is where I live."),
+        ("I drive Bath to Bristol every day.", "I drive Bath to [PLACE] every day."),
     ],
     # The coarse status form takes no "from ...": the one it was from goes too.
     "status with its complement": [
