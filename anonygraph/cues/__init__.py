@@ -130,6 +130,11 @@ def detect_cues(
     cues = [_named_by_neighbour(text, c, cues) for c in cues]
     cues = merge_qualified_places(text, [_city_as_school(text, c) for c in cues])
     cues = _without_relatives_schools(text, cues)
+    # What the parse and the rest of the text do not confirm becomes a typed
+    # placeholder; what they show is no cue (a house number) is dropped.
+    cues = confirm_employers(text, doc, settle(text, doc, cues))
+    # A span cut inside a word ("m 17" in "im 17") would leave a fragment.
+    cues = within_longer_names(doc, on_whole_words(text, cues))
     # "My nan goes to bingo in Blackpool": a place, job or age of the clause's
     # subject, someone other than the author, is no cue of the author's.
     # A name that is no place takes the names inside it along.
@@ -140,11 +145,6 @@ def detect_cues(
         if c not in theirs
         and not any(n.start <= c.start and c.end <= n.end for n in named)
     ]  # fmt: skip
-    # What the parse and the rest of the text do not confirm becomes a typed
-    # placeholder; what they show is no cue (a house number) is dropped.
-    cues = confirm_employers(text, doc, settle(text, doc, cues))
-    # A span cut inside a word ("m 17" in "im 17") would leave a fragment.
-    cues = within_longer_names(doc, on_whole_words(text, cues))
     # A span that is already its own coarse form ("student") is no lead to edit.
     cues = [
         replace(c, exact=False)

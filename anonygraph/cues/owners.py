@@ -19,7 +19,7 @@ from anonygraph.cues.lexicon import table
 from anonygraph.cues.occupations import subject_of, token_at
 
 OWNED_ATTRIBUTES = frozenset(
-    {"city_country", "birth_city_country", "occupation", "age"}
+    {"city_country", "birth_city_country", "occupation", "age", "education"}
 )
 """Attributes a clause states of its subject (a relationship word names the
 author's partner even in "my wife is a nurse", so it is left out)."""
@@ -43,7 +43,7 @@ def others_facts(doc: Any, cues: list[Cue]) -> list[Cue]:
         c
         for c in cues
         if c.attribute in OWNED_ATTRIBUTES
-        and c.kind not in EMPLOYER_KINDS
+        and not (c.attribute == "occupation" and c.kind in EMPLOYER_KINDS)
         and _other_owns(doc, c)
     ]
 
@@ -113,8 +113,8 @@ def _other_owns(doc: Any, cue: Cue) -> bool:
         if current.pos_ in CLAUSE_HEADS or current.head is current:
             break
         current = current.head
-    if current.pos_ not in CLAUSE_HEADS:
-        return False
+    if current.pos_ not in CLAUSE_HEADS and current.dep_ != "ROOT":
+        return False  # "studies" may be tagged a noun and still head the clause
     subject = subject_of(current)
     if subject is None and current.dep_ == "acl":
         subject = current.head  # "His group, ..., recorded in": the noun it tells of

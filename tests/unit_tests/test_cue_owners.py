@@ -119,11 +119,23 @@ CLASSES = {
         ("I live in Glasgow with my gran.", "I live in the UK with my gran."),
         (
             "My mum moved to Leeds and I stayed in York.",
-            "My mum moved to Leeds and I stayed in [PLACE].",
+            "My mum moved to Leeds and I stayed in the UK.",
         ),
         (
             "My husband works offshore in the North Sea.",
             "My partner works offshore in [PLACE].",
+        ),
+    ],
+    # A school whose clause has someone else as its subject is theirs.
+    "school of someone else": [
+        (
+            "She was born abroad. She later studied at Oxford.",
+            "She was born abroad. She later studied at Oxford.",
+        ),
+        # Counter-case: the author's own school in the same sentence.
+        (
+            "I studied at Oxford and she studied at Leeds.",
+            "I studied at a university and she studied at Leeds.",
         ),
     ],
     # Names joined as a verb's subject do something: people or teams.
