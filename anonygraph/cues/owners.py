@@ -164,6 +164,8 @@ def _other_person(token: Any, cue: Cue) -> bool:
     lower = token.lower_
     if lower in AUTHOR or lower.removesuffix("'s") in _partner_words():
         return False
+    if any(c.text == "/" for c in token.children):
+        return False  # "she/her": the author's pronouns, no one else
     return (
         (lower in OTHER_PRONOUNS and cue.attribute != "occupation")
         or (

@@ -132,7 +132,13 @@ CLASSES = {
             "She was born abroad. She later studied at Oxford.",
             "She was born abroad. She later studied at Oxford.",
         ),
-        # Counter-case: the author's own school in the same sentence.
+        # Counter-cases: the author's own school in the same sentence, and
+        # the author's pronouns, which name no one else.
+        (
+            "so i'm 19, she/her, just started uni at Leeds doing history",
+            "so i'm in my teens, she/her, just started uni at a university"
+            " doing history",
+        ),
         (
             "I studied at Oxford and she studied at Leeds.",
             "I studied at a university and she studied at Leeds.",
