@@ -43,6 +43,7 @@ from anonygraph.cues.occupations import (
     detect_licences,
     detect_occupations,
 )
+from anonygraph.cues.owners import no_places, others_facts
 from anonygraph.cues.phrases import detect_phrases
 from anonygraph.cues.placeholders import (
     NAME_MODIFIER,
@@ -134,6 +135,16 @@ def detect_cues(
     cues = confirm_employers(text, doc, settle(text, doc, cues))
     # A span cut inside a word ("m 17" in "im 17") would leave a fragment.
     cues = within_longer_names(doc, on_whole_words(text, cues))
+    # "My nan goes to bingo in Blackpool": a place, job or age of the clause's
+    # subject, someone other than the author, is no cue of the author's.
+    # A name that is no place takes the names inside it along.
+    theirs = others_facts(doc, cues)
+    named = no_places(doc, cues)
+    cues = [
+        c for c in cues
+        if c not in theirs
+        and not any(n.start <= c.start and c.end <= n.end for n in named)
+    ]  # fmt: skip
     # A span that is already its own coarse form ("student") is no lead to edit.
     cues = [
         replace(c, exact=False)

@@ -257,6 +257,9 @@ def _stated_ages(text: str) -> list[Cue]:
     for pattern in (BARE_AGE, APPOSITION):
         for m in pattern.finditer(text):
             age = _age(m)
+            owned = elided_subject_is_author(text, m.start("age"))
+            if pattern is BARE_AGE and not owned:
+                continue  # "Did you see her? 77 and still singing": her age
             if 13 <= age <= 99:
                 phrase = decade_phrase(age)
                 if m.start("age") == 0 or text[: m.start("age")].rstrip()[-1:] in ".!?":
@@ -368,7 +371,7 @@ def _age_events(text: str) -> list[Cue]:
     return cues
 
 
-_RELATIVE_SUBJECT = re.compile(
+RELATIVE_SUBJECT = re.compile(
     r"\s*(?:my|our)\s+(?:mum|mom|mother|dad|father|parents?|son|daughter|kids?|"
     r"nan|nana|nanna|gran|granny|grandma|grandpa|niece|nephew|neighbou?r|"
     r"(?:flat|room|house)?mate|colleague|co-?worker|cat|dog|"
@@ -383,13 +386,40 @@ def first_person_sentence(text: str, at: int) -> bool:
     """Tell whether the sentence around ``at`` is the author's (or has no subject)."""
     sentence = sentence_of(text, at, at)
     first = re.search(r"\b(?:I|I'm|I've|my|me|we|our)\b", sentence)
-    if not first and _RELATIVE_SUBJECT.match(sentence):
+    if not first and RELATIVE_SUBJECT.match(sentence):
         return False  # "My mum did it at 40": her age, not the author's
     # A sentence without a subject ("Got my GED at 38", "Widowed at 44") is the
     # author's too.
     return bool(first) or not re.search(
         r"\b(?:he|she|they|his|her|their)\b", sentence, re.IGNORECASE
     )
+
+
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|me|my|myself)\b")
+_OTHER_PERSON = re.compile(
+    r"\b(?:you|he|she|they|his|her|their|him|them)\b", re.IGNORECASE
+)
+
+
+def elided_subject_is_author(text: str, at: int) -> bool:
+    """Tell whether a sentence opening on a number ("77 and still ...") is the author's.
+
+    Its subject is left out, so the text before says whose it is: the
+    sentence itself, or the nearest earlier one that speaks of a person, must
+    speak in the first person ("I'm off. 41 and tired"), not of someone else
+    ("Did you see her? 77 and still singing"); a text that opens on the
+    number, or names no one before it, is the author introducing themself.
+    """
+    if _FIRST_PERSON.search(sentence_of(text, at, at)):
+        return True
+    before = text[: max(text.rfind(mark, 0, at) for mark in ".!?\n") + 1]
+    sentences = [s for s in re.split(r"(?<=[.!?\n])", before) if s.strip()]
+    for sentence in reversed(sentences):
+        if _FIRST_PERSON.search(sentence):
+            return True
+        if _OTHER_PERSON.search(sentence):
+            return False  # "did you see Dolly Parton? 77 and ...": hers
+    return True  # "Hi all! Sipho here. 38, ...": no one else was named
 
 
 OTHER_SUBJECT_BEFORE = re.compile(

@@ -218,8 +218,29 @@ def _yearly(amount: float, per: str, sentence: str) -> float:
     return amount * 2080 if amount < 100 else amount  # a bare small figure is hourly
 
 
-def _currency(match: re.Match[str], countries: frozenset[str]) -> float:
+FULL_YEAR_FLOOR_USD = 10_000
+"""A year's pay below this (USD at PPP) is below a year's full-time work at
+the lowest wages: a figure with no period read as yearly and falling under it
+is more likely a month's pay, so neither reading is sure."""
+
+
+def _period_unsettled(amount: float, per: str, sentence: str, rate: float) -> bool:
+    """Tell whether an amount with no period reads as two bands ("RM6k plus").
+
+    With no "a year"/"a month" in its sentence a figure is read as yearly,
+    but a yearly reading below a year's lowest full-time pay (RM6k: about
+    3,700 USD) may well be a monthly wage: its band is a guess either way.
+    """
+    if per or amount < 100 or re.search(r"\b(?:week|month)", sentence, re.I):
+        return False
+    return amount * rate < FULL_YEAR_FLOOR_USD
+
+
+def _currency(match: re.Match[str], countries: frozenset[str]) -> float | None:
     """Return USD at PPP per unit of the amount's currency, in the text's economy.
+
+    None where the currency is a word the table gives to no country the
+    text names: which money it is cannot be settled.
 
     "$" in a text set in Canada is Canadian; "francs" Swiss; a figure with no
     currency is in the money of the country the text names, else dollars.
@@ -240,6 +261,16 @@ def _currency(match: re.Match[str], countries: frozenset[str]) -> float:
     if not codes:
         return 1.0
     chosen = next((c for c in codes if c in local), codes[0])
+    if (
+        countries
+        and chosen not in local
+        and chosen != "USD"
+        and re.fullmatch(r"[a-z]+", written.lower())
+    ):
+        # "150 000 francs" in a text set in Cameroon: the word names many
+        # currencies and the table's (Swiss) one is not the text's country's;
+        # a band from it would be a guess. The dollar is quoted everywhere.
+        return None
     return rates[chosen]
 
 
@@ -250,10 +281,24 @@ def _currency_written(match: re.Match[str], text: str, end: int) -> bool:
     return end > match.end()  # "85k CAD": the code after the figure
 
 
+AUTHOR_PAYS = re.compile(
+    r"\b(?:I|we)(?:'ve|'d)?\s+(?:\w+ly\s+)?(?:paid|pay|pays|paying)$", re.IGNORECASE
+)
+"""The author as the payer ("I paid the rent"): the sum goes out, it is no pay."""
+
+
+def _author_pays(before: str, pay: re.Match[str]) -> bool:
+    """Tell whether a pay word has the author paying out ("I paid the rent")."""
+    return bool(AUTHOR_PAYS.search(before[: pay.end()])) and not re.match(
+        r"\s+(?:myself|ourselves)\b", before[pay.end() :], re.IGNORECASE
+    )
+
+
 def _paid_out(before: str) -> bool:
     """Tell whether the nearest word before an amount that says what it is is a cost."""
     words = [(m.start(), "cost") for m in COST_WORDS.finditer(before)] + [
-        (m.start(), "pay") for m in SALARY_WORDS.finditer(before)
+        (m.start(), "cost" if _author_pays(before, m) else "pay")
+        for m in SALARY_WORDS.finditer(before)
     ]
     return bool(words) and max(words)[1] == "cost"
 
@@ -327,8 +372,11 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
             or living_on
             or (hourly_or_yearly and not RENT_WORDS.search(sentence))
         ):
-            level = income_level(_yearly(amount, per, sentence) * _currency(m, where))
-            if not _currency_written(m, text, figure_end):
+            rate = _currency(m, where)
+            level = income_level(_yearly(amount, per, sentence) * (rate or 1.0))
+            if rate is None or _period_unsettled(amount, per, sentence, rate) or (
+                not _currency_written(m, text, figure_end)
+            ):
                 # "9 LPA", "40k a year": without its currency a figure's band
                 # is a guess at the economy; the placeholder takes the figure.
                 figure_start = m.start("num3") if m.group("num3") else m.start()
@@ -380,6 +428,13 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
             )  # fmt: skip
         elif MARKET_BEFORE.search(clause_before):
             continue  # "rent in Brighton is £1,200": the place's price, not mine
+        elif (
+            paid_out
+            and re.search(r"\b(?:the|a|an|this|that)\s+$", text[:start])
+            and MODIFIES_NOUN.match(text[end:])
+        ):
+            continue  # "plus the £60 service charge": a thing's price, no income;
+            # "the four figures rent" would not read either
         else:
             kind = "rent" if RENT_WORDS.search(sentence) else "amount"
             # "a few thousand" for £1,200 is false: the low end of a band reads

@@ -213,6 +213,22 @@ def _demonym_words() -> frozenset[str]:
     return frozenset(row[0].lower() for row in table("demonyms.tsv"))
 
 
+def _relative_owns(head: Any) -> bool:
+    """Tell whether a kin word on the title names its holder ("mother homemaker")."""
+    from anonygraph.cues.ages import RELATIVE_SUBJECT
+    from anonygraph.cues.person_roles import kin_words  # person_roles imports cues
+
+    holders = [
+        c.lower_.removesuffix("'s")
+        for c in head.children
+        if c.dep_ in ("compound", "nmod", "poss")
+    ]
+    return any(
+        word in kin_words() or RELATIVE_SUBJECT.match(f"my {word}") is not None
+        for word in holders
+    )
+
+
 def _widen_left(doc: Any, first: Any, head: Any) -> int:
     """Return the index of the first token of the title with its field words."""
     i = first.i
@@ -357,6 +373,13 @@ NOT_THE_AUTHORS = re.compile(
 """A role the author is taken for or denies: "asked if I'm the recruiter"."""
 
 
+FUNCTION_TAGS = frozenset(
+    {"ADP", "ADV", "PART", "INTJ", "SCONJ", "CCONJ", "DET", "PRON"}
+)
+"""Parts of speech no job title takes: a title read as one is another word
+("rn", right now, an adposition at a clause's end)."""
+
+
 def detect_occupations(text: str, doc: Any) -> list[Cue]:
     """Find the author's job titles, training, teaching and job-field words."""
     cues: list[Cue] = []
@@ -373,7 +396,11 @@ def detect_occupations(text: str, doc: Any) -> list[Cue]:
                 WAGE_NOUNS
             ):
                 continue  # "nurse" in "nurse training": a modifier, not a job
+        if head.pos_ in FUNCTION_TAGS or head.dep_ in ("advmod", "npadvmod"):
+            continue  # "so bored rn": the parse reads an adverbial, not a noun
         title, plural = _forms()[m.group(0).lower()]
+        if _relative_owns(head):
+            continue  # "mother homemaker": the mother's job, not the author's
         start = doc[_widen_left(doc, first, head)].idx
         end = m.end()
         if text[start:end].lower() in coarse_phrases():

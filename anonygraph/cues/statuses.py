@@ -68,8 +68,15 @@ def detect_statuses(text: str, doc: Any) -> list[Cue]:
         status, coarse = STATUS_WORDS[lower]
         if token.text[:1].isupper():
             coarse = coarse[:1].upper() + coarse[1:]
+        end = token.idx + len(token)
+        for child in token.rights:
+            if child.dep_ == "prep" and child.lower_ == "from":
+                # "Separated from the kids' father": "on my own" takes no
+                # "from" after it, so the one it was from goes with the word.
+                last = child.right_edge
+                end = last.idx + len(last)
         cues.append(
-            Cue(token.idx, token.idx + len(token), token.text, "relationship_status",
+            Cue(token.idx, end, text[token.idx : end], "relationship_status",
                 "status", status, coarse, 4)
         )  # fmt: skip
     return cues

@@ -1,0 +1,194 @@
+"""Whose fact a cue states, read from the parse: the author's or someone else's.
+
+"My nan goes to bingo in Blackpool", "My uncle, a retired welder, lives in
+Nebraska", "His group recorded in Kingston": the place, the job and the age
+belong to the clause's subject, a person who is not the author. Such a span
+is no cue of the author, and rewriting it would change a fact the author
+stated about someone else. A clause with the author as (one of) its subjects,
+or with no subject at all ("Born in Leeds"), stays the author's.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from anonygraph.cues.ages import RELATIVE_SUBJECT
+from anonygraph.cues.cue import Cue
+from anonygraph.cues.lexicon import table
+from anonygraph.cues.occupations import subject_of, token_at
+
+OWNED_ATTRIBUTES = frozenset(
+    {"city_country", "birth_city_country", "occupation", "age", "education"}
+)
+"""Attributes a clause states of its subject (a relationship word names the
+author's partner even in "my wife is a nurse", so it is left out)."""
+EMPLOYER_KINDS = frozenset({"organization", "employer"})
+"""A relative's employer may still pin the family's city: it stays a cue."""
+AUTHOR = frozenset({"i", "me", "we", "us", "myself", "i'm"})
+OTHER_PRONOUNS = frozenset({"he", "she", "they", "him", "her", "them", "his", "their"})
+CLAUSE_HEADS = frozenset({"VERB", "AUX"})
+AUTHOR_POSSESSIVES = frozenset({"my", "our"})
+
+
+@lru_cache(maxsize=1)
+def _partner_words() -> frozenset[str]:
+    """Return the partner words of the cue vocabulary ("husband", "missus")."""
+    return frozenset(row[0].lower() for row in table("relationships.tsv"))
+
+
+def others_facts(doc: Any, cues: list[Cue]) -> list[Cue]:
+    """Return the cues whose clause has a person other than the author as subject."""
+    return [
+        c
+        for c in cues
+        if c.attribute in OWNED_ATTRIBUTES
+        and not (c.attribute == "occupation" and c.kind in EMPLOYER_KINDS)
+        and _other_owns(doc, c)
+    ]
+
+
+PLACE_ATTRIBUTES = frozenset({"city_country", "birth_city_country"})
+
+
+def no_places(doc: Any, cues: list[Cue]) -> list[Cue]:
+    """Return the place cues the parse shows name no place anyone is in.
+
+    Names joined as the subject of a verb ("Brooklyn and Sydney took first
+    place") are people or teams, and the end of a route in a sentence that
+    is not the author's ("Cowes to Southampton: first sailing") a timetable's:
+    they say
+    nowhere the author is. (A name with a number, "Room 104" or "Station 12",
+    may be the author's workplace, and a firm named like a place, "Jersey
+    Street Heating", reads in the parse as "Corner Brook" does: both stay
+    placeholders.)
+    """
+    return [c for c in cues if c.attribute in PLACE_ATTRIBUTES and _no_place(doc, c)]
+
+
+def _no_place(doc: Any, cue: Cue) -> bool:
+    first, last = token_at(doc, cue.start), token_at(doc, cue.end - 1)
+    if first is None or last is None:
+        return False
+    before = doc[first.i - 1] if first.i > 0 else None
+    if (
+        before is not None
+        and before.lower_ == "to"
+        and before.head.pos_ == "PROPN"
+        and not any(t.lower_ in AUTHOR or t.lower_ == "my" for t in first.sent)
+    ):
+        return True  # "Cowes to Southampton: first sailing 06:15": a route
+    if before is not None and before.pos_ == "ADP":
+        return False  # "in Perth, Western Australia has": a place, however parsed
+    head = last
+    while head.dep_ == "conj" and head.head is not head:
+        head = head.head
+    names = [head, *(c for c in head.children if c.dep_ == "conj")]
+    joined = len(names) > 1 and all(t.pos_ == "PROPN" for t in names)
+    return (
+        joined  # a lone name may be a place the sentence is about
+        and head.dep_ in ("nsubj", "nsubjpass")
+        and head.head.pos_ == "VERB"
+        and head.head.tag_ != "VBN"  # "Richmond born, Richmond raised"
+        and last.pos_ == "PROPN"
+        and last.ent_type_ != "NORP"  # "Half Nigerian": a demonym
+    )
+
+
+def _other_owns(doc: Any, cue: Cue) -> bool:
+    token = token_at(doc, cue.start)
+    if token is None:
+        return False
+    if _names_other(token, cue):
+        return True  # "uncle Lincoln": a relative's name, no place
+    current = token
+    for _ in range(10):
+        if any(
+            c.dep_ == "poss" and c.lower_ in AUTHOR_POSSESSIVES
+            for c in current.children
+        ):
+            return False  # "our 10th anniversary": the author's as well
+        if current.dep_ == "appos" and _other_person(current.head, cue):
+            return True  # "my uncle, a retired welder": an apposition of him
+        if current.pos_ in CLAUSE_HEADS or current.head is current:
+            break
+        current = current.head
+    if current.pos_ not in CLAUSE_HEADS and current.dep_ != "ROOT":
+        return False  # "studies" may be tagged a noun and still head the clause
+    subject = subject_of(current)
+    if subject is None and current.dep_ == "acl":
+        subject = current.head  # "His group, ..., recorded in": the noun it tells of
+    if subject is None or subject.i == token.i:
+        return False
+    if _includes_author(subject) or _author_in_clause(current):
+        return False
+    if _other_person(subject, cue) or _names_other(subject, cue):
+        return True
+    # "His group recorded in Kingston", "my nan's bus": a thing of someone else's.
+    return any(
+        c.dep_ == "poss" and (_other_person(c, cue) or c.lower_ in OTHER_PRONOUNS)
+        for c in subject.children
+    )
+
+
+def _names_other(token: Any, cue: Cue) -> bool:
+    """Tell whether a name is headed by a kin word ("my uncle Lincoln")."""
+    return any(
+        c.dep_ in ("compound", "appos") and c.pos_ == "NOUN" and _other_person(c, cue)
+        for c in token.children
+    )
+
+
+def _author_in_clause(head: Any) -> bool:
+    """Tell whether the author is an object of the clause ("booked me a trip")."""
+    objects = [c for c in head.children if c.dep_ in ("dative", "dobj", "prep")]
+    objects += [g for c in objects if c.dep_ == "prep" for g in c.children]
+    return any(t.lower_ in AUTHOR for t in objects)
+
+
+def _includes_author(subject: Any) -> bool:
+    """Tell whether the subject is, or is joined with, the author ("my wife and I")."""
+    return any(t.lower_ in AUTHOR for t in subject.subtree if t.dep_ != "poss")
+
+
+def _other_person(token: Any, cue: Cue) -> bool:
+    """Tell whether a token names a person who is not the author (nor a partner).
+
+    A partner shares the author's home, so where a partner lives or works
+    still says where the author does; "he" or "she" may be that partner, so a
+    pronoun makes a job no one else's, only a place or an age.
+    """
+    from anonygraph.cues.person_roles import kin_words  # it imports the detectors
+    from anonygraph.cues.places import fold, gazetteer
+
+    lower = token.lower_
+    if lower in AUTHOR or lower.removesuffix("'s") in _partner_words():
+        return False
+    if any(c.text == "/" for c in token.children):
+        return False  # "she/her": the author's pronouns, no one else
+    return (
+        (lower in OTHER_PRONOUNS and cue.attribute != "occupation")
+        or (
+            token.pos_ in ("NOUN", "PROPN")
+            and (
+                lower.removesuffix("'s") in kin_words()
+                or RELATIVE_SUBJECT.match(f"my {lower}") is not None
+            )
+            # "my nan", "his wife", "uncle Lincoln": someone's relative; "a
+            # Kiwi bloke" may be the author.
+            and (
+                any(c.dep_ == "poss" for c in token.children)
+                or (token.dep_ == "compound" and token.head.pos_ == "PROPN")
+            )
+        )
+        # A name is someone else's unless the sentence is the author's
+        # ("Myself Karthikeyan, 30 yrs, from Salem" introduces the author).
+        # A name spaCy calls a person but the gazetteer holds ("the Perth in
+        # the name") is not settled as one.
+        or (
+            token.ent_type_ == "PERSON"
+            and token.pos_ == "PROPN"
+            and not any(t.lower_ in AUTHOR for t in token.sent)
+            and fold(token.text) not in gazetteer()
+        )
+    )
