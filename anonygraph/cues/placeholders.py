@@ -32,12 +32,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
-from anonygraph.attributes.gazetteer import cities, countries, divisions, regions
 from anonygraph.cues.ages import decade_phrase
 from anonygraph.cues.cue import Cue
+from anonygraph.cues.namesakes import (
+    SURE_CITY_POPULATION,
+    holders,
+    namesake_countries,
+    sure_city,
+)
 from anonygraph.cues.person_roles import known_name, person_by_role
 from anonygraph.cues.places import (
     LOCATIVE,
@@ -45,9 +49,7 @@ from anonygraph.cues.places import (
     display_country,
     fold,
     gazetteer,
-    place_table_files,
 )
-from anonygraph.runs.kept_tables import kept_table, module_file
 
 PLACEHOLDERS: dict[str, str] = {
     "city_country": "[PLACE]",
@@ -67,11 +69,6 @@ whose name is not confirmed is an organization, not a job or a degree."""
 
 BRACKETED = re.compile(r"\[[A-Z][A-Z_]*(?:_\d+)?\]")
 """A placeholder already in the text: ``[PLACE]``, ``[PERSON_1]``, ``[ADDRESS_2]``."""
-
-SURE_CITY_POPULATION = 100_000
-"""A city smaller than this may share its name with a suburb or town the
-gazetteer does not hold (Collingwood, Ontario and Collingwood, Melbourne)."""
-
 
 _AGE_NOUNS = frozenset({"year", "years", "yr", "yrs", "yo", "y", "o", "y/o", "y.o."})
 """What a number may count in an age ("32-year-old"); any other noun makes
@@ -302,91 +299,6 @@ def _subject_of(doc: Any, number: Any) -> Any:
     return None
 
 
-def _table_files() -> tuple[object, ...]:
-    return (*place_table_files(), module_file(__name__))
-
-
-def _decode_holders(kept: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
-    if not all(isinstance(sizes, dict) for sizes in dict(kept).values()):
-        raise TypeError("not a table of names")
-    return kept
-
-
-def _decode_namesakes(kept: dict[str, list[str]]) -> dict[str, frozenset[str]]:
-    if not isinstance(kept, dict):
-        raise TypeError("not a table of names")
-    return {name: frozenset(found) for name, found in kept.items()}
-
-
-@lru_cache(maxsize=1)
-@kept_table("holders", 1, _table_files, encode=dict, decode=_decode_holders)
-def _holders() -> dict[str, dict[str, int]]:
-    """Return folded city name -> country name -> its biggest place of that name."""
-    code_name = {code: country.name for code, country in countries().items()}
-    held: dict[str, dict[str, int]] = {}
-    for city in cities():
-        country = code_name.get(city.country)
-        if not country:
-            continue
-        sizes = held.setdefault(fold(city.name), {})
-        sizes[country] = max(sizes.get(country, 0), city.population)
-    return held
-
-
-@lru_cache(maxsize=1)
-@kept_table(
-    "namesakes",
-    1,
-    _table_files,
-    encode=lambda held: {name: sorted(found) for name, found in held.items()},
-    decode=_decode_namesakes,
-)
-def _namesakes() -> dict[str, frozenset[str]]:
-    """Return folded name -> every country holding a place of that name.
-
-    A place is a city of the gazetteer (15,000 people and more), a state or
-    province, a region within a country, or the country itself: "Victoria"
-    is a city of Canada and a state of Australia, "Perth" a city of Australia
-    and of Scotland.
-    """
-    code_name = {code: country.name for code, country in countries().items()}
-    held: dict[str, set[str]] = {name: set(sizes) for name, sizes in _holders().items()}
-    for division in divisions():
-        if division.country in code_name:
-            held.setdefault(fold(division.name), set()).add(code_name[division.country])
-    for region in regions():
-        if region.country in code_name:
-            for name in region.names:
-                held.setdefault(fold(name.removeprefix("the ")), set()).add(
-                    code_name[region.country]
-                )
-    for country in countries().values():
-        held.setdefault(fold(country.name), set()).add(country.name)
-    return {name: frozenset(found) for name, found in held.items()}
-
-
-def namesake_countries(name: str) -> frozenset[str]:
-    """Return the countries that hold a city, state or region called ``name``."""
-    return _namesakes().get(fold(name), frozenset())
-
-
-def sure_city(name: str) -> str:
-    """Return the one country a city's name points to, "" when it is a guess.
-
-    A name is sure only when no other country holds a place of that name
-    (`namesake_countries`), however small: the texts that went wrong meant
-    the smaller one (Perth in Scotland is 2 % of Perth in Australia), so no
-    share of the biggest's size tells a namesake that cannot be meant.
-    """
-    sizes = _holders().get(fold(name), {})
-    if not sizes:
-        return ""
-    country, size = max(sizes.items(), key=lambda kv: kv[1])
-    if size < SURE_CITY_POPULATION or namesake_countries(name) - {country}:
-        return ""
-    return country
-
-
 def _plain_name(quote: str) -> str:
     name = re.sub(r"(?:'s|’s)$", "", quote.strip())
     return re.sub(r"^(?:of|in|the)\s+", "", name, flags=re.I)
@@ -486,7 +398,7 @@ def _settle_place(
         # "married to Declan", "Chelsea and [PERSON_2]": a person's name,
         # which goes as a person, never as a place.
         return replace(cue, kind="person", replacement="[PERSON]", sure=False)
-    sizes = _holders().get(fold(_plain_name(cue.quote)), {})
+    sizes = holders().get(fold(_plain_name(cue.quote)), {})
     big = max(sizes.values(), default=0) >= SURE_CITY_POPULATION
     if span is not None and not locative and not big:
         # "Papa says", "Georgia came over": a person, unless the name is a
@@ -520,7 +432,7 @@ def _settle_place(
         # "Hamilton, Ontario": the text says which, if a place of that name
         # is in the qualifier's country ("Savannah, Georgia" is no Georgian
         # city: the US state, which the name table ranks below the country).
-        sizes = _holders().get(fold(cue.quote.split(",")[0].strip()), {})
+        sizes = holders().get(fold(cue.quote.split(",")[0].strip()), {})
         named = {display_country(c) for c in sizes}
         return cue if not sizes or cue.replacement in named else unsure(cue)
     if span is not None and span.root.dep_ == "attr":

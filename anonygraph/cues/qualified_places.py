@@ -11,7 +11,7 @@ import re
 from dataclasses import replace
 
 from anonygraph.cues.cue import Cue
-from anonygraph.cues.placeholders import sure_city
+from anonygraph.cues.namesakes import sure_city
 from anonygraph.cues.places import display_country, fold, gazetteer, postal_codes
 
 PLACE_KINDS = frozenset({"city", "state", "region", "country", "area", "landmark"})

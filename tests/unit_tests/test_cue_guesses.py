@@ -17,27 +17,7 @@ import pytest
 
 from anonygraph.cues import detect_cues
 from anonygraph.identifiers.detect import find_identifiers
-from anonygraph.llm.backends.rules import answer
-from anonygraph.state.answers import Rewrite
-
-ATTRIBUTES = (
-    "age",
-    "sex",
-    "city_country",
-    "birth_city_country",
-    "occupation",
-    "income_level",
-    "relationship_status",
-    "education",
-)
-
-
-def rewritten(text: str) -> str:
-    policy = [{"attribute": a} for a in ATTRIBUTES]
-    result = answer("anonymizer", Rewrite, {"text": text, "policy": policy})
-    assert isinstance(result, Rewrite)
-    return result.text
-
+from unit_tests.rules_rewrite import rewritten
 
 CLASSES = {
     # A generic noun states only what a source confirms; else a placeholder.

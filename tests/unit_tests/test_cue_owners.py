@@ -13,27 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from anonygraph.llm.backends.rules import answer
-from anonygraph.state.answers import Rewrite
-
-ATTRIBUTES = (
-    "age",
-    "sex",
-    "city_country",
-    "birth_city_country",
-    "occupation",
-    "income_level",
-    "relationship_status",
-    "education",
-)
-
-
-def rewritten(text: str) -> str:
-    policy = [{"attribute": a} for a in ATTRIBUTES]
-    result = answer("anonymizer", Rewrite, {"text": text, "policy": policy})
-    assert isinstance(result, Rewrite)
-    return result.text
-
+from unit_tests.rules_rewrite import rewritten
 
 CLASSES = {
     # A sentence that opens on a number takes its owner from the text before.

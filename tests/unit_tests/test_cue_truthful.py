@@ -13,27 +13,7 @@ import pytest
 
 from anonygraph.cues import detect_cues
 from anonygraph.cues.placeholders import BRACKETED, PLACEHOLDERS
-from anonygraph.llm.backends.rules import answer
-from anonygraph.state.answers import Rewrite
-
-ATTRIBUTES = (
-    "age",
-    "sex",
-    "city_country",
-    "birth_city_country",
-    "occupation",
-    "income_level",
-    "relationship_status",
-    "education",
-)
-
-
-def rewritten(text: str) -> str:
-    policy = [{"attribute": a} for a in ATTRIBUTES]
-    result = answer("anonymizer", Rewrite, {"text": text, "policy": policy})
-    assert isinstance(result, Rewrite)
-    return result.text
-
+from unit_tests.rules_rewrite import rewritten
 
 UNCHANGED = [
     # The issue's own: a head of state's age is no cue of the author's.

@@ -101,14 +101,14 @@ def test_when_the_cache_folder_cannot_be_written_then_the_table_is_built(
 
 @pytest.fixture
 def fresh_place_tables() -> Iterator[None]:
-    from anonygraph.cues import placeholders, places
+    from anonygraph.cues import namesakes, places
 
     tables = (
         places._gazetteer,
         places.contested_city_names,
         places._city_names,
-        placeholders._holders,
-        placeholders._namesakes,
+        namesakes.holders,
+        namesakes._namesakes,
     )
     for table in tables:
         table.cache_clear()
@@ -120,28 +120,28 @@ def fresh_place_tables() -> Iterator[None]:
 def test_when_the_place_tables_were_kept_then_a_new_process_needs_no_cities(
     cache: Path, monkeypatch: pytest.MonkeyPatch, fresh_place_tables: None
 ) -> None:
-    from anonygraph.cues import placeholders, places
+    from anonygraph.cues import namesakes, places
 
     def read() -> tuple[object, ...]:
         for table in (
             places._gazetteer,
             places.contested_city_names,
             places._city_names,
-            placeholders._holders,
-            placeholders._namesakes,
+            namesakes.holders,
+            namesakes._namesakes,
         ):
             table.cache_clear()
         return (
             places.gazetteer(),
             places.contested_city_names(),
             places._city_names(),
-            placeholders._holders(),
-            placeholders._namesakes(),
+            namesakes.holders(),
+            namesakes._namesakes(),
         )
 
     built = read()
     monkeypatch.setattr(places, "cities", lambda: pytest.fail("cities read"))
-    monkeypatch.setattr(placeholders, "cities", lambda: pytest.fail("cities read"))
+    monkeypatch.setattr(namesakes, "cities", lambda: pytest.fail("cities read"))
     kept = read()
 
     assert kept == built

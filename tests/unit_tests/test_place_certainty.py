@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import pytest
 
-from anonygraph.cues.placeholders import namesake_countries, sure_city
-from anonygraph.llm.backends.rules import answer
-from anonygraph.state.answers import Rewrite
+from anonygraph.cues.namesakes import namesake_countries, sure_city
+from unit_tests.rules_rewrite import rewritten as rules_rewrite
 
-POLICY = [{"attribute": "city_country"}, {"attribute": "birth_city_country"}]
+PLACES = ("city_country", "birth_city_country")
 
 
 def rewritten(text: str) -> str:
-    result = answer("anonymizer", Rewrite, {"text": text, "policy": POLICY})
-    assert isinstance(result, Rewrite)
-    return result.text
+    return rules_rewrite(text, PLACES)
 
 
 CLASSES = {
