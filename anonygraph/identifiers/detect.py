@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import lru_cache
 
 from presidio_analyzer import RecognizerResult
@@ -17,6 +18,7 @@ from anonygraph.identifiers.person_spans import (
     merge_addresses,
     reshape_persons,
 )
+from anonygraph.identifiers.recognizers.name_checks import names_no_one
 
 PLACEHOLDER = re.compile(r"\[(?:[A-Z]+_)*[A-Z]+(?:_\d+)?\]")
 """A typed placeholder already in the text (``[PERSON_1]``, ``[PLACE]``)."""
@@ -102,6 +104,7 @@ def _find(
             for i in chat_speakers(text)
             if not any(s < i.end and i.start < e for s, e in taken)
         ]
+    found = [b for i in found if (b := on_boundaries(text, i)) is not None]
     chosen = _non_overlapping(_without_topics(text, reshape_persons(text, found)))
     if "PERSON" in wanted:
         # Twice: a mention widened over given names ("Caoimhe" before "Mac
@@ -136,6 +139,108 @@ def _names_in_other_scripts(text: str, found: list[Identifier]) -> list[Identifi
                 Identifier("PERSON", start, end, m.group("v"), 0.6, "NameMention")
             )
     return extra
+
+
+JOINERS = "-./_@+"
+"""Characters that join two word characters into one token ("dana.whitcombe",
+"priya-r", "14348-63117")."""
+
+GROUP = re.compile(r"(?=..)[A-Z0-9]*\d[A-Z0-9]*")
+"""One group of a code written in spaced groups ("1Z", "4A7", "0620"); one
+digit alone is a sector's or a house's number ("Sector 2 560102")."""
+
+CLOCK = re.compile(r"\d{1,2}[:.]\d\d(?:[:.]\d\d)?(?:[ \t]*[AaPp]\.?[Mm]\.?)?")
+"""A time of day ("9:14 AM", "14.07")."""
+
+WHOLE_ONLY = frozenset({"POSTCODE", "LICENSE_PLATE", "DATE_OF_BIRTH", "PERSON"})
+"""Kinds that are never part of a longer token or code: cut inside one, a
+find of these is no identifier."""
+
+
+def _joined(text: str, at: int, step: int, *, numeric: bool = False) -> bool:
+    """Tell whether the character at ``at`` continues the token across an edge.
+
+    For a number (``numeric``) a joiner continues it only into more digits
+    ("14348-63117"): "export_6011….csv" holds a card number between the
+    words of a file name.
+    """
+    if not 0 <= at < len(text):
+        return False
+    char = text[at]
+    if char.isalnum():
+        return True
+    beyond = at + step
+    if not 0 <= beyond < len(text) or not text[beyond].isalnum():
+        return False
+    if char == ":" or (numeric and char in JOINERS and char != "/"):
+        # "9:14": a clock, not a label's "ID:123"; "14348-63117"
+        return text[beyond].isdigit() and text[at - step].isdigit()
+    return char in JOINERS and char != "/"  # "/home/okafor_n/": a path's segment
+
+
+def on_boundaries(text: str, ident: Identifier) -> Identifier | None:
+    """Put a find's edges on the edges of its token and of its code's groups.
+
+    A recognizer may cut inside a token ("/u/dana" of
+    "/u/dana.whitcombe/settings", "@priya" of "@priya-r", "14348" of
+    "14348-63117", "14 AM" of "9:14 AM") or inside a code written in spaced
+    groups ("0620 … 0324" of "IR33 0620 … 2000 01", "03 1842 7716" of
+    "1Z 4A7 9W2 03 1842 7716"). The find is widened to the whole token and
+    every group; a time of day, or a kind that is never part of a longer
+    token (a postcode, a plate, a date, a name), is dropped instead; so is
+    a widened code that a label calls a reference ("Tracking number:").
+
+    Args:
+        text: The text the find is in.
+        ident: The find.
+
+    Returns:
+        The find with its edges on token and group edges, or None.
+
+    """
+    from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
+
+    start, end = ident.start, ident.end
+    numeric = not any(c.isalpha() for c in ident.text)
+    while _joined(text, start - 1, -1, numeric=numeric):
+        start -= 1
+    while _joined(text, end, 1, numeric=numeric):
+        end += 1
+    token = text[start:end]
+    if (start, end) != (ident.start, ident.end) and (
+        CLOCK.fullmatch(token)
+        or (ident.kind == "PERSON" and not re.fullmatch(r"[^\W\d_]+(?:[-'’ ][^\W\d_]+)*", token))
+        or (ident.kind in WHOLE_ONLY - {"PERSON"} and not re.fullmatch(r"[\d -]+", token))
+    ):
+        return None  # "9:[14 AM]", a name inside a path: no identifier
+    grouped = start, end
+    if any(c.isdigit() for c in ident.text) and not any(
+        c.islower() for c in ident.text
+    ):
+        # Spaced groups on either side: "IR33 " before, " 2000 01" after.
+        while m := re.search(r"(?<![\w.,/-])([A-Z0-9]+) $", text[:start]):
+            if not (GROUP.fullmatch(m.group(1)) or _between_groups(text, m.start(1))):
+                break
+            start = m.start(1)
+        while m := re.match(r" ([A-Z0-9]+)(?![\w@/-]|[.,:]\w)", text[end:]):
+            if not (GROUP.fullmatch(m.group(1)) or _between_groups(text, end + 1)):
+                break
+            end += m.end(1)
+    if (start, end) != grouped and (
+        ident.kind in WHOLE_ONLY
+        or re.search(r"\d[:.]\d\d[ \t]*[AaPp][Mm]", text[start:end])
+        or is_lookalike(text, start, end)
+    ):
+        return None  # "1Z 4A7 9W2 [03 1842 7716]": part of a longer code
+    if (start, end) == (ident.start, ident.end):
+        return ident
+    return replace(ident, start=start, end=end, text=text[start:end])
+
+
+def _between_groups(text: str, at: int) -> bool:
+    """Tell capitals of one to three letters between two digit groups ("1204 AB 92")."""
+    m = re.match(r"[A-Z]{1,3}(?= \d)", text[at:])
+    return bool(m) and bool(re.search(r"\d $", text[:at]))
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -208,6 +313,8 @@ def name_mentions(
                 continue
             start = _given_names_before(text, m.start())
             end = _other_names_after(text, m.end())
+            if names_no_one(text[start:end]):
+                start, end = m.span()  # "Raman Accounting": the name alone
             extra.append(
                 Identifier("PERSON", start, end, text[start:end], 0.6, "NameMention")
             )

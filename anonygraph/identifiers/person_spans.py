@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.recognizers.addresses import LEADING_TYPES, STREET_TYPES
+from anonygraph.identifiers.recognizers.name_checks import names_no_one
 
 POSSESSIVE_BEFORE = re.compile(r"(?i)\b(?:my|your|his|her|our|their)[ \t]+$")
 """A possessive right before a word: what one owns ("my Strava"), not who."""
@@ -44,6 +45,10 @@ NUMBERED_PART_BEFORE = re.compile(r"\d[\w/-]*,[ \t]*$")
 LOCATIVE_BEFORE = re.compile(r"(?i)\b(?:at|in|near)[ \t]+$")
 STATE_AND_POSTCODE = re.compile(r"[ \t]+[A-Z]{2,3}[ \t]+\d{3,6}\b")
 CHAIN_END = re.compile(r"[ \t]*(?:$|\n|[.;!?]|,?[ \t]*\d{3,6}\b)")
+
+LABEL_ABBREVIATION = re.compile(r"\.[ \t]*#?\d")
+"""A full stop and a number right after a find: it closed a label's
+abbreviation ("Lieferung Bestellnr. 4500178812"), not a name."""
 
 ADDRESS_PART = "AddressPart"
 """Recognizer name of a person find retyped as part of an address."""
@@ -86,7 +91,11 @@ def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
         if cut.recognizer == FIELD:
             shaped.append(cut)  # a column or key labelled as a name says so
             continue
+        if names_no_one(cut.text) or LABEL_ABBREVIATION.match(text, cut.end):
+            continue  # "Java House", "The Board", "Bestellnr. 4500…": no one
         if cut.recognizer == SPACY and " " not in cut.text and _no_one(text, cut):
+            continue
+        if cut.recognizer == SPACY and _on_header_line(text, cut):
             continue
         cut = _without_paired_word(text, cut)
         kind_or_none = _place_kind(text, cut, addresses)
@@ -137,6 +146,25 @@ def _no_one(text: str, ident: Identifier) -> bool:
         not text[: ident.start].strip()
         and GREETING_AFTER.match(text, ident.end) is not None
         and len(re.findall(rf"(?<!\w){re.escape(word)}(?!\w)", text)) == 1
+    )
+
+
+CELL_BREAK = re.compile(r"\t| {2,}|\|")
+"""What separates a table's cells on a line."""
+
+
+def _on_header_line(text: str, ident: Identifier) -> bool:
+    """Tell a find on a table's header line ("Description    Qty   Amount").
+
+    The line splits into two cells or more, and each is one capitalized
+    word: column headings, not a person's name.
+    """
+    line_start = text.rfind("\n", 0, ident.start) + 1
+    line_end = text.find("\n", ident.end)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    cells = [c.strip() for c in CELL_BREAK.split(line) if c.strip()]
+    return len(cells) >= 2 and all(
+        re.fullmatch(r"[A-ZÀ-Þ][^\W\d_]*\.?", c) for c in cells
     )
 
 

@@ -30,6 +30,40 @@ ORG_WORDS = frozenset(
 )
 """Words that make a capitalized run an organization's name, not a person's."""
 
+PLACE_AND_ROLE_WORDS = frozenset(
+    """street road avenue house church chapel cathedral mosque temple
+    museum museo musée museu gallery galleria mall plaza station
+    airport market accounting engineering sp reception management
+    committee secretariat staff administration desk parish lager""".split()
+)
+"""Words that make a capitalized run a place, a building, a subject or a
+desk ("Java House", "St. Thomas Church", "BCom Accounting", "Reception"),
+never a person's name."""
+
+DETERMINERS = frozenset("the a an der die das il lo gli les".split())
+"""Articles that open a description ("The Board"), never a name."""
+
+
+def names_no_one(value: str) -> bool:
+    """Tell a person find whose words say it is no one.
+
+    A word of a place, a building, a subject, a desk or an organization
+    ("Java House Kimathi Street", "Nordlift Sp", "Reception"), an article
+    first ("The Board"), or, in a run with a capitalized word, a lowercase
+    word that is no particle of a name ("la curatela scientifica
+    dell'Università"; a chat's lowercase name is all lowercase).
+    """
+    words = [w.strip(".,").lower() for w in value.split()]
+    if not words or words[0] in DETERMINERS:
+        return True
+    if any(w in PLACE_AND_ROLE_WORDS or w in ORG_WORDS for w in words):
+        return True
+    raw = value.split()
+    return any(w[:1].isupper() for w in raw) and any(
+        w.islower() and w not in PARTICLES and w.isalpha() for w in raw
+    )
+
+
 LEGAL_FORMS = frozenset("inc corp ltd llc llp plc gmbh ag sa bv lda".split())
 """The organization words that are a company's legal form."""
 

@@ -234,12 +234,58 @@ def _check(match: re.Match[str], text: str) -> str | None:
         or ID_CUE.search(prior)
         or ORG_CUE.search(prior)
         or ORG_AFTER.match(text[end : end + 30])
+        or _on_desk_line(text, start)
     ):
         return None
     verdict = _verdict(value)
     if verdict is not None and not _label_allows(text, start, value, verdict):
         return None
     return verdict
+
+
+DESK_WORDS = re.compile(
+    r"(?i)(?:\b(?:questions?|queries|frågor|fragen|rückfragen|domande|preguntas|"
+    r"dúvidas|vragen|spørsmål|kysymyksiä|pytania|info|infos|informazioni|"
+    r"informaci[oó]n|informações|prenotazioni|helpdesk|help desk|service desk|"
+    r"accueil|store|shop|merchant|справки|вопросы|довідки)\b|問い合わせ|お問合せ)"
+)
+"""Words of a line that offer an organization's desk ("Questions?",
+"Rückfragen:", "Info e prenotazioni:", "Справки"), in the languages we read."""
+
+FIRST_PERSON = re.compile(
+    r"(?i)\b(?:me|my|mine|i|i'm|mich|mir|mein\w*|moi|mon|ma|mi|mio|mia|meu|minha|"
+    r"mój|moja|mig|min|mitt)\b"
+)
+"""Words by which a writer offers their own number, not a desk's."""
+
+
+def _on_desk_line(text: str, start: int) -> bool:
+    """Tell a number on a line that offers an organization's desk or shop.
+
+    "Frågor? medlem@… eller 08-120 530 00", "Store: Walgreens #05521,
+    (716) 874-2161", "Smile Street Dental, Unit 4, …, 01 623 4410": a desk
+    word, or an organization's name (a capitalized organization word),
+    before the number on its line, and no word by which the writer offers
+    their own number.
+    """
+    from anonygraph.identifiers.recognizers.name_checks import ORG_WORDS
+
+    line_start = text.rfind("\n", 0, start) + 1
+    prior = text[max(line_start, start - 80) : start]
+    if FIRST_PERSON.search(prior) or re.search(r"\b(?:Mrs?|Ms|Dr)\b\.?", prior):
+        return False
+    if DESK_WORDS.search(prior):
+        return True
+    return any(
+        w[:1].isupper() and w.lower() in ORG_WORDS | ORG_NAME_WORDS | ORG_LINE_WORDS
+        for w in re.findall(r"[^\W\d_]+", prior)
+    )
+
+
+ORG_LINE_WORDS = frozenset(
+    "dental accounting hotel museum museo council parish church".split()
+)
+"""Capitalized words that make a line an organization's (beside `ORG_WORDS`)."""
 
 
 PHONE_LABEL = re.compile(
