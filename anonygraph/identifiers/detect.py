@@ -157,6 +157,10 @@ WHOLE_ONLY = frozenset({"POSTCODE", "LICENSE_PLATE", "DATE_OF_BIRTH", "PERSON"})
 find of these is no identifier."""
 
 
+NAME_TOKEN = re.compile(r"[^\W\d_]+(?:[-'’ ][^\W\d_]+)*")
+"""A name widened to its whole words ("Min-jun"): letters, hyphens, apostrophes."""
+
+
 def _joined(text: str, at: int, step: int, *, numeric: bool = False) -> bool:
     """Tell whether the character at ``at`` continues the token across an edge.
 
@@ -209,8 +213,8 @@ def on_boundaries(text: str, ident: Identifier) -> Identifier | None:
     token = text[start:end]
     if (start, end) != (ident.start, ident.end) and (
         CLOCK.fullmatch(token)
-        or (ident.kind == "PERSON" and not re.fullmatch(r"[^\W\d_]+(?:[-'’ ][^\W\d_]+)*", token))
-        or (ident.kind in WHOLE_ONLY - {"PERSON"} and not re.fullmatch(r"[\d -]+", token))
+        or (ident.kind == "PERSON" and not NAME_TOKEN.fullmatch(token))
+        or (ident.kind in WHOLE_ONLY and not re.fullmatch(r"[\d -]+", token))
     ):
         return None  # "9:[14 AM]", a name inside a path: no identifier
     grouped = start, end
