@@ -49,19 +49,18 @@ def names_no_one(value: str) -> bool:
 
     A word of a place, a building, a subject, a desk or an organization
     ("Java House Kimathi Street", "Nordlift Sp", "Reception"), an article
-    first ("The Board"), or, in a run with a capitalized word, a lowercase
-    word that is no particle of a name ("la curatela scientifica
-    dell'Università"; a chat's lowercase name is all lowercase).
+    first ("The Board"), or a lowercase word first, particles aside, before a
+    capitalized one ("la curatela scientifica dell'Università"; a chat's
+    lowercase name is all lowercase).
     """
     words = [w.strip(".,").lower() for w in value.split()]
     if not words or words[0] in DETERMINERS:
         return True
     if any(w in PLACE_AND_ROLE_WORDS or w in ORG_WORDS for w in words):
         return True
-    raw = value.split()
-    return any(w[:1].isupper() for w in raw) and any(
-        w.islower() and w not in PARTICLES and w.isalpha() for w in raw
-    )
+    raw = [w for w in value.split() if w not in PARTICLES]
+    # "la curatela scientifica dell'Università": a phrase, not a name.
+    return bool(raw) and raw[0].islower() and any(w[:1].isupper() for w in raw)
 
 
 LEGAL_FORMS = frozenset("inc corp ltd llc llp plc gmbh ag sa bv lda".split())
