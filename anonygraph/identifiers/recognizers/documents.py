@@ -156,7 +156,7 @@ class BankAccountRecognizer(CuedPatternRecognizer):
             r"\b(?:(?:bank\s+|checking\s+|savings\s+|current\s+)?account|acct|a/c|"
             r"conta(?:\s+corrente|\s+poupança)?|kontonummer|konto|rekening(?:nummer)?|"
             r"compte|cuenta|numéro de compte|clabe|účet|účtu|číslo účtu|cbu|"
-            r"số tài khoản|stk)\b\.?"
+            r"số tài khoản|stk|普通(?:預金)?|当座(?:預金)?|口座番号)\b\.?"
             r"(?:\s*\([^()\n]{1,30}\))?"
             r"(?:\s+(?:no\.?|number|nr\.?|#|is|was|nha))*"
             r"(?:\s*:?\s*(?-i:[A-Z][\w&]{1,20})(?=\s+\d))?"  # the bank: "GTBank 0174…"

@@ -181,7 +181,7 @@ class FieldRecognizer(CuedPatternRecognizer):
         self, text: str, entities: list[str], nlp_artifacts: Any = None
     ) -> list[RecognizerResult]:
         """Return the labelled values of tables and ``key=value`` pairs."""
-        found = [*self._tables(text), *self._pairs(text)]
+        found = [*self._tables(text), *self._pairs(text), *_birth_dates_in_rows(text)]
         return [self._result(kind, start, end) for kind, start, end in found]
 
     def _result(self, kind: str, start: int, end: int) -> RecognizerResult:
@@ -261,3 +261,46 @@ def _cells(
 def _iban_or(kind: str, value: str) -> str:
     """Type an account column's IBAN as one ("iban" labels national numbers too)."""
     return "IBAN" if kind == "BANK_ACCOUNT" and IBAN_SHAPE.match(value) else kind
+
+
+BIRTH_YEAR_DATE = re.compile(
+    r"(?:\d{1,2}[./-]\d{1,2}[./-](?:19\d\d|20[01]\d)|(?:19\d\d|20[01]\d)-\d\d-\d\d)"
+)
+"""A full date whose year a living adult or child was born in (1900-2019)."""
+
+NAME_CELL = re.compile(
+    r"[A-ZÀ-Þ][^\W\d_]+(?:[ \t]+(?:[A-ZÀ-Þ\"][^\W\d_\"]*|d[aeo]s?)){1,5}"
+)
+"""A cell holding a person's full name in title case ("Ana Beatriz Souza Lima")."""
+
+
+def _birth_dates_in_rows(text: str) -> list[tuple[str, int, int]]:
+    """Find the birth dates of a table of people pasted without its header.
+
+    Rows of four cells or more split by the same delimiter, two rows or
+    more in a row: a row with a full name in one cell and exactly one full
+    date of a birth year in another holds that person's date of birth (an
+    order or event table's dates are recent or come two to a row).
+    """
+    lines = _lines(text)
+    found: list[tuple[str, int, int]] = []
+    for delimiter in ("|", ";", "\t"):
+        rows = [
+            (offset, line.split(delimiter))
+            for offset, line in lines
+            if line.count(delimiter) >= 3
+        ]
+        if len(rows) < 2:
+            continue
+        for offset, cells in rows:
+            dates = [
+                i for i, c in enumerate(cells) if BIRTH_YEAR_DATE.fullmatch(c.strip())
+            ]
+            named = any(NAME_CELL.fullmatch(c.strip()) for c in cells)
+            if len(dates) != 1 or not named:
+                continue
+            start = offset + sum(len(c) + len(delimiter) for c in cells[: dates[0]])
+            cell = cells[dates[0]]
+            begin = start + cell.index(cell.strip())
+            found.append(("DATE_OF_BIRTH", begin, begin + len(cell.strip())))
+    return found
