@@ -23,8 +23,9 @@ POSSESSIVE_BEFORE = re.compile(r"(?i)\b(?:my|your|his|her|our|their)[ \t]+$")
 SPACY = "FilteredSpacyRecognizer"
 """The model's finds, which no cue introduced (a cued name may close a label)."""
 
-FIELD_END = re.compile(r"\n|\t| {2,}|[:|=]")
-"""Where a field's value ends and the next field or label begins."""
+FIELD_END = re.compile(r"\n|\t| {2,}|[:|=]|[ \t][-–—][ \t]")
+"""Where a field's value ends and the next field or label begins (a spaced
+dash too: "Marco Ferri - sì, 2 adulti")."""
 
 VALUE_LABEL = re.compile(r"[ \t]*[:=][ \t]*(?:https?://|www\.|[\d@+(])")
 """A colon and a value (a link, a number, a handle) after a label."""

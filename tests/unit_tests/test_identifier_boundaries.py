@@ -1,0 +1,223 @@
+"""Identifier spans on token edges, organizations' contacts left, and no-one names.
+
+Each table pairs what must be found with a look-alike or a counter-case that
+must stay: a span never cuts inside a token or a code's groups, an
+organization's desk and role mailbox are its public contacts, and a
+capitalized run that names a place, a desk or a column is no person.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from anonygraph.identifiers import find_identifiers
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    """Return the (kind, text) of every identifier found in ``text``."""
+    return [(i.kind, i.text) for i in find_identifiers(text)]
+
+
+EDGES = [
+    ('nginx: "GET /u/dana.whitcombe/settings HTTP/2" 200', "HANDLE", None),
+    ("cc @priya-r for the review, thanks", "HANDLE", "@priya-r"),
+    ("Postal code: 14348-63117, Tehran", "POSTCODE", "14348-63117"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span"), EDGES)
+def test_when_a_find_touches_a_token_then_its_edges_are_the_tokens(
+    text: str, kind: str, span: str | None
+) -> None:
+    finds = found(text)
+    for _, value in finds:
+        start = text.index(value)
+        end = start + len(value)
+        assert not (start and text[start - 1].isalnum()), finds
+        assert not re.match(r"[-.@]?\w", text[end : end + 2]) or (
+            text[end] in ".,;:" and not text[end + 1 : end + 2].isalnum()
+        ), finds
+    if span is not None:
+        assert (kind, span) in finds
+
+
+LOOKALIKE_CODES = [
+    ("Sent Mon 11/23 9:14 AM from my phone", "LICENSE_PLATE"),
+    ("Tracking number: 1Z 4A7 9W2 03 1842 7716, arriving Friday", "PHONE"),
+    ("My blue badge (badge no. 1204 AB 92) was displayed", "POSTCODE"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), LOOKALIKE_CODES)
+def test_when_a_number_is_part_of_a_time_or_labelled_code_then_none_is_cut_out(
+    text: str, kind: str
+) -> None:
+    assert not [f for f in found(text) if f[0] in (kind, "NUMBER")], found(text)
+
+
+CODES_KEPT = [
+    (
+        "IBAN: PL52 1090 1014 0000 0712 3456 7890 12",
+        "IBAN",
+        "PL52 1090 1014 0000 0712 3456 7890 12",
+    ),
+    ("Sector 2 560102, Bengaluru. Call 0722 418 905", "PHONE", "0722 418 905"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span"), CODES_KEPT)
+def test_when_a_code_stands_whole_then_it_is_found_whole(
+    text: str, kind: str, span: str
+) -> None:
+    assert (kind, span) in found(text)
+
+
+ORG_CONTACTS = [
+    (
+        "Pracodawca: Nordlift Sp. z o.o., kadry@nordlift.example.pl",
+        "kadry@nordlift.example.pl",
+        False,
+    ),
+    (
+        "Frågor? medlem@kraftverket.example.se eller 08-120 530 00",
+        "08-120 530 00",
+        False,
+    ),
+    (
+        "Frågor? medlem@kraftverket.example.se eller 08-120 530 00",
+        "medlem@kraftverket.example.se",
+        False,
+    ),
+    ("Rückfragen: PI 13 Schwabing, 089 2910-0", "089 2910-0", False),
+    ("Store: Walgreens #05521, (716) 874-2161", "(716) 874-2161", False),
+    ("Info e prenotazioni: 06 3996 7800", "06 3996 7800", False),
+    (
+        "Tel.: +48 601 284 937, e-mail: kasia.wroblewska@wp.pl",
+        "kasia.wroblewska@wp.pl",
+        True,
+    ),
+    ("Tel.: +48 601 284 937, e-mail: kasia.wroblewska@wp.pl", "+48 601 284 937", True),
+    ("Questions? Text me on 0722 418 905, Dana", "0722 418 905", True),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), ORG_CONTACTS)
+def test_when_a_contact_is_an_organizations_desk_then_it_stays(
+    text: str, span: str, expected: bool
+) -> None:
+    values = [v for _, v in found(text)]
+    assert (span in values) is expected, values
+
+
+PERSONS = [
+    (
+        "Thanks for the quick fix, call 0722 418 905.\nSincerely,\nThe Board",
+        "The Board",
+        False,
+    ),
+    (
+        "Thanks, call 0722 418 905 to confirm.\nBest regards,\nReception",
+        "Reception",
+        False,
+    ),
+    (
+        "coffee at Java House Kimathi Street, Sat 11am? my line is +254 711 602 348",
+        "Java House Kimathi Street",
+        False,
+    ),
+    (
+        "Bill to: Nurul Aisyah\nDescription          Qty   Amount\n"
+        "Hot desk   1   RM 499.00",
+        "Description",
+        False,
+    ),
+    (
+        "Degree: BCom Accounting, 2019-2022\nEmail: t.nkosi@gmail.com",
+        "BCom Accounting",
+        False,
+    ),
+    ("Declan, call me tonight at 0722 418 905", "Declan", True),
+    ("hey its priya, text me 0722 418 905", "priya", True),
+    ("Will Okafor called from 0722 418 905", "Will Okafor", True),
+    ("Best,\nMin-jun Park (박민준)", "Min-jun Park", True),
+    (
+        "1. Giulia Bianchi + Marco Ferri - sì, 2 adulti - +39 347 218 5501",
+        "Marco Ferri",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), PERSONS)
+def test_when_a_capitalized_run_names_a_place_desk_or_column_then_it_is_no_person(
+    text: str, span: str, expected: bool
+) -> None:
+    persons = [v for k, v in found(text) if k == "PERSON"]
+    assert (span in persons) is expected, persons
+
+
+PAYROLL = (
+    "id;nombre;iban\nE-1;Ana Ruiz;2038 1234 68 6000543217\n"
+    "E-2;Eva Gil;ES91 2100 0418 4502 0005 1332"
+)
+
+LABELLED = [
+    ("Паспорт РФ: 45 19 738214, выдан 12.03.2019", "PASSPORT", "45 19 738214"),
+    ("Passport (as on the IELTS booking): Z58174293", "PASSPORT", "Z58174293"),
+    ("患者ID: 0004821937   病棟: 7階東", "MEDICAL_RECORD", "0004821937"),
+    ("NHI (for the club first-aid kit list): ZKT4830", "MEDICAL_RECORD", "ZKT4830"),
+    ("みずほ銀行 京都中央支店 普通 1284736", "BANK_ACCOUNT", "1284736"),
+    (
+        '{"nombre": "Carlos", "fecha_nacimiento": "1994-02-12"}',
+        "DATE_OF_BIRTH",
+        "1994-02-12",
+    ),
+    (
+        '{"clabe": "012180001183598715", "plan": "basic"}',
+        "BANK_ACCOUNT",
+        "012180001183598715",
+    ),
+    (
+        PAYROLL,
+        "BANK_ACCOUNT",
+        "2038 1234 68 6000543217",
+    ),
+    (
+        PAYROLL,
+        "IBAN",
+        "ES91 2100 0418 4502 0005 1332",
+    ),
+    (
+        "#2 | Ana Souza Lima | 318.452.907-04 | 17/03/1998 | camiseta M\n"
+        "#3 | Rafael Nogueira | 704.163.528-71 | 02/11/1985 | camiseta G",
+        "DATE_OF_BIRTH",
+        "17/03/1998",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span"), LABELLED)
+def test_when_a_label_or_row_names_the_number_then_its_kind_is_found(
+    text: str, kind: str, span: str
+) -> None:
+    assert (kind, span) in found(text)
+
+
+NOT_LABELLED = [
+    ('{"build": "2026.11.3", "port": 52214}', "DATE_OF_BIRTH"),
+    (
+        "| 2026-11-02 | Ana Lima | Order shipped | 2 items |\n"
+        "| 2026-11-03 | Rafael Nogueira | Refund | 1 item |",
+        "DATE_OF_BIRTH",
+    ),
+    ("Ask the passport office (open 9-5) about fees: 120 EUR", "PASSPORT"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), NOT_LABELLED)
+def test_when_no_label_or_row_names_a_number_then_it_is_not_that_kind(
+    text: str, kind: str
+) -> None:
+    assert not [f for f in found(text) if f[0] == kind], found(text)
