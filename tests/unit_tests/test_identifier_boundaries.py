@@ -164,6 +164,11 @@ PAYROLL = (
 )
 
 LABELLED = [
+    (
+        "joining in 5, add me on steam steamcommunity.com/id/leafontaine_fr",
+        "URL",
+        "steamcommunity.com/id/leafontaine_fr",
+    ),
     ("Паспорт РФ: 45 19 738214, выдан 12.03.2019", "PASSPORT", "45 19 738214"),
     ("Passport (as on the IELTS booking): Z58174293", "PASSPORT", "Z58174293"),
     ("患者ID: 0004821937   病棟: 7階東", "MEDICAL_RECORD", "0004821937"),
@@ -206,6 +211,7 @@ def test_when_a_label_or_row_names_the_number_then_its_kind_is_found(
 
 
 NOT_LABELLED = [
+    ("add me to the list, docs at example.com/guide", "URL"),
     ('{"build": "2026.11.3", "port": 52214}', "DATE_OF_BIRTH"),
     (
         "| 2026-11-02 | Ana Lima | Order shipped | 2 items |\n"
