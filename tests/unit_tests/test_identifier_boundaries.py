@@ -100,6 +100,7 @@ ORG_CONTACTS = [
     ),
     ("Tel.: +48 601 284 937, e-mail: kasia.wroblewska@wp.pl", "+48 601 284 937", True),
     ("Questions? Text me on 0722 418 905, Dana", "0722 418 905", True),
+    ("22:41:07 SGT [INFO] kyc verify mobile=+65 9123 4587 ok", "+65 9123 4587", True),
 ]
 
 

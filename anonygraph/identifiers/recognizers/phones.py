@@ -245,12 +245,13 @@ def _check(match: re.Match[str], text: str) -> str | None:
 
 DESK_WORDS = re.compile(
     r"(?i)(?:\b(?:questions?|queries|frågor|fragen|rückfragen|domande|preguntas|"
-    r"dúvidas|vragen|spørsmål|kysymyksiä|pytania|info|infos|informazioni|"
+    r"dúvidas|vragen|spørsmål|kysymyksiä|pytania|(?<!\[)infos?(?!\])|informazioni|"
     r"informaci[oó]n|informações|prenotazioni|helpdesk|help desk|service desk|"
     r"accueil|store|shop|merchant|справки|вопросы|довідки)\b|問い合わせ|お問合せ)"
 )
 """Words of a line that offer an organization's desk ("Questions?",
-"Rückfragen:", "Info e prenotazioni:", "Справки"), in the languages we read."""
+"Rückfragen:", "Info e prenotazioni:", "Справки"), in the languages we read
+(a log's level "[INFO]" is none)."""
 
 FIRST_PERSON = re.compile(
     r"(?i)\b(?:me|my|mine|i|i'm|mich|mir|mein\w*|moi|mon|ma|mi|mio|mia|meu|minha|"
