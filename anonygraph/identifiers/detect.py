@@ -179,6 +179,8 @@ def _joined(text: str, at: int, step: int, *, numeric: bool = False) -> bool:
     if char == ":" or (numeric and char in JOINERS and char != "/"):
         # "9:14": a clock, not a label's "ID:123"; "14348-63117"
         return text[beyond].isdigit() and text[at - step].isdigit()
+    if char == "/" and not numeric:  # "ul. Wiślana 8/14": house and flat
+        return text[beyond].isdigit() and text[at - step].isdigit()
     return char in JOINERS and char != "/"  # "/home/okafor_n/": a path's segment
 
 
@@ -238,7 +240,21 @@ def on_boundaries(text: str, ident: Identifier) -> Identifier | None:
         return None  # "1Z 4A7 9W2 [03 1842 7716]": part of a longer code
     if (start, end) == (ident.start, ident.end):
         return ident
-    return replace(ident, start=start, end=end, text=text[start:end])
+    kind = "IBAN" if iban_valid(text[start:end]) else ident.kind
+    return replace(ident, kind=kind, start=start, end=end, text=text[start:end])
+
+
+IBAN_FORM = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")
+"""An IBAN's characters: a country code, two check digits, the account."""
+
+
+def iban_valid(value: str) -> bool:
+    """Tell an IBAN by its form and its mod-97 check ("IR33 0620 … 2000 01")."""
+    compact = value.replace(" ", "")
+    if not IBAN_FORM.fullmatch(compact):
+        return False
+    moved = compact[4:] + compact[:4]
+    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1
 
 
 def _between_groups(text: str, at: int) -> bool:

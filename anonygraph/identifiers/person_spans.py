@@ -98,6 +98,8 @@ def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
             continue
         if cut.recognizer == SPACY and _on_header_line(text, cut):
             continue
+        if cut.recognizer == SPACY and " " in cut.text and _place_first(cut):
+            continue  # "Dhaka Metro-Ga 14-2291": a plate's region, no one
         cut = _without_paired_word(text, cut)
         kind_or_none = _place_kind(text, cut, addresses)
         if kind_or_none == "TOWN":
@@ -148,6 +150,15 @@ def _no_one(text: str, ident: Identifier) -> bool:
         and GREETING_AFTER.match(text, ident.end) is not None
         and len(re.findall(rf"(?<!\w){re.escape(word)}(?!\w)", text)) == 1
     )
+
+
+def _place_first(ident: Identifier) -> bool:
+    """Tell a run that opens with a town of the gazetteer no one is named after."""
+    from anonygraph.cues.places import fold, gazetteer
+    from anonygraph.identifiers.recognizers.name_checks import known_names
+
+    word = fold(ident.text.split()[0])
+    return word not in known_names() and gazetteer().get(word) is not None
 
 
 CELL_BREAK = re.compile(r"\t| {2,}|\|")

@@ -24,6 +24,7 @@ EDGES = [
     ('nginx: "GET /u/dana.whitcombe/settings HTTP/2" 200', "HANDLE", None),
     ("cc @priya-r for the review, thanks", "HANDLE", "@priya-r"),
     ("Postal code: 14348-63117, Tehran", "POSTCODE", "14348-63117"),
+    ("Adres: ul. Wiślana 8/14, 00-950 Warszawa", "ADDRESS", "ul. Wiślana 8/14"),
 ]
 
 
@@ -64,6 +65,11 @@ CODES_KEPT = [
         "PL52 1090 1014 0000 0712 3456 7890 12",
     ),
     ("Sector 2 560102, Bengaluru. Call 0722 418 905", "PHONE", "0722 418 905"),
+    (
+        "Refund account (Sheba): IR33 0620 0000 0010 0324 2000 01",
+        "IBAN",
+        "IR33 0620 0000 0010 0324 2000 01",
+    ),
 ]
 
 
@@ -143,6 +149,7 @@ PERSONS = [
     ("hey its priya, text me 0722 418 905", "priya", True),
     ("Will Okafor called from 0722 418 905", "Will Okafor", True),
     ("Best,\nMin-jun Park (박민준)", "Min-jun Park", True),
+    ("Noah (Dhaka Metro-Ga 14-2291), call 01712 345678", "Dhaka Metro-Ga", False),
     (
         "1. Giulia Bianchi + Marco Ferri - sì, 2 adulti - +39 347 218 5501",
         "Marco Ferri",
