@@ -92,6 +92,8 @@ def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
         if cut.recognizer == FIELD:
             shaped.append(cut)  # a column or key labelled as a name says so
             continue
+        if not cut.text[:1].isalpha():
+            continue  # "‰. Bearbeitender Beamter": a unit's sign, no name's letter
         if names_no_one(cut.text) or LABEL_ABBREVIATION.match(text, cut.end):
             continue  # "Java House", "The Board", "Bestellnr. 4500…": no one
         if cut.recognizer == SPACY and " " not in cut.text and _no_one(text, cut):

@@ -108,6 +108,8 @@ def state_at(nlp_artifacts: Any, start: int) -> bool:
         if token.idx == start:
             if token.ent_type_ == "NORP":
                 return True  # a nationality or a group: "I'm Irish"
+            if token.text.islower() and _adjective_form(token.text):
+                return True  # "i'm impressed", "im exhausted": a state
             if token.pos_ != "ADJ" or token.dep_ not in ("acomp", "conj"):
                 return False
             return token.text[:1].isupper() or any(
@@ -115,6 +117,17 @@ def state_at(nlp_artifacts: Any, start: int) -> bool:
                 for c in token.children
             )
     return False
+
+
+ADJECTIVE_ENDINGS = ("ed", "ing", "ful", "ous", "ive", "able", "ible", "less")
+"""Endings of English participles and adjectives ("impressed", "hopeless")."""
+
+
+def _adjective_form(word: str) -> bool:
+    """Tell a word shaped as an adjective that no one is named ("impressed")."""
+    from anonygraph.cues.places import fold
+
+    return word.endswith(ADJECTIVE_ENDINGS) and fold(word) not in known_names()
 
 
 LOCATIVES = frozenset("from to at into via".split())
