@@ -18,6 +18,7 @@ from anonygraph.identifiers.person_spans import (
     merge_addresses,
     reshape_persons,
 )
+from anonygraph.identifiers.recognizers.base import luhn_valid
 from anonygraph.identifiers.recognizers.name_checks import names_no_one
 
 PLACEHOLDER = re.compile(r"\[(?:[A-Z]+_)*[A-Z]+(?:_\d+)?\]")
@@ -240,8 +241,22 @@ def on_boundaries(text: str, ident: Identifier) -> Identifier | None:
         return None  # "1Z 4A7 9W2 [03 1842 7716]": part of a longer code
     if (start, end) == (ident.start, ident.end):
         return ident
-    kind = "IBAN" if iban_valid(text[start:end]) else ident.kind
+    kind = _widened_kind(text[start:end], ident.kind)
     return replace(ident, kind=kind, start=start, end=end, text=text[start:end])
+
+
+def _widened_kind(value: str, kind: str) -> str:
+    """Type a code widened over its groups by its own check, if it has one.
+
+    "4519 2047 6603" read as an Aadhaar number is the start of the card
+    "4519 2047 6603 1185"; "0620 … 2000 01" is the body of an IBAN.
+    """
+    if iban_valid(value):
+        return "IBAN"
+    number = re.sub(r"[ -]", "", value)
+    if number.isdigit() and 13 <= len(number) <= 19 and luhn_valid(number):
+        return "CARD"
+    return kind
 
 
 IBAN_FORM = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")

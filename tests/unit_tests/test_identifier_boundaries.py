@@ -60,6 +60,11 @@ def test_when_a_number_is_part_of_a_time_or_labelled_code_then_none_is_cut_out(
 
 CODES_KEPT = [
     (
+        "Card on file for insurance claims: 4519 2047 6603 1185",
+        "CARD",
+        "4519 2047 6603 1185",
+    ),
+    (
         "IBAN: PL52 1090 1014 0000 0712 3456 7890 12",
         "IBAN",
         "PL52 1090 1014 0000 0712 3456 7890 12",
