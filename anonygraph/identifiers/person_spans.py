@@ -266,6 +266,15 @@ def merge_addresses(text: str, found: list[Identifier]) -> list[Identifier]:
         last = merged[-1] if merged else None
         if (
             last is not None
+            and last.kind == "ADDRESS"
+            and ident.kind in ("ADDRESS", "POSTCODE", "NUMBER")
+            and FLAT_AFTER.fullmatch(text[last.end : ident.end])
+        ):
+            # "Götgatan 64 lgh 1102": the flat's number, not a postcode
+            merged[-1] = replace(last, end=ident.end, text=text[last.start : ident.end])
+            continue
+        if (
+            last is not None
             and ident.kind == last.kind == "ADDRESS"
             and re.fullmatch(r",[ \t]*", text[last.end : ident.start])
         ):
@@ -274,6 +283,12 @@ def merge_addresses(text: str, found: list[Identifier]) -> list[Identifier]:
         merged.append(ident)
     return _postcodes_after_towns(text, merged)
 
+
+FLAT_AFTER = re.compile(
+    r"(?i),?[ \t]+(?:lgh|apt|apartment|flat|unit|suite|ste|m|kv|whg|wohnung|top|"
+    r"dpto|depto|piso|int|leil)\.?[ \t]*[A-Z]?\d{1,5}[A-Z]?"
+)
+"""A flat's or unit's number written after the street and house number."""
 
 TOWN_AND_CODE = re.compile(
     r"\.?,[ \t]*(?P<town>(?:[^\W\d_][\w'’.-]*[ \t]+){1,3})(?P<v>\d{4,6})"

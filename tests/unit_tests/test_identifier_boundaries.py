@@ -25,6 +25,11 @@ EDGES = [
     ("cc @priya-r for the review, thanks", "HANDLE", "@priya-r"),
     ("Postal code: 14348-63117, Tehran", "POSTCODE", "14348-63117"),
     ("Adres: ul. Wiślana 8/14, 00-950 Warszawa", "ADDRESS", "ul. Wiślana 8/14"),
+    (
+        "Adress: Götgatan 64 lgh 1102, 118 26 Stockholm",
+        "ADDRESS",
+        "Götgatan 64 lgh 1102",
+    ),
 ]
 
 
