@@ -92,6 +92,7 @@ def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
         if cut.recognizer == FIELD:
             shaped.append(cut)  # a column or key labelled as a name says so
             continue
+        cut = _without_shared_title(text, cut)
         if not cut.text[:1].isalpha():
             continue  # "‰. Bearbeitender Beamter": a unit's sign, no name's letter
         if names_no_one(cut.text) or LABEL_ABBREVIATION.match(text, cut.end):
@@ -161,6 +162,27 @@ def _place_first(ident: Identifier) -> bool:
 
     word = fold(ident.text.split()[0])
     return word not in known_names() and gazetteer().get(word) is not None
+
+
+PAIRED_TITLES = re.compile(
+    r"(?i)\b(?:mr|mrs|ms|dr|herr|frau|sr|sra|m|mme)\.?[ \t]+(?:and|&|und|y|et|e)[ \t]+$"
+)
+"""A title and "and" before a second title ("Mr. and Mrs. Delgado")."""
+
+TITLE_FIRST = re.compile(r"(?i)(?:mrs|mr|ms|dr|frau|herr|sra|sr|mme)\.?[ \t]+(?=\w)")
+
+
+def _without_shared_title(text: str, ident: Identifier) -> Identifier:
+    """Leave a couple's titles in the text: "Dear Mr. and Mrs. [PERSON_1]".
+
+    With its own title replaced, "Mr. and" would be left before a
+    placeholder; the surname is the couple's identifier.
+    """
+    title = TITLE_FIRST.match(ident.text)
+    if title is None or not PAIRED_TITLES.search(text, 0, ident.start):
+        return ident
+    start = ident.start + title.end()
+    return replace(ident, start=start, text=text[start : ident.end])
 
 
 CELL_BREAK = re.compile(r"\t| {2,}|\|")

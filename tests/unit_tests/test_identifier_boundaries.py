@@ -166,6 +166,7 @@ PERSONS = [
         False,
     ),
     ("hi i'm fred, call 0722 418 905", "fred", True),
+    ("Dear Mr. and Mrs. Delgado,\nplease call (512) 555-0139.", "Delgado", True),
     ("Declan, call me tonight at 0722 418 905", "Declan", True),
     ("hey its priya, text me 0722 418 905", "priya", True),
     ("Will Okafor called from 0722 418 905", "Will Okafor", True),
