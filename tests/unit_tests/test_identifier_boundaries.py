@@ -196,6 +196,12 @@ PAYROLL = (
 )
 
 LABELLED = [
+    ("машина Lada, госномер А428МК 777, парковка", "LICENSE_PLATE", "А428МК 777"),
+    (
+        "Rahim will drive the white Noah (Dhaka Metro-Ga 14-2291), call 01712 345678",
+        "LICENSE_PLATE",
+        "Dhaka Metro-Ga 14-2291",
+    ),
     (
         "joining in 5, add me on steam steamcommunity.com/id/leafontaine_fr",
         "URL",
@@ -243,6 +249,7 @@ def test_when_a_label_or_row_names_the_number_then_its_kind_is_found(
 
 
 NOT_LABELLED = [
+    ("Версия А428 вышла в 2024 году", "LICENSE_PLATE"),
     ("add me to the list, docs at example.com/guide", "URL"),
     ('{"build": "2026.11.3", "port": 52214}', "DATE_OF_BIRTH"),
     (
