@@ -92,6 +92,21 @@ def test_when_a_code_stands_whole_then_it_is_found_whole(
 
 ORG_CONTACTS = [
     (
+        "a charge ($312.40 at an electronics store). Callback 404-555-0172.",
+        "404-555-0172",
+        True,
+    ),
+    (
+        "INFO 2026-07-19 21:03:55 sms: OTP sent to +91 70221 48830",
+        "+91 70221 48830",
+        True,
+    ),
+    (
+        "Clinic record no. TW-11832. Referred to orthopaedics. Mobile 0423 555 642.",
+        "0423 555 642",
+        True,
+    ),
+    (
         "Pracodawca: Nordlift Sp. z o.o., kadry@nordlift.example.pl",
         "kadry@nordlift.example.pl",
         False,

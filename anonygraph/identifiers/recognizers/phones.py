@@ -273,14 +273,41 @@ def _on_desk_line(text: str, start: int) -> bool:
 
     line_start = text.rfind("\n", 0, start) + 1
     prior = text[max(line_start, start - 80) : start]
-    if FIRST_PERSON.search(prior) or re.search(r"\b(?:Mrs?|Ms|Dr)\b\.?", prior):
+    # The clause the number closes: a full stop ends the sentence before it.
+    prior = re.split(r"\.\s", prior)[-1]
+    if (
+        FIRST_PERSON.search(prior)
+        or re.search(r"\b(?:Mrs?|Ms|Dr)\b\.?", prior)
+        or OWN_LINE.search(prior)
+    ):
         return False
-    if DESK_WORDS.search(prior):
+    if any(_desk_label(m, prior) for m in DESK_WORDS.finditer(prior)):
         return True
     return any(
         w[:1].isupper() and w.lower() in ORG_WORDS | ORG_NAME_WORDS | ORG_LINE_WORDS
         for w in re.findall(r"[^\W\d_]+", prior)
     )
+
+
+OWN_LINE = re.compile(
+    r"(?i)\b(?:mobile|mobil|móvil|celular|cell|handy|whats ?app)\b[^\w]*$"
+)
+"""A personal line's label right before the number ("Mobile 0423 …")."""
+
+
+def _desk_label(m: re.Match[str], prior: str) -> bool:
+    """Tell a desk word written as a label, not a word of a sentence.
+
+    "Rückfragen:", "Frågor?", "Store: Walgreens", "HR helpdesk 920000000":
+    capitalized (a log level "INFO" aside) or right before the number; "an
+    electronics store" in a sentence is no desk.
+    """
+    word = m.group(0)
+    if word.isupper() and len(word) > 1 and word.isascii():
+        return False  # "INFO 2026-07-19 …": a log level
+    if not word[:1].isalpha() or not word[:1].isascii():
+        return True  # "問い合わせ", "Справки": no case to tell
+    return word[:1].isupper() or not prior[m.end() :].strip(" \t:")
 
 
 ORG_LINE_WORDS = frozenset(
