@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import lru_cache
 
 from presidio_analyzer import RecognizerResult
@@ -17,6 +18,8 @@ from anonygraph.identifiers.person_spans import (
     merge_addresses,
     reshape_persons,
 )
+from anonygraph.identifiers.recognizers.base import luhn_valid
+from anonygraph.identifiers.recognizers.name_checks import names_no_one
 
 PLACEHOLDER = re.compile(r"\[(?:[A-Z]+_)*[A-Z]+(?:_\d+)?\]")
 """A typed placeholder already in the text (``[PERSON_1]``, ``[PLACE]``)."""
@@ -102,6 +105,7 @@ def _find(
             for i in chat_speakers(text)
             if not any(s < i.end and i.start < e for s, e in taken)
         ]
+    found = [b for i in found if (b := on_boundaries(text, i)) is not None]
     chosen = _non_overlapping(_without_topics(text, reshape_persons(text, found)))
     if "PERSON" in wanted:
         # Twice: a mention widened over given names ("Caoimhe" before "Mac
@@ -136,6 +140,142 @@ def _names_in_other_scripts(text: str, found: list[Identifier]) -> list[Identifi
                 Identifier("PERSON", start, end, m.group("v"), 0.6, "NameMention")
             )
     return extra
+
+
+JOINERS = "-./_@+"
+"""Characters that join two word characters into one token ("dana.whitcombe",
+"priya-r", "14348-63117")."""
+
+GROUP = re.compile(r"(?=..)[A-Z0-9]*\d[A-Z0-9]*")
+"""One group of a code written in spaced groups ("1Z", "4A7", "0620"); one
+digit alone is a sector's or a house's number ("Sector 2 560102")."""
+
+CLOCK = re.compile(r"\d{1,2}[:.]\d\d(?:[:.]\d\d)?(?:[ \t]*[AaPp]\.?[Mm]\.?)?")
+"""A time of day ("9:14 AM", "14.07")."""
+
+WHOLE_ONLY = frozenset({"POSTCODE", "LICENSE_PLATE", "DATE_OF_BIRTH", "PERSON"})
+"""Kinds that are never part of a longer token or code: cut inside one, a
+find of these is no identifier."""
+
+
+NAME_TOKEN = re.compile(r"[^\W\d_]+(?:[-'’ ][^\W\d_]+)*")
+"""A name widened to its whole words ("Min-jun"): letters, hyphens, apostrophes."""
+
+
+def _joined(text: str, at: int, step: int, *, numeric: bool = False) -> bool:
+    """Tell whether the character at ``at`` continues the token across an edge.
+
+    For a number (``numeric``) a joiner continues it only into more digits
+    ("14348-63117"): "export_6011….csv" holds a card number between the
+    words of a file name.
+    """
+    if not 0 <= at < len(text):
+        return False
+    char = text[at]
+    if char.isalnum():
+        return True
+    beyond = at + step
+    if not 0 <= beyond < len(text) or not text[beyond].isalnum():
+        return False
+    if char == ":" or (numeric and char in JOINERS and char != "/"):
+        # "9:14": a clock, not a label's "ID:123"; "14348-63117"
+        return text[beyond].isdigit() and text[at - step].isdigit()
+    if char == "/" and not numeric:  # "ul. Wiślana 8/14": house and flat
+        return text[beyond].isdigit() and text[at - step].isdigit()
+    return char in JOINERS and char != "/"  # "/home/okafor_n/": a path's segment
+
+
+def on_boundaries(text: str, ident: Identifier) -> Identifier | None:
+    """Put a find's edges on the edges of its token and of its code's groups.
+
+    A recognizer may cut inside a token ("/u/dana" of
+    "/u/dana.whitcombe/settings", "@priya" of "@priya-r", "14348" of
+    "14348-63117", "14 AM" of "9:14 AM") or inside a code written in spaced
+    groups ("0620 … 0324" of "IR33 0620 … 2000 01", "03 1842 7716" of
+    "1Z 4A7 9W2 03 1842 7716"). The find is widened to the whole token and
+    every group; a time of day, or a kind that is never part of a longer
+    token (a postcode, a plate, a date, a name), is dropped instead; so is
+    a widened code that a label calls a reference ("Tracking number:").
+
+    Args:
+        text: The text the find is in.
+        ident: The find.
+
+    Returns:
+        The find with its edges on token and group edges, or None.
+
+    """
+    from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
+
+    start, end = ident.start, ident.end
+    numeric = not any(c.isalpha() for c in ident.text)
+    while _joined(text, start - 1, -1, numeric=numeric):
+        start -= 1
+    while _joined(text, end, 1, numeric=numeric):
+        end += 1
+    token = text[start:end]
+    if (start, end) != (ident.start, ident.end) and (
+        CLOCK.fullmatch(token)
+        or (ident.kind == "PERSON" and not NAME_TOKEN.fullmatch(token))
+        or (ident.kind in WHOLE_ONLY and not re.fullmatch(r"[\d -]+", token))
+    ):
+        return None  # "9:[14 AM]", a name inside a path: no identifier
+    grouped = start, end
+    if any(c.isdigit() for c in ident.text) and not any(
+        c.islower() for c in ident.text
+    ):
+        # Spaced groups on either side: "IR33 " before, " 2000 01" after.
+        while m := re.search(r"(?<![\w.,/-])([A-Z0-9]+) $", text[:start]):
+            if not (GROUP.fullmatch(m.group(1)) or _between_groups(text, m.start(1))):
+                break
+            start = m.start(1)
+        while m := re.match(r" ([A-Z0-9]+)(?![\w@/-]|[.,:]\w)", text[end:]):
+            if not (GROUP.fullmatch(m.group(1)) or _between_groups(text, end + 1)):
+                break
+            end += m.end(1)
+    if (start, end) != grouped and (
+        ident.kind in WHOLE_ONLY
+        or re.search(r"\d[:.]\d\d[ \t]*[AaPp][Mm]", text[start:end])
+        or is_lookalike(text, start, end)
+    ):
+        return None  # "1Z 4A7 9W2 [03 1842 7716]": part of a longer code
+    if (start, end) == (ident.start, ident.end):
+        return ident
+    kind = _widened_kind(text[start:end], ident.kind)
+    return replace(ident, kind=kind, start=start, end=end, text=text[start:end])
+
+
+def _widened_kind(value: str, kind: str) -> str:
+    """Type a code widened over its groups by its own check, if it has one.
+
+    "4519 2047 6603" read as an Aadhaar number is the start of the card
+    "4519 2047 6603 1185"; "0620 … 2000 01" is the body of an IBAN.
+    """
+    if iban_valid(value):
+        return "IBAN"
+    number = re.sub(r"[ -]", "", value)
+    if number.isdigit() and 13 <= len(number) <= 19 and luhn_valid(number):
+        return "CARD"
+    return kind
+
+
+IBAN_FORM = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")
+"""An IBAN's characters: a country code, two check digits, the account."""
+
+
+def iban_valid(value: str) -> bool:
+    """Tell an IBAN by its form and its mod-97 check ("IR33 0620 … 2000 01")."""
+    compact = value.replace(" ", "")
+    if not IBAN_FORM.fullmatch(compact):
+        return False
+    moved = compact[4:] + compact[:4]
+    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1
+
+
+def _between_groups(text: str, at: int) -> bool:
+    """Tell capitals of one to three letters between two digit groups ("1204 AB 92")."""
+    m = re.match(r"[A-Z]{1,3}(?= \d)", text[at:])
+    return bool(m) and bool(re.search(r"\d $", text[:at]))
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -208,6 +348,8 @@ def name_mentions(
                 continue
             start = _given_names_before(text, m.start())
             end = _other_names_after(text, m.end())
+            if names_no_one(text[start:end]):
+                start, end = m.span()  # "Raman Accounting": the name alone
             extra.append(
                 Identifier("PERSON", start, end, text[start:end], 0.6, "NameMention")
             )

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.recognizers.addresses import LEADING_TYPES, STREET_TYPES
+from anonygraph.identifiers.recognizers.name_checks import names_no_one
 
 POSSESSIVE_BEFORE = re.compile(r"(?i)\b(?:my|your|his|her|our|their)[ \t]+$")
 """A possessive right before a word: what one owns ("my Strava"), not who."""
@@ -22,8 +23,9 @@ POSSESSIVE_BEFORE = re.compile(r"(?i)\b(?:my|your|his|her|our|their)[ \t]+$")
 SPACY = "FilteredSpacyRecognizer"
 """The model's finds, which no cue introduced (a cued name may close a label)."""
 
-FIELD_END = re.compile(r"\n|\t| {2,}|[:|=]")
-"""Where a field's value ends and the next field or label begins."""
+FIELD_END = re.compile(r"\n|\t| {2,}|[:|=]|[ \t][-–—][ \t]")
+"""Where a field's value ends and the next field or label begins (a spaced
+dash too: "Marco Ferri - sì, 2 adulti")."""
 
 VALUE_LABEL = re.compile(r"[ \t]*[:=][ \t]*(?:https?://|www\.|[\d@+(])")
 """A colon and a value (a link, a number, a handle) after a label."""
@@ -44,6 +46,10 @@ NUMBERED_PART_BEFORE = re.compile(r"\d[\w/-]*,[ \t]*$")
 LOCATIVE_BEFORE = re.compile(r"(?i)\b(?:at|in|near)[ \t]+$")
 STATE_AND_POSTCODE = re.compile(r"[ \t]+[A-Z]{2,3}[ \t]+\d{3,6}\b")
 CHAIN_END = re.compile(r"[ \t]*(?:$|\n|[.;!?]|,?[ \t]*\d{3,6}\b)")
+
+LABEL_ABBREVIATION = re.compile(r"\.[ \t]*#?\d")
+"""A full stop and a number right after a find: it closed a label's
+abbreviation ("Lieferung Bestellnr. 4500178812"), not a name."""
 
 ADDRESS_PART = "AddressPart"
 """Recognizer name of a person find retyped as part of an address."""
@@ -86,8 +92,17 @@ def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
         if cut.recognizer == FIELD:
             shaped.append(cut)  # a column or key labelled as a name says so
             continue
+        cut = _without_shared_title(text, cut)
+        if not cut.text[:1].isalpha():
+            continue  # "‰. Bearbeitender Beamter": a unit's sign, no name's letter
+        if names_no_one(cut.text) or LABEL_ABBREVIATION.match(text, cut.end):
+            continue  # "Java House", "The Board", "Bestellnr. 4500…": no one
         if cut.recognizer == SPACY and " " not in cut.text and _no_one(text, cut):
             continue
+        if cut.recognizer == SPACY and _on_header_line(text, cut):
+            continue
+        if cut.recognizer == SPACY and " " in cut.text and _place_first(cut):
+            continue  # "Dhaka Metro-Ga 14-2291": a plate's region, no one
         cut = _without_paired_word(text, cut)
         kind_or_none = _place_kind(text, cut, addresses)
         if kind_or_none == "TOWN":
@@ -137,6 +152,55 @@ def _no_one(text: str, ident: Identifier) -> bool:
         not text[: ident.start].strip()
         and GREETING_AFTER.match(text, ident.end) is not None
         and len(re.findall(rf"(?<!\w){re.escape(word)}(?!\w)", text)) == 1
+    )
+
+
+def _place_first(ident: Identifier) -> bool:
+    """Tell a run that opens with a town of the gazetteer no one is named after."""
+    from anonygraph.cues.places import fold, gazetteer
+    from anonygraph.identifiers.recognizers.name_checks import known_names
+
+    word = fold(ident.text.split()[0])
+    return word not in known_names() and gazetteer().get(word) is not None
+
+
+PAIRED_TITLES = re.compile(
+    r"(?i)\b(?:mr|mrs|ms|dr|herr|frau|sr|sra|m|mme)\.?[ \t]+(?:and|&|und|y|et|e)[ \t]+$"
+)
+"""A title and "and" before a second title ("Mr. and Mrs. Delgado")."""
+
+TITLE_FIRST = re.compile(r"(?i)(?:mrs|mr|ms|dr|frau|herr|sra|sr|mme)\.?[ \t]+(?=\w)")
+
+
+def _without_shared_title(text: str, ident: Identifier) -> Identifier:
+    """Leave a couple's titles in the text: "Dear Mr. and Mrs. [PERSON_1]".
+
+    With its own title replaced, "Mr. and" would be left before a
+    placeholder; the surname is the couple's identifier.
+    """
+    title = TITLE_FIRST.match(ident.text)
+    if title is None or not PAIRED_TITLES.search(text, 0, ident.start):
+        return ident
+    start = ident.start + title.end()
+    return replace(ident, start=start, text=text[start : ident.end])
+
+
+CELL_BREAK = re.compile(r"\t| {2,}|\|")
+"""What separates a table's cells on a line."""
+
+
+def _on_header_line(text: str, ident: Identifier) -> bool:
+    """Tell a find on a table's header line ("Description    Qty   Amount").
+
+    The line splits into two cells or more, and each is one capitalized
+    word: column headings, not a person's name.
+    """
+    line_start = text.rfind("\n", 0, ident.start) + 1
+    line_end = text.find("\n", ident.end)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    cells = [c.strip() for c in CELL_BREAK.split(line) if c.strip()]
+    return len(cells) >= 2 and all(
+        re.fullmatch(r"[A-ZÀ-Þ][^\W\d_]*\.?", c) for c in cells
     )
 
 
@@ -224,6 +288,15 @@ def merge_addresses(text: str, found: list[Identifier]) -> list[Identifier]:
         last = merged[-1] if merged else None
         if (
             last is not None
+            and last.kind == "ADDRESS"
+            and ident.kind in ("ADDRESS", "POSTCODE", "NUMBER")
+            and FLAT_AFTER.fullmatch(text[last.end : ident.end])
+        ):
+            # "Götgatan 64 lgh 1102": the flat's number, not a postcode
+            merged[-1] = replace(last, end=ident.end, text=text[last.start : ident.end])
+            continue
+        if (
+            last is not None
             and ident.kind == last.kind == "ADDRESS"
             and re.fullmatch(r",[ \t]*", text[last.end : ident.start])
         ):
@@ -232,6 +305,12 @@ def merge_addresses(text: str, found: list[Identifier]) -> list[Identifier]:
         merged.append(ident)
     return _postcodes_after_towns(text, merged)
 
+
+FLAT_AFTER = re.compile(
+    r"(?i),?[ \t]+(?:lgh|apt|apartment|flat|unit|suite|ste|m|kv|whg|wohnung|top|"
+    r"dpto|depto|piso|int|leil)\.?[ \t]*[A-Z]?\d{1,5}[A-Z]?"
+)
+"""A flat's or unit's number written after the street and house number."""
 
 TOWN_AND_CODE = re.compile(
     r"\.?,[ \t]*(?P<town>(?:[^\W\d_][\w'’.-]*[ \t]+){1,3})(?P<v>\d{4,6})"

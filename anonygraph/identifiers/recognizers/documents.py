@@ -35,11 +35,13 @@ class PassportRecognizer(CuedPatternRecognizer):
             "passport",
             KEY_START
             + r"(?:passport|reisepass|passeport|pasaporte|passaporte|passaporto|"
-            r"paspoort|paszport|pasaport|pass-?(?:nummer|numret|nr)|(?-i:PP))(?![^\W_])"
-            rf"(?:[\s.-]*{NUMBER_WORD}|\s*\([A-Za-z .]{{2,20}}\)"
+            r"paspoort|paszport|pasaport|pass-?(?:nummer|numret|nr)|паспорт[а-я]*|"
+            r"(?-i:PP))(?![^\W_])"
+            rf"(?:[\s.-]*{NUMBER_WORD}|\s*\([^()\n]{{2,40}}\)"
             r"|\s+[a-zà-ÿ]{3,12}(?=\s+[A-Z]{0,2}\d)"
             r"|\s+[^\W\d_][^\n:\d]{0,30}?(?=:))*"  # "Passnumret som du frågade om:"
-            r"\.?\s*[:#=]?\s*(?P<v>[A-Z]{1,2} \d{6,8}|[A-Z0-9]{6,10})(?![\w-])",
+            r"\.?\s*[:#=]?\s*(?P<v>[A-Z]{1,2} \d{6,8}|\d\d \d\d \d{6}|[A-Z0-9]{6,10})"
+            r"(?![\w-])",
             0.85,
         ),
     )
@@ -47,8 +49,8 @@ class PassportRecognizer(CuedPatternRecognizer):
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
         """Require a passport's shape: digits, or letters and three digits or more."""
         count = len(digits(value))
-        if count == len(value):
-            return 6 <= count <= 10
+        if count == len(value.replace(" ", "")):
+            return 6 <= count <= 10  # "45 19 738214": series and number
         return count >= 3 and len(value) <= 10 and value[:1].isalnum()
 
 
@@ -56,11 +58,11 @@ MRN_CUE = (
     r"(?:mrn|urn|uhid|uhn|nhi|chi|hosp(?:ital)?|clinic|chart|health|patient|"
     r"medical\s+record|case\s+file|ip|op|ipd|opd|expediente|prontu[áa]rio|"
     r"dossier|folder|practice|lab|reg|file|(?-i:HN|AN)|"
-    r"inpatient|outpatient|admission|pt)"
+    r"inpatient|outpatient|admission|pt|患者|カルテ|診察券)"
 )
 """Words that name a hospital's or clinic's number for a patient."""
 
-BARE_CUES = frozenset("mrn urn uhid uhn nhi hn an".split())
+BARE_CUES = frozenset("mrn urn uhid uhn nhi hn an 患者 カルテ 診察券".split())
 
 CONTEXT_CUES = frozenset(
     """expediente prontuário prontuario dossier folder practice lab reg file
@@ -104,7 +106,9 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         (
             "mrn",
-            KEY_START + rf"(?P<cue>{MRN_CUE})(?:[\s._-]+(?:record|rec))?"
+            KEY_START + rf"(?P<cue>{MRN_CUE})(?P<rec>[\s._-]+(?:record|rec|file))?"
+            # "NHI (for the club first-aid kit list): ZKT4830"
+            r"(?:\s*\([^()\n]{2,40}\))?"
             rf"(?P<word>(?:[\s._-]*{NUMBER_WORD})*)"
             # "número de expediente en la clínica es EXP-…": where it is kept,
             # then "is".
@@ -125,7 +129,11 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
             text, max(0, match.start() - 20), match.start()
         ):
             return None  # "hospital car park is 2024": no one's number
-        named = match.group("word").strip(" ._-") or match.group("fill")
+        named = (
+            match.group("word").strip(" ._-")
+            or match.group("fill")
+            or (match.group("rec") and "file" in match.group("rec").lower())
+        )
         if cue not in BARE_CUES and not named:
             return None
         if cue in CONTEXT_CUES and not _medical_near(text, match.start()):
@@ -148,7 +156,7 @@ class BankAccountRecognizer(CuedPatternRecognizer):
             r"\b(?:(?:bank\s+|checking\s+|savings\s+|current\s+)?account|acct|a/c|"
             r"conta(?:\s+corrente|\s+poupança)?|kontonummer|konto|rekening(?:nummer)?|"
             r"compte|cuenta|numéro de compte|clabe|účet|účtu|číslo účtu|cbu|"
-            r"số tài khoản|stk)\b\.?"
+            r"số tài khoản|stk|普通(?:預金)?|当座(?:預金)?|口座番号)\b\.?"
             r"(?:\s*\([^()\n]{1,30}\))?"
             r"(?:\s+(?:no\.?|number|nr\.?|#|is|was|nha))*"
             r"(?:\s*:?\s*(?-i:[A-Z][\w&]{1,20})(?=\s+\d))?"  # the bank: "GTBank 0174…"

@@ -24,7 +24,11 @@ ROLE_LOCAL_PARTS = frozenset(
     recruitment events event forum conference visa visas consulate embassy
     rentals alquileres ventas vendas verkauf vertrieb kundenservice
     kundeservice asiakaspalvelu secretariat secretaria secretaría reservas
-    reservations tickets""".split()
+    reservations tickets kadry biuro sekretariat recepcja medlem medlemmar
+    kansli financeiro financeira tesouraria registrar registry manager
+    management parking hola ciao hej admissions membership members
+    treasurer secretary helpdesk servicedesk kundendienst verwaltung
+    administracion administracao rh rrhh""".split()
 )
 """Local parts an organization's public contact address uses; one may lead a
 longer part ("help.kakaomap@", "visa.bern@")."""

@@ -40,7 +40,8 @@ LABELS: tuple[tuple[str, str], ...] = (
         r"avs|hetu|cpr(?:_?nr)?|personnummer|f[øo]dselsnummer|pesel|bsn|nif|"
         r"nie|dni|curp|cpf|rut|cuil|cuit|nik|cccd|cmnd|amka|tckn|tc_kimlik|"
         r"rrn|身份证(?:号码?)?|national_?id|id_?(?:no|number)|tax_?id|tin|aadhaar|"
-        r"nric|emirates_id|sv_?nr|svnr|insz|rijksregisternummer",
+        r"nric|emirates_id|sv_?nr|svnr|insz|rijksregisternummer|rfc|nss|nif_?nie|"
+        r"dni_?nie",
     ),
     (
         "POSTCODE",
@@ -78,7 +79,7 @@ LABELS: tuple[tuple[str, str], ...] = (
     (
         "BANK_ACCOUNT",
         r"(?:bank_?)?account(?:_?(?:no|number))?|acct(?:_?no)?|konto(?:nummer)?|"
-        r"cbu|cuenta|conta|rekeningnummer",
+        r"cbu|cuenta|conta|rekeningnummer|clabe|iban|ccc",
     ),
 )
 """Field labels -> our kinds (a label is lowercased, spaces and dashes as ``_``)."""
@@ -155,6 +156,15 @@ KEY_VALUE = re.compile(
 )
 """A ``key=value`` pair of a log line or form state, the value quoted or bare."""
 
+JSON_PAIR = re.compile(
+    r"\"(?P<key>[^\W\d][\w.-]{0,24})\"[ \t]*:[ \t]*"
+    r"(?:\"(?P<q>[^\"\n]{1,80})\"|(?P<b>\d[\d.-]{0,30})(?![\w.]))"
+)
+"""A ``"key": "value"`` pair of a JSON payload, the value a string or a number."""
+
+IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[ ]?[A-Z0-9]")
+"""An IBAN's opening: a country code and two check digits."""
+
 
 class FieldRecognizer(CuedPatternRecognizer):
     """Identifiers in labelled table columns and ``key=value`` pairs."""
@@ -171,7 +181,7 @@ class FieldRecognizer(CuedPatternRecognizer):
         self, text: str, entities: list[str], nlp_artifacts: Any = None
     ) -> list[RecognizerResult]:
         """Return the labelled values of tables and ``key=value`` pairs."""
-        found = [*self._tables(text), *self._pairs(text)]
+        found = [*self._tables(text), *self._pairs(text), *_birth_dates_in_rows(text)]
         return [self._result(kind, start, end) for kind, start, end in found]
 
     def _result(self, kind: str, start: int, end: int) -> RecognizerResult:
@@ -181,13 +191,14 @@ class FieldRecognizer(CuedPatternRecognizer):
 
     def _pairs(self, text: str) -> list[tuple[str, int, int]]:
         found = []
-        for m in KEY_VALUE.finditer(text):
+        pairs = [*KEY_VALUE.finditer(text), *JSON_PAIR.finditer(text)]
+        for m in pairs:
             kind = label_kind(m.group("key"))
-            group = next(g for g in ("q", "s", "b") if m.group(g) is not None)
+            group = next(g for g in ("q", "s", "b") if m.groupdict().get(g) is not None)
             value = m.group(group).strip()
             if kind and fits(kind, value):
                 start = m.start(group) + m.group(group).index(value)
-                found.append((kind, start, start + len(value)))
+                found.append((_iban_or(kind, value), start, start + len(value)))
         return found
 
     def _tables(self, text: str) -> list[tuple[str, int, int]]:
@@ -242,6 +253,54 @@ def _cells(
         value = cell.strip().strip("\"'")
         if kind and fits(kind, value):
             begin = start + cell.index(value)
-            found.append((kind, begin, begin + len(value)))
+            found.append((_iban_or(kind, value), begin, begin + len(value)))
         start += len(cell) + len(delimiter)
+    return found
+
+
+def _iban_or(kind: str, value: str) -> str:
+    """Type an account column's IBAN as one ("iban" labels national numbers too)."""
+    return "IBAN" if kind == "BANK_ACCOUNT" and IBAN_SHAPE.match(value) else kind
+
+
+BIRTH_YEAR_DATE = re.compile(
+    r"(?:\d{1,2}[./-]\d{1,2}[./-](?:19\d\d|20[01]\d)|(?:19\d\d|20[01]\d)-\d\d-\d\d)"
+)
+"""A full date whose year a living adult or child was born in (1900-2019)."""
+
+NAME_CELL = re.compile(
+    r"[A-ZÀ-Þ][^\W\d_]+(?:[ \t]+(?:[A-ZÀ-Þ\"][^\W\d_\"]*|d[aeo]s?)){1,5}"
+)
+"""A cell holding a person's full name in title case ("Ana Beatriz Souza Lima")."""
+
+
+def _birth_dates_in_rows(text: str) -> list[tuple[str, int, int]]:
+    """Find the birth dates of a table of people pasted without its header.
+
+    Rows of four cells or more split by the same delimiter, two rows or
+    more in a row: a row with a full name in one cell and exactly one full
+    date of a birth year in another holds that person's date of birth (an
+    order or event table's dates are recent or come two to a row).
+    """
+    lines = _lines(text)
+    found: list[tuple[str, int, int]] = []
+    for delimiter in ("|", ";", "\t"):
+        rows = [
+            (offset, line.split(delimiter))
+            for offset, line in lines
+            if line.count(delimiter) >= 3
+        ]
+        if len(rows) < 2:
+            continue
+        for offset, cells in rows:
+            dates = [
+                i for i, c in enumerate(cells) if BIRTH_YEAR_DATE.fullmatch(c.strip())
+            ]
+            named = any(NAME_CELL.fullmatch(c.strip()) for c in cells)
+            if len(dates) != 1 or not named:
+                continue
+            start = offset + sum(len(c) + len(delimiter) for c in cells[: dates[0]])
+            cell = cells[dates[0]]
+            begin = start + cell.index(cell.strip())
+            found.append(("DATE_OF_BIRTH", begin, begin + len(cell.strip())))
     return found

@@ -14,7 +14,7 @@ CUES = re.compile(
     r"(?:\b(?:order|orders|sku|ref|reference|case|ticket|invoice|inv|txn|"
     r"transaction|otp|policy|art\.?-?nr|item|model|part|serial|stock|build|"
     r"version|release|ver|isbn|issn|doi|line|lines|session|request|req|trace|"
-    r"job|pid|port|tracking|shipment|booking|confirmation|reservation|batch|"
+    r"job|pid|port|tracking|badge|shipment|booking|confirmation|reservation|batch|"
     r"lot|flight|page|chapter|rule|error|err|routing|aba|swift|bic|ifsc|bsb|"
     r"transit|institution|track|code|issue|issues|pr|pull|bug|task|story|"
     r"claim|caso|takip|pedido|encomenda|commande|bestellung|rechnung|factura|"

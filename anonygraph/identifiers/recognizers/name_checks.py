@@ -30,6 +30,39 @@ ORG_WORDS = frozenset(
 )
 """Words that make a capitalized run an organization's name, not a person's."""
 
+PLACE_AND_ROLE_WORDS = frozenset(
+    """street road avenue house church chapel cathedral mosque temple
+    museum museo musée museu gallery galleria mall plaza station
+    airport market accounting engineering sp reception management
+    committee secretariat staff administration desk parish lager""".split()
+)
+"""Words that make a capitalized run a place, a building, a subject or a
+desk ("Java House", "St. Thomas Church", "BCom Accounting", "Reception"),
+never a person's name."""
+
+DETERMINERS = frozenset("the a an der die das il lo gli les".split())
+"""Articles that open a description ("The Board"), never a name."""
+
+
+def names_no_one(value: str) -> bool:
+    """Tell a person find whose words say it is no one.
+
+    A word of a place, a building, a subject, a desk or an organization
+    ("Java House Kimathi Street", "Nordlift Sp", "Reception"), an article
+    first ("The Board"), or a lowercase word first, particles aside, before a
+    capitalized one ("la curatela scientifica dell'Università"; a chat's
+    lowercase name is all lowercase).
+    """
+    words = [w.strip(".,").lower() for w in value.split()]
+    if not words or words[0] in DETERMINERS:
+        return True
+    if any(w in PLACE_AND_ROLE_WORDS or w in ORG_WORDS for w in words):
+        return True
+    raw = [w for w in value.split() if w not in PARTICLES]
+    # "la curatela scientifica dell'Università": a phrase, not a name.
+    return bool(raw) and raw[0].islower() and any(w[:1].isupper() for w in raw)
+
+
 LEGAL_FORMS = frozenset("inc corp ltd llc llp plc gmbh ag sa bv lda".split())
 """The organization words that are a company's legal form."""
 
@@ -75,6 +108,8 @@ def state_at(nlp_artifacts: Any, start: int) -> bool:
         if token.idx == start:
             if token.ent_type_ == "NORP":
                 return True  # a nationality or a group: "I'm Irish"
+            if token.text.islower() and _adjective_form(token.text):
+                return True  # "i'm impressed", "im exhausted": a state
             if token.pos_ != "ADJ" or token.dep_ not in ("acomp", "conj"):
                 return False
             return token.text[:1].isupper() or any(
@@ -82,6 +117,17 @@ def state_at(nlp_artifacts: Any, start: int) -> bool:
                 for c in token.children
             )
     return False
+
+
+ADJECTIVE_ENDINGS = ("ed", "ing", "ful", "ous", "ive", "able", "ible", "less")
+"""Endings of English participles and adjectives ("impressed", "hopeless")."""
+
+
+def _adjective_form(word: str) -> bool:
+    """Tell a word shaped as an adjective that no one is named ("impressed")."""
+    from anonygraph.cues.places import fold
+
+    return word.endswith(ADJECTIVE_ENDINGS) and fold(word) not in known_names()
 
 
 LOCATIVES = frozenset("from to at into via".split())

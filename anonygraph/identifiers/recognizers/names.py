@@ -363,6 +363,10 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 continue
             if " " not in value and imperative(nlp_artifacts.tokens, start):
                 continue
+            # "Description", "Impressed": one capitalized word the tagger
+            # does not read as a proper noun is a word, not a name.
+            if " " not in value and _common_word(nlp_artifacts.tokens, start):
+                continue
             # "a Weegie", "Wah lau", "Perth Amboy": one word the parse reads
             # as a common noun's determiner's, an interjection or a modifier
             # of another proper noun or unknown word is no one's name.
@@ -405,6 +409,17 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
             },
         )
+
+
+PROPER_TAGS = frozenset({"NNP", "NNPS"})
+
+
+def _common_word(doc: Any, start: int) -> bool:
+    """Tell a word the tagger reads as a common noun, verb or adjective."""
+    for token in doc:
+        if token.idx == start:
+            return token.tag_ not in PROPER_TAGS and token.tag_ != ""
+    return False
 
 
 def _agents(doc: Any) -> list[tuple[int, int]]:

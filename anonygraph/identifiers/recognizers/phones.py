@@ -234,12 +234,86 @@ def _check(match: re.Match[str], text: str) -> str | None:
         or ID_CUE.search(prior)
         or ORG_CUE.search(prior)
         or ORG_AFTER.match(text[end : end + 30])
+        or _on_desk_line(text, start)
     ):
         return None
     verdict = _verdict(value)
     if verdict is not None and not _label_allows(text, start, value, verdict):
         return None
     return verdict
+
+
+DESK_WORDS = re.compile(
+    r"(?i)(?:\b(?:questions?|queries|frågor|fragen|rückfragen|domande|preguntas|"
+    r"dúvidas|vragen|spørsmål|kysymyksiä|pytania|(?<!\[)infos?(?!\])|informazioni|"
+    r"informaci[oó]n|informações|prenotazioni|helpdesk|help desk|service desk|"
+    r"accueil|store|shop|merchant|справки|вопросы|довідки)\b|問い合わせ|お問合せ)"
+)
+"""Words of a line that offer an organization's desk ("Questions?",
+"Rückfragen:", "Info e prenotazioni:", "Справки"), in the languages we read
+(a log's level "[INFO]" is none)."""
+
+FIRST_PERSON = re.compile(
+    r"(?i)\b(?:me|my|mine|i|i'm|mich|mir|mein\w*|moi|mon|ma|mi|mio|mia|meu|minha|"
+    r"mój|moja|mig|min|mitt)\b"
+)
+"""Words by which a writer offers their own number, not a desk's."""
+
+
+def _on_desk_line(text: str, start: int) -> bool:
+    """Tell a number on a line that offers an organization's desk or shop.
+
+    "Frågor? medlem@… eller 08-120 530 00", "Store: Walgreens #05521,
+    (716) 874-2161", "Smile Street Dental, Unit 4, …, 01 623 4410": a desk
+    word, or an organization's name (a capitalized organization word),
+    before the number on its line, and no word by which the writer offers
+    their own number.
+    """
+    from anonygraph.identifiers.recognizers.name_checks import ORG_WORDS
+
+    line_start = text.rfind("\n", 0, start) + 1
+    prior = text[max(line_start, start - 80) : start]
+    # The clause the number closes: a full stop ends the sentence before it.
+    prior = re.split(r"\.\s", prior)[-1]
+    if (
+        FIRST_PERSON.search(prior)
+        or re.search(r"\b(?:Mrs?|Ms|Dr)\b\.?", prior)
+        or OWN_LINE.search(prior)
+    ):
+        return False
+    if any(_desk_label(m, prior) for m in DESK_WORDS.finditer(prior)):
+        return True
+    return any(
+        w[:1].isupper() and w.lower() in ORG_WORDS | ORG_NAME_WORDS | ORG_LINE_WORDS
+        for w in re.findall(r"[^\W\d_]+", prior)
+    )
+
+
+OWN_LINE = re.compile(
+    r"(?i)\b(?:mobile|mobil|móvil|celular|cell|handy|whats ?app)\b[^\w]*$"
+)
+"""A personal line's label right before the number ("Mobile 0423 …")."""
+
+
+def _desk_label(m: re.Match[str], prior: str) -> bool:
+    """Tell a desk word written as a label, not a word of a sentence.
+
+    "Rückfragen:", "Frågor?", "Store: Walgreens", "HR helpdesk 920000000":
+    capitalized (a log level "INFO" aside) or right before the number; "an
+    electronics store" in a sentence is no desk.
+    """
+    word = m.group(0)
+    if word.isupper() and len(word) > 1 and word.isascii():
+        return False  # "INFO 2026-07-19 …": a log level
+    if not word[:1].isalpha() or not word[:1].isascii():
+        return True  # "問い合わせ", "Справки": no case to tell
+    return word[:1].isupper() or not prior[m.end() :].strip(" \t:")
+
+
+ORG_LINE_WORDS = frozenset(
+    "dental accounting hotel museum museo council parish church".split()
+)
+"""Capitalized words that make a line an organization's (beside `ORG_WORDS`)."""
 
 
 PHONE_LABEL = re.compile(

@@ -41,6 +41,10 @@ PLATE_SHAPE = (
 """A run of capitals and digits shaped like a plate of no distinctive shape."""
 
 
+METRO_PLATE = re.compile(r"[A-Z][a-z]+[ \t]+Metro-[A-Z][a-z]{0,2}[ \t]+\d{2}-\d{4}")
+"""A Bangladeshi plate: the metro, its class letter, two digit groups."""
+
+
 class LicensePlateRecognizer(CuedPatternRecognizer):
     """A licence plate by its national shape, after a cue, or near a vehicle."""
 
@@ -51,6 +55,20 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
         (
             "fr_plate",
             r"(?<![\w-])(?P<v>[A-HJ-NP-TV-Z]{2}-\d{3}-[A-HJ-NP-TV-Z]{2})(?![\w-])",
+            0.75,
+        ),
+        (
+            # Russian: a letter, three digits, two letters, the region
+            # (the twelve Cyrillic letters that have Latin look-alikes).
+            "ru_plate",
+            r"(?<![\w-])(?P<v>[АВЕКМНОРСТУХ]\d{3}[АВЕКМНОРСТУХ]{2} ?\d{2,3})(?![\w-])",
+            0.75,
+        ),
+        (
+            # Bangladeshi: the metro or district, its class letter, two
+            # groups of digits ("Dhaka Metro-Ga 14-2291").
+            "bd_plate",
+            rf"(?<![\w-])(?P<v>{METRO_PLATE.pattern})(?![\w-])",
             0.75,
         ),
         (
@@ -105,6 +123,8 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
         """Require letters and digits both, a plate's length, no reference cue."""
+        if METRO_PLATE.fullmatch(value):
+            return not is_lookalike(text, start, end)  # its town makes it long
         compact = re.sub(r"[ ·-]", "", value)
         return (
             4 <= len(compact) <= 10

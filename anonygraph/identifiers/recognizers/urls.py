@@ -57,8 +57,12 @@ PUBLIC_PATHS = frozenset(
 TOKEN = re.compile(r"(?=[\w-]*[a-z])(?=[\w-]*[A-Z])(?=[\w-]*\d)[\w-]{6,64}")
 """An opaque share token: upper- and lowercase letters and digits mixed."""
 
-FIRST_PERSON = re.compile(r"\b(?:my|mine|i'm|i am|i've|i have)\b[^.!?\n]{0,60}$")
-"""A first-person phrase earlier in the URL's sentence ("my build log at")."""
+FIRST_PERSON = re.compile(
+    r"\b(?:my|mine|i'm|i am|i've|i have|(?:add|follow|find|friend) me (?:on|at|via))\b"
+    r"[^.!?\n]{0,60}$"
+)
+"""A first-person phrase earlier in the URL's sentence ("my build log at",
+"add me on steam")."""
 
 PERSONAL_CUE = re.compile(
     r"(?:portfolio|website|homepage|home page|my site|my blog|blog|personal site|"
