@@ -48,25 +48,39 @@ def fresh_run(work: Path, name: str, baseline: str | None) -> dict[str, Any]:
     clone = work / name
     subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True)
     if baseline is not None:
-        subprocess.run(["git", "checkout", "-q", baseline, "--", "Makefile"],
-                       cwd=clone, check=True)
-        listed = subprocess.run(["git", "ls-tree", "--name-only", baseline,
-                                 "scripts/pip_install.py"], cwd=clone, check=True,
-                                capture_output=True, text=True).stdout
+        subprocess.run(
+            ["git", "checkout", "-q", baseline, "--", "Makefile"], cwd=clone, check=True
+        )
+        listed = subprocess.run(
+            ["git", "ls-tree", "--name-only", baseline, "scripts/pip_install.py"],
+            cwd=clone,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
         if not listed.strip():
             (clone / "scripts" / "pip_install.py").unlink(missing_ok=True)
     home = work / f"{name}-home"
     home.mkdir()
     step_log = work / f"{name}-steps.tsv"
     shell = work / "timing-shell"
-    env = dict(os.environ, HOME=str(home), STEP_LOG=str(step_log),
-               XDG_CACHE_HOME=str(home / ".cache"),
-               PIP_CACHE_DIR=str(home / ".cache" / "pip"),
-               UV_CACHE_DIR=str(home / ".cache" / "uv"))
+    env = dict(
+        os.environ,
+        HOME=str(home),
+        STEP_LOG=str(step_log),
+        XDG_CACHE_HOME=str(home / ".cache"),
+        PIP_CACHE_DIR=str(home / ".cache" / "pip"),
+        UV_CACHE_DIR=str(home / ".cache" / "uv"),
+    )
     before = load()
     start = time.perf_counter()
-    done = subprocess.run(["make", "run", f"SHELL={shell}"], cwd=clone, env=env,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        ["make", "run", f"SHELL={shell}"],
+        cwd=clone,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     seconds = time.perf_counter() - start
     steps = []
     for line in step_log.read_text().splitlines():
@@ -74,10 +88,16 @@ def fresh_run(work: Path, name: str, baseline: str | None) -> dict[str, Any]:
         if float(step_seconds) >= 0.05:
             steps.append({"s": round(float(step_seconds), 1), "step": command[:100]})
     if done.returncode != 0:
-        raise SystemExit(f"{name}: make run failed:\n{done.stdout[-3000:]}"
-                         f"{done.stderr[-3000:]}")
-    return {"run": name, "seconds": round(seconds, 1), "load_before": before,
-            "load_after": load(), "steps": steps}
+        raise SystemExit(
+            f"{name}: make run failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
+        )
+    return {
+        "run": name,
+        "seconds": round(seconds, 1),
+        "load_before": before,
+        "load_after": load(),
+        "steps": steps,
+    }
 
 
 def main() -> None:
@@ -100,8 +120,9 @@ def main() -> None:
                 results[kind].append(run)
                 shutil.rmtree(work / run["run"])
                 shutil.rmtree(work / f"{run['run']}-home")
-    summary = {kind: median(run["seconds"] for run in runs)
-               for kind, runs in results.items()}
+    summary = {
+        kind: median(run["seconds"] for run in runs) for kind, runs in results.items()
+    }
     print(json.dumps({"median_seconds": summary, "runs": results}, indent=1))
 
 

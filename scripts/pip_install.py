@@ -35,13 +35,32 @@ UV_REQUIREMENT = "uv>=0.5"
 # caching, or which configuration files it reads (their settings are read
 # here too): any other setting in the configuration sends the install to pip.
 TRANSLATED = {
-    "index-url", "extra-index-url", "find-links", "constraint", "no-index",
-    "trusted-host", "pre", "cert", "proxy", "timeout", "default-timeout",
+    "index-url",
+    "extra-index-url",
+    "find-links",
+    "constraint",
+    "no-index",
+    "trusted-host",
+    "pre",
+    "cert",
+    "proxy",
+    "timeout",
+    "default-timeout",
 }
 PIP_ONLY = {
-    "disable-pip-version-check", "no-input", "progress-bar", "quiet", "verbose",
-    "root-user-action", "no-color", "no-python-version-warning", "cache-dir",
-    "no-cache-dir", "retries", "require-virtualenv", "config-file",
+    "disable-pip-version-check",
+    "no-input",
+    "progress-bar",
+    "quiet",
+    "verbose",
+    "root-user-action",
+    "no-color",
+    "no-python-version-warning",
+    "cache-dir",
+    "no-cache-dir",
+    "retries",
+    "require-virtualenv",
+    "config-file",
 }
 
 

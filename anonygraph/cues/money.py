@@ -374,8 +374,10 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
         ):
             rate = _currency(m, where)
             level = income_level(_yearly(amount, per, sentence) * (rate or 1.0))
-            if rate is None or _period_unsettled(amount, per, sentence, rate) or (
-                not _currency_written(m, text, figure_end)
+            if (
+                rate is None
+                or _period_unsettled(amount, per, sentence, rate)
+                or (not _currency_written(m, text, figure_end))
             ):
                 # "9 LPA", "40k a year": without its currency a figure's band
                 # is a guess at the economy; the placeholder takes the figure.
