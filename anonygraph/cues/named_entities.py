@@ -305,7 +305,17 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
                     "landmark", text[start:end], noun, 4)
             )  # fmt: skip
             continue
-        if last in LANDMARK_NOUNS or token.lower_ in LANDMARK_NOUNS:
+        if (
+            last in LANDMARK_NOUNS
+            or token.lower_ in LANDMARK_NOUNS
+            or (
+                # "Anyone else here from Kyushu?": a place unless a degree is
+                # near; the gazetteer does not hold it, so where it is stays
+                # unsaid.
+                doc[token.i - 1].lower_ == "from"
+                and not at_institution(text, start, end)
+            )
+        ):
             attribute = place_attribute(text, start)
             cues.append(
                 Cue(start, end, text[start:end], attribute, "area", text[start:end],
@@ -313,15 +323,6 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
             )  # fmt: skip
             continue
         sentence = sentence_of(text, start, end)
-        if doc[token.i - 1].lower_ == "from" and not at_institution(text, start, end):
-            # "Anyone else here from Kyushu?": a place unless a degree is near;
-            # the gazetteer does not hold it, so where it is stays unsaid.
-            attribute = place_attribute(text, start)
-            cues.append(
-                Cue(start, end, text[start:end], attribute, "area", text[start:end],
-                    placeholder(attribute), 4, sure=False)
-            )  # fmt: skip
-            continue
         cues.append(
             organization_cue(text, start, end, sentence, doc[token.i - 1].lower_)
         )
