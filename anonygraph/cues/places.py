@@ -28,6 +28,7 @@ from anonygraph.cues.cue import Cue, clause_before
 from anonygraph.cues.lexicon import table, words
 from anonygraph.cues.memo import DETECTIONS
 from anonygraph.runs.kept_tables import kept_table, module_file
+from anonygraph.tools import kept_patterns
 
 COUNTRY_ALIASES: dict[str, str] = country_aliases()
 """Other names people write for countries -> ISO code."""
@@ -38,12 +39,12 @@ LOCATIVE = frozenset(
     "in from to near at around outside of visit visited visiting into across "
     "through leave left towards toward via".split()
 )
-BIRTH_CONTEXT = re.compile(
+BIRTH_CONTEXT = kept_patterns.compile(
     r"\b(?:born|grew up|raised|originally|hometown|home town|back home|native|"
     r"childhood|where i(?:'m| am) from|i'?m from|i am from|moved (?:away )?from)\b",
     re.IGNORECASE,
 )
-SELF_PLACE = re.compile(
+SELF_PLACE = kept_patterns.compile(
     r"\b(?:i|we)(?:'ve| have)?\s+(?:\w+\s+){0,2}?(?:live|living|lived|moved|"
     r"settled|relocated|based|stay|staying)\b|\bhere in\b",
     re.IGNORECASE,
@@ -59,7 +60,7 @@ CONTINENT_ADJECTIVES: dict[str, tuple[str, str]] = {
     "Oceania": ("Antipodean", "Antipodeans"),
 }
 """A nationality's coarser form: the adjective of its continent."""
-WORD = re.compile(r"[^\W\d_](?:[\w'’.&-]*\w)?\.?", re.UNICODE)
+WORD = kept_patterns.compile(r"[^\W\d_](?:[\w'’.&-]*\w)?\.?", re.UNICODE)
 
 
 @dataclass(frozen=True)
@@ -438,7 +439,7 @@ def detect_places(text: str) -> list[Cue]:
     return cues
 
 
-SELF_DEMONYM = re.compile(
+SELF_DEMONYM = kept_patterns.compile(
     r"(?:\bi'm|\bi am|\bas an?|\bfellow|\bbeing|\bother|\bwe|\bus|\bwe're|\bwe are)"
     r"\s+(?:an?\s+)?(?:proud\s+|young\s+|half\s+)?$"
     # "Half Nigerian, half Irish, grew up in ...": the author's halves.
@@ -448,14 +449,14 @@ SELF_DEMONYM = re.compile(
     r"|(?:^|[.!?]\s+)(?:just\s+an?|(?:an?\s+)?proud)\s+$",
     re.IGNORECASE,
 )
-LANGUAGE_BEFORE = re.compile(
+LANGUAGE_BEFORE = kept_patterns.compile(
     r"\b(?:speak|speaks|spoke|speaking|learn|learning|learned|learnt|study|studying|"
     r"teach|teaches|teaching|taught|fluent in|in|translate|my|our|his|her|native)\s+$",
     re.IGNORECASE,
 )
 
 
-_SENTENCE_OPENING = re.compile(r"(?:^|[.!?\n,:]\s*)$")
+_SENTENCE_OPENING = kept_patterns.compile(r"(?:^|[.!?\n,:]\s*)$")
 
 
 def _author_as_noun(text: str, match: re.Match[str], before: str, after: str) -> bool:
@@ -481,7 +482,7 @@ def _author_as_noun(text: str, match: re.Match[str], before: str, after: str) ->
 
 def _detect_demonyms(text: str) -> list[Cue]:
     table_ = demonyms()
-    pattern = re.compile(
+    pattern = kept_patterns.compile(
         r"(?<!North )(?<!South )(?<!Latin )\b("
         + "|".join(sorted(map(re.escape, table_), key=len, reverse=True))
         + r")(s?)\b"
