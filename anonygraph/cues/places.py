@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -27,7 +28,7 @@ from anonygraph.attributes.gazetteer import (
 from anonygraph.cues.cue import Cue, clause_before
 from anonygraph.cues.lexicon import table, words
 from anonygraph.cues.memo import DETECTIONS
-from anonygraph.runs.kept_tables import kept_table, module_file
+from anonygraph.runs.kept_tables import Converted, kept_table, module_file
 from anonygraph.tools import kept_patterns
 
 COUNTRY_ALIASES: dict[str, str] = country_aliases()
@@ -95,7 +96,7 @@ def fold(name: str) -> str:
 _GAZETTEER_LOCK = threading.Lock()
 
 
-def gazetteer() -> dict[str, Place]:
+def gazetteer() -> Mapping[str, Place]:
     """Return folded name -> the most prominent place of that name."""
     # Built once per process, also when a warm-up thread (`warm_up`) and a
     # record ask for it at the same time.
@@ -108,7 +109,7 @@ def place_table_files() -> tuple[object, ...]:
     return (*source_files(), module_file(__name__))
 
 
-def _encode_places(places: dict[str, Place]) -> dict[str, list[Any]]:
+def _encode_places(places: Mapping[str, Place]) -> dict[str, list[Any]]:
     # Each place once (a country stands under its aliases too), then the keys.
     index: dict[Place, int] = {}
     at = [index.setdefault(place, len(index)) for place in places.values()]
@@ -116,9 +117,22 @@ def _encode_places(places: dict[str, Place]) -> dict[str, list[Any]]:
     return {"keys": list(places), "at": at, "places": rows}
 
 
-def _decode_places(kept: dict[str, list[Any]]) -> dict[str, Place]:
-    made = [Place(n, k, c, ct, p) for n, k, c, ct, p in kept["places"]]
-    return dict(zip(kept["keys"], [made[i] for i in kept["at"]], strict=True))
+def _decode_places(kept: dict[str, list[Any]]) -> Mapping[str, Place]:
+    rows, at = kept["places"], kept["at"]
+    if not all(type(row) is list and len(row) == 5 for row in rows) or (
+        at and not 0 <= min(at) <= max(at) < len(rows)
+    ):
+        raise ValueError("not a place table")
+    # A country stands under several names: one Place for all of them.
+    made: list[Place | None] = [None] * len(rows)
+
+    def place(i: int) -> Place:
+        found = made[i]
+        if found is None:
+            found = made[i] = Place(*rows[i])
+        return found
+
+    return Converted(dict(zip(kept["keys"], at, strict=True)), place)
 
 
 def _decode_names(kept: list[str]) -> frozenset[str]:
@@ -128,7 +142,7 @@ def _decode_names(kept: list[str]) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
-def _gazetteer() -> dict[str, Place]:
+def _gazetteer() -> Mapping[str, Place]:
     DETECTIONS.clear()  # cues read with the old tables (a test rebuilds them)
     return _kept_gazetteer()
 
@@ -136,7 +150,7 @@ def _gazetteer() -> dict[str, Place]:
 @kept_table(
     "places", 1, place_table_files, encode=_encode_places, decode=_decode_places
 )
-def _kept_gazetteer() -> dict[str, Place]:
+def _kept_gazetteer() -> Mapping[str, Place]:
     by_code: dict[str, Place] = {}
     places: dict[str, Place] = {}
 
