@@ -36,8 +36,9 @@ from anonygraph.runs.kept_tables import kept_path
 LAYOUT = 1
 """Raise it when an entry's shape changes."""
 
-MOST_KEPT = 4000
-"""Past this many entries, the file keeps only the patterns of the last process."""
+MOST_BYTES = 4 << 20
+"""Past this size (old versions of edited patterns add up), the file keeps only
+the patterns of the last process that wrote it."""
 
 Parts = list[Any]
 """What ``_sre.compile`` takes after the pattern: flags, code, groups, names."""
@@ -123,9 +124,9 @@ def _write() -> None:
         return
     with _LOCK:
         kept = {**_read(path), **_used}  # another process may have added some
-        if len(kept) > MOST_KEPT:  # rules edited many times: drop the old ones
-            kept = dict(_used)
         data = json.dumps(kept, separators=(",", ":")).encode()
+        if len(data) > MOST_BYTES:  # rules edited many times: drop the old ones
+            data = json.dumps(_used, separators=(",", ":")).encode()
     try:
         write_private(path, data)
         for older in path.parent.glob("patterns-*-*.json"):

@@ -134,3 +134,18 @@ KEEPING = (
     "anonygraph.identifiers.recognizers.phones",
 )
 """The modules whose own patterns are kept (`kept_patterns.compile`)."""
+
+
+def test_when_the_kept_file_grows_past_its_bound_then_it_keeps_the_last_process_only(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kept_patterns.compile(*SAMPLES[0])
+    kept_patterns._write()
+    forget(monkeypatch)
+    monkeypatch.setattr(kept_patterns, "MOST_BYTES", 1)  # every write is too big
+    kept_patterns.compile(*SAMPLES[1])
+    kept_patterns._write()
+
+    (kept,) = fresh.glob("patterns-*.json")
+    rx, flags = SAMPLES[1]
+    assert list(json.loads(kept.read_text())) == [f"{int(flags)}:{rx}"]
