@@ -125,13 +125,24 @@ def test_when_the_cues_and_recognizers_compile_then_each_equals_re_compile() -> 
 KEEPING = (
     "anonygraph.cues",
     "anonygraph.cues.ages",
+    "anonygraph.cues.boundaries",
     "anonygraph.cues.frames",
     "anonygraph.cues.money",
+    "anonygraph.cues.named_entities",
+    "anonygraph.cues.placeholders",
     "anonygraph.cues.places",
+    "anonygraph.cues.retirement",
     "anonygraph.cues.self_descriptions",
+    "anonygraph.cues.teaching",
+    "anonygraph.cues.work_verbs",
+    "anonygraph.identifiers.detect",
     "anonygraph.identifiers.person_spans",
+    "anonygraph.identifiers.recognizers.addresses",
     "anonygraph.identifiers.recognizers.fields",
+    "anonygraph.identifiers.recognizers.lookalikes",
     "anonygraph.identifiers.recognizers.phones",
+    "anonygraph.identifiers.recognizers.plates",
+    "anonygraph.identifiers.recognizers.urls",
 )
 """The modules whose own patterns are kept (`kept_patterns.compile`)."""
 
