@@ -147,7 +147,10 @@ def test_when_the_place_tables_were_kept_then_a_new_process_needs_no_cities(
 
     assert kept == built
     assert places.gazetteer()["calgary"].value == "Calgary, Canada"
-    assert len(list(cache.glob("*-1-*.json"))) == 5
+    kept_names = {p.name.partition("-1-")[0] for p in cache.glob("*-1-*.json")}
+    assert {"places", "contested-cities", "big-cities", "holders", "namesakes"} <= (
+        kept_names
+    )
 
 
 def test_when_a_converted_table_is_read_then_a_value_is_made_on_its_first_read() -> (
