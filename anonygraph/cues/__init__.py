@@ -66,6 +66,7 @@ from anonygraph.cues.statuses import detect_statuses
 from anonygraph.cues.teaching import detect_teaching
 from anonygraph.cues.work_verbs import detect_work_verbs
 from anonygraph.cues.workplaces import detect_workplaces
+from anonygraph.tools import kept_patterns
 
 __all__ = [
     "Cue",
@@ -225,7 +226,9 @@ REMOVED_KINDS = frozenset(
 """Cue kinds whose span goes without a replacement ("(27F)", " in 2015",
 "Toyota" in "a Toyota supplier", "divorced" in "a divorced father")."""
 
-_DETERMINER_BEFORE = re.compile(r"\b(?:a|an|the|my|our|his|her|their)\s+$", re.I)
+_DETERMINER_BEFORE = kept_patterns.compile(
+    r"\b(?:a|an|the|my|our|his|her|their)\s+$", re.I
+)
 
 
 def _city_as_school(text: str, cue: Cue) -> Cue:
@@ -247,7 +250,7 @@ def _city_as_school(text: str, cue: Cue) -> Cue:
     return organization_cue(text, cue.start, cue.end, sentence, "at", school)
 
 
-_NEIGHBOUR_AT = re.compile(
+_NEIGHBOUR_AT = kept_patterns.compile(
     r"\s+(?:in\s+[\w' -]{1,30}?\s+)?(?:at|from|for|with)\s+$", re.IGNORECASE
 )
 """What joins a degree or a job to where it is: "my B.Tech at", "a BSc in
@@ -282,16 +285,18 @@ def _named_by_neighbour(text: str, cue: Cue, cues: list[Cue]) -> Cue:
     return cue
 
 
-_ENROLLED_AT = re.compile(r"\b(?:enroll?(?:ed|ing)|accepted|a place)\s+at\s+$", re.I)
-_STARTED_AT = re.compile(r"\bstart(?:ed|ing|s)?\s+at\s+$", re.I)
-_TERM_AFTER = re.compile(
+_ENROLLED_AT = kept_patterns.compile(
+    r"\b(?:enroll?(?:ed|ing)|accepted|a place)\s+at\s+$", re.I
+)
+_STARTED_AT = kept_patterns.compile(r"\bstart(?:ed|ing|s)?\s+at\s+$", re.I)
+_TERM_AFTER = kept_patterns.compile(
     r"\s+(?:this|last|next|in)\s+(?:year|term|semester|autumn|fall|september|"
     r"october|january)\b",
     re.I,
 )
 
 
-_RELATIVE_BEFORE = re.compile(
+_RELATIVE_BEFORE = kept_patterns.compile(
     r"\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+){0,2}?(?:sons?|daughters?|"
     r"grandsons?|granddaughters?|grandkids|grandchildren|kids?|children|child|"
     r"brothers?|sisters?|nephews?|nieces?|cousins?|wife|husband|partner|"
@@ -481,7 +486,7 @@ def _names_a_place(replacement: str) -> bool:
     )
 
 
-_DETERMINER_FIRST = re.compile(
+_DETERMINER_FIRST = kept_patterns.compile(
     r"(?:a|an|the|my|our|your|his|her|their|this|that|another)\s", re.IGNORECASE
 )
 

@@ -7,6 +7,7 @@ import re
 
 from anonygraph.cues.cue import Cue, clause_before, sentence_of
 from anonygraph.cues.numbers import CARDINAL, ORDINAL, number_value
+from anonygraph.tools import kept_patterns
 
 DECADES = {
     1: "teens",
@@ -35,21 +36,21 @@ _AFTER_AGE = (
     r"(?=\s*(?:$|[,.;:!?)\]]|and\b|now\b|but\b|so\b|myself\b|too\b|here\b|"
     r"with\b|and\b|living\b|who\b|if\b|in\b|from\b))"
 )
-I_AM_AGE = re.compile(
+I_AM_AGE = kept_patterns.compile(
     r"\b(?:I'?m|I am|im|I was)\s+"
     r"(?:now\s+|only\s+|almost\s+|nearly\s+|just\s+|about\s+)?"
     rf"(?P<span>(?P<age>{CARDINAL})(?:\s*(?:years?|yrs?)[\s-]*old|\s*y/?o\b|\s*y\.o\.)?)"
     + _AFTER_AGE,
     re.IGNORECASE,
 )
-YEAR_OLD = re.compile(
+YEAR_OLD = kept_patterns.compile(
     r"\b(?:I'?m|I am|im|as|being|I was)\s+an?\s+"
     rf"(?P<span>(?P<age>{CARDINAL})(?:[\s-]*(?:years?|yrs?)[\s-]*old\b(?!s)"
     r"|\s?y/o\b|\s?y\.o\.))",
     re.IGNORECASE,
 )
 _SENTENCE_START = r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s)|(?<=\n))"
-TURNED = re.compile(
+TURNED = kept_patterns.compile(
     rf"(?:\bI\s+|\bI'm\s+|{_SENTENCE_START})"
     r"(?P<span>(?:just\s+|recently\s+|finally\s+|am\s+)?"
     r"(?P<verb>turned|turn|turning)\s+"
@@ -63,55 +64,55 @@ TURN_FORMS = {
 }
 """Turning N: no coarser number reads well after the verb, so the sentence says
 a birthday happened ("Just turned 19 and ..." -> "Just had a birthday and ...")."""
-BIRTHDAY = re.compile(
+BIRTHDAY = kept_patterns.compile(
     rf"\b(?P<pos>my|our)\s+(?P<ord>{ORDINAL})\s+"
     r"(?P<what>birthday|bday|b-day|summer|winter|christmas|spring|autumn|year on earth|"
     r"(?:wedding\s+)?anniversary)\b",
     re.IGNORECASE,
 )
-CLASS_OF = re.compile(
+CLASS_OF = kept_patterns.compile(
     r"\b(?P<lead>(?:(?:my|our)\s+)?(?:graduating\s+|high school\s+)?class)\s+of\s+"
     r"(?P<year>'\d\d|(?:19|20)\d\d)\b",
     re.IGNORECASE,
 )
-GRADUATED_IN = re.compile(
+GRADUATED_IN = kept_patterns.compile(
     r"\b(?:graduat\w*|finished (?:high )?school|left school)\b[^.!?\n]{0,60}?"
     r"(?P<span>\s(?:in|back in)\s+(?P<year>(?:19|20)\d\d))\b",
     re.IGNORECASE,
 )
-BARE_AGE = re.compile(
+BARE_AGE = kept_patterns.compile(
     rf"{_SENTENCE_START}\s*(?P<lead>(?:Now|Just|Only|Almost|Nearly|Recently)\s+)?"
     rf"(?P<age>{CARDINAL})(?=\s*(?:,|and\b|now\b|here\b|&|with\b))",
     re.IGNORECASE,
 )
-BOTH_AGE = re.compile(
+BOTH_AGE = kept_patterns.compile(
     rf"\b(?P<both>both|each)\s+(?P<age>{CARDINAL})\b(?=\s*(?:[,.;:!?]|and\b|now\b))",
     re.IGNORECASE,
 )
-APPOSITION = re.compile(
+APPOSITION = kept_patterns.compile(
     rf"(?:\b(?:I'?m|I am)\b[^.!?\n,]{{1,40}}"
     rf"|{_SENTENCE_START}\s*[A-Z][^.!?\n,]{{2,40}})"
     rf",\s*(?P<age>{CARDINAL})(?P<next>\s+next\s+(?:birthday|month|year))?"
     r"(?=\s*(?:[,.;!?]|and\b))",
 )
-ADVERB_AGE = re.compile(
+ADVERB_AGE = kept_patterns.compile(
     r"(?:(?<=,)|(?<=\band)|(?<=\bbut))\s+"
     rf"(?P<span>(?P<lead>now|just|only|almost|nearly|barely|still)\s+(?P<age>{CARDINAL}))"
     r"(?=\s*(?:[,.;!?]|and\b|but\b|when\b|$))",
     re.IGNORECASE,
 )
 """'moved at 24, now 35 and ...': an age in a list of the author's facts."""
-AGED = re.compile(
+AGED = kept_patterns.compile(
     rf"(?:{_SENTENCE_START}|(?<=,\s))\s*(?P<span>[Aa]ged\s+(?P<age>{CARDINAL}))\b"
     r"(?=\s*[,.;!?])",
 )
 """'Aged 27, a junior doctor': the age alone, as a fragment or an aside."""
-TAG_ASIDE = re.compile(
+TAG_ASIDE = kept_patterns.compile(
     r"(?:(?<=,)|(?<=[.!?:]))\s*(?P<span>(?P<age>\d{2})(?P<sex>[MF])|"
     r"(?P<sex2>[MF])(?P<age2>\d{2}))(?=\s*[,.;!?)]|\s+here\b)"
 )
 """An age-and-sex tag set off by commas ("Hi all, 52F, newly single")."""
-AT_AGE_ANY = re.compile(
+AT_AGE_ANY = kept_patterns.compile(
     rf"\b(?P<span>at\s+(?P<age>{CARDINAL}))\b"
     r"(?!\s*(?:%|am\b|pm\b|a\.m|p\.m|o'?clock|:|\.\d|,\d|-\d|/|mph|kph|km|miles|"
     r"degrees|percent|per\b|years|year|st\b|th\b|rd\b|nd\b|minutes?|mins?|seconds?|"
@@ -121,36 +122,38 @@ AT_AGE_ANY = re.compile(
 )
 """'got my GED at 38', 'widowed at 44': an event at an age, in a first-person
 sentence; times, speeds, prices and counts are not ages."""
-BIG_BIRTHDAY = re.compile(
+BIG_BIRTHDAY = kept_patterns.compile(
     r"\bthe\s+big\s+(?:two|three|four|five|six|seven|eight|nine|[2-9])[\s-]?(?:oh|o|0)\b",
     re.IGNORECASE,
 )
 """'the big four-oh': a round birthday, i.e. the age."""
-FRAGMENT_YEAR_OLD = re.compile(
+FRAGMENT_YEAR_OLD = kept_patterns.compile(
     rf"{_SENTENCE_START}\s*(?P<age>{CARDINAL})[\s-]*(?:(?P<plural>years)|year|yrs?)"
     r"[\s-]*(?:old|young)\b(?!s)",
     re.IGNORECASE,
 )
-EVENT_AGE = re.compile(
+EVENT_AGE = kept_patterns.compile(
     r"\b(?:married|graduated|moved|retired|started|quit|left home|emigrated|"
     r"had my first|had our first|got my first|dropped out)\b[^.!?\n]{0,40}?\s"
     rf"(?P<span>at\s+(?P<age>{CARDINAL}))\b"
     r"(?!\s*(?:%|am\b|pm\b|o'clock|mph|km|degrees|percent|years|st\b|th\b))",
     re.IGNORECASE,
 )
-AGE_OF = re.compile(rf"\b(?:at|by) the age of (?P<age>{CARDINAL})\b", re.IGNORECASE)
+AGE_OF = kept_patterns.compile(
+    rf"\b(?:at|by) the age of (?P<age>{CARDINAL})\b", re.IGNORECASE
+)
 # "At 20 I thought ...": an age said in passing, followed by the speaker.
-AT_AGE = re.compile(
+AT_AGE = kept_patterns.compile(
     rf"\b(?P<span>(?P<at>at)\s+(?P<age>{CARDINAL}))\b(?=\s*,?\s*I(?:\b|'))",
     re.IGNORECASE,
 )
-TAG = re.compile(
+TAG = kept_patterns.compile(
     r"(?:(?<=\bI)|(?<=\bme)|(?<=\bI'm)|(?<=^))\s*(?P<span>[(\[]?\s*"
     r"(?:(?P<age>\d{2})\s?(?P<sex>[MFmf])|(?P<sex2>[MFmf])\s?(?P<age2>\d{2}))"
     r"\s*[)\]]?)(?![\w])",
     re.IGNORECASE,
 )
-BORN = re.compile(
+BORN = kept_patterns.compile(
     rf"(?:\bI\b[^.!?\n]{{0,25}}?|{_SENTENCE_START}\s*)\bborn\s+"
     r"(?:and\s+(?:raised|bred)\s+)?"
     # A place may stand between: "born in El Paso in 1979", "born in Bogotá in '91".
@@ -159,7 +162,7 @@ BORN = re.compile(
     r"(?P<year>(?:19|20)\d\d|['’]\d\d)(?![\w'’])",
     re.IGNORECASE,
 )
-DECADE_PHRASE = re.compile(
+DECADE_PHRASE = kept_patterns.compile(
     r"\b(?:in\s+)?(?P<pos>my|our)\s+(?P<part>early|mid|late)?[\s-]*"
     r"(?P<decade>teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|"
     r"nineties|[2-9]0'?s)\b",
@@ -371,7 +374,7 @@ def _age_events(text: str) -> list[Cue]:
     return cues
 
 
-RELATIVE_SUBJECT = re.compile(
+RELATIVE_SUBJECT = kept_patterns.compile(
     r"\s*(?:my|our)\s+(?:mum|mom|mother|dad|father|parents?|son|daughter|kids?|"
     r"nan|nana|nanna|gran|granny|grandma|grandpa|niece|nephew|neighbou?r|"
     r"(?:flat|room|house)?mate|colleague|co-?worker|cat|dog|"
@@ -395,8 +398,8 @@ def first_person_sentence(text: str, at: int) -> bool:
     )
 
 
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|me|my|myself)\b")
-_OTHER_PERSON = re.compile(
+_FIRST_PERSON = kept_patterns.compile(r"\b(?:I|I'm|I've|I'd|me|my|myself)\b")
+_OTHER_PERSON = kept_patterns.compile(
     r"\b(?:you|he|she|they|his|her|their|him|them)\b", re.IGNORECASE
 )
 
@@ -422,7 +425,7 @@ def elided_subject_is_author(text: str, at: int) -> bool:
     return True  # "Hi all! Sipho here. 38, ...": no one else was named
 
 
-OTHER_SUBJECT_BEFORE = re.compile(
+OTHER_SUBJECT_BEFORE = kept_patterns.compile(
     r"\b(?:he|she|they|his|her|their|son|daughter|kids?|children|wife|husband|"
     r"partner|brother|sister|friend|mum|mom|dad|mother|father|boyfriend|girlfriend|"
     r"uncle|aunt|cousin|grandad|grandpa|grandma|nan|neighbou?r)(?:'s)?\s+"

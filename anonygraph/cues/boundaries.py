@@ -21,15 +21,15 @@ would delete "for Westport".
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.placeholders import unsure
+from anonygraph.tools import kept_patterns
 
-_WORD_CHARS = re.compile(r"[\w'’/]")
-_POSSESSIVE = re.compile(r"(?:['’]s?|s['’])?$")
+_WORD_CHARS = kept_patterns.compile(r"[\w'’/]")
+_POSSESSIVE = kept_patterns.compile(r"(?:['’]s?|s['’])?$")
 _NUMBER_ATTRIBUTES = frozenset({"age", "income_level"})
 """Attributes a bare number can state: an age ("17"), an amount ("90")."""
 

@@ -24,13 +24,14 @@ from anonygraph.cues.ages import (
 from anonygraph.cues.cue import Cue, clause_before
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.numbers import CARDINAL, number_value
+from anonygraph.tools import kept_patterns
 
 _NOT_AN_AGE = (
     r"(?![\s-]*(?:%|percent|degrees|°|years|yrs|times|miles|km|kg|lbs?|mph|"
     r"followers|subscribers|likes|views|points|k\b|grand|quid|bucks|dollars|"
     r"euros|pounds|hours|minutes|days|weeks|months|people|pages|words|steps|[.,]\d))"
 )
-REACHED = re.compile(
+REACHED = kept_patterns.compile(
     r"\b(?P<verb>hit|hits|hitting|reached|reach|reaching|pushing|approaching|"
     r"nearing|knocking on|turned|turning|turn)\s+"
     rf"(?P<age>{CARDINAL})\b" + _NOT_AN_AGE,
@@ -49,15 +50,15 @@ REACHED_FORMS = {
     "nearing": "nearing {}",
     "knocking on": "knocking on {}",
 }
-WRONG_SIDE = re.compile(
+WRONG_SIDE = kept_patterns.compile(
     rf"\b(?:on\s+)?the\s+(?:wrong|right|far|other)\s+side\s+of\s+(?P<age>{CARDINAL})\b"
     + _NOT_AN_AGE,
     re.IGNORECASE,
 )
 """'on the wrong side of 40': the age, above or below a round number."""
-ISH = re.compile(rf"\b(?P<age>{CARDINAL})[\s-]?ish\b", re.IGNORECASE)
+ISH = kept_patterns.compile(rf"\b(?P<age>{CARDINAL})[\s-]?ish\b", re.IGNORECASE)
 """'60-ish', 'fortyish': an age hedged, still an age."""
-YEARS_OF_LIFE = re.compile(
+YEARS_OF_LIFE = kept_patterns.compile(
     rf"\b(?P<age>{CARDINAL})(?:[\s-]odd|[\s-]plus|\+)?\s+"
     r"(?:years?|summers|winters|trips around the sun)\s+"
     r"(?P<rest>on\s+(?:this|the)\s+(?:planet|earth|Earth)|young|of\s+age|"
@@ -65,7 +66,7 @@ YEARS_OF_LIFE = re.compile(
     re.IGNORECASE,
 )
 """'Thirty-one years on this planet', '70 years young': a life counted in years."""
-COME = re.compile(
+COME = kept_patterns.compile(
     rf"(?:^|(?<=[.!?]\s)|(?<=\n)|(?<=,\s)|(?<=\bI'm\s)|(?<=\bI am\s))"
     rf"(?P<age>{CARDINAL})\s+(?:come|next|this|in)\s+"
     r"(?:January|February|March|April|May|June|July|August|September|October|"
@@ -74,32 +75,32 @@ COME = re.compile(
     re.IGNORECASE,
 )
 """'Sixty-eight come March', "I'm 40 next month": the age at a date ahead."""
-SEX_TAG = re.compile(
+SEX_TAG = kept_patterns.compile(
     r"(?:(?<=\ba\s)|(?<=\ban\s)|(?<=[(\[,:])|(?<=[(\[,:]\s)|(?<=^)|(?<=\bI\s)|"
     r"(?<=\bme\s)|(?<=\bI'm\s)|(?<=\bMe\s))"
     r"(?P<span>(?P<age>\d{2})\s?/?\s?(?P<sex>[MF])|(?P<sex2>[MF])\s?/?\s?(?P<age2>\d{2}))"
     r"(?![\w/])"
 )
 """An age-and-sex tag where the author stands: 'a 34 F with', '(F/31)', 'M 45,'."""
-_OTHERS_TAG = re.compile(
+_OTHERS_TAG = kept_patterns.compile(
     r"\b(?:partner|husband|wife|boyfriend|girlfriend|bf|gf|fiancée?|spouse|son|"
     r"daughter|brother|sister|mum|mom|dad|friend|he|she|him|her|they|them)"
     r"\s*[(\[,]?\s*$",
     re.IGNORECASE,
 )
-PAST_AGE = re.compile(
+PAST_AGE = kept_patterns.compile(
     rf"\b(?:I\s+was|I'd\s+just\s+turned|when\s+I\s+was)\s+(?P<age>{CARDINAL})"
     r"(?=\s+(?:when|and|before|after|as|so|then)\b|\s*[,;])",
     re.IGNORECASE,
 )
 """'I was 24 when I emigrated': the author's age at an event."""
-YEARS_AGO = re.compile(
+YEARS_AGO = kept_patterns.compile(
     rf"\b(?P<n>{CARDINAL})\s+years?\s+(?P<when>ago|later|since|on)\b", re.IGNORECASE
 )
 """The time since that event: with the age then, it gives the age now."""
 
 
-_OTHER_SUBJECT = re.compile(
+_OTHER_SUBJECT = kept_patterns.compile(
     r"\b(?:you|he|she|they|it|someone|people|folks|everyone|anyone|one|who)\s+"
     r"(?:[\w']+\s+){0,2}$",
     re.IGNORECASE,
@@ -220,25 +221,25 @@ _PARTNERS = sorted(
     key=len,
     reverse=True,
 )
-PARTNER_DIED = re.compile(
+PARTNER_DIED = kept_patterns.compile(
     r"\b(?:my|our)\s+(?:(?:late|dear|beloved|lovely)\s+)?"
     rf"(?:{'|'.join(re.escape(p) for p in _PARTNERS)})\s+"
     r"(?P<verb>passed away|passed on|passed|died|was killed|went)\b",
     re.IGNORECASE,
 )
 """'since my wife passed': the author is widowed."""
-LOST_PARTNER = re.compile(
+LOST_PARTNER = kept_patterns.compile(
     r"\b(?P<verb>lost|losing|lose)\s+(?:my|our)\s+(?:(?:dear|beloved)\s+)?"
     rf"(?:{'|'.join(re.escape(p) for p in _PARTNERS)})\b",
     re.IGNORECASE,
 )
-YEARS_TOGETHER = re.compile(
+YEARS_TOGETHER = kept_patterns.compile(
     rf"\b(?P<n>{CARDINAL})\s+years\s+(?:(?:of\s+)?(?:marriage|married|wed|wedded)\b|"
     r"with\s+(?:the\s+same|my|one)\b)",
     re.IGNORECASE,
 )
 """'forty years with the same grumpy man', '30 years married': a long marriage."""
-PROPOSED = re.compile(
+PROPOSED = kept_patterns.compile(
     r"\b(?P<who>I|(?:my|our|the)\s+(?:[a-z-]+\s+){0,2}?"
     rf"(?:{'|'.join(re.escape(p) for p in _PARTNERS)}))\s+(?:finally\s+|just\s+)?"
     r"(?P<verb>proposed|proposes|proposing)\b",
@@ -276,7 +277,7 @@ def detect_relationship_frames(text: str) -> list[Cue]:
     return cues
 
 
-BENEFITS = re.compile(
+BENEFITS = kept_patterns.compile(
     r"\b(?P<span>(?:on|off|living on|claiming|getting)\s+(?:the\s+)?(?:dole|"
     r"benefits|welfare|universal credit|disability(?:\s+benefits?)?|jobseeker'?s"
     r"(?:\s+allowance)?|food stamps|social assistance|centrelink|income support|"
@@ -285,7 +286,7 @@ BENEFITS = re.compile(
     re.IGNORECASE,
 )
 """What one lives on that states a low income."""
-WAGE_FLOOR = re.compile(
+WAGE_FLOOR = kept_patterns.compile(
     r"\b(?:the\s+)?(?P<what>minimum wage|minimum-wage|living wage|national "
     r"living wage|min wage|award wage|poverty wages?|six figures|six-figure|"
     r"seven figures|seven-figure|six-figure salary)\b",
@@ -347,7 +348,7 @@ def detect_income_frames(text: str) -> list[Cue]:
     return cues
 
 
-HOME_TOWN_OF = re.compile(
+HOME_TOWN_OF = kept_patterns.compile(
     r"\b(?P<lead>(?:home\s*town|village|town|city|county|suburb|region|province|"
     r"island|parish|borough|district|hamlet|neighbourhood|neighborhood))"
     r"(?P<span>\s+of\s+(?P<name>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}))"
@@ -367,24 +368,24 @@ def detect_place_frames(text: str) -> list[Cue]:
     return cues
 
 
-ELITE_GROUP = re.compile(
+ELITE_GROUP = kept_patterns.compile(
     r"\b(?:a|an|the|one of the)\s+(?P<span>Big\s+(?:Four|4|Three|3|Five|5)|FAANG|"
     r"MAANG|Magic\s+Circle|BigLaw|Big\s+Law|MBB|Fortune\s+500|FTSE\s+100)"
     r"(?=\s+(?:firm|company|bank|consultancy|accountancy|law firm|tech|employer|"
     r"job|company's|firms|companies)\b)",
 )
 """A named group of employers before the noun it modifies ("a Big Four firm")."""
-DEPARTMENT = re.compile(
+DEPARTMENT = kept_patterns.compile(
     r"(?<![\w'’&])(?P<span>(?P<field>[a-z]{2,}|HR|IT|A&E|R&D|ICT|ER|ICU))\s+"
     r"(?P<noun>department|dept|division)\b"
 )
 """A field before "department": the field names the job ("planning department")."""
-_WORKS_IN = re.compile(
+_WORKS_IN = kept_patterns.compile(
     r"\b(?:work\w*|job|joined|retire\w*|transferred|employed|staff|I'm in|"
     r"I am in|I was in|head of|manag\w+|run|running)\b",
     re.IGNORECASE,
 )
-SAME_PARTNER = re.compile(
+SAME_PARTNER = kept_patterns.compile(
     r"\b(?:with\s+the\s+same|married\s+to\s+(?:a|the|this|one))\s+"
     r"(?:[a-z-]+\s+){0,2}?(?P<word>man|woman|bloke|guy|girl|fella|lady|gal|chap|lad|"
     r"lass)\b",
@@ -392,7 +393,7 @@ SAME_PARTNER = re.compile(
 )
 """'forty years with the same grumpy man': the partner's sex, hence the author's
 likely one."""
-EVENT_AFTER_AGE = re.compile(
+EVENT_AFTER_AGE = kept_patterns.compile(
     r"\bI\s+was\s+(?:(?:in|only|just|about|barely)\s+)*"
     r"(?:(?:Year|Grade|Class|Standard)\s+\d{1,2}|\d{1,2}|[a-z]+(?:-[a-z]+)?|"
     r"a\s+(?:freshman|sophomore|junior|senior|kid|teenager|toddler|baby))"

@@ -10,6 +10,7 @@ from anonygraph.attributes.income import income_band
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.numbers import number_value
+from anonygraph.tools import kept_patterns
 
 _NUMBER = (
     r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f]\d{3}(?!\d))+|\d+(?:\.\d+)?"
@@ -63,7 +64,7 @@ def amount_pattern() -> re.Pattern[str]:
         reverse=True,
     )
     word = "|".join(re.escape(w) for w in words)
-    return re.compile(
+    return kept_patterns.compile(
         rf"(?P<cur>{_SYMBOLS}|\b(?:{_CODES}|Rs\.?|RM|R(?=\d)|zł)\s?)\s?(?P<num>{_NUMBER})"
         rf"(?:\s?(?P<mult>{_MULT})\b)?"
         rf"|(?P<num2>{_NUMBER})(?:\s?(?P<mult2>{_MULT}))?\s?"
@@ -94,28 +95,28 @@ MODIFIER_PHRASES: dict[str, str] = {
     "very high": "very generous",
 }
 """The same bands where the amount describes a noun ("a $34k stipend")."""
-MODIFIES_NOUN = re.compile(
+MODIFIES_NOUN = kept_patterns.compile(
     r"\s+(?!(?:a|an|the|per|each|every|and|or|but|for|in|on|at|to|of|from|before|"
     r"after|which|that|with|is|was|a\s+year|net|gross|plus|now|so|if)\b)[a-z]+\b"
 )
 
-CODE_AFTER = re.compile(r"\s?([A-Z]{3})\b")
-HEDGE_BEFORE = re.compile(
+CODE_AFTER = kept_patterns.compile(r"\s?([A-Z]{3})\b")
+HEDGE_BEFORE = kept_patterns.compile(
     r"(?:\b(?:about|around|roughly|maybe|almost|nearly|over|under|just over|close to|"
     r"just under|approximately|like|only|barely)\s+)$",
     re.IGNORECASE,
 )
-PERIOD_AFTER = re.compile(
+PERIOD_AFTER = kept_patterns.compile(
     r"^(?:\s*(?:a|per|an|/|each)\s*(?:year|yr|annum|month|mo|hour|hr|h|week|wk)\b"
     r"|\s*(?:annually|yearly|monthly|hourly|weekly)\b)(?:\s+(?:before|after) tax\b)?",
     re.IGNORECASE,
 )
-PERIOD = re.compile(
+PERIOD = kept_patterns.compile(
     r"^\s*(?:a|per|an|/|each)\s*(?P<period>year|yr|annum|month|mo|hour|hr|h|week|wk)\b"
     r"|^\s*(?P<period2>annually|yearly|monthly|hourly|weekly)\b",
     re.IGNORECASE,
 )
-SALARY_WORDS = re.compile(
+SALARY_WORDS = kept_patterns.compile(
     r"\b(?:salary|make|makes|making|earn|earns|earning|paid|pay|pays|paying|paycheck|income|wage|wages|"
     r"raise|bonus|offer|clear|cleared|clearing|take home|bring home|working|cleared|"
     r"earned|made|took home|takes home|taking home|brought home|brings home|"
@@ -124,28 +125,30 @@ SALARY_WORDS = re.compile(
     r"pension|allowance|benefits)\b",
     re.IGNORECASE,
 )
-RENT_WORDS = re.compile(r"\b(?:rent|mortgage|lease|apartment|flat)\b", re.IGNORECASE)
-COST_WORDS = re.compile(
+RENT_WORDS = kept_patterns.compile(
+    r"\b(?:rent|mortgage|lease|apartment|flat)\b", re.IGNORECASE
+)
+COST_WORDS = kept_patterns.compile(
     r"\b(?:rent|rents|mortgage|lease|price|prices|cost|costs|bill|bills|fee|fees|"
     r"tuition|deposit)\b",
     re.IGNORECASE,
 )
 """Words that make the amount after them a sum paid out, not an income."""
-PAY_IS = re.compile(
+PAY_IS = kept_patterns.compile(
     r"\b(?:salary|pension|wage|income|stipend|pay)\s+(?:is|was|will be)\s+$", re.I
 )
 """'my salary is' before a figure: the band word alone describes the pay."""
-MARKET_BEFORE = re.compile(
+MARKET_BEFORE = kept_patterns.compile(
     r"\b(?:rents?|prices?)\s+(?:in|around|near|here)\b[^,;:]*$", re.IGNORECASE
 )
 """A price a place asks ("rent in Brighton is"): it says nothing of the author."""
-PAY_OF = re.compile(
+PAY_OF = kept_patterns.compile(
     r"(?P<det>\b(?:a|an|my|his|her|their|our|the)\s+)(?P<mid>[\w-]+(?P<own>'s)?\s+)?"
     r"(?P<noun>salary|pension|wage|stipend|income|allowance)\s+of\s+$",
     re.IGNORECASE,
 )
 """'a salary of' before a figure: the phrase that replaces the figure names the pay."""
-SIX_FIGURES = re.compile(
+SIX_FIGURES = kept_patterns.compile(
     r"\b(?:six|seven)[\s-]figures?\b(?:\s+(?:salary|income))?", re.I
 )
 MULTIPLIERS = {
@@ -281,7 +284,7 @@ def _currency_written(match: re.Match[str], text: str, end: int) -> bool:
     return end > match.end()  # "85k CAD": the code after the figure
 
 
-AUTHOR_PAYS = re.compile(
+AUTHOR_PAYS = kept_patterns.compile(
     r"\b(?:I|we)(?:'ve|'d)?\s+(?:\w+ly\s+)?(?:paid|pay|pays|paying)$", re.IGNORECASE
 )
 """The author as the payer ("I paid the rent"): the sum goes out, it is no pay."""

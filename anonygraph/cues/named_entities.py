@@ -31,10 +31,13 @@ from anonygraph.cues.places import (
     place_attribute,
     replacement_for,
 )
+from anonygraph.tools import kept_patterns
 
 NAME_PREFIXES = frozenset("Mc Mac De Di Da Du La Le Van Von".split())
 """Word starts after which a capital is part of a name: McAllen, DeKalb."""
-NAME_WITH_PREFIX = re.compile(rf"(?:{'|'.join(sorted(NAME_PREFIXES))})[A-Z][a-z]*$")
+NAME_WITH_PREFIX = kept_patterns.compile(
+    rf"(?:{'|'.join(sorted(NAME_PREFIXES))})[A-Z][a-z]*$"
+)
 
 
 def brand_cased(name: str) -> bool:
@@ -60,24 +63,24 @@ LOCATIVE_BEFORE = (LOCATIVE | {"on", "overlooks", "overlooking", "by", "under"})
 """Words after which a capitalized name is a place people are in or go to
 ("at" and "of" also precede schools and employers)."""
 
-EDUCATION_NAME = re.compile(
+EDUCATION_NAME = kept_patterns.compile(
     r"\b(?:University|Uni|College|School|Institute|Academy|High|State|Poly|"
     r"Polytechnic|Tech|Met|Conservatory|Seminary|Business School)\b",
     re.IGNORECASE,
 )
-EDUCATION_CONTEXT = re.compile(
+EDUCATION_CONTEXT = kept_patterns.compile(
     r"\b(?:stud(?:y|ied|ying|ent|ents)|degree|graduat\w*|major(?:ing|ed)?|freshman|"
     r"sophomore|junior year|senior year|mba|phd|master'?s|bachelor'?s|semester|"
     r"campus|professor|lectures?|alma mater|enrolled|dorm|uni|tuition|postdoc|"
     r"placement|thesis|course|classes|class|university|college)\b",
     re.IGNORECASE,
 )
-WORK_CONTEXT = re.compile(
+WORK_CONTEXT = kept_patterns.compile(
     r"\b(?:work(?:s|ed|ing)?|job|shift|employer|boss|hired|joined|intern(?:ship)?|"
     r"apprentice\w*|paycheck|salary|colleagues?|office|manager|team)\b",
     re.IGNORECASE,
 )
-STUDY_BEFORE = re.compile(
+STUDY_BEFORE = kept_patterns.compile(
     r"\b(?:degree|master'?s|bachelor'?s|phd|doctorate|diploma|mba|msc|bsc|ba|ma|"
     r"studies|studied|studying|study|qualified|trained|graduated|course)"
     r"(?:\s+(?:in|of)\s+[\w' -]{1,30}?)?\s+(?:at|from)\s+$",
@@ -86,7 +89,7 @@ STUDY_BEFORE = re.compile(
 """A study phrase and its field right before the name: the name is a school
 ("my master's in social work at Makerere" is no employer, "work" there is the
 field)."""
-LANGUAGE_AFTER = re.compile(
+LANGUAGE_AFTER = kept_patterns.compile(
     r"^\s*(?:lessons?|class(?:es)?|teacher|tutor|course|speakers?|dialect|"
     r"grammar|words?|accent|subtitles|version|language)\b",
     re.IGNORECASE,

@@ -9,11 +9,12 @@ folder (`anonygraph.runs.kept_tables`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 
 from anonygraph.attributes.gazetteer import cities, countries, divisions, regions
 from anonygraph.cues.places import fold, place_table_files
-from anonygraph.runs.kept_tables import kept_table, module_file
+from anonygraph.runs.kept_tables import Converted, kept_table, module_file
 
 SURE_CITY_POPULATION = 100_000
 """A city smaller than this may share its name with a suburb or town the
@@ -30,10 +31,10 @@ def _decode_holders(kept: dict[str, dict[str, int]]) -> dict[str, dict[str, int]
     return kept
 
 
-def _decode_namesakes(kept: dict[str, list[str]]) -> dict[str, frozenset[str]]:
-    if not isinstance(kept, dict):
+def _decode_namesakes(kept: dict[str, list[str]]) -> Mapping[str, frozenset[str]]:
+    if not all(type(found) is list for found in dict(kept).values()):
         raise TypeError("not a table of names")
-    return {name: frozenset(found) for name, found in kept.items()}
+    return Converted(kept, frozenset)
 
 
 @lru_cache(maxsize=1)
@@ -59,7 +60,7 @@ def holders() -> dict[str, dict[str, int]]:
     encode=lambda held: {name: sorted(found) for name, found in held.items()},
     decode=_decode_namesakes,
 )
-def _namesakes() -> dict[str, frozenset[str]]:
+def _namesakes() -> Mapping[str, frozenset[str]]:
     """Return folded name -> every country holding a place of that name.
 
     A place is a city of the gazetteer (15,000 people and more), a state or

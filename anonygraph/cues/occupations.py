@@ -27,6 +27,7 @@ from typing import Any
 
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table, words
+from anonygraph.tools import kept_patterns
 
 SOC_COARSE: dict[str, str] = {
     "11": "manager",
@@ -70,7 +71,7 @@ EVALUATIVE = frozenset(
 )
 """Adjectives before a title that say how, not which job: they stay."""
 
-RELATIONAL = re.compile(r"(?:al|ic|ac|ary|ory|ine|ian|ar|il)$")
+RELATIONAL = kept_patterns.compile(r"(?:al|ic|ac|ary|ory|ine|ian|ar|il)$")
 """Endings of adjectives that name a field ("dental", "cardiac", "veterinary",
 "respiratory", "marine", "civil"); other adjectives describe the person."""
 
@@ -90,7 +91,7 @@ FIRST_PERSON = frozenset({"i", "we", "me", "us", "myself"})
 OTHER_PRONOUNS = frozenset("him her them he she they himself herself".split())
 WAGE_NOUNS = frozenset("wage wages salary pay paycheck paycheque income hours".split())
 _SENTENCE_START = r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s)|(?<=\n))"
-CONTEXT_BEFORE = re.compile(
+CONTEXT_BEFORE = kept_patterns.compile(
     r"\b(?:I'?m|I am|I was|I work as|I worked as|working as|work as|worked as|as|"
     r"my job as|my work as|I'?ve been|been|became|become|retired|now|both|years?|"
     r"qualified as|trained as)\s+"
@@ -100,7 +101,7 @@ CONTEXT_BEFORE = re.compile(
 )
 """Words before a title (and its article, age, career stage) that make it the
 author's, when the parse does not say otherwise."""
-FRAGMENT_AFTER = re.compile(
+FRAGMENT_AFTER = kept_patterns.compile(
     r"^(?:\s*[,.!;]|\s+(?:here|at|in|for|with|and|since|who|from|by|out|of|on)\b)",
     re.IGNORECASE,
 )
@@ -163,7 +164,9 @@ def _title_pattern() -> re.Pattern[str]:
     alternation = "|".join(
         re.escape(f) for f in sorted(_forms(), key=len, reverse=True)
     )
-    return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.IGNORECASE)
+    return kept_patterns.compile(
+        rf"(?<![\w-])(?:{alternation})(?![\w-])", re.IGNORECASE
+    )
 
 
 def token_at(doc: Any, char: int) -> Any:
@@ -362,7 +365,7 @@ def _self_by_words(text: str, start: int, end: int, head: Any = None) -> bool:
     )
 
 
-NOT_THE_AUTHORS = re.compile(
+NOT_THE_AUTHORS = kept_patterns.compile(
     r"(?:\b(?:if|whether)\s+I'?m|\b(?:if|whether)\s+I\s+(?:am|was|were)|"
     r"\bmistaken\s+for|\bmistook\s+me\s+for|\btaken\s+for|"
     r"\b(?:assume|assumed|assumes|think|thinks|thought)\s+I'?m|"
@@ -483,7 +486,7 @@ def _training(text: str, doc: Any, taken: list[tuple[int, int]]) -> list[Cue]:
     return cues
 
 
-BUSINESS = re.compile(
+BUSINESS = kept_patterns.compile(
     r"\b(?:run|runs|ran|running|own|owns|owned|owning|manage|manages|managed|"
     r"managing|opened|open|opening|started)\s+"
     r"(?P<span>(?P<det>a|an|the|my|our)\s+(?:(?!(?:and|of|in|at)\b)[\w'&-]+\s+){0,3}?"
@@ -516,7 +519,7 @@ def detect_business(text: str, doc: Any) -> list[Cue]:
     return cues
 
 
-LICENCE = re.compile(
+LICENCE = kept_patterns.compile(
     r"\b(?P<span>CDL|HGV(?:\s+licen[cs]e)?|(?:forklift|nursing|real estate|"
     r"commercial driver'?s?|trucking|electrician'?s|plumbing|teaching)\s+licen[cs]e)\b",
 )

@@ -10,6 +10,7 @@ from anonygraph.cues.ages import authors_clause
 from anonygraph.cues.cue import Cue, clause_before
 from anonygraph.cues.lexicon import table, words
 from anonygraph.cues.numbers import number_value
+from anonygraph.tools import kept_patterns
 
 _ADULT = 16
 """A count of years from which "a widow of N years" may be her age."""
@@ -37,7 +38,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         row[0] for row in table("gender.tsv") if row[2] in ("parent", "grandparent")
     ]
     return {
-        "partner": re.compile(
+        "partner": kept_patterns.compile(
             # "The other half and I", "the missus": slang takes "the" for "my".
             r"\b(?P<my>my|our|the(?=\s+(?:wife|missus|missis|mrs|hubby|other half|"
             r"better half|fella|boyfriend|girlfriend)\b(?!\s+of\b)))\s+"
@@ -51,52 +52,54 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             r"won't|doesn't|didn't|can't|will|would|just|still|finally)\b)",
             re.IGNORECASE,
         ),
-        "group_gender": re.compile(
+        "group_gender": kept_patterns.compile(
             r"\b(?P<lead>(?:any\s+other|fellow|both|we'?re\s+both|as)\s+)"
             r"(?:(?!(?:of|and|with)\b)[\w-]+\s+){0,2}?"
             r"(?P<word>mums|moms|mothers|dads|fathers|women|men|guys|ladies|girls|gals|"
             r"blokes|lads)\b",
             re.IGNORECASE,
         ),
-        "status": re.compile(rf"\b(?:{_alternation(status)})\b", re.IGNORECASE),
-        "gender": re.compile(
+        "status": kept_patterns.compile(
+            rf"\b(?:{_alternation(status)})\b", re.IGNORECASE
+        ),
+        "gender": kept_patterns.compile(
             self_noun + r"(?:(?!(?:fan|lot|bit|friend)\b)[\w'/.-]+\s+){0,3}?"
             rf"(?P<word>{_alternation(gender)})\b(?![\w-])",
             re.IGNORECASE,
         ),
-        "kin": re.compile(
+        "kin": kept_patterns.compile(
             r"\b(?:I'?m|I am|I was|as)\s+(?:(?:his|her|their|the|an?|my \w+'s)\s+)?"
             r"(?:only\s+|eldest\s+|youngest\s+|oldest\s+|middle\s+|first\s+)?"
             r"(?P<word>great-grand(?:mother|father|ma|pa)|granddaughter|grandson|"
             r"daughter|son|sister|brother|niece|nephew|aunt|uncle)\b",
             re.IGNORECASE,
         ),
-        "reflexive": re.compile(
+        "reflexive": kept_patterns.compile(
             r"\b(?:a|the|this)\s+(?:[\w-]+\s+){0,2}?(?:kid|guy|girl|boy|man|woman|"
             r"person|lad|lass|dude|someone)\b[^.!?\n]{0,60}?\bwho\b[^.!?\n]{0,40}?"
             r"\b(?P<word>himself|herself)\b",
             re.IGNORECASE,
         ),
-        "fragment_gender": re.compile(
+        "fragment_gender": kept_patterns.compile(
             _SENTENCE_START + r"\s*(?:[\w'-]+\s+){1,3}?"
             r"(?P<word>guy|man|woman|girl|dude|lady|gal|boy|female|male)\b"
             r"(?=\s*,|\s+here\b)",
             re.IGNORECASE,
         ),
         # "Grandma here!", "Dad here,": the author introduces themself.
-        "here_gender": re.compile(
+        "here_gender": kept_patterns.compile(
             _SENTENCE_START + rf"\s*(?P<word>{_alternation(here)})\b(?=\s+here\b)",
             re.IGNORECASE,
         ),
-        "parent_of": re.compile(
+        "parent_of": kept_patterns.compile(
             rf"\b(?P<word>{_alternation(parents)}) of "
             r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twins|\d+)\b",
             re.IGNORECASE,
         ),
-        "for_a_living": re.compile(
+        "for_a_living": kept_patterns.compile(
             r"\b(?P<verb>[a-z]+?)(?P<ending>s|es|ing)?\s+for a living\b", re.IGNORECASE
         ),
-        "drive": re.compile(
+        "drive": kept_patterns.compile(
             r"(?:\bI\s+|\bI've been\s+|\bbeen\s+|" + _SENTENCE_START + r"\s*)"
             r"(?P<span>(?P<verb>drive|drives|driving|drove)\s+(?:an?\s+)?"
             r"(?:(?:bin|delivery|dump|garbage|rubbish|tow|school|tour|tipper|"
@@ -105,10 +108,10 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             r"trains?|ambulances?|vans?|diggers?|tractors?|trams?))\b",
             re.IGNORECASE,
         ),
-        "education": re.compile(
+        "education": kept_patterns.compile(
             rf"(?<![\w-])(?:{_alternation(education)})(?![\w-])", re.IGNORECASE
         ),
-        "public_employer": re.compile(
+        "public_employer": kept_patterns.compile(
             r"\b(?P<verb>work(?:s|ed|ing)?|retired|retiring|retire|laid off|quit|left|"
             r"joined|employed|job|career|years)\s+(?:[^.!?\n,]{0,25}?\s)?"
             r"(?P<prep>at|for|from|in|with|by)\s+"
@@ -120,13 +123,13 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             re.IGNORECASE,
         ),
         # "in Year 11", "starting Year 7": a UK/Australian school year.
-        "school_year": re.compile(
+        "school_year": kept_patterns.compile(
             r"\b(?i:in|into|starting|start|finished|finishing|doing|sitting|sat)\s+"
             r"(?:(?:my|the|our)\s+)?"
             r"(?P<span>(?:Year|Class|Grade|Standard|Std\.?)\s+(?:[7-9]|1[0-3]|"
             r"VII|VIII|IX|X|XI|XII))\b"
         ),
-        "institution": re.compile(
+        "institution": kept_patterns.compile(
             r"\b(?:(?:St\.?|Saint)\s+)?(?:[A-Z][\w'’&-]*(?:\.[A-Z]\w*)*\s+){1,4}"
             r"(?P<type>Hospital|Medical Cent(?:er|re)|Clinic|Infirmary|University|"
             r"College|Academy|Institute|High School|Elementary School|Middle School|"
@@ -135,11 +138,11 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             r"|\b(?P<type2>University|College|Institute|Bank|School)\s+of\s+"
             r"(?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*"
         ),
-        "saint": re.compile(
+        "saint": kept_patterns.compile(
             # Not inside a longer name: "St Margaret's Bay" is a place.
             r"\b(?:St\.?|Saint)\s+[A-Z][a-z]+(?:'s|’s)(?!\s+[A-Z])"
         ),
-        "company": re.compile(
+        "company": kept_patterns.compile(
             rf"\b(?:at|for|with|from|joined)\s+(?P<word>{_alternation(companies)})\b"
         ),
     }
@@ -435,7 +438,7 @@ def _detect_gender(
 
 
 VERB_FORMS = {"": "work", "s": "works", "es": "works", "ing": "working"}
-OBJECT_AFTER = re.compile(
+OBJECT_AFTER = kept_patterns.compile(
     r"\b(?P<who>I|(?i:we|you|they|he|she|who))\s+(?:(?:now|still|also|just|actually)"
     r"\s+)?(?P<verb>[a-z]+)\s+$"
 )

@@ -50,6 +50,7 @@ from anonygraph.cues.places import (
     fold,
     gazetteer,
 )
+from anonygraph.tools import kept_patterns
 
 PLACEHOLDERS: dict[str, str] = {
     "city_country": "[PLACE]",
@@ -67,7 +68,7 @@ KIND_PLACEHOLDERS: dict[str, str] = {"organization": "[ORG]"}
 """Kinds whose placeholder is not their attribute's: an employer or school
 whose name is not confirmed is an organization, not a job or a degree."""
 
-BRACKETED = re.compile(r"\[[A-Z][A-Z_]*(?:_\d+)?\]")
+BRACKETED = kept_patterns.compile(r"\[[A-Z][A-Z_]*(?:_\d+)?\]")
 """A placeholder already in the text: ``[PLACE]``, ``[PERSON_1]``, ``[ADDRESS_2]``."""
 
 _AGE_NOUNS = frozenset({"year", "years", "yr", "yrs", "yo", "y", "o", "y/o", "y.o."})
@@ -76,7 +77,7 @@ it a house, room, bus or size number."""
 
 _AUTHOR_SUBJECTS = frozenset({"i"})
 _GROUP_SUBJECTS = frozenset({"we"})
-_DETERMINER_BEFORE = re.compile(
+_DETERMINER_BEFORE = kept_patterns.compile(
     r"\b(?:a|an|the|this|that|these|those|my|our|your|his|her|their)\s+$", re.I
 )
 _MODIFIER_FORM = "local"
@@ -369,7 +370,7 @@ def _part_of(doc: Any, cue: Cue) -> bool:
     return bool(preposition.lower_ == "of" and preposition.head.lower_ != "out")
 
 
-QUALIFIER = re.compile(r",\s*|\s+in\s+")
+QUALIFIER = kept_patterns.compile(r",\s*|\s+in\s+")
 """What stands between a name and the place that says which one it is:
 "Hamilton, Ontario", "Richmond in Melbourne"."""
 
@@ -472,7 +473,7 @@ def _settle_place(
     return replace(cue, replacement=display_country(chosen))
 
 
-ASIDE = re.compile(
+ASIDE = kept_patterns.compile(
     r"\s*(?:\(([^)]*)\)|[,–—-]\s*((?:not|the|our|my|that|this|a|an)\b[^.!?;\n]*))",
     re.IGNORECASE,
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -27,7 +28,8 @@ from anonygraph.attributes.gazetteer import (
 from anonygraph.cues.cue import Cue, clause_before
 from anonygraph.cues.lexicon import table, words
 from anonygraph.cues.memo import DETECTIONS
-from anonygraph.runs.kept_tables import kept_table, module_file
+from anonygraph.runs.kept_tables import Converted, kept_table, module_file
+from anonygraph.tools import kept_patterns
 
 COUNTRY_ALIASES: dict[str, str] = country_aliases()
 """Other names people write for countries -> ISO code."""
@@ -38,12 +40,12 @@ LOCATIVE = frozenset(
     "in from to near at around outside of visit visited visiting into across "
     "through leave left towards toward via".split()
 )
-BIRTH_CONTEXT = re.compile(
+BIRTH_CONTEXT = kept_patterns.compile(
     r"\b(?:born|grew up|raised|originally|hometown|home town|back home|native|"
     r"childhood|where i(?:'m| am) from|i'?m from|i am from|moved (?:away )?from)\b",
     re.IGNORECASE,
 )
-SELF_PLACE = re.compile(
+SELF_PLACE = kept_patterns.compile(
     r"\b(?:i|we)(?:'ve| have)?\s+(?:\w+\s+){0,2}?(?:live|living|lived|moved|"
     r"settled|relocated|based|stay|staying)\b|\bhere in\b",
     re.IGNORECASE,
@@ -59,7 +61,7 @@ CONTINENT_ADJECTIVES: dict[str, tuple[str, str]] = {
     "Oceania": ("Antipodean", "Antipodeans"),
 }
 """A nationality's coarser form: the adjective of its continent."""
-WORD = re.compile(r"[^\W\d_](?:[\w'’.&-]*\w)?\.?", re.UNICODE)
+WORD = kept_patterns.compile(r"[^\W\d_](?:[\w'’.&-]*\w)?\.?", re.UNICODE)
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,7 @@ def fold(name: str) -> str:
 _GAZETTEER_LOCK = threading.Lock()
 
 
-def gazetteer() -> dict[str, Place]:
+def gazetteer() -> Mapping[str, Place]:
     """Return folded name -> the most prominent place of that name."""
     # Built once per process, also when a warm-up thread (`warm_up`) and a
     # record ask for it at the same time.
@@ -107,7 +109,7 @@ def place_table_files() -> tuple[object, ...]:
     return (*source_files(), module_file(__name__))
 
 
-def _encode_places(places: dict[str, Place]) -> dict[str, list[Any]]:
+def _encode_places(places: Mapping[str, Place]) -> dict[str, list[Any]]:
     # Each place once (a country stands under its aliases too), then the keys.
     index: dict[Place, int] = {}
     at = [index.setdefault(place, len(index)) for place in places.values()]
@@ -115,9 +117,22 @@ def _encode_places(places: dict[str, Place]) -> dict[str, list[Any]]:
     return {"keys": list(places), "at": at, "places": rows}
 
 
-def _decode_places(kept: dict[str, list[Any]]) -> dict[str, Place]:
-    made = [Place(n, k, c, ct, p) for n, k, c, ct, p in kept["places"]]
-    return dict(zip(kept["keys"], [made[i] for i in kept["at"]], strict=True))
+def _decode_places(kept: dict[str, list[Any]]) -> Mapping[str, Place]:
+    rows, at = kept["places"], kept["at"]
+    if not all(type(row) is list and len(row) == 5 for row in rows) or (
+        at and not 0 <= min(at) <= max(at) < len(rows)
+    ):
+        raise ValueError("not a place table")
+    # A country stands under several names: one Place for all of them.
+    made: list[Place | None] = [None] * len(rows)
+
+    def place(i: int) -> Place:
+        found = made[i]
+        if found is None:
+            found = made[i] = Place(*rows[i])
+        return found
+
+    return Converted(dict(zip(kept["keys"], at, strict=True)), place)
 
 
 def _decode_names(kept: list[str]) -> frozenset[str]:
@@ -127,7 +142,7 @@ def _decode_names(kept: list[str]) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
-def _gazetteer() -> dict[str, Place]:
+def _gazetteer() -> Mapping[str, Place]:
     DETECTIONS.clear()  # cues read with the old tables (a test rebuilds them)
     return _kept_gazetteer()
 
@@ -135,7 +150,7 @@ def _gazetteer() -> dict[str, Place]:
 @kept_table(
     "places", 1, place_table_files, encode=_encode_places, decode=_decode_places
 )
-def _kept_gazetteer() -> dict[str, Place]:
+def _kept_gazetteer() -> Mapping[str, Place]:
     by_code: dict[str, Place] = {}
     places: dict[str, Place] = {}
 
@@ -438,7 +453,7 @@ def detect_places(text: str) -> list[Cue]:
     return cues
 
 
-SELF_DEMONYM = re.compile(
+SELF_DEMONYM = kept_patterns.compile(
     r"(?:\bi'm|\bi am|\bas an?|\bfellow|\bbeing|\bother|\bwe|\bus|\bwe're|\bwe are)"
     r"\s+(?:an?\s+)?(?:proud\s+|young\s+|half\s+)?$"
     # "Half Nigerian, half Irish, grew up in ...": the author's halves.
@@ -448,14 +463,14 @@ SELF_DEMONYM = re.compile(
     r"|(?:^|[.!?]\s+)(?:just\s+an?|(?:an?\s+)?proud)\s+$",
     re.IGNORECASE,
 )
-LANGUAGE_BEFORE = re.compile(
+LANGUAGE_BEFORE = kept_patterns.compile(
     r"\b(?:speak|speaks|spoke|speaking|learn|learning|learned|learnt|study|studying|"
     r"teach|teaches|teaching|taught|fluent in|in|translate|my|our|his|her|native)\s+$",
     re.IGNORECASE,
 )
 
 
-_SENTENCE_OPENING = re.compile(r"(?:^|[.!?\n,:]\s*)$")
+_SENTENCE_OPENING = kept_patterns.compile(r"(?:^|[.!?\n,:]\s*)$")
 
 
 def _author_as_noun(text: str, match: re.Match[str], before: str, after: str) -> bool:
@@ -481,7 +496,7 @@ def _author_as_noun(text: str, match: re.Match[str], before: str, after: str) ->
 
 def _detect_demonyms(text: str) -> list[Cue]:
     table_ = demonyms()
-    pattern = re.compile(
+    pattern = kept_patterns.compile(
         r"(?<!North )(?<!South )(?<!Latin )\b("
         + "|".join(sorted(map(re.escape, table_), key=len, reverse=True))
         + r")(s?)\b"

@@ -15,8 +15,9 @@ import re
 from anonygraph.cues.ages import authors_clause
 from anonygraph.cues.cue import Cue, clause_before, sentence_of
 from anonygraph.cues.frames import capitalized
+from anonygraph.tools import kept_patterns
 
-RETIRED = re.compile(
+RETIRED = kept_patterns.compile(
     r"\b(?P<word>retired|retiring|retire|retires|retirement|pensioner|OAP)\b",
     re.IGNORECASE,
 )
@@ -27,14 +28,14 @@ _RETIRE_VERB = {
     "retiring": "stopping work",
 }
 
-_NOT_A_NOUN_AFTER = re.compile(
+_NOT_A_NOUN_AFTER = kept_patterns.compile(
     r"\s+(?:from|in|at|on|to|for|with|after|before|since|when|last|this|next|early|"
     r"late|later|now|and|but|or|so|because|recently|young|happily|a|an|the|my|our|"
     r"two|three|four|five|six|ten|twenty|years?|yesterday|today|back|there|here|"
     r"too|already|aged?|as|out|off|altogether|completely|fully|properly)\b",
     re.IGNORECASE,
 )
-_TOOK = re.compile(
+_TOOK = kept_patterns.compile(
     r"\b(?P<verb>took|take|takes|taking|taken)\s+(?:an?\s+)?(?P<early>early\s+)?$",
     re.IGNORECASE,
 )
@@ -51,13 +52,15 @@ _STEP_BACK = {
 }
 
 
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|me|my|we|we're|we've|our)\b", re.I)
-_SELF_NOUN_BEFORE = re.compile(
+_FIRST_PERSON = kept_patterns.compile(
+    r"\b(?:I|I'm|I've|I'd|me|my|we|we're|we've|our)\b", re.I
+)
+_SELF_NOUN_BEFORE = kept_patterns.compile(
     r"(?:\b(?:I'm|I am|I was|as|being|am|was|we're|we are|both)\s+(?:an?\s+)?"
     r"(?:[\w-]+\s+)?|^\s*)$",
     re.IGNORECASE,
 )
-_PLAN_AFTER = re.compile(
+_PLAN_AFTER = kept_patterns.compile(
     r"['’]?s?\s+(?:plans?|planning|funds?|savings|accounts?|party|home|village|"
     r"community|pot|scheme|package|benefits|thoughts|goals|age)\b",
     re.IGNORECASE,

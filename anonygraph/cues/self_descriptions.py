@@ -12,10 +12,11 @@ import re
 
 from anonygraph.cues.ages import authors_clause, first_person_sentence
 from anonygraph.cues.cue import Cue
+from anonygraph.tools import kept_patterns
 
 _SENTENCE_START = r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s)|(?<=\n))"
 
-AGE_SEX_FRAGMENT = re.compile(
+AGE_SEX_FRAGMENT = kept_patterns.compile(
     rf"(?:{_SENTENCE_START}|(?<=[,:;]\s))\s*(?P<age>[1-9]\d)"
     r"(?P<sex_span>\s*[,/]\s*(?P<sex>female|male|woman|man|guy|girl|bloke|lady))\b"
     r"(?=\s*[,.;!?]|\s+(?:and|here)\b)",
@@ -23,13 +24,13 @@ AGE_SEX_FRAGMENT = re.compile(
 )
 """'26, female, and ...': the age stays for the age detectors, the sex goes."""
 
-SLASH_TAG = re.compile(
+SLASH_TAG = kept_patterns.compile(
     r"(?<![\w/])(?P<span>(?P<sex>[MF])\s?/\s?(?P<age>[1-9]\d)"
     r"|(?P<age2>[1-9]\d)\s?/\s?(?P<sex2>[MF]))(?![\w/])"
 )
 """'M/34', '34/F': an age-and-sex tag with a slash."""
 
-ANNIVERSARY = re.compile(
+ANNIVERSARY = kept_patterns.compile(
     r"\b(?P<owner>our|my)\s+(?P<span>(?:(?:silver|golden|gold|diamond|pearl|coral|"
     r"sapphire|emerald|platinum|crystal|china|tin|paper|cotton|leather|ruby|"
     r"wooden|wood|bronze|iron|steel|lace|ivory|jade|copper|opal|silk|linen|"
@@ -61,7 +62,7 @@ _COMPLETE = {
 """A verb that completes studies -> the same tense of "finish"."""
 
 _VERBS = "|".join(sorted(_COMPLETE, key=len, reverse=True))
-EARNED_DEGREE = re.compile(
+EARNED_DEGREE = kept_patterns.compile(
     # A named level ("got my PhD") is the word list's; "degree" names none
     # until its verb says it was finished.
     rf"\b(?P<verb>{_VERBS})\s+my\s+(?P<what>degree|diploma)\b(?!\s+in\b)"
@@ -69,7 +70,7 @@ EARNED_DEGREE = re.compile(
     r"(?P<source>\s+from\b)?",
     re.IGNORECASE,
 )
-FINISHED_SCHOOL = re.compile(
+FINISHED_SCHOOL = kept_patterns.compile(
     rf"\b(?P<verb>{_VERBS})\s+(?:from\s+)?(?P<what>(?:high|secondary|grad|graduate|"
     r"law|med|medical|nursing)\s+school|college|uni|university)\b",
     re.IGNORECASE,

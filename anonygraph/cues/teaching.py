@@ -14,6 +14,7 @@ from anonygraph.cues.ages import first_person_sentence
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import words
 from anonygraph.cues.occupations import first_person_subject, subject_of, token_at
+from anonygraph.tools import kept_patterns
 
 TEACH_FORMS = {
     "teach": "work",
@@ -33,11 +34,11 @@ LEARNERS = frozenset(
 )
 """Those taught: after a teaching verb they stay ("working with kids")."""
 DURATIONS = frozenset("years decades months weeks yrs".split())
-TEACH = re.compile(
+TEACH = kept_patterns.compile(
     r"\b(?P<verb>teach|teaches|teaching|taught|lecture|lectures|lecturing|lectured)\s+(?P<obj>[A-Za-z]+)(?P<to>\s+to\b)?",
     re.IGNORECASE,
 )
-TEACH_BEFORE = re.compile(
+TEACH_BEFORE = kept_patterns.compile(
     r"(?:\bI\s+|\bI'?ve been\s+|\bI am\s+|\bI'm\s+|\bbeen\s+|\bnow\s+|\bcurrently\s+|"
     r"\bstill\s+|\balso\s+|,\s*|^\s*|[.!?]\s+|\band\s+|"
     r"\b(?:years|decades|months)\s+)$",

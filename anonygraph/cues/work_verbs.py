@@ -21,6 +21,7 @@ from anonygraph.cues.ages import authors_clause
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.occupations import first_person_subject, subject_of
 from anonygraph.cues.teaching import DURATIONS
+from anonygraph.tools import kept_patterns
 
 EMPLOYERS = frozenset(
     "company companies firm business agency startup start-up fintech consultancy "
@@ -112,7 +113,7 @@ FORMS = {
 _LEMMAS = {"did": "do", "does": "do", "doing": "do", "done": "do", "drove": "drive",
            "driven": "drive", "wrote": "write", "written": "write", "cut": "cut",
            "laid": "lay", "ran": "run", "running": "run"}  # fmt: skip
-JOB_NOUN_VERB = re.compile(
+JOB_NOUN_VERB = kept_patterns.compile(
     r"\b(?P<who>I|I've\s+been|I'm|been)\s+(?:(?:now|still|also|just|currently)\s+)?"
     r"(?P<verb>waitress(?:ed|ing|es)?|bartend(?:ed|ing|s)?|nann(?:y|ied|ying)|"
     r"babys[ai]t(?:ting|s)?|temp(?:ed|ing|s)?|moonlight(?:ed|ing|s)?|"

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from anonygraph.cues.ages import OTHER_SUBJECT_BEFORE, authors_clause
 from anonygraph.cues.cue import Cue
+from anonygraph.tools import kept_patterns
 
 WORKPLACES = (
     "warehouse", "garden centre", "garden center", "call centre", "call center",
@@ -57,13 +58,13 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     places = _alternation(WORKPLACES)
     stores = _alternation(CHAINS)
     return {
-        "job": re.compile(
+        "job": kept_patterns.compile(
             r"\b(?P<det>my|a|an|the|this)\s+(?P<adj>(?:full-time|part-time|day|night|"
             r"new|old|first|summer|weekend|crappy|boring|little)\s+)?"
             rf"(?P<span>(?P<place>{places})\s+(?P<job>jobs?|gigs?|shifts?|work))\b",
             re.IGNORECASE,
         ),
-        "at": re.compile(
+        "at": kept_patterns.compile(
             r"\b(?P<verb>work|works|working|worked|job|jobs|shifts?|employed|"
             r"started|start|starting|hired|temping|volunteering|"
             r"on\s+(?:nights|lates|earlies)|labouring|laboring|grafting)\s+"
@@ -74,14 +75,14 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             rf"(?P<place>{places}))\b",
             re.IGNORECASE,
         ),
-        "function": re.compile(
+        "function": kept_patterns.compile(
             r"\b(?P<verb>do|does|doing|did|run|runs|running|handle|handles|handling)"
             r"\s+(?P<span>payroll|bookkeeping|the payroll|accounts payable|"
             r"accounts receivable|HR|IT support|tech support|customer service|"
             r"data entry)\b",
             re.IGNORECASE,
         ),
-        "manage": re.compile(
+        "manage": kept_patterns.compile(
             r"\b(?P<span>(?P<verb>manage|manages|managed|managing|run|runs|ran|"
             r"running|own|owns|owned)\s+(?P<det>a|an|the|my)\s+"
             rf"(?:(?:local|small|little|busy)\s+)?(?P<place>{places}|{stores}))\b",

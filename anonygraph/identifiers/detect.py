@@ -20,8 +20,9 @@ from anonygraph.identifiers.person_spans import (
 )
 from anonygraph.identifiers.recognizers.base import luhn_valid
 from anonygraph.identifiers.recognizers.name_checks import names_no_one
+from anonygraph.tools import kept_patterns
 
-PLACEHOLDER = re.compile(r"\[(?:[A-Z]+_)*[A-Z]+(?:_\d+)?\]")
+PLACEHOLDER = kept_patterns.compile(r"\[(?:[A-Z]+_)*[A-Z]+(?:_\d+)?\]")
 """A typed placeholder already in the text (``[PERSON_1]``, ``[PLACE]``)."""
 
 SPACY = "FilteredSpacyRecognizer"
@@ -117,7 +118,7 @@ def _find(
     return merge_addresses(text, chosen)
 
 
-NATIVE_SCRIPT = re.compile(
+NATIVE_SCRIPT = kept_patterns.compile(
     r"[ \t]*[(（](?P<v>[^\x00-\u024f()（）\n](?:[^\x00-\u024f()（）\n]| ){0,29}?)[)）]"
 )
 """A parenthesis of letters outside the Latin script ("(田中 由紀)")."""
@@ -146,11 +147,13 @@ JOINERS = "-./_@+"
 """Characters that join two word characters into one token ("dana.whitcombe",
 "priya-r", "14348-63117")."""
 
-GROUP = re.compile(r"(?=..)[A-Z0-9]*\d[A-Z0-9]*")
+GROUP = kept_patterns.compile(r"(?=..)[A-Z0-9]*\d[A-Z0-9]*")
 """One group of a code written in spaced groups ("1Z", "4A7", "0620"); one
 digit alone is a sector's or a house's number ("Sector 2 560102")."""
 
-CLOCK = re.compile(r"\d{1,2}[:.]\d\d(?:[:.]\d\d)?(?:[ \t]*[AaPp]\.?[Mm]\.?)?")
+CLOCK = kept_patterns.compile(
+    r"\d{1,2}[:.]\d\d(?:[:.]\d\d)?(?:[ \t]*[AaPp]\.?[Mm]\.?)?"
+)
 """A time of day ("9:14 AM", "14.07")."""
 
 WHOLE_ONLY = frozenset({"POSTCODE", "LICENSE_PLATE", "DATE_OF_BIRTH", "PERSON"})
@@ -158,7 +161,7 @@ WHOLE_ONLY = frozenset({"POSTCODE", "LICENSE_PLATE", "DATE_OF_BIRTH", "PERSON"})
 find of these is no identifier."""
 
 
-NAME_TOKEN = re.compile(r"[^\W\d_]+(?:[-'’ ][^\W\d_]+)*")
+NAME_TOKEN = kept_patterns.compile(r"[^\W\d_]+(?:[-'’ ][^\W\d_]+)*")
 """A name widened to its whole words ("Min-jun"): letters, hyphens, apostrophes."""
 
 
@@ -259,7 +262,7 @@ def _widened_kind(value: str, kind: str) -> str:
     return kind
 
 
-IBAN_FORM = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")
+IBAN_FORM = kept_patterns.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")
 """An IBAN's characters: a country code, two check digits, the account."""
 
 

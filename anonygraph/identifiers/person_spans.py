@@ -16,38 +16,39 @@ from dataclasses import replace
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.recognizers.addresses import LEADING_TYPES, STREET_TYPES
 from anonygraph.identifiers.recognizers.name_checks import names_no_one
+from anonygraph.tools import kept_patterns
 
-POSSESSIVE_BEFORE = re.compile(r"(?i)\b(?:my|your|his|her|our|their)[ \t]+$")
+POSSESSIVE_BEFORE = kept_patterns.compile(r"(?i)\b(?:my|your|his|her|our|their)[ \t]+$")
 """A possessive right before a word: what one owns ("my Strava"), not who."""
 
 SPACY = "FilteredSpacyRecognizer"
 """The model's finds, which no cue introduced (a cued name may close a label)."""
 
-FIELD_END = re.compile(r"\n|\t| {2,}|[:|=]|[ \t][-–—][ \t]")
+FIELD_END = kept_patterns.compile(r"\n|\t| {2,}|[:|=]|[ \t][-–—][ \t]")
 """Where a field's value ends and the next field or label begins (a spaced
 dash too: "Marco Ferri - sì, 2 adulti")."""
 
-VALUE_LABEL = re.compile(r"[ \t]*[:=][ \t]*(?:https?://|www\.|[\d@+(])")
+VALUE_LABEL = kept_patterns.compile(r"[ \t]*[:=][ \t]*(?:https?://|www\.|[\d@+(])")
 """A colon and a value (a link, a number, a handle) after a label."""
 
 SENTENCE_END = r"(?<![A-Z][a-z])(?<![A-Z][a-z]{2})(?<![A-Z])[.!?]\s"
 """A full stop that ends a sentence, not an abbreviation ("No.", "Sta.")."""
 
-ADDRESS_LABEL = re.compile(
+ADDRESS_LABEL = kept_patterns.compile(
     r"(?i)\b(?:address|addr|adres\w*|anschrift|direcci[oó]n|endere[çc]o|indirizzo|"
     r"home|residen\w*|domicil\w*)\b[^:\n]{0,20}[:=](?:(?!" + SENTENCE_END + r").)*$"
 )
 """A line's label that makes what follows it an address."""
 
-STREET_AFTER = re.compile(rf",?[ \t]+(?:{STREET_TYPES})\b\.?")
-LEADING_FIRST = re.compile(rf"(?i:{LEADING_TYPES})[ \t]")
-HOUSE_NUMBER_BEFORE = re.compile(r"(?:^|[,:])[ \t]*\d[\w/-]*[ \t]+$")
-NUMBERED_PART_BEFORE = re.compile(r"\d[\w/-]*,[ \t]*$")
-LOCATIVE_BEFORE = re.compile(r"(?i)\b(?:at|in|near)[ \t]+$")
-STATE_AND_POSTCODE = re.compile(r"[ \t]+[A-Z]{2,3}[ \t]+\d{3,6}\b")
-CHAIN_END = re.compile(r"[ \t]*(?:$|\n|[.;!?]|,?[ \t]*\d{3,6}\b)")
+STREET_AFTER = kept_patterns.compile(rf",?[ \t]+(?:{STREET_TYPES})\b\.?")
+LEADING_FIRST = kept_patterns.compile(rf"(?i:{LEADING_TYPES})[ \t]")
+HOUSE_NUMBER_BEFORE = kept_patterns.compile(r"(?:^|[,:])[ \t]*\d[\w/-]*[ \t]+$")
+NUMBERED_PART_BEFORE = kept_patterns.compile(r"\d[\w/-]*,[ \t]*$")
+LOCATIVE_BEFORE = kept_patterns.compile(r"(?i)\b(?:at|in|near)[ \t]+$")
+STATE_AND_POSTCODE = kept_patterns.compile(r"[ \t]+[A-Z]{2,3}[ \t]+\d{3,6}\b")
+CHAIN_END = kept_patterns.compile(r"[ \t]*(?:$|\n|[.;!?]|,?[ \t]*\d{3,6}\b)")
 
-LABEL_ABBREVIATION = re.compile(r"\.[ \t]*#?\d")
+LABEL_ABBREVIATION = kept_patterns.compile(r"\.[ \t]*#?\d")
 """A full stop and a number right after a find: it closed a label's
 abbreviation ("Lieferung Bestellnr. 4500178812"), not a name."""
 
@@ -164,12 +165,14 @@ def _place_first(ident: Identifier) -> bool:
     return word not in known_names() and gazetteer().get(word) is not None
 
 
-PAIRED_TITLES = re.compile(
+PAIRED_TITLES = kept_patterns.compile(
     r"(?i)\b(?:mr|mrs|ms|dr|herr|frau|sr|sra|m|mme)\.?[ \t]+(?:and|&|und|y|et|e)[ \t]+$"
 )
 """A title and "and" before a second title ("Mr. and Mrs. Delgado")."""
 
-TITLE_FIRST = re.compile(r"(?i)(?:mrs|mr|ms|dr|frau|herr|sra|sr|mme)\.?[ \t]+(?=\w)")
+TITLE_FIRST = kept_patterns.compile(
+    r"(?i)(?:mrs|mr|ms|dr|frau|herr|sra|sr|mme)\.?[ \t]+(?=\w)"
+)
 
 
 def _without_shared_title(text: str, ident: Identifier) -> Identifier:
@@ -185,7 +188,7 @@ def _without_shared_title(text: str, ident: Identifier) -> Identifier:
     return replace(ident, start=start, text=text[start : ident.end])
 
 
-CELL_BREAK = re.compile(r"\t| {2,}|\|")
+CELL_BREAK = kept_patterns.compile(r"\t| {2,}|\|")
 """What separates a table's cells on a line."""
 
 
@@ -204,7 +207,7 @@ def _on_header_line(text: str, ident: Identifier) -> bool:
     )
 
 
-GREETING_AFTER = re.compile(r"[ \t]*(?:[,!]|[a-z])")
+GREETING_AFTER = kept_patterns.compile(r"[ \t]*(?:[,!]|[a-z])")
 """What follows a greeting that opens a text: a comma, a "!", a lowercase word."""
 
 
@@ -306,13 +309,13 @@ def merge_addresses(text: str, found: list[Identifier]) -> list[Identifier]:
     return _postcodes_after_towns(text, merged)
 
 
-FLAT_AFTER = re.compile(
+FLAT_AFTER = kept_patterns.compile(
     r"(?i),?[ \t]+(?:lgh|apt|apartment|flat|unit|suite|ste|m|kv|whg|wohnung|top|"
     r"dpto|depto|piso|int|leil)\.?[ \t]*[A-Z]?\d{1,5}[A-Z]?"
 )
 """A flat's or unit's number written after the street and house number."""
 
-TOWN_AND_CODE = re.compile(
+TOWN_AND_CODE = kept_patterns.compile(
     r"\.?,[ \t]*(?P<town>(?:[^\W\d_][\w'’.-]*[ \t]+){1,3})(?P<v>\d{4,6})"
     r"(?=[ \t]*(?:$|[\n,;)|]|\.(?!\d)))"
 )
@@ -338,7 +341,7 @@ def _postcodes_after_towns(text: str, found: list[Identifier]) -> list[Identifie
     return sorted(found + extra, key=lambda i: i.start)
 
 
-SPEAKER = re.compile(
+SPEAKER = kept_patterns.compile(
     r"(?m)^[ \t]*(?P<stamp>\[[^\]\n]{0,40}?\d[:.]\d\d[^\]\n]{0,30}\][ \t]*|"
     r"\d{1,2}[:.]\d\d(?:[ \t]*[AaPp][Mm])?[ \t]*[-–][ \t]*)?"
     r"(?P<v>[^\W\d_]+(?:['’-][^\W\d_]+)*(?:[ \t][^\W\d_]+(?:['’-][^\W\d_]+)*){0,2})"
@@ -386,11 +389,11 @@ def chat_speakers(text: str) -> list[Identifier]:
     ]
 
 
-UNIT_BEFORE = re.compile(
+UNIT_BEFORE = kept_patterns.compile(
     r"(?:^|(?<=[\s,:]))(?:[A-Z][A-Za-z]{0,4}\.?(?:[ \t]+No\.?)?[ \t]*[A-Z]?-?\d[\w/-]*"
     r"(?:,[ \t]*|[ \t]+)|[A-Z][A-Za-z]{0,4}\.[ \t]+)$"
 )
-UNIT_WORD_BEFORE = re.compile(r"(?:^|(?<=[\s,:]))[A-Z][a-z]{1,4}[ \t]+$")
+UNIT_WORD_BEFORE = kept_patterns.compile(r"(?:^|(?<=[\s,:]))[A-Z][a-z]{1,4}[ \t]+$")
 """A unit word right before an address that starts with its number ("Plot ")."""
 """A unit, plot, block or house number right before an address ("Flat 304, ",
 "Blk 7 ", "Hse No. 22, ", "Plot "), or an abbreviated street word ("Sta. ")."""

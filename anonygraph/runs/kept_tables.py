@@ -20,14 +20,15 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from anonygraph.runs.files import cache_dir, write_private
 
 T = TypeVar("T")
+V = TypeVar("V")
 
 HASHED_UP_TO = 1 << 20
 """Files up to this size enter the digest by their bytes, larger by size and time."""
@@ -113,3 +114,51 @@ def module_file(module: str) -> object:
     """Return the source file of an imported ``module`` (a path, if it is one)."""
     origin = getattr(sys.modules[module], "__file__", None)
     return Path(origin) if origin else None
+
+
+class Converted(Mapping[str, V]):
+    """A kept table whose values are made from their kept form when first read.
+
+    A one-text command looks up a few dozen of a table's 30,000 names: making
+    every value (a `Place`, a frozenset) when the file is read was most of
+    the read's time. Each value is made once, on its first read.
+    """
+
+    def __init__(self, kept: dict[str, Any], make: Callable[[Any], V]) -> None:
+        """Serve ``kept``'s keys, each value ``make(kept[key])``."""
+        self._kept = kept
+        self._make = make
+        self._made: dict[str, V] = {}
+
+    def __getitem__(self, key: str) -> V:
+        """Return the value of ``key`` (``KeyError`` if the table has none)."""
+        made = self._made.get(key)
+        if made is None:
+            # Two threads may both make it: equal values, either one kept.
+            made = self._made[key] = self._make(self._kept[key])
+        return made
+
+    @overload
+    def get(self, key: str, /) -> V | None: ...
+    @overload
+    def get(self, key: str, /, default: V | T) -> V | T: ...
+    def get(self, key: str, /, default: object = None) -> object:
+        """Return the value of ``key``, else ``default`` (a lookup's fast path)."""
+        made = self._made.get(key)
+        if made is not None:
+            return made
+        if key not in self._kept:
+            return default
+        return self[key]
+
+    def __contains__(self, key: object) -> bool:
+        """Tell whether the table holds ``key`` (nothing is made)."""
+        return key in self._kept
+
+    def __iter__(self) -> Iterator[str]:
+        """Iterate over the keys."""
+        return iter(self._kept)
+
+    def __len__(self) -> int:
+        """Return how many keys the table holds."""
+        return len(self._kept)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from anonygraph.runs.kept_tables import kept_table
+from anonygraph.runs.kept_tables import Converted, kept_table
 
 
 @pytest.fixture
@@ -146,4 +147,43 @@ def test_when_the_place_tables_were_kept_then_a_new_process_needs_no_cities(
 
     assert kept == built
     assert places.gazetteer()["calgary"].value == "Calgary, Canada"
-    assert len(list(cache.glob("*-1-*.json"))) == 5
+    kept_names = {p.name.partition("-1-")[0] for p in cache.glob("*-1-*.json")}
+    assert {"places", "contested-cities", "big-cities", "holders", "namesakes"} <= (
+        kept_names
+    )
+
+
+def test_when_a_converted_table_is_read_then_a_value_is_made_on_its_first_read() -> (
+    None
+):
+    made: list[str] = []
+
+    def make(kept: list[str]) -> frozenset[str]:
+        made.append(kept[0])
+        return frozenset(kept)
+
+    table = Converted({"perth": ["Australia", "United Kingdom"], "x": ["X"]}, make)
+
+    assert "perth" in table and "nowhere" not in table and made == []
+    assert table.get("perth") == table["perth"] == {"Australia", "United Kingdom"}
+    assert table.get("nowhere") is None and table.get("nowhere", frozenset()) == set()
+    assert made == ["Australia"]
+    assert dict(table) == {"perth": table["perth"], "x": frozenset({"X"})}
+    with pytest.raises(KeyError):
+        table["nowhere"]
+
+
+def test_when_the_kept_place_table_is_damaged_then_it_is_built_again(
+    cache: Path, fresh_place_tables: None
+) -> None:
+    from anonygraph.cues import places
+
+    built = dict(places.gazetteer())
+    (kept,) = cache.glob("places-*.json")
+    table = json.loads(kept.read_bytes())
+    table["places"][0] = table["places"][0][:4]  # a row short of a field
+    kept.write_text(json.dumps(table))
+    places._gazetteer.cache_clear()
+
+    assert dict(places.gazetteer()) == built
+    assert len(json.loads(kept.read_bytes())["places"][0]) == 5

@@ -15,6 +15,7 @@ import re
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
 from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
+from anonygraph.tools import kept_patterns
 
 STREET_TYPES = (
     "Street|St|Road|Rd|Avenue|Ave|Av|Lane|Ln|Drive|Dr|Boulevard|Blvd|Court|Ct|"
@@ -49,7 +50,7 @@ STREET_ENDINGS = (
 """Endings and words that make a capitalized word a street's name alone
 ("Nørrebrogade", "Bağdat Caddesi"); "-berg" or "-feld" end surnames too."""
 
-ORG_BEFORE = re.compile(
+ORG_BEFORE = kept_patterns.compile(
     r"(?:\b(?:Inc|Corp|Ltd|LLC|LLP|GmbH|AG|plc|PLC|S\.A|B\.V|Co)\.?,?\s*|"
     r"\b(?:As Oy|Asunto Oy|Oy|Ab|Brf|BRF|A/S|ApS|ASA|AS|Sp\. z o\.o\.)\s+|"
     r"(?i:contact us|visit us|find us|our\b[\w -]{0,20}?\b(?:office|store|shop|"
@@ -220,11 +221,13 @@ US_STATES = (
 )
 
 
-STREET_BEFORE = re.compile(r"[\wäöüß.]+\s+\d{1,4}\s?[a-z]?,?\s*(?:[A-Z]\w+,?\s*)?$")
+STREET_BEFORE = kept_patterns.compile(
+    r"[\wäöüß.]+\s+\d{1,4}\s?[a-z]?,?\s*(?:[A-Z]\w+,?\s*)?$"
+)
 """The street and number (and town) right before a postcode."""
 
 
-BETWEEN = re.compile(
+BETWEEN = kept_patterns.compile(
     r"(?:[ \t,(#]+(?:(?i:lgh|apt|apto|dpto|depto|flat|unit|suite|piso)\.?[ \t]*\d{1,4}|"
     r"[^\W\d_][\w'’-]*|[^\W\d_]{1,5}\.|#?\d{1,3}(?:-\d{1,3})?[.º°ª]*))*"
     r"[ \t,(#]*"

@@ -14,6 +14,8 @@ from typing import Any, ClassVar
 
 from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult
 
+from anonygraph.tools import kept_patterns
+
 
 class CuedPatternRecognizer(EntityRecognizer):
     """Find ``ENTITY`` where one of ``PATTERNS`` matches and ``validate`` agrees."""
@@ -28,7 +30,7 @@ class CuedPatternRecognizer(EntityRecognizer):
     def __init__(self) -> None:
         """Compile the patterns once."""
         self.compiled = [
-            (name, re.compile(rx, self.FLAGS), score)
+            (name, kept_patterns.compile(rx, self.FLAGS), score)
             for name, rx, score in self.PATTERNS
         ]
         super().__init__(

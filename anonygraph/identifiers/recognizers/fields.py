@@ -17,6 +17,7 @@ from typing import Any
 from presidio_analyzer import RecognizerResult
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
+from anonygraph.tools import kept_patterns
 
 LABELS: tuple[tuple[str, str], ...] = (
     (
@@ -84,7 +85,7 @@ LABELS: tuple[tuple[str, str], ...] = (
 )
 """Field labels -> our kinds (a label is lowercased, spaces and dashes as ``_``)."""
 
-_LABEL_KINDS = [(kind, re.compile(rf"(?:{rx})")) for kind, rx in LABELS]
+_LABEL_KINDS = [(kind, kept_patterns.compile(rf"(?:{rx})")) for kind, rx in LABELS]
 
 NUMBER_KINDS = frozenset(
     "DATE_OF_BIRTH NATIONAL_ID POSTCODE PHONE MEDICAL_RECORD PASSPORT LICENSE_PLATE "
@@ -150,19 +151,19 @@ MIN_DIGITS = {
 
 DELIMITERS = ("\t", ";", "|", ",")
 
-KEY_VALUE = re.compile(
+KEY_VALUE = kept_patterns.compile(
     r"(?<![\w.-])(?P<key>[^\W\d][\w.-]{0,24})[ \t]*=[ \t]*"
     r"(?:\"(?P<q>[^\"\n]{1,80})\"|'(?P<s>[^'\n]{1,80})'|(?P<b>[^\s\"',;&|]{1,80}))"
 )
 """A ``key=value`` pair of a log line or form state, the value quoted or bare."""
 
-JSON_PAIR = re.compile(
+JSON_PAIR = kept_patterns.compile(
     r"\"(?P<key>[^\W\d][\w.-]{0,24})\"[ \t]*:[ \t]*"
     r"(?:\"(?P<q>[^\"\n]{1,80})\"|(?P<b>\d[\d.-]{0,30})(?![\w.]))"
 )
 """A ``"key": "value"`` pair of a JSON payload, the value a string or a number."""
 
-IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[ ]?[A-Z0-9]")
+IBAN_SHAPE = kept_patterns.compile(r"[A-Z]{2}\d{2}[ ]?[A-Z0-9]")
 """An IBAN's opening: a country code and two check digits."""
 
 
@@ -263,12 +264,12 @@ def _iban_or(kind: str, value: str) -> str:
     return "IBAN" if kind == "BANK_ACCOUNT" and IBAN_SHAPE.match(value) else kind
 
 
-BIRTH_YEAR_DATE = re.compile(
+BIRTH_YEAR_DATE = kept_patterns.compile(
     r"(?:\d{1,2}[./-]\d{1,2}[./-](?:19\d\d|20[01]\d)|(?:19\d\d|20[01]\d)-\d\d-\d\d)"
 )
 """A full date whose year a living adult or child was born in (1900-2019)."""
 
-NAME_CELL = re.compile(
+NAME_CELL = kept_patterns.compile(
     r"[A-ZÀ-Þ][^\W\d_]+(?:[ \t]+(?:[A-ZÀ-Þ\"][^\W\d_\"]*|d[aeo]s?)){1,5}"
 )
 """A cell holding a person's full name in title case ("Ana Beatriz Souza Lima")."""

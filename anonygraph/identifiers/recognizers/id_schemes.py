@@ -23,6 +23,7 @@ from anonygraph.identifiers.recognizers.base import (
     luhn_valid,
 )
 from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
+from anonygraph.tools import kept_patterns
 
 
 def _is_date(year: int, month: int, day: int) -> bool:
@@ -319,7 +320,7 @@ class IdSchemeRecognizer(CuedPatternRecognizer):
         """Compile the shapes and each scheme's label."""
         super().__init__()
         self.labels = {
-            s.name: re.compile(
+            s.name: kept_patterns.compile(
                 rf"(?i)(?<![\w])(?:{s.labels})(?![\w])(?:[ \t]*\([^()\n]{{1,20}}\))?"
                 + LABEL_GAP
                 + "$"
@@ -331,7 +332,7 @@ class IdSchemeRecognizer(CuedPatternRecognizer):
         # A labelled-only scheme whose label is nowhere in the text has
         # nothing to find: one search for the label spares the shape's scan.
         self.anywhere = {
-            s.name: re.compile(rf"(?i)(?<![\w])(?:{s.labels})(?![\w])")
+            s.name: kept_patterns.compile(rf"(?i)(?<![\w])(?:{s.labels})(?![\w])")
             for s in SCHEMES
             if s.labels and not s.bare
         }

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
-CUES = re.compile(
+from anonygraph.tools import kept_patterns
+
+CUES = kept_patterns.compile(
     r"(?:\b(?:order|orders|sku|ref|reference|case|ticket|invoice|inv|txn|"
     r"transaction|otp|policy|art\.?-?nr|item|model|part|serial|stock|build|"
     r"version|release|ver|isbn|issn|doi|line|lines|session|request|req|trace|"
@@ -25,14 +27,14 @@ CUES = re.compile(
 """A cue word right before a number that makes it a reference, not a person's
 (bank routing, sort, branch and transit codes are the bank's, not the holder's)."""
 
-CODE_AFTER = re.compile(r"^ \d{0,3}[A-Z]{1,4}\b")
+CODE_AFTER = kept_patterns.compile(r"^ \d{0,3}[A-Z]{1,4}\b")
 """Capitals glued to digits right after a number ("RM 41 882 905 7GB"): the
 number is the middle of a parcel or reference code."""
 
-CODE_BEFORE = re.compile(r"\b[A-Z]{1,4} $")
+CODE_BEFORE = kept_patterns.compile(r"\b[A-Z]{1,4} $")
 """Capitals right before a number, which ``CODE_AFTER`` closes."""
 
-UNIT_AFTER = re.compile(
+UNIT_AFTER = kept_patterns.compile(
     r"^[ \t]*(?:%|°|km|mi|kg|g|mg|ml|l|cm|mm|m|ft|in|lbs?|oz|cups?|tbsp|tsp|"
     r"minutes?|mins?|hours?|hrs?|seconds?|secs?|ms|days?|weeks?|years?|"
     r"tiles|px|kb|mb|gb|tb|req|rpm|mph|kph|pcs|units|items|x)\b",
@@ -40,15 +42,15 @@ UNIT_AFTER = re.compile(
 )
 """A unit right after a number: a quantity."""
 
-VERSION = re.compile(r"(?:^|[^\w.])v?\d+(?:\.\d+){1,3}(?:[-+.]\w+)*$")
+VERSION = kept_patterns.compile(r"(?:^|[^\w.])v?\d+(?:\.\d+){1,3}(?:[-+.]\w+)*$")
 """A dotted version number (1.4.0, v2.3.14, 3.4.2-beta)."""
 
-TIMESTAMP = re.compile(
+TIMESTAMP = kept_patterns.compile(
     r"^(?:\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?|\d{1,2}:\d{2}(?::\d{2})?)$"
 )
 """An ISO date or a clock time."""
 
-ISBN = re.compile(r"^97[89][- ]?\d{1,5}[- ]?\d{1,7}[- ]?\d{1,7}[- ]?\d$")
+ISBN = kept_patterns.compile(r"^97[89][- ]?\d{1,5}[- ]?\d{1,7}[- ]?\d{1,7}[- ]?\d$")
 """An ISBN-13 with or without hyphens."""
 
 

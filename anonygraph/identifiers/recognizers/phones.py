@@ -23,6 +23,7 @@ from anonygraph.identifiers.recognizers.base import (
     digits,
 )
 from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
+from anonygraph.tools import kept_patterns
 
 REGIONS = (
     "US",
@@ -67,7 +68,7 @@ ORG_TYPES = frozenset(
 )
 """Number types an organization publishes, not a person."""
 
-ORG_CUE = re.compile(
+ORG_CUE = kept_patterns.compile(
     r"(?:\bour\b[\w\s-]{0,25}|hotline|helpline|help line|customer (?:service|care|"
     r"support)|switchboard|reception|front desk|main line|office line|"
     r"support line|call centre|call center|dial-in|dial in|toll-free|toll free|"
@@ -76,7 +77,7 @@ ORG_CUE = re.compile(
 )
 """Words before a number that make it an organization's public line."""
 
-ORG_AFTER = re.compile(
+ORG_AFTER = kept_patterns.compile(
     r"^\s*\((?:switchboard|main line|reception|office|hotline|helpline|toll[- ]free|"
     r"front desk|customer service)\)",
     re.IGNORECASE,
@@ -114,7 +115,7 @@ ORG_PREFIXES = (
 )
 """National prefixes of toll-free, shared-cost and non-geographic lines."""
 
-ID_CUE = re.compile(
+ID_CUE = kept_patterns.compile(
     r"\b(?:nhs|ssn|sin|tfn|medicare|bsn|aadhaar|iban|account|acct|a/c|card|"
     r"passport|mrn|nric|cpf|steuer-?id|bsb|sort code|agência|agencia|conta|"
     r"patient id|record no)\b\W{0,3}(?:(?:no|number|nr|is|ending(?: in)?)\.?"
@@ -167,7 +168,7 @@ ORG_NAME_WORDS = frozenset(
 )
 """Words that make an organization's name (beside `names.ORG_WORDS`)."""
 
-BETWEEN_ORG_AND_NUMBER = re.compile(
+BETWEEN_ORG_AND_NUMBER = kept_patterns.compile(
     r"[ \t,:;(–-]*(?:(?:on|at|is|tel\.?|phone|number|call)[ \t:,]*)*$", re.I
 )
 """What may stand between an organization's name and its number."""
@@ -194,17 +195,17 @@ def _after_organization(nlp_artifacts: Any, text: str, start: int) -> bool:
     return False
 
 
-DOTTED_PHONE = re.compile(
+DOTTED_PHONE = kept_patterns.compile(
     r"(?:\+\d{1,3}[ .]?)?(?:\(?\d{3}\)?\.\d{3}\.\d{4}|0\d(?:\.\d\d){4})|"
     r"\+\d{1,3}[ .]?\d{1,4}(?:\.\d{2,4}){2,4}"
 )
 """Dotted numbers that are phones: US 555.123.4567, French 06.12.34.56.78,
 international +33.6.12.34.56 (a version or an IP address is never these)."""
 
-NANP_TOLL_FREE = re.compile(r"1?8(?:00|33|44|55|66|77|88)\d{7}$")
+NANP_TOLL_FREE = kept_patterns.compile(r"1?8(?:00|33|44|55|66|77|88)\d{7}$")
 """A North American toll-free number (1-800 ...): an organization's line."""
 
-NANP_SHAPE = re.compile(r"(?:\+?1[ .-])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}")
+NANP_SHAPE = kept_patterns.compile(r"(?:\+?1[ .-])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}")
 """A number written the North American way (555-867-5309)."""
 
 POSSIBLE_SCORE = 0.55
@@ -243,7 +244,7 @@ def _check(match: re.Match[str], text: str) -> str | None:
     return verdict
 
 
-DESK_WORDS = re.compile(
+DESK_WORDS = kept_patterns.compile(
     r"(?i)(?:\b(?:questions?|queries|frågor|fragen|rückfragen|domande|preguntas|"
     r"dúvidas|vragen|spørsmål|kysymyksiä|pytania|(?<!\[)infos?(?!\])|informazioni|"
     r"informaci[oó]n|informações|prenotazioni|helpdesk|help desk|service desk|"
@@ -253,7 +254,7 @@ DESK_WORDS = re.compile(
 "Rückfragen:", "Info e prenotazioni:", "Справки"), in the languages we read
 (a log's level "[INFO]" is none)."""
 
-FIRST_PERSON = re.compile(
+FIRST_PERSON = kept_patterns.compile(
     r"(?i)\b(?:me|my|mine|i|i'm|mich|mir|mein\w*|moi|mon|ma|mi|mio|mia|meu|minha|"
     r"mój|moja|mig|min|mitt)\b"
 )
@@ -289,7 +290,7 @@ def _on_desk_line(text: str, start: int) -> bool:
     )
 
 
-OWN_LINE = re.compile(
+OWN_LINE = kept_patterns.compile(
     r"(?i)\b(?:mobile|mobil|móvil|celular|cell|handy|whats ?app)\b[^\w]*$"
 )
 """A personal line's label right before the number ("Mobile 0423 …")."""
@@ -316,14 +317,14 @@ ORG_LINE_WORDS = frozenset(
 """Capitalized words that make a line an organization's (beside `ORG_WORDS`)."""
 
 
-PHONE_LABEL = re.compile(
+PHONE_LABEL = kept_patterns.compile(
     r"(?i)(?:\b(?:tel|tél|tlf|mob|cel|fax|ph|hp|wa|sms|gsm|handy|zap)|phone|fono|"
     r"whats ?app|puhelin|\bruf|\bcall|\bring|\btext|ontact|ontakt|ontatt|"
     r"recapito|móvil|movil|portable|\breach)"
 )
 """Words of a label that introduces a phone number, in the languages we read."""
 
-ID_WORDS = re.compile(
+ID_WORDS = kept_patterns.compile(
     r"(?i)\b(?:id|no|nr|nº|account|acct|a/c|konto|conto|cuenta|compte|ref|"
     r"reference|code|card|reg|order\w*|invoice|folio|file|ticket|policy|"
     r"registration|licen[cs]e|certificate|claim|caso|expediente|c[óo]digo|"
@@ -332,15 +333,15 @@ ID_WORDS = re.compile(
 )
 """Words of a label that name an identifier other than a phone number."""
 
-ADDRESS_UNIT = re.compile(
+ADDRESS_UNIT = kept_patterns.compile(
     r"(?i)\b(?:sector|sec|block|blk|phase|stage|pocket|floor|plot|ward|zone)\.?[ \t]*$"
 )
 """A part of an address right before a number: the number is its, not a phone's."""
 
-ABBREVIATION = re.compile(r"(?:^|[\s.-])[^\W\d_]{1,4}\.$")
+ABBREVIATION = kept_patterns.compile(r"(?:^|[\s.-])[^\W\d_]{1,4}\.$")
 """A short word closed by a full stop: a label's abbreviation ("nr.", "No.")."""
 
-FIELD_BREAK = re.compile(r"\s{2,}|\t|[|;•]|(?<=[.!?,])\s")
+FIELD_BREAK = kept_patterns.compile(r"\s{2,}|\t|[|;•]|(?<=[.!?,])\s")
 """What separates one field or clause from the next on a line."""
 
 
@@ -381,7 +382,9 @@ def _label_allows(text: str, start: int, value: str, verdict: str) -> bool:
     return True
 
 
-WRITTEN_AS_PHONE = re.compile(r"(?:\+|00|\()|0\d*[ .-]\d|\d{3}[.-]\d{3}[.-]\d{4}$")
+WRITTEN_AS_PHONE = kept_patterns.compile(
+    r"(?:\+|00|\()|0\d*[ .-]\d|\d{3}[.-]\d{3}[.-]\d{4}$"
+)
 """How only a phone number is written: a country prefix or a bracketed area
 code, a trunk 0 before digit groups (0722 418 905), or 555-123-4567."""
 

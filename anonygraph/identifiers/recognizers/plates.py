@@ -14,6 +14,7 @@ import re
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
 from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
+from anonygraph.tools import kept_patterns
 
 US_STATES = (
     "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO "
@@ -23,7 +24,7 @@ US_STATES = (
 
 _STATE = "|".join(US_STATES)
 
-VEHICLE = re.compile(
+VEHICLE = kept_patterns.compile(
     r"(?i)\b(?:cars?|bikes?|motorbikes?|motorcycles?|scooters?|mopeds?|vans?|"
     r"trucks?|lorry|lorries|utes?|suv|vehicles?|whip|taxi|cab|parked|parking|"
     r"towed|drives?|driving|plates?|rego|reg|registration|kennzeichen|auto|"
@@ -41,7 +42,9 @@ PLATE_SHAPE = (
 """A run of capitals and digits shaped like a plate of no distinctive shape."""
 
 
-METRO_PLATE = re.compile(r"[A-Z][a-z]+[ \t]+Metro-[A-Z][a-z]{0,2}[ \t]+\d{2}-\d{4}")
+METRO_PLATE = kept_patterns.compile(
+    r"[A-Z][a-z]+[ \t]+Metro-[A-Z][a-z]{0,2}[ \t]+\d{2}-\d{4}"
+)
 """A Bangladeshi plate: the metro, its class letter, two digit groups."""
 
 

@@ -17,6 +17,7 @@ import re
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer, before
 from anonygraph.identifiers.recognizers.email import ROLE_LOCAL_PARTS, known_suffix
 from anonygraph.identifiers.recognizers.name_checks import ORG_WORDS
+from anonygraph.tools import kept_patterns
 
 PROFILE_SITES = frozenset(
     """facebook.com fb.com instagram.com twitter.com x.com linkedin.com
@@ -38,7 +39,9 @@ SITE_PATHS = frozenset(
 """First path segments on profile sites that name no person: the site's own
 pages, a question, a video, a forum, a group or an organization's page."""
 
-PERSONAL_QUERY = re.compile(r"[?&](?:user_?id|userid|uid|profile_?id|user|u)=", re.I)
+PERSONAL_QUERY = kept_patterns.compile(
+    r"[?&](?:user_?id|userid|uid|profile_?id|user|u)=", re.I
+)
 """A query parameter that names a user."""
 
 USER_PATHS = frozenset(
@@ -54,17 +57,17 @@ PUBLIC_PATHS = frozenset(
 )
 """Path segments of an organization's or a project's public pages."""
 
-TOKEN = re.compile(r"(?=[\w-]*[a-z])(?=[\w-]*[A-Z])(?=[\w-]*\d)[\w-]{6,64}")
+TOKEN = kept_patterns.compile(r"(?=[\w-]*[a-z])(?=[\w-]*[A-Z])(?=[\w-]*\d)[\w-]{6,64}")
 """An opaque share token: upper- and lowercase letters and digits mixed."""
 
-FIRST_PERSON = re.compile(
+FIRST_PERSON = kept_patterns.compile(
     r"\b(?:my|mine|i'm|i am|i've|i have|(?:add|follow|find|friend) me (?:on|at|via))\b"
     r"[^.!?\n]{0,60}$"
 )
 """A first-person phrase earlier in the URL's sentence ("my build log at",
 "add me on steam")."""
 
-PERSONAL_CUE = re.compile(
+PERSONAL_CUE = kept_patterns.compile(
     r"(?:portfolio|website|homepage|home page|my site|my blog|blog|personal site|"
     r"my page|web)\s*[:\-]?\s*$"
 )
@@ -122,7 +125,7 @@ class PersonalUrlRecognizer(CuedPatternRecognizer):
         return bool(segments and FIRST_PERSON.search(prior))
 
 
-ORG_FORM_AFTER = re.compile(
+ORG_FORM_AFTER = kept_patterns.compile(
     r",?[ \t]+(?:A/S|ApS|AS|ASA|AB|Oy|Ltd|GmbH|Inc|LLC|AG|SA|S\.A\.|BV|B\.V\.|"
     r"plc|SRL)\b"
 )
@@ -153,7 +156,7 @@ def _joined_name(text: str, label: str) -> bool:
     return False
 
 
-OWNER_AFTER = re.compile(
+OWNER_AFTER = kept_patterns.compile(
     r"[ \t]*\((?:her|his|their|my)\b[^()\n]{0,20}\)", re.IGNORECASE
 )
 """A note after a URL that it is someone's own ("(her link, not ours)")."""
