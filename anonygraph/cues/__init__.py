@@ -27,6 +27,7 @@ from typing import Any
 
 from anonygraph.cues.ages import detect_ages
 from anonygraph.cues.boundaries import on_whole_words, within_longer_names
+from anonygraph.cues.contract import second_place, without_authorless_places
 from anonygraph.cues.cue import Cue, clause_before, sentence_of
 from anonygraph.cues.employers import confirm_employers
 from anonygraph.cues.engine import Engine, default_engine
@@ -145,6 +146,8 @@ def detect_cues(
         if c not in theirs
         and not any(n.start <= c.start and c.end <= n.end for n in named)
     ]  # fmt: skip
+    # A timetable or a forecast in no person states no place of its author's.
+    cues = without_authorless_places(doc, cues)
     # A span that is already its own coarse form ("student") is no lead to edit.
     cues = [
         replace(c, exact=False)
@@ -379,8 +382,9 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
     """
     out: list[str] = []
     last = 0
-    first_place: dict[str, str] = {}  # replacement -> the place it first stood for
+    first_place: dict[str, Cue] = {}  # replacement -> the place it first stood for
     capitalize = False
+    opened = False  # a removed span right after "(": the space after it goes too
     chosen = select_spans(cues)
     for index, cue in enumerate(chosen):
         replacement = generalize(cue)
@@ -389,12 +393,16 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
             and replacement != cue.quote
             and _names_a_place(replacement)
         ):
-            if first_place.setdefault(replacement.lower(), cue.value) != cue.value:
+            first = first_place.setdefault(replacement.lower(), cue)
+            relation = "same" if first.value == cue.value else second_place(first, cue)
+            if relation != "same":
                 # "Portland, Maine, not Oregon": "not another part of the US"
                 # would not read; the place the author is not stays unnamed.
+                # A state and a city may be one place ("Kerala ... from
+                # Thrissur"): "another part" is said of two cities only.
                 replacement = (
                     placeholder(cue.attribute)
-                    if negated(text, cue.start)
+                    if negated(text, cue.start) or relation == "unsure"
                     else f"another part of {replacement}"
                 )
         before = text[last : cue.start]
@@ -407,9 +415,13 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
             replacement = replacement[:1].upper() + replacement[1:]
         if capitalize:
             before = _capitalized(before)
+        if opened:
+            before = before.lstrip(" ")
         # A removed name at a sentence's start ("Gen-Z core: ...") leaves the
         # next word to open it.
         capitalize = sentence_start and not replacement
+        # "(BS aviation tech)" less its name: "(aviation tech)", not "( aviation".
+        opened = not replacement and before.rstrip(" ").endswith("(")
         if not replacement:
             before = before.rstrip(" ")
         # A dropped name leaves its article before the next word ("a Deloitte
@@ -433,6 +445,7 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
         out.extend([before, replacement])
         last = cue.end
     tail = _capitalized(text[last:]) if capitalize else text[last:]
+    tail = tail.lstrip(" ") if opened else tail
     result = "".join(out) + tail
     # A removed span (an age tag) must not leave "I  ," or "( )" behind.
     result = re.sub(r"\(\s*\)|\[\s*\]", "", result)
