@@ -223,6 +223,7 @@ def _name_part_before(before: Any, span: Any, cue: Cue, cues: list[Cue]) -> bool
     root = span.root
     return bool(
         cue.kind in _NAMED_PLACES
+        and not before.is_sent_start  # a sentence's first word may be any word
         and before.pos_ == "PROPN"
         and before.dep_ == "compound"
         and before.text[:1].isupper()

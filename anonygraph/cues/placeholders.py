@@ -213,6 +213,14 @@ def _status_before_noun(doc: Any, cue: Cue) -> Cue:
     if span is None or span.end >= len(doc):
         return cue
     last = span[-1]
+    if cue.attribute == "relationship_status" and any(
+        c.dep_ == "prep" and c.lower_ == "to" and c.idx > cue.end
+        for c in last.children
+    ):
+        # "Engaged since June to Shannon": the word keeps its "to", which
+        # "spoken for" cannot take ("Spoken for since June to ..."); only
+        # the status word itself goes ("I have been [RELATIONSHIP] ... to").
+        return unsure(cue, last.idx, doc.text)
     noun = last.head
     # "a female bush pilot": the noun may have other modifiers before it.
     between = doc[span.end : noun.i]
@@ -220,7 +228,10 @@ def _status_before_noun(doc: Any, cue: Cue) -> Cue:
         last.dep_ in ("amod", "compound")
         and noun.i >= span.end
         and noun.pos_ in ("NOUN", "PROPN")
-        and all(t.head.i == noun.i or t.head in between for t in between)
+        and all(
+            (t.head.i == noun.i or t.head in between) and not t.is_punct
+            for t in between
+        )
     ):
         return replace(cue, kind=STATUS_MODIFIER, replacement="")
     return cue
