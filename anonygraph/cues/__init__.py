@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from anonygraph.cues.ages import detect_ages
-from anonygraph.cues.boundaries import on_whole_words, within_longer_names
+from anonygraph.cues.boundaries import apart, on_whole_words, within_longer_names
 from anonygraph.cues.contract import second_place, without_authorless_places
 from anonygraph.cues.cue import Cue, clause_before, sentence_of
 from anonygraph.cues.employers import confirm_employers
@@ -135,7 +135,7 @@ def detect_cues(
     # placeholder; what they show is no cue (a house number) is dropped.
     cues = confirm_employers(text, doc, settle(text, doc, cues))
     # A span cut inside a word ("m 17" in "im 17") would leave a fragment.
-    cues = within_longer_names(doc, on_whole_words(text, cues))
+    cues = apart(text, within_longer_names(doc, on_whole_words(text, cues)))
     # "My nan goes to bingo in Blackpool": a place, job or age of the clause's
     # subject, someone other than the author, is no cue of the author's.
     # A name that is no place takes the names inside it along.

@@ -73,13 +73,10 @@ def on_whole_words(text: str, cues: list[Cue]) -> list[Cue]:
     out = []
     for cue in cues:
         start, end = cue.start, cue.end
-        if (
-            cue.attribute == "income_level"
-            and not _WORD_CHARS.match(text[start])
-            and _inside_word_at_start(text, start)
-        ):
-            # "FJ$420": the letters before the sign are the currency's, so
-            # the amount takes them ("about FJ[INCOME]" would keep half).
+        if cue.attribute == "income_level" and _inside_word_at_start(text, start):
+            # "FJ$420", "WS$700" (read as "S$700"): the letters before the
+            # sign are the currency's, so the amount takes them ("about
+            # FJ[INCOME]" would keep half of it).
             start = _word_start(text, start)
             cue = replace(cue, start=start, quote=text[start:end])
             out.append(cue)
@@ -256,3 +253,23 @@ def _whole_organization(doc: Any, span: Any, cue: Cue, cues: list[Cue]) -> Cue:
         quote = doc.text[cue.start : end]
         return unsure(replace(cue, end=end, quote=quote, value=quote))
     return cue
+
+
+def apart(text: str, cues: list[Cue]) -> list[Cue]:
+    """Trim a cue that starts inside another's span to begin after it.
+
+    "a 24 y.o. crane operator": the age ends in "y.o." and the parse's job
+    title starts on it; the longer span alone would win and leave "a 24
+    operator". Each keeps its own words: "y.o." is the age's, "crane
+    operator" the job's.
+    """
+    out = list(cues)
+    for first in cues:
+        for index, later in enumerate(out):
+            if not first.start < later.start < first.end < later.end:
+                continue
+            start = first.end
+            while start < later.end and text[start].isspace():
+                start += 1
+            out[index] = replace(later, start=start, quote=text[start : later.end])
+    return [c for c in out if c.quote.strip()]
