@@ -226,7 +226,9 @@ def _name_part_before(before: Any, span: Any, cue: Cue, cues: list[Cue]) -> bool
         and before.text[:1].isupper()
         and before.is_alpha
         and before.idx + len(before.text) + 1 == cue.start
-        and (before.head.i in range(span.start, span.end) or before.head.i == root.head.i)
+        and (
+            before.head.i in range(span.start, span.end) or before.head.i == root.head.i
+        )
         and not any(o.start <= before.idx < o.end for o in cues if o is not cue)
     )
 

@@ -1,4 +1,4 @@
-"""The contract a rules replacement keeps: a concrete value only where a source settles it.
+"""The contract of a rules replacement: a concrete value only where a source settles it.
 
 A detector reads a span as a place, an age or a school; the coarser form it
 writes (a country, "in my fifties", "a university") is a new statement. This
@@ -55,14 +55,18 @@ ENGLISH_SHARE = 0.2
 text's lower-case words for its lack of an English first-person word to say
 anything: a third or more in English prose, a quarter in a forecast's
 clipped lines, under a tenth in Swahili, French or Tagalog."""
-_BARE_AMOUNTS = frozenset({"amount"})
-"""Income cue kinds of an amount with no pay frame around it."""
+_PEOPLE = frozenset({"demonym", "person"})
+"""Place-attribute cue kinds that name people: a nationality ("Fellow Canucks")
+is the author's trait, and a name read as a person goes as a person."""
+_THINGS = frozenset({"amount", "organization", "institution"})
+"""Cue kinds that name a thing, not a trait of a person: an amount with no pay
+frame around it, a named employer, school or bank."""
 
 _FIRST_WORD = re.compile(
-    r"(?<![\w'])(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|us|our|ours)"
-    r"(?![\w'])",
-    re.IGNORECASE,
+    r"(?<![\w'])(?:[Ii]|[Ii]'m|im|[Ii]'ve|[Ii]'d|[Ii]'ll|[Mm]e|[Mm]y|[Mm]ine|"
+    r"[Mm]yself|[Ww]e|[Ww]e're|us|[Oo]ur|[Oo]urs)(?![\w'])"
 )
+"""The author's words; case matters only where a name is spelled so ("US")."""
 
 INSTITUTION_NOUNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:University|Uni|Univ|State|Met)\b", re.I), "university"),
@@ -91,11 +95,13 @@ technical college awards them)."""
 def speaks_of_author(doc: Any, cues: list[Cue]) -> bool:
     """Tell whether the text speaks of its author at all.
 
-    A first-person word anywhere, a cue of an attribute only a person has
-    (an age, a job, a partner), or a text of one sentence says it does; a
-    text of several sentences with places alone, written in no person
-    ("Kitwe to Ndola express bus, weekdays: ... Adult fare K45."), states
-    where a bus or the weather goes, not where its author is.
+    A first-person word anywhere, a cue of a trait only a person has (an
+    age, a job, a partner, a nationality), a verb whose subject is left out
+    ("Moved to Houston"), or one sentence not said of a name says it does.
+    A text of several sentences with places alone, in no person ("Kitwe to
+    Ndola express bus, weekdays: ... Adult fare K45."), or one sentence said
+    of a name ("The Bank of Ghana raised its rate in Accra"), states where a
+    bus, the weather or someone else goes, not where its author is.
     """
     text = doc.text
     if _FIRST_WORD.search(text):
@@ -107,15 +113,26 @@ def speaks_of_author(doc: Any, cues: list[Cue]) -> bool:
         return True
     if any(_subjectless(sentence.root) for sentence in doc.sents):
         return True  # "Moved from Lagos to Houston in 2019": the author moved
-    # One sentence with no person ("Moved to Calgary for work", "Hobart
-    # traffic is a joke") is a comment its author posts about their own
-    # life or place; only a text of several, none of them the author's, is
-    # a notice about no one.
-    if len([s for s in re.split(r"(?<=[.!?])\s+|\n+", text.strip()) if s]) < 2:
+    # One sentence with no person ("Hobart traffic is a joke") is a comment
+    # its author posts about their own place, unless it is said of someone
+    # or something named ("The Reserve Bank of New Zealand cut the rate");
+    # a text of several, none of them the author's, is a notice about no one.
+    sentences = list(doc.sents)
+    if len(sentences) < 2 and not _named_subject(sentences[0].root):
         return True
-    # A bare amount ("seats cost Rs. 1,500") is a price as often as a pay.
+    # A bare amount ("seats cost Rs. 1,500") is a price as often as a pay,
+    # and a named bank or firm is a thing a report speaks of.
     return any(
-        c.attribute in _SELF_ATTRIBUTES and c.kind not in _BARE_AMOUNTS for c in cues
+        (c.attribute in _SELF_ATTRIBUTES and c.kind not in _THINGS)
+        or c.kind in _PEOPLE
+        for c in cues
+    )
+
+
+def _named_subject(verb: Any) -> bool:
+    """Tell a clause said of someone or something named ("Serena Williams won")."""
+    return any(
+        c.dep_ in ("nsubj", "nsubjpass") and c.pos_ == "PROPN" for c in verb.children
     )
 
 
@@ -140,10 +157,10 @@ def without_authorless_places(doc: Any, cues: list[Cue]) -> list[Cue]:
     return [
         c
         for c in cues
-        if c.attribute not in _PLACE_ATTRIBUTES
+        if c.kind in _PEOPLE
+        or c.attribute not in _PLACE_ATTRIBUTES
         and c.kind not in PLACE_KINDS
-        and c.kind not in _BARE_AMOUNTS
-        and c.kind != "organization"
+        and c.kind not in _THINGS
     ]
 
 
@@ -228,7 +245,7 @@ def school_noun(name: str, sentence: str) -> str:
 
 
 def authors_study(sentence: str) -> bool:
-    """Tell whether a sentence may state the author's studies: it is in the first person."""
+    """Tell whether a sentence may state the author's studies: a first-person one."""
     return _FIRST_WORD.search(sentence) is not None
 
 

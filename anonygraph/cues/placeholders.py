@@ -214,8 +214,7 @@ def _status_before_noun(doc: Any, cue: Cue) -> Cue:
         return cue
     last = span[-1]
     if cue.attribute == "relationship_status" and any(
-        c.dep_ == "prep" and c.lower_ == "to" and c.idx > cue.end
-        for c in last.children
+        c.dep_ == "prep" and c.lower_ == "to" and c.idx > cue.end for c in last.children
     ):
         # "Engaged since June to Shannon": the word keeps its "to", which
         # "spoken for" cannot take ("Spoken for since June to ..."); only

@@ -65,6 +65,11 @@ def test_when_an_age_is_apposed_to_someone_else_then_it_stays_theirs(
          "Winds ease by the evening.",
          "Coastal Oregon outlook: Astoria cloudy with a high of 12 degrees. "
          "Winds ease by the evening."),
+        # One sentence said of someone or something named is theirs.
+        ("The Bank of Ghana raised its policy rate in Accra on Monday.",
+         "The Bank of Ghana raised its policy rate in Accra on Monday."),
+        ("Naomi Osaka won her first major in New York at 20.",
+         "Naomi Osaka won her first major in New York at 20."),
         # Counter-cases: a verb with its subject left out is the author's,
         # and so is a one-sentence comment.
         ("Moved from Split to Zagreb last spring. The coffee is better here.",
