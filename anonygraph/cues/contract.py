@@ -123,8 +123,7 @@ def speaks_of_author(doc: Any, cues: list[Cue]) -> bool:
     # A bare amount ("seats cost Rs. 1,500") is a price as often as a pay,
     # and a named bank or firm is a thing a report speaks of.
     return any(
-        (c.attribute in _SELF_ATTRIBUTES and c.kind not in _THINGS)
-        or c.kind in _PEOPLE
+        (c.attribute in _SELF_ATTRIBUTES and c.kind not in _THINGS) or c.kind in _PEOPLE
         for c in cues
     )
 
