@@ -23,6 +23,9 @@ What makes a cue sure:
     Amounts: the currency is written (see `anonygraph.cues.money`).
     Every replacement reads in its slot: after a determiner a phrase with its
         own article does not ("the Richmond area"), so the placeholder stands.
+    What no source settles (a name used as a person, an age apposed to
+        someone else, a school's kind, a text about no one) is decided in
+        `anonygraph.cues.contract`, which this module and the detectors ask.
 
 Spans that are already placeholders (``[PERSON_1]`` from the identifier step,
 ``[PLACE]``) are never cues.
