@@ -118,8 +118,8 @@ def speaks_of_author(doc: Any, cues: list[Cue]) -> bool:
     # or something named ("The Reserve Bank of New Zealand cut the rate");
     # a text of several, none of them the author's, is a notice about no one.
     sentences = list(doc.sents)
-    if len(sentences) < 2 and not _named_subject(sentences[0].root):
-        return True
+    if not sentences or (len(sentences) < 2 and not _named_subject(sentences[0].root)):
+        return True  # an empty text has nothing to keep from its author
     # A bare amount ("seats cost Rs. 1,500") is a price as often as a pay,
     # and a named bank or firm is a thing a report speaks of.
     return any(

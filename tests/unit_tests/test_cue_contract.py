@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from anonygraph.cues import detect_cues
+from anonygraph.cues.engine import default_engine
 from unit_tests.rules_rewrite import rewritten
 
 
@@ -170,3 +172,8 @@ def test_when_a_modifier_or_status_is_replaced_then_the_rest_reads(
     text: str, expected: str
 ) -> None:
     assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", " ", "\n\n"])
+def test_when_a_text_is_empty_then_it_has_no_cue(text: str) -> None:
+    assert detect_cues(text, engine=default_engine()) == []
