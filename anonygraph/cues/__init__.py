@@ -455,8 +455,9 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
     result = re.sub(r",(\s*,)+", ",", result)
     if not text[:1].isspace():
         result = result.lstrip(" ")  # a removed first word leaves no space
+    # Not after an abbreviation's dot ("Kamloops, B.C., and"): no sentence ends.
     return re.sub(
-        r"(^|[.!?])\s*[,;]\s*(\w)",
+        r"(^|(?<!\.[A-Za-z])[.!?])\s*[,;]\s*(\w)",
         lambda m: m.group(1) + (" " if m.group(1) else "") + m.group(2).upper(),
         result,
     )

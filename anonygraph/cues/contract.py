@@ -168,12 +168,15 @@ def used_as_person(span: Any) -> bool:
 
     "Dallas from HR will present": the subject of a clause, with "from" and a
     word no place is (a department, a team) after it; "idk who Nevada is":
-    the name a "who" asks about.
+    the name a "who" asks about; "omw to Chelsea's place": a given name
+    (Faker lists it) owning a thing, where the tagger does not say place.
 
     Args:
         span: The name's spaCy span.
 
     """
+    from anonygraph.cues.person_roles import known_name  # it imports detectors
+
     root = span.root
     doc = span.doc
     before = doc[span.start - 1] if span.start > 0 else None
@@ -183,6 +186,13 @@ def used_as_person(span: Any) -> bool:
         c.dep_ == "attr" and c.lower_ in ("who", "whom") for c in root.head.children
     ):
         return True
+    if (
+        root.dep_ == "poss"
+        and root.head.pos_ == "NOUN"
+        and root.ent_type_ not in ("GPE", "LOC")
+        and known_name(span.text)
+    ):
+        return True  # "omw to Chelsea's place": a given name owning a thing
     if root.dep_ not in ("nsubj", "nsubjpass"):
         return False
     for child in root.children:

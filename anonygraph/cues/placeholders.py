@@ -559,6 +559,12 @@ def _in_its_slot(text: str, cue: Cue, doc: Any) -> Cue:
         and _DETERMINER_BEFORE.search(text[: cue.start])
     ):
         return unsure(cue)  # "the Richmond area" -> "the [PLACE] area"
+    owner = re.search(r"(?:'s|’s)$", cue.quote) or re.match(r"['’]s\b", text[cue.end :])
+    if cue.kind in _PLACE_KINDS - {"country"} and owner and cue.sure and replacement:
+        # "Brooklyn's flat", "Sydney's beaches": the country's ("the US's
+        # flat") is another owner, and the name may be a person's.
+        cue = unsure(cue)
+        replacement = cue.replacement
     if (
         cue.kind in _PLACE_KINDS
         and re.search(r"(?:'s|’s)$", cue.quote)

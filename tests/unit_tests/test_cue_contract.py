@@ -25,6 +25,12 @@ from unit_tests.rules_rewrite import rewritten
          "Houston from legal will join the call. I work from home in [PLACE]."),
         ("idk who Florida is lol. I'm heading out.",
          "idk who Florida is lol. I'm heading out."),
+        # A given name owning a thing, not tagged a place, is a person.
+        ("Heading to Chelsea's flat tonight, I'll bring snacks.",
+         "Heading to Chelsea's flat tonight, I'll bring snacks."),
+        # Tagged a place, it still owns no country's flat: the placeholder.
+        ("Heading to Brooklyn's flat tonight, I'll bring snacks.",
+         "Heading to [PLACE]'s flat tonight, I'll bring snacks."),
         # Counter-case: the same name where the author moves is a place.
         ("I moved from Austin to Denver last year.",
          "I moved from the US to another part of the US last year."),
@@ -141,6 +147,9 @@ def test_when_two_places_share_a_country_then_another_part_is_said_of_two_cities
         # A capitalised word before a place, in the same name, goes with it.
         ("Our coach with the Go North East lot was late. I live in Leeds.",
          "the Go lot"),
+        # A postal code with dots qualifies the city, and its dot ends no
+        # sentence ("Canada, B.C. And").
+        ("Born in Kamloops, B.C., and raised there.", "B.C. And"),
         # A removed word after a bracket leaves no space inside it.
         ("I'm a crane operator, came here after UAF (BS marine tech).", "( "),
         # Two spans that overlap keep their own words ("24 y.o." the age's).
