@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from anonygraph.cues.ages import RELATIVE_SUBJECT
 from anonygraph.cues.cue import Cue
 
 FIRST_PERSON = frozenset(
@@ -168,20 +169,27 @@ def used_as_person(span: Any) -> bool:
 
     "Dallas from HR will present": the subject of a clause, with "from" and a
     word no place is (a department, a team) after it; "idk who Nevada is":
-    the name a "who" asks about; "omw to Chelsea's place": a given name
+    the name a "who" asks about; "Uncle Denver": a name after a kin word;
+    "omw to Chelsea's place": a given name
     (Faker lists it) owning a thing, where the tagger does not say place.
 
     Args:
         span: The name's spaCy span.
 
     """
-    from anonygraph.cues.person_roles import known_name  # it imports detectors
+    from anonygraph.cues.person_roles import kin_words, known_name
+    from anonygraph.cues.places import fold
 
     root = span.root
     doc = span.doc
     before = doc[span.start - 1] if span.start > 0 else None
     if before is not None and before.lower_ in ("who", "whom"):
         return True
+    if before is not None and (
+        fold(before.text) in kin_words()
+        or RELATIVE_SUBJECT.fullmatch(f"my {before.lower_}") is not None
+    ):
+        return True  # "Uncle Denver is a plumber": a relative's name
     if root.dep_ in ("nsubj", "nsubjpass") and any(
         c.dep_ == "attr" and c.lower_ in ("who", "whom") for c in root.head.children
     ):

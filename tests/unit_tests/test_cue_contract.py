@@ -25,6 +25,12 @@ from unit_tests.rules_rewrite import rewritten
          "Houston from legal will join the call. I work from home in [PLACE]."),
         ("idk who Florida is lol. I'm heading out.",
          "idk who Florida is lol. I'm heading out."),
+        # A name after a kin word is a relative, and the place of a clause
+        # whose subject is the identifier pass's person is theirs.
+        ("Cousin Denver drives a cab in Leeds. I'm back in Hull now.",
+         "Cousin Denver drives a cab in Leeds. I'm back in [PLACE] now."),
+        ("Aunt [PERSON_1] runs a bakery in Leeds. I'm back in Hull now.",
+         "Aunt [PERSON_1] runs a bakery in Leeds. I'm back in [PLACE] now."),
         # A given name owning a thing, not tagged a place, is a person.
         ("Heading to Chelsea's flat tonight, I'll bring snacks.",
          "Heading to Chelsea's flat tonight, I'll bring snacks."),
