@@ -200,9 +200,20 @@ def _other_person(token: Any, cue: Cue) -> bool:
             and fold(token.text) not in gazetteer()
         )
         # "Uncle [PERSON_1] is a plumber in Leeds": the identifier pass's
-        # person, as the subject of a sentence not the author's.
+        # person after a kin word, in a sentence not the author's.
         or (
             PERSON_MARK.fullmatch(token.text) is not None
+            and _kin_before(token)
             and not any(t.lower_ in AUTHOR for t in token.sent)
         )
+    )
+
+
+def _kin_before(token: Any) -> bool:
+    """Tell whether a kin word stands right before a ``[PERSON_n]`` mark."""
+    at = token.i - 1
+    if at >= 0 and token.doc[at].text == "[":
+        at -= 1
+    return (
+        at >= 0 and RELATIVE_SUBJECT.fullmatch(f"my {token.doc[at].lower_}") is not None
     )
