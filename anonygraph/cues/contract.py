@@ -8,10 +8,12 @@ that every detector's cue is judged by the same rules:
 Places:
     A name is no place where its sentence uses it as a person
     (`used_as_person`): the subject of a clause with "from" and a group after
-    it ("Dallas from HR will present"), or the one a "who" asks about ("idk
-    who Nevada is"). A text that never speaks of its author (no first-person
-    word and no cue of the author but places: a timetable, a forecast, a
-    council report) holds no place of the author's (`speaks_of_author`).
+    it ("Dallas from HR will present"), the one a "who" asks about ("idk
+    who Nevada is"), a name after a kin word ("Uncle Denver"), or a given
+    name owning a thing ("Chelsea's place"). A text that never speaks of
+    its author (no first-person word, no subject left out, no cue of a trait:
+    a timetable, a forecast, a council report, a sentence said of a name)
+    holds no place of the author's (`speaks_of_author`).
     Within one text, a place the rewrite would call "another part of" a
     country is a second place only when both are cities of different names
     (`second_place`): "Lafayette, Louisiana" after "Lafayette" is the same
