@@ -26,7 +26,8 @@ from dataclasses import replace
 from typing import Any
 
 from anonygraph.cues.ages import detect_ages
-from anonygraph.cues.boundaries import on_whole_words, within_longer_names
+from anonygraph.cues.boundaries import apart, on_whole_words, within_longer_names
+from anonygraph.cues.contract import second_place, without_authorless_places
 from anonygraph.cues.cue import Cue, clause_before, sentence_of
 from anonygraph.cues.employers import confirm_employers
 from anonygraph.cues.engine import Engine, default_engine
@@ -135,7 +136,7 @@ def detect_cues(
     # placeholder; what they show is no cue (a house number) is dropped.
     cues = confirm_employers(text, doc, settle(text, doc, cues))
     # A span cut inside a word ("m 17" in "im 17") would leave a fragment.
-    cues = within_longer_names(doc, on_whole_words(text, cues))
+    cues = apart(text, within_longer_names(doc, on_whole_words(text, cues)))
     # "My nan goes to bingo in Blackpool": a place, job or age of the clause's
     # subject, someone other than the author, is no cue of the author's.
     # A name that is no place takes the names inside it along.
@@ -146,6 +147,8 @@ def detect_cues(
         if c not in theirs
         and not any(n.start <= c.start and c.end <= n.end for n in named)
     ]  # fmt: skip
+    # A timetable or a forecast in no person states no place of its author's.
+    cues = without_authorless_places(doc, cues)
     # A span that is already its own coarse form ("student") is no lead to edit.
     cues = [
         replace(c, exact=False)
@@ -384,8 +387,9 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
     """
     out: list[str] = []
     last = 0
-    first_place: dict[str, str] = {}  # replacement -> the place it first stood for
+    first_place: dict[str, Cue] = {}  # replacement -> the place it first stood for
     capitalize = False
+    opened = False  # a removed span right after "(": the space after it goes too
     chosen = select_spans(cues)
     for index, cue in enumerate(chosen):
         replacement = generalize(cue)
@@ -394,12 +398,16 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
             and replacement != cue.quote
             and _names_a_place(replacement)
         ):
-            if first_place.setdefault(replacement.lower(), cue.value) != cue.value:
+            first = first_place.setdefault(replacement.lower(), cue)
+            relation = "same" if first.value == cue.value else second_place(first, cue)
+            if relation != "same":
                 # "Portland, Maine, not Oregon": "not another part of the US"
                 # would not read; the place the author is not stays unnamed.
+                # A state and a city may be one place ("Kerala ... from
+                # Thrissur"): "another part" is said of two cities only.
                 replacement = (
                     placeholder(cue.attribute)
-                    if negated(text, cue.start)
+                    if negated(text, cue.start) or relation == "unsure"
                     else f"another part of {replacement}"
                 )
         before = text[last : cue.start]
@@ -412,9 +420,13 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
             replacement = replacement[:1].upper() + replacement[1:]
         if capitalize:
             before = _capitalized(before)
+        if opened:
+            before = before.lstrip(" ")
         # A removed name at a sentence's start ("Gen-Z core: ...") leaves the
         # next word to open it.
         capitalize = sentence_start and not replacement
+        # "(BS aviation tech)" less its name: "(aviation tech)", not "( aviation".
+        opened = not replacement and before.rstrip(" ").endswith("(")
         if not replacement:
             before = before.rstrip(" ")
         # A dropped name leaves its article before the next word ("a Deloitte
@@ -438,6 +450,7 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
         out.extend([before, replacement])
         last = cue.end
     tail = _capitalized(text[last:]) if capitalize else text[last:]
+    tail = tail.lstrip(" ") if opened else tail
     result = "".join(out) + tail
     # A removed span (an age tag) must not leave "I  ," or "( )" behind.
     result = re.sub(r"\(\s*\)|\[\s*\]", "", result)
@@ -447,8 +460,9 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
     result = re.sub(r",(\s*,)+", ",", result)
     if not text[:1].isspace():
         result = result.lstrip(" ")  # a removed first word leaves no space
+    # Not after an abbreviation's dot ("Kamloops, B.C., and"): no sentence ends.
     return re.sub(
-        r"(^|[.!?])\s*[,;]\s*(\w)",
+        r"(^|(?<!\.[A-Za-z])[.!?])\s*[,;]\s*(\w)",
         lambda m: m.group(1) + (" " if m.group(1) else "") + m.group(2).upper(),
         result,
     )

@@ -73,6 +73,14 @@ def on_whole_words(text: str, cues: list[Cue]) -> list[Cue]:
     out = []
     for cue in cues:
         start, end = cue.start, cue.end
+        if cue.attribute == "income_level" and _inside_word_at_start(text, start):
+            # "FJ$420", "WS$700" (read as "S$700"): the letters before the
+            # sign are the currency's, so the amount takes them ("about
+            # FJ[INCOME]" would keep half of it).
+            start = _word_start(text, start)
+            cue = replace(cue, start=start, quote=text[start:end])
+            out.append(cue)
+            continue
         if _inside_word_at_start(text, start):
             start = _word_end(text, start)
         if _inside_word_at_end(text, end):
@@ -142,6 +150,13 @@ def within_longer_names(doc: Any, cues: list[Cue]) -> list[Cue]:
     text = doc.text
     for cue in cues:
         span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+        if span is not None and _abbreviation_dot(text, span, cue):
+            # "M.Sc. Chemistry": the dot is the abbreviation's, not a full
+            # stop; left behind it would end a sentence ("degree. Chemistry").
+            cue = replace(cue, end=cue.end + 1, quote=text[cue.start : cue.end + 1])
+        if span is not None and cue.kind == "organization":
+            out.append(_whole_organization(doc, span, cue, cues))
+            continue
         if span is None or not cue.attribute.endswith("country"):
             out.append(cue)
             continue
@@ -156,6 +171,11 @@ def within_longer_names(doc: Any, cues: list[Cue]) -> list[Cue]:
             and before.head.i in range(span.start, span.end)
         ):
             cue = replace(cue, start=before.idx, kind="organization")
+        elif before is not None and _name_part_before(before, span, cue, cues):
+            # "Interior Alaska", "the Go North East lot": a capitalised word
+            # before the place, joined to the same noun, makes one longer
+            # name ("Interior the US", "the Go lot" would cut it).
+            cue = replace(cue, start=before.idx, kind="area")
         elif (
             after is not None
             and after.pos_ == "PROPN"
@@ -172,3 +192,86 @@ def within_longer_names(doc: Any, cues: list[Cue]) -> list[Cue]:
         quote = text[cue.start : cue.end]
         out.append(unsure(replace(cue, quote=quote, value=quote)))
     return out
+
+
+_NAMED_PLACES = frozenset({"city", "state", "region", "country", "name_modifier"})
+"""Cue kinds that are a place's own name (not a demonym, not "the area")."""
+
+_DOTTED = re.compile(r"(?:[A-Za-z]{1,3}\.)+[A-Za-z]{1,4}")
+"""An abbreviation written with dots, short of its last one ("M.Sc", "B.Tech")."""
+
+
+def _abbreviation_dot(text: str, span: Any, cue: Cue) -> bool:
+    """Tell whether the dot after a dotted abbreviation is its own, not a full stop.
+
+    "M.Sc. Chemistry from ...": the word after the dot names what the
+    abbreviation is in (a noun); a new sentence opens on a pronoun, a
+    determiner or an adverb ("M.Sc. Then I moved").
+    """
+    doc = span.doc
+    if not _DOTTED.fullmatch(cue.quote) or text[cue.end : cue.end + 2] != ". ":
+        return False
+    following = [t for t in doc[span.end :] if t.idx > cue.end][:1]
+    return bool(following) and following[0].pos_ in ("NOUN", "PROPN", "ADJ")
+
+
+def _name_part_before(before: Any, span: Any, cue: Cue, cues: list[Cue]) -> bool:
+    """Tell whether the word before a place is a capitalised part of the same name."""
+    root = span.root
+    return bool(
+        cue.kind in _NAMED_PLACES
+        and not before.is_sent_start  # a sentence's first word may be any word
+        and before.pos_ == "PROPN"
+        and before.dep_ == "compound"
+        and before.text[:1].isupper()
+        and before.is_alpha
+        and before.idx + len(before.text) + 1 == cue.start
+        and (
+            before.head.i in range(span.start, span.end) or before.head.i == root.head.i
+        )
+        and not any(o.start <= before.idx < o.end for o in cues if o is not cue)
+    )
+
+
+def _whole_organization(doc: Any, span: Any, cue: Cue, cues: list[Cue]) -> Cue:
+    """Widen an employer or school over the capitalised noun its name runs into.
+
+    "Little Kathmandu Kitchen": the tagger stopped at "Kitchen", and "a company
+    Kitchen" would not read; the whole name becomes the typed placeholder.
+    """
+    if span.end >= len(doc):
+        return cue
+    after = doc[span.end]
+    if (
+        after.pos_ in ("NOUN", "PROPN")
+        and after.text[:1].isupper()
+        and after.is_alpha
+        and after.idx == cue.end + 1
+        and span[-1].dep_ == "compound"
+        and span[-1].head.i == after.i
+        and not any(o.start <= after.idx < o.end for o in cues)
+    ):
+        end = after.idx + len(after.text)
+        quote = doc.text[cue.start : end]
+        return unsure(replace(cue, end=end, quote=quote, value=quote))
+    return cue
+
+
+def apart(text: str, cues: list[Cue]) -> list[Cue]:
+    """Trim a cue that starts inside another's span to begin after it.
+
+    "a 24 y.o. crane operator": the age ends in "y.o." and the parse's job
+    title starts on it; the longer span alone would win and leave "a 24
+    operator". Each keeps its own words: "y.o." is the age's, "crane
+    operator" the job's.
+    """
+    out = list(cues)
+    for first in cues:
+        for index, later in enumerate(out):
+            if not first.start < later.start < first.end < later.end:
+                continue
+            start = first.end
+            while start < later.end and text[start].isspace():
+                start += 1
+            out[index] = replace(later, start=start, quote=text[start : later.end])
+    return [c for c in out if c.quote.strip()]

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from anonygraph.cues.boundaries import split_at_joints
+from anonygraph.cues.contract import authors_study, school_noun
 from anonygraph.cues.cue import Cue, sentence_of
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.occupations import job_words
@@ -547,7 +548,11 @@ def organization_cue(
         # "doing deliveries for Deliveroo since graduating": one works for a
         # company; the studies elsewhere in the sentence are another clause's.
         education = False
-    elif EDUCATION_CONTEXT.search(sentence) or WORK_CONTEXT.search(sentence):
+    elif (
+        EDUCATION_CONTEXT.search(sentence) or WORK_CONTEXT.search(sentence)
+    ) and authors_study(sentence):
+        # Only a sentence of the author's says the name is the author's
+        # school or work ("Class 4B sports day is at X" names a venue).
         education = bool(EDUCATION_CONTEXT.search(sentence)) and not re.search(
             r"\b(?:work|job|shift)\b", sentence, re.IGNORECASE
         )
@@ -559,8 +564,18 @@ def organization_cue(
         return Cue(start, end, text[start:end], attribute, "area", name,
                    placeholder(attribute), 4, sure=False)  # fmt: skip
     possessive = text[end : end + 2] in ("'s", "’s")
-    high = re.search(r"\bHigh\b", name) or re.search(r"high school", sentence, re.I)
-    noun = ("high school" if high else "university") if education else "company"
+    high = re.search(r"high school", sentence, re.I) and not EDUCATION_NAME.search(name)
+    noun = (
+        ("high school" if high else school_noun(name, sentence))
+        if education
+        else "company"
+    )
+    if not noun:
+        # A school whose name and sentence say no kind ("Diploma from
+        # NORTEC"): "a university" would be a guess.
+        start = _with_article(text, start)
+        return Cue(start, end, text[start:end], "education", "organization", name,
+                   "[SCHOOL]", 4, sure=False)  # fmt: skip
     if before == "shift" or re.search(r"\bshift at\s*$", text[:start], re.I):
         replacement = "work"
     elif possessive or before not in ("at", "for", "with", "joined", "from", "to"):

@@ -10,6 +10,7 @@ or with no subject at all ("Born in Leeds"), stays the author's.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -29,6 +30,8 @@ AUTHOR = frozenset({"i", "me", "we", "us", "myself", "i'm"})
 OTHER_PRONOUNS = frozenset({"he", "she", "they", "him", "her", "them", "his", "their"})
 CLAUSE_HEADS = frozenset({"VERB", "AUX"})
 AUTHOR_POSSESSIVES = frozenset({"my", "our"})
+PERSON_MARK = re.compile(r"PERSON_\d+")
+"""The inside of the identifier pass's ``[PERSON_n]``, as the parse splits it."""
 
 
 @lru_cache(maxsize=1)
@@ -134,7 +137,12 @@ def _other_owns(doc: Any, cue: Cue) -> bool:
 def _names_other(token: Any, cue: Cue) -> bool:
     """Tell whether a name is headed by a kin word ("my uncle Lincoln")."""
     return any(
-        c.dep_ in ("compound", "appos") and c.pos_ == "NOUN" and _other_person(c, cue)
+        c.dep_ in ("compound", "appos")
+        and (
+            (c.pos_ == "NOUN" and _other_person(c, cue))
+            # "Cousin Denver": the kin word capitalised, tagged a name.
+            or (c.pos_ == "PROPN" and RELATIVE_SUBJECT.fullmatch(f"my {c.lower_}"))
+        )
         for c in token.children
     )
 
@@ -191,4 +199,21 @@ def _other_person(token: Any, cue: Cue) -> bool:
             and not any(t.lower_ in AUTHOR for t in token.sent)
             and fold(token.text) not in gazetteer()
         )
+        # "Uncle [PERSON_1] is a plumber in Leeds": the identifier pass's
+        # person after a kin word, in a sentence not the author's.
+        or (
+            PERSON_MARK.fullmatch(token.text) is not None
+            and _kin_before(token)
+            and not any(t.lower_ in AUTHOR for t in token.sent)
+        )
+    )
+
+
+def _kin_before(token: Any) -> bool:
+    """Tell whether a kin word stands right before a ``[PERSON_n]`` mark."""
+    at = token.i - 1
+    if at >= 0 and token.doc[at].text == "[":
+        at -= 1
+    return (
+        at >= 0 and RELATIVE_SUBJECT.fullmatch(f"my {token.doc[at].lower_}") is not None
     )

@@ -23,6 +23,9 @@ What makes a cue sure:
     Amounts: the currency is written (see `anonygraph.cues.money`).
     Every replacement reads in its slot: after a determiner a phrase with its
         own article does not ("the Richmond area"), so the placeholder stands.
+    What no source settles (a name used as a person, an age apposed to
+        someone else, a school's kind, a text about no one) is decided in
+        `anonygraph.cues.contract`, which this module and the detectors ask.
 
 Spans that are already placeholders (``[PERSON_1]`` from the identifier step,
 ``[PLACE]``) are never cues.
@@ -35,6 +38,7 @@ from dataclasses import replace
 from typing import Any
 
 from anonygraph.cues.ages import decade_phrase
+from anonygraph.cues.contract import others_age, used_as_person
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.namesakes import (
     SURE_CITY_POPULATION,
@@ -115,6 +119,9 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
     """
     held = [(m.start(), m.end()) for m in BRACKETED.finditer(text)]
     cues = [c for c in cues if not any(c.start < e and s < c.end for s, e in held)]
+    # A name the sentence uses as a person ("Dallas from HR") is no place,
+    # so it confirms no country for the other places either.
+    cues = [c for c in cues if not _person_named(doc, c)]
     context = _countries_stated(text, cues)
     qualified = _qualified_names(cues)
     out = []
@@ -123,10 +130,16 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
         if settled is None:
             pass
         elif cue.attribute == "age" and cue.kind in ("age", "age_then"):
-            settled = _settle_age(text, doc, cue)
+            number = _number_token(doc, cue)
+            # "Councillor X, 54, said": the number is the subject's age.
+            others = number is not None and others_age(doc, number)
+            settled = None if others else _settle_age(text, doc, cue)
         elif cue.kind in _PLACE_KINDS and cue.attribute.endswith("country"):
             settled = _settle_place(text, doc, cue, context, qualified)
-        elif cue.attribute == "relationship_status" and cue.kind == "status":
+        elif (cue.attribute == "relationship_status" and cue.kind == "status") or (
+            cue.attribute == "sex" and cue.kind == "self_reference"
+        ):
+            # "a divorced father", "a female pilot": the word goes, the noun stays.
             settled = _status_before_noun(doc, cue)
         elif cue.kind == "salary" and _paid_by_author(doc, cue):
             settled = None  # "I paid 40k for my car": a price, not an income
@@ -135,6 +148,22 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
         if settled is not None:
             out.append(_in_its_slot(text, settled, doc))
     return out
+
+
+def _person_named(doc: Any, cue: Cue) -> bool:
+    if cue.kind not in _PLACE_KINDS or not cue.attribute.endswith("country"):
+        return False
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None:
+        return False
+    if used_as_person(span):
+        return True
+    # "Dallas from HR": where that person is from is theirs (a department).
+    preposition = span.root.head
+    if span.root.dep_ != "pobj" or preposition.lower_ != "from":
+        return False
+    person = preposition.head
+    return used_as_person(doc[person.i : person.i + 1])
 
 
 _FIRST_PERSON = frozenset(
@@ -187,8 +216,26 @@ def _status_before_noun(doc: Any, cue: Cue) -> Cue:
     span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
     if span is None or span.end >= len(doc):
         return cue
-    last, noun = span[-1], doc[span.end]
-    if last.dep_ == "amod" and last.head.i == noun.i and noun.pos_ in ("NOUN", "PROPN"):
+    last = span[-1]
+    if cue.attribute == "relationship_status" and any(
+        c.dep_ == "prep" and c.lower_ == "to" and c.idx > cue.end for c in last.children
+    ):
+        # "Engaged since June to Shannon": the word keeps its "to", which
+        # "spoken for" cannot take ("Spoken for since June to ..."); only
+        # the status word itself goes ("I have been [RELATIONSHIP] ... to").
+        return unsure(cue, last.idx, doc.text)
+    noun = last.head
+    # "a female bush pilot": the noun may have other modifiers before it.
+    between = doc[span.end : noun.i]
+    if (
+        last.dep_ in ("amod", "compound")
+        and noun.i >= span.end
+        and noun.pos_ in ("NOUN", "PROPN")
+        and all(
+            (t.head.i == noun.i or t.head in between) and not t.is_punct
+            for t in between
+        )
+    ):
         return replace(cue, kind=STATUS_MODIFIER, replacement="")
     return cue
 
@@ -513,6 +560,12 @@ def _in_its_slot(text: str, cue: Cue, doc: Any) -> Cue:
         and _DETERMINER_BEFORE.search(text[: cue.start])
     ):
         return unsure(cue)  # "the Richmond area" -> "the [PLACE] area"
+    owner = re.search(r"(?:'s|’s)$", cue.quote) or re.match(r"['’]s\b", text[cue.end :])
+    if cue.kind in _PLACE_KINDS - {"country"} and owner and cue.sure and replacement:
+        # "Brooklyn's flat", "Sydney's beaches": the country's ("the US's
+        # flat") is another owner, and the name may be a person's.
+        cue = unsure(cue)
+        replacement = cue.replacement
     if (
         cue.kind in _PLACE_KINDS
         and re.search(r"(?:'s|’s)$", cue.quote)

@@ -36,10 +36,11 @@ def merge_qualified_places(text: str, cues: list[Cue]) -> list[Cue]:
         if first in gone or first.kind not in ("city", "state", "region"):
             continue
         second = places[index + 1] if index + 1 < len(places) else None
-        code = re.match(r",\s*([A-Z]{2,3})\b", text[first.end :])
-        if code and code.group(1) in codes:
-            # "Victoria, BC", "New Brunswick, NJ": a postal code says which.
-            country = codes[code.group(1)]
+        code = re.match(r",\s*([A-Z]{2,3}\b|(?:[A-Z]\.){2,3})", text[first.end :])
+        if code and code.group(1).replace(".", "") in codes:
+            # "Victoria, BC", "New Brunswick, NJ", "Kamloops, B.C.": a postal
+            # code, with or without its dots, says which.
+            country = codes[code.group(1).replace(".", "")]
             end = first.end + code.end()
         elif (
             second is not None

@@ -30,8 +30,9 @@ CLASSES = {
          "My wedding is fixed for December, so I'm busy."),
         ("My sister works at Globex.", "My sister works at [ORG]."),
         ("I'm a staff nurse at KTPH.", "I'm a healthcare worker at [ORG]."),
+        # An associate's degree is a college's: no word settles "university".
         ("Finished my associate's at Bunker Hill this spring.",
-         "Finished my degree at a university this spring."),
+         "Finished my degree at [SCHOOL] this spring."),
         # Counter-cases: the parse ties the name to the author's work, or the
         # name's noun is a street the author lives on.
         ("I've worked at Globex for six years.",

@@ -1,0 +1,290 @@
+"""The contract of a rules replacement: a concrete value only where a source settles it.
+
+A detector reads a span as a place, an age or a school; the coarser form it
+writes (a country, "in my fifties", "a university") is a new statement. This
+module holds the sources that may settle such a statement, in one place, so
+that every detector's cue is judged by the same rules:
+
+Places:
+    A name is no place where its sentence uses it as a person
+    (`used_as_person`): the subject of a clause with "from" and a group after
+    it ("Dallas from HR will present"), the one a "who" asks about ("idk
+    who Nevada is"), a name after a kin word ("Uncle Denver"), or a given
+    name owning a thing ("Chelsea's place"). A text that never speaks of
+    its author (no first-person word, no subject left out, no cue of a trait:
+    a timetable, a forecast, a council report, a sentence said of a name)
+    holds no place of the author's (`speaks_of_author`).
+    Within one text, a place the rewrite would call "another part of" a
+    country is a second place only when both are cities of different names
+    (`second_place`): "Lafayette, Louisiana" after "Lafayette" is the same
+    place, and Thrissur after Kerala may lie in it.
+Ages:
+    A number set beside someone other than the author, as an apposition to a
+    clause's subject in a sentence with no first-person word ("Councillor
+    X, 54, said"), is that person's age, not the author's (`others_age`).
+Schools:
+    The kind of institution is what the name says it is (a college stays "a
+    college"); a name with no such word is "a university" only where a
+    degree-level word in its sentence says so, and otherwise the typed
+    placeholder (`school_noun`). A study word elsewhere in a sentence that
+    holds no first-person word ("Class 4B sports day is at X") makes X no
+    school of the author's (`authors_study`).
+
+Where a source is missing, the caller writes the attribute's typed
+placeholder, or leaves the span as written when it is someone else's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from anonygraph.cues.ages import RELATIVE_SUBJECT
+from anonygraph.cues.cue import Cue
+
+FIRST_PERSON = frozenset(
+    {"i", "i'm", "im", "i've", "me", "my", "mine", "myself", "we", "us", "our", "ours"}
+)
+"""Words by which a text speaks of its author."""
+
+PLACE_KINDS = frozenset({"city", "state", "region", "country", "area", "landmark"})
+_PLACE_ATTRIBUTES = frozenset({"city_country", "birth_city_country"})
+_SELF_ATTRIBUTES = frozenset(
+    {"age", "sex", "occupation", "relationship_status", "income_level"}
+)
+"""Attributes whose cue, found anywhere, says the text is about its author."""
+ENGLISH_SHARE = 0.2
+"""The least share of English function words ("the", "to", "at") among a
+text's lower-case words for its lack of an English first-person word to say
+anything: a third or more in English prose, a quarter in a forecast's
+clipped lines, under a tenth in Swahili, French or Tagalog."""
+_PEOPLE = frozenset({"demonym", "person"})
+"""Place-attribute cue kinds that name people: a nationality ("Fellow Canucks")
+is the author's trait, and a name read as a person goes as a person."""
+_THINGS = frozenset({"amount", "organization", "institution"})
+"""Cue kinds that name a thing, not a trait of a person: an amount with no pay
+frame around it, a named employer, school or bank."""
+
+_FIRST_WORD = re.compile(
+    r"(?<![\w'])(?:[Ii]|[Ii]'m|im|[Ii]'ve|[Ii]'d|[Ii]'ll|[Mm]e|[Mm]y|[Mm]ine|"
+    r"[Mm]yself|[Ww]e|[Ww]e're|us|[Oo]ur|[Oo]urs)(?![\w'])"
+)
+"""The author's words; case matters only where a name is spelled so ("US")."""
+
+INSTITUTION_NOUNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?:University|Uni|Univ|State|Met)\b", re.I), "university"),
+    (re.compile(r"\bHigh\b"), "high school"),
+    (re.compile(r"\b(?:College|Polytechnic|Poly|Tech|Technical)\b", re.I), "college"),
+    (re.compile(r"\bInstitute\b", re.I), "institute"),
+    (re.compile(r"\b(?:School|Academy)\b", re.I), "school"),
+    (re.compile(r"\bConservatory\b", re.I), "conservatory"),
+    (re.compile(r"\bSeminary\b", re.I), "seminary"),
+)
+"""The kind of institution a name states of itself, first match first ("Ohio
+State" and "Cardiff Met" are universities; "Kigali Technical College" a
+college)."""
+
+DEGREE_LEVEL = re.compile(
+    r"\b(?:degree|bachelor'?s?|master'?s?|masters|phd|doctorate|mba|msc|bsc|ba|ma|"
+    r"b\.?tech|m\.?tech|bcom|bba|llb|uni|university|postdoc|thesis|professor|"
+    r"lecturer|semester|freshman|sophomore|alma mater)\b",
+    re.IGNORECASE,
+)
+"""Words that settle a name without a kind as a university: degrees and the
+life of one. A diploma, a certificate, a course or a class does not (a
+technical college awards them)."""
+
+
+def speaks_of_author(doc: Any, cues: list[Cue]) -> bool:
+    """Tell whether the text speaks of its author at all.
+
+    A first-person word anywhere, a cue of a trait only a person has (an
+    age, a job, a partner, a nationality), a verb whose subject is left out
+    ("Moved to Houston"), or one sentence not said of a name says it does.
+    A text of several sentences with places alone, in no person ("Kitwe to
+    Ndola express bus, weekdays: ... Adult fare K45."), or one sentence said
+    of a name ("The Bank of Ghana raised its rate in Accra"), states where a
+    bus, the weather or someone else goes, not where its author is.
+    """
+    text = doc.text
+    if _FIRST_WORD.search(text):
+        return True
+    words = [t for t in doc if t.is_alpha and t.text.islower()]  # names aside
+    if sum(t.is_stop for t in words) < ENGLISH_SHARE * len(words):
+        # Words of another language ("Mimi ni msee wa 22", "je live à
+        # Longueuil") hold first persons this test cannot read.
+        return True
+    if any(_subjectless(sentence.root) for sentence in doc.sents):
+        return True  # "Moved from Lagos to Houston in 2019": the author moved
+    # One sentence with no person ("Hobart traffic is a joke") is a comment
+    # its author posts about their own place, unless it is said of someone
+    # or something named ("The Reserve Bank of New Zealand cut the rate");
+    # a text of several, none of them the author's, is a notice about no one.
+    sentences = list(doc.sents)
+    if not sentences or (len(sentences) < 2 and not _named_subject(sentences[0].root)):
+        return True  # an empty text has nothing to keep from its author
+    # A bare amount ("seats cost Rs. 1,500") is a price as often as a pay,
+    # and a named bank or firm is a thing a report speaks of.
+    return any(
+        (c.attribute in _SELF_ATTRIBUTES and c.kind not in _THINGS) or c.kind in _PEOPLE
+        for c in cues
+    )
+
+
+def _named_subject(verb: Any) -> bool:
+    """Tell a clause said of someone or something named ("Serena Williams won")."""
+    return any(
+        c.dep_ in ("nsubj", "nsubjpass") and c.pos_ == "PROPN" for c in verb.children
+    )
+
+
+def _subjectless(verb: Any) -> bool:
+    """Tell a verb said of no one named: past, plain present or participle.
+
+    "Moved to Houston", "Grew up in Leeds", "Born in Soweto": its subject
+    left out is the author. A verb in the third person ("departs Kitwe at
+    06:00") has a subject of its own, left out in a timetable's style.
+    """
+    return bool(
+        verb.pos_ in ("VERB", "AUX")
+        and verb.tag_ in ("VBD", "VBP", "VBN", "VBG")
+        and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children)
+    )
+
+
+def without_authorless_places(doc: Any, cues: list[Cue]) -> list[Cue]:
+    """Drop the places, organizations and bare amounts of a text about no one."""
+    if speaks_of_author(doc, cues):
+        return cues
+    return [
+        c
+        for c in cues
+        if c.kind in _PEOPLE
+        or c.attribute not in _PLACE_ATTRIBUTES
+        and c.kind not in PLACE_KINDS
+        and c.kind not in _THINGS
+    ]
+
+
+def used_as_person(span: Any) -> bool:
+    """Tell whether a name's sentence uses it as a person, whatever it is tagged.
+
+    "Dallas from HR will present": the subject of a clause, with "from" and a
+    word no place is (a department, a team) after it; "idk who Nevada is":
+    the name a "who" asks about; "Uncle Denver": a name after a kin word;
+    "omw to Chelsea's place": a given name
+    (Faker lists it) owning a thing, where the tagger does not say place.
+
+    Args:
+        span: The name's spaCy span.
+
+    """
+    from anonygraph.cues.person_roles import kin_words, known_name
+    from anonygraph.cues.places import fold
+
+    root = span.root
+    doc = span.doc
+    before = doc[span.start - 1] if span.start > 0 else None
+    if before is not None and before.lower_ in ("who", "whom"):
+        return True
+    if before is not None and (
+        fold(before.text) in kin_words()
+        or RELATIVE_SUBJECT.fullmatch(f"my {before.lower_}") is not None
+    ):
+        return True  # "Uncle Denver is a plumber": a relative's name
+    if root.dep_ in ("nsubj", "nsubjpass") and any(
+        c.dep_ == "attr" and c.lower_ in ("who", "whom") for c in root.head.children
+    ):
+        return True
+    if (
+        root.dep_ == "poss"
+        and root.head.pos_ == "NOUN"
+        and root.ent_type_ not in ("GPE", "LOC")
+        and known_name(span.text)
+    ):
+        return True  # "omw to Chelsea's place": a given name owning a thing
+    if root.dep_ not in ("nsubj", "nsubjpass"):
+        return False
+    for child in root.children:
+        if child.dep_ == "prep" and child.lower_ == "from":
+            objects = [g for g in child.children if g.dep_ == "pobj"]
+            if objects and all(o.ent_type_ not in ("GPE", "LOC") for o in objects):
+                return True
+    return False
+
+
+def others_age(doc: Any, number: Any) -> bool:
+    """Tell whether a number is set beside someone else as their age.
+
+    "Councillor X, 54, a former teacher, said": the number is an apposition
+    to the subject of a clause, in a sentence with no first-person word, so
+    the age is the subject's. "Sorcha, 36, physio in Ennis" has no clause of
+    its own: a name opening such a fragment introduces the author.
+
+    Args:
+        doc: The text's spaCy parse.
+        number: The age's number token.
+
+    """
+    if number.dep_ != "appos" or any(t.lower_ in FIRST_PERSON for t in number.sent):
+        return False
+    head = number.head
+    # A named person ("Councillor X, 54") or a noun with its determiner ("the
+    # owner, 63, said"); a bare noun ("Retired firefighter, 63, still can't
+    # sleep") is the author describing themself with the subject left out.
+    named = head.pos_ == "PROPN" or any(
+        c.dep_ in ("det", "poss") and c.lower_ not in FIRST_PERSON
+        for c in head.children
+    )
+    return bool(
+        named
+        and head.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj")
+        and head.head.pos_ in ("VERB", "AUX", "ADP")
+    )
+
+
+def school_noun(name: str, sentence: str) -> str:
+    """Return the kind of institution a school's name is, or "" where unsettled.
+
+    The name's own word decides ("Technical College" -> "college"); a city's
+    name read as a school ("studied law at Cardiff"), a sizeable one, is its
+    university; a
+    name with neither is a university only where its sentence speaks of a
+    degree.
+    """
+    from anonygraph.cues.places import fold, gazetteer
+
+    for pattern, noun in INSTITUTION_NOUNS:
+        if pattern.search(name):
+            return noun
+    place = gazetteer().get(fold(name))
+    if place is not None and place.kind == "city" and place.population >= 100_000:
+        return "university"  # a sizeable city names its university
+    return "university" if DEGREE_LEVEL.search(sentence) else ""
+
+
+def authors_study(sentence: str) -> bool:
+    """Tell whether a sentence may state the author's studies: a first-person one."""
+    return _FIRST_WORD.search(sentence) is not None
+
+
+def second_place(first: Cue, later: Cue) -> str:
+    """Say how a later place relates to an earlier one that has the same country.
+
+    Returns:
+        ``"same"`` where both name one place ("Lafayette" and "Lafayette,
+        Louisiana"): the later takes the same replacement; ``"other"`` where
+        both are cities of different names: "another part of" the country is
+        true; ``"unsure"`` otherwise (a state and a city, which may lie in it:
+        "Kerala ... from Thrissur"): the later takes its placeholder.
+    """
+    from anonygraph.cues.places import fold
+
+    def base(cue: Cue) -> str:
+        return fold(re.split(r",|\s+in\s+", cue.quote)[0].strip().removeprefix("the "))
+
+    if base(first) == base(later):
+        return "same"
+    if first.kind == "city" and later.kind == "city":
+        return "other"
+    return "unsure"

@@ -1,0 +1,194 @@
+"""The contract of a rules replacement (`anonygraph.cues.contract`).
+
+A concrete coarser value (a country, a decade, "a university") is written only
+where a source settles it; otherwise the span becomes its typed placeholder,
+or stays as written where it is someone else's or no cue at all. Each class
+has its counter-case, so a rule that stops replacing everything cannot pass.
+The texts are our own, written for the classes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from anonygraph.cues import detect_cues
+from anonygraph.cues.engine import default_engine
+from unit_tests.rules_rewrite import rewritten
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A name the sentence uses as a person is no place, and confirms no
+        # country for the author's own place.
+        ("Houston from legal will join the call. I work from home in Reading.",
+         "Houston from legal will join the call. I work from home in [PLACE]."),
+        ("idk who Florida is lol. I'm heading out.",
+         "idk who Florida is lol. I'm heading out."),
+        # A name after a kin word is a relative, and the place of a clause
+        # whose subject is the identifier pass's person is theirs.
+        ("Cousin Denver drives a cab in Leeds. I'm back in Hull now.",
+         "Cousin Denver drives a cab in Leeds. I'm back in [PLACE] now."),
+        ("Aunt [PERSON_1] runs a bakery in Leeds. I'm back in Hull now.",
+         "Aunt [PERSON_1] runs a bakery in Leeds. I'm back in [PLACE] now."),
+        # A given name owning a thing, not tagged a place, is a person.
+        ("Heading to Chelsea's flat tonight, I'll bring snacks.",
+         "Heading to Chelsea's flat tonight, I'll bring snacks."),
+        # Tagged a place, it still owns no country's flat: the placeholder.
+        ("Heading to Brooklyn's flat tonight, I'll bring snacks.",
+         "Heading to [PLACE]'s flat tonight, I'll bring snacks."),
+        # Counter-case: the same name where the author moves is a place.
+        ("I moved from Austin to Denver last year.",
+         "I moved from the US to another part of the US last year."),
+    ],
+)  # fmt: skip
+def test_when_a_name_is_used_as_a_person_then_it_is_no_place(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A number apposed to a named or determined subject is that person's.
+        ("Mayor Tom Baxter, 61, opened the new library on Monday. I went along.",
+         "Mayor Tom Baxter, 61, opened the new library on Monday. I went along."),
+        ("The landlord, 72, finally fixed the boiler. I can shower again.",
+         "The landlord, 72, finally fixed the boiler. I can shower again."),
+        # Counter-case: a bare noun with its subject left out is the author.
+        ("Retired nurse, 58, still up at dawn every day.",
+         "Former healthcare worker, in my fifties, still up at dawn every day."),
+    ],
+)  # fmt: skip
+def test_when_an_age_is_apposed_to_someone_else_then_it_stays_theirs(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Several sentences, none of them the author's: a notice about no one.
+        ("Morning ferry from Split to Hvar: departs Split 07:30. Return fare "
+         "40 euros. Bikes go free.",
+         "Morning ferry from Split to Hvar: departs Split 07:30. Return fare "
+         "40 euros. Bikes go free."),
+        ("Coastal Oregon outlook: Astoria cloudy with a high of 12 degrees. "
+         "Winds ease by the evening.",
+         "Coastal Oregon outlook: Astoria cloudy with a high of 12 degrees. "
+         "Winds ease by the evening."),
+        # One sentence said of someone or something named is theirs.
+        ("The Bank of Ghana raised its policy rate in Accra on Monday.",
+         "The Bank of Ghana raised its policy rate in Accra on Monday."),
+        ("Naomi Osaka won her first major in New York at 20.",
+         "Naomi Osaka won her first major in New York at 20."),
+        # Counter-cases: a verb with its subject left out is the author's,
+        # and so is a one-sentence comment.
+        ("Moved from Split to Zagreb last spring. The coffee is better here.",
+         "Moved from Croatia to another part of Croatia last spring. The coffee "
+         "is better here."),
+        ("Zagreb traffic is a nightmare.", "Traffic is a nightmare."),
+    ],
+)  # fmt: skip
+def test_when_a_text_speaks_of_no_one_then_its_places_stay(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The name's own word is the kind; a college is never a university.
+        ("I got my diploma from Westfield Technical College in 2015.",
+         "I finished my studies at a college in 2015."),
+        # No word of the name or the sentence settles the kind.
+        ("Took a plumbing course at Brackmoor and loved it.",
+         "Took a plumbing course at [SCHOOL] and loved it."),
+        # A degree settles it.
+        ("Finished my PhD at Vantor last year.",
+         "Finished my degree at a university last year."),
+        # A study word in a sentence that is not the author's names no school.
+        ("Reminder: the class picnic is at Riverside Grounds on Saturday. "
+         "Bring a hat. Thanks, Tom's dad",
+         "Reminder: the class picnic is at Riverside Grounds on Saturday. "
+         "Bring a hat. Thanks, Tom's dad"),
+    ],
+)  # fmt: skip
+def test_when_a_school_is_named_then_its_kind_is_what_a_source_says(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A state and a city of one country: the city may lie in the state.
+        ("Grew up in Texas and now I rent in Austin.",
+         "Grew up in the US and now I rent in [PLACE]."),
+        # Counter-case: two cities of different names are two places.
+        ("I moved to Calgary for work and now I'm back home in Halifax.",
+         "I moved to Canada for work and now I'm back home in another part of "
+         "Canada."),
+    ],
+)  # fmt: skip
+def test_when_two_places_share_a_country_then_another_part_is_said_of_two_cities(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        # Letters glued before a currency sign are the currency's.
+        ("I'm paid about WS$700 a fortnight. I'm 30.", "WS["),
+        # A dotted abbreviation's last dot is its own, not a full stop.
+        ("I hold an M.Sc. Physics from a small school.", "degree. Physics"),
+        # A name that runs on into a capitalised noun goes whole.
+        ("Dinner at Little Lisbon Grill was great, we loved it.", "Grill"),
+        # A capitalised word before a place, in the same name, goes with it.
+        ("Our coach with the Go North East lot was late. I live in Leeds.",
+         "the Go lot"),
+        # A postal code with dots qualifies the city, and its dot ends no
+        # sentence ("Canada, B.C. And").
+        ("Born in Kamloops, B.C., and raised there.", "B.C. And"),
+        # A removed word after a bracket leaves no space inside it.
+        ("I'm a crane operator, came here after UAF (BS marine tech).", "( "),
+        # Two spans that overlap keep their own words ("24 y.o." the age's).
+        ("I'm a 24 y.o. crane operator in town.", "a 24 operator"),
+        # A sex word before a noun goes; "person" before a noun would not read.
+        ("I'm a 41 y.o. male line cook in a busy kitchen.", "person"),
+        # A status word keeps its "to": "spoken for ... to" would not read.
+        ("Engaged since May to my childhood friend, I'm 27.", "Spoken for"),
+    ],
+)  # fmt: skip
+def test_when_a_span_is_replaced_then_the_line_stays_grammatical(
+    text: str, unwanted: str
+) -> None:
+    assert unwanted not in rewritten(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm a 41 y.o. male line cook in a busy kitchen.",
+         "I'm a forty-something hospitality worker in a busy kitchen."),
+        ("Engaged since May to my childhood friend, I'm 27.",
+         "[RELATIONSHIP] since May to my childhood friend, I'm in my twenties."),
+        ("I hold an M.Sc. Physics from a small school.",
+         "I hold a degree Physics from a small school."),
+    ],
+)  # fmt: skip
+def test_when_a_modifier_or_status_is_replaced_then_the_rest_reads(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", " ", "\n\n"])
+def test_when_a_text_is_empty_then_it_has_no_cue(text: str) -> None:
+    assert detect_cues(text, engine=default_engine()) == []
