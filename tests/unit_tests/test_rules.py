@@ -66,7 +66,8 @@ def test_when_the_attacker_is_rules_then_explicit_cues_become_guesses() -> None:
     assert '"Calgary"' in found["city_country"].reasoning
     (call,) = calls
     assert call["backend"] == "rules" and call["tokens_in"] == call["tokens_out"] == 0
-    assert call["ok"] and call["seconds"] < 0.5
+    # The call's time is recorded; how fast it is belongs to benchmarks/, not here.
+    assert call["ok"] and call["seconds"] > 0
 
 
 @pytest.mark.parametrize(
