@@ -197,7 +197,7 @@ def within_longer_names(doc: Any, cues: list[Cue]) -> list[Cue]:
 _NAMED_PLACES = frozenset({"city", "state", "region", "country", "name_modifier"})
 """Cue kinds that are a place's own name (not a demonym, not "the area")."""
 
-_DOTTED = re.compile(r"(?:[A-Za-z]{1,3}\.)+[A-Za-z]{1,4}")
+_DOTTED = kept_patterns.compile(r"(?:[A-Za-z]{1,3}\.)+[A-Za-z]{1,4}")
 """An abbreviation written with dots, short of its last one ("M.Sc", "B.Tech")."""
 
 

@@ -39,13 +39,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from anonygraph.cues import author_words
 from anonygraph.cues.ages import RELATIVE_SUBJECT
 from anonygraph.cues.cue import Cue
-
-FIRST_PERSON = frozenset(
-    {"i", "i'm", "im", "i've", "me", "my", "mine", "myself", "we", "us", "our", "ours"}
-)
-"""Words by which a text speaks of its author."""
+from anonygraph.tools import kept_patterns
 
 PLACE_KINDS = frozenset({"city", "state", "region", "country", "area", "landmark"})
 _PLACE_ATTRIBUTES = frozenset({"city_country", "birth_city_country"})
@@ -65,26 +62,32 @@ _THINGS = frozenset({"amount", "organization", "institution"})
 """Cue kinds that name a thing, not a trait of a person: an amount with no pay
 frame around it, a named employer, school or bank."""
 
-_FIRST_WORD = re.compile(
+_FIRST_WORD = kept_patterns.compile(
     r"(?<![\w'])(?:[Ii]|[Ii]'m|im|[Ii]'ve|[Ii]'d|[Ii]'ll|[Mm]e|[Mm]y|[Mm]ine|"
     r"[Mm]yself|[Ww]e|[Ww]e're|us|[Oo]ur|[Oo]urs)(?![\w'])"
 )
 """The author's words; case matters only where a name is spelled so ("US")."""
 
 INSTITUTION_NOUNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\b(?:University|Uni|Univ|State|Met)\b", re.I), "university"),
-    (re.compile(r"\bHigh\b"), "high school"),
-    (re.compile(r"\b(?:College|Polytechnic|Poly|Tech|Technical)\b", re.I), "college"),
-    (re.compile(r"\bInstitute\b", re.I), "institute"),
-    (re.compile(r"\b(?:School|Academy)\b", re.I), "school"),
-    (re.compile(r"\bConservatory\b", re.I), "conservatory"),
-    (re.compile(r"\bSeminary\b", re.I), "seminary"),
+    (
+        kept_patterns.compile(r"\b(?:University|Uni|Univ|State|Met)\b", re.I),
+        "university",
+    ),
+    (kept_patterns.compile(r"\bHigh\b"), "high school"),
+    (
+        kept_patterns.compile(r"\b(?:College|Polytechnic|Poly|Tech|Technical)\b", re.I),
+        "college",
+    ),
+    (kept_patterns.compile(r"\bInstitute\b", re.I), "institute"),
+    (kept_patterns.compile(r"\b(?:School|Academy)\b", re.I), "school"),
+    (kept_patterns.compile(r"\bConservatory\b", re.I), "conservatory"),
+    (kept_patterns.compile(r"\bSeminary\b", re.I), "seminary"),
 )
 """The kind of institution a name states of itself, first match first ("Ohio
 State" and "Cardiff Met" are universities; "Kigali Technical College" a
 college)."""
 
-DEGREE_LEVEL = re.compile(
+DEGREE_LEVEL = kept_patterns.compile(
     r"\b(?:degree|bachelor'?s?|master'?s?|masters|phd|doctorate|mba|msc|bsc|ba|ma|"
     r"b\.?tech|m\.?tech|bcom|bba|llb|uni|university|postdoc|thesis|professor|"
     r"lecturer|semester|freshman|sophomore|alma mater)\b",
@@ -226,14 +229,14 @@ def others_age(doc: Any, number: Any) -> bool:
         number: The age's number token.
 
     """
-    if number.dep_ != "appos" or any(t.lower_ in FIRST_PERSON for t in number.sent):
+    if number.dep_ != "appos" or any(t.lower_ in author_words.ANY for t in number.sent):
         return False
     head = number.head
     # A named person ("Councillor X, 54") or a noun with its determiner ("the
     # owner, 63, said"); a bare noun ("Retired firefighter, 63, still can't
     # sleep") is the author describing themself with the subject left out.
     named = head.pos_ == "PROPN" or any(
-        c.dep_ in ("det", "poss") and c.lower_ not in FIRST_PERSON
+        c.dep_ in ("det", "poss") and c.lower_ not in author_words.ANY
         for c in head.children
     )
     return bool(

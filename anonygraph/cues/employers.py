@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from anonygraph.cues import author_words
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.named_entities import LANDMARK_NOUNS
 from anonygraph.cues.person_roles import kin_words
@@ -30,7 +31,6 @@ from anonygraph.cues.places import fold, place_attribute
 GUESSED = frozenset({"a company", "the company"})
 """What an employer's name becomes when the recognizers read it as one."""
 
-_AUTHOR = frozenset({"i", "we"})
 _PREPOSITIONS = frozenset({"at", "for", "with", "by"})
 
 
@@ -99,7 +99,7 @@ def _confirmed(text: str, doc: Any, cue: Cue, jobs: list[Cue]) -> Cue | None:
         verb = verb.head
     subject = _subject(verb)
     if subject is not None and (
-        subject.lower_ not in _AUTHOR
+        subject.lower_ not in author_words.SUBJECTS
         or any(t.i == span.root.i for t in subject.subtree)
     ):
         return unsure(cue)  # "the lobola for Lerato is paid off": not the author's

@@ -25,6 +25,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from anonygraph.cues import author_words
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table, words
 from anonygraph.tools import kept_patterns
@@ -87,7 +88,6 @@ JOB_NOUNS = frozenset("job jobs career gig contract role position shifts".split(
 WORK_VERBS = frozenset("work works worked working doing pulling covering".split())
 """Verbs the parser may take for a job noun's modifier ("working night shifts")."""
 
-FIRST_PERSON = frozenset({"i", "we", "me", "us", "myself"})
 OTHER_PRONOUNS = frozenset("him her them he she they himself herself".split())
 WAGE_NOUNS = frozenset("wage wages salary pay paycheck paycheque income hours".split())
 _SENTENCE_START = r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s)|(?<=\n))"
@@ -268,7 +268,8 @@ def subject_of(token: Any) -> Any:
 def first_person_subject(subject: Any) -> bool:
     """Tell whether a verb's subject is the author ("I", "my wife and I")."""
     if any(
-        t.lower_ in FIRST_PERSON and (t is subject or t.dep_ in ("conj", "nsubj"))
+        t.lower_ in author_words.PERSONS
+        and (t is subject or t.dep_ in ("conj", "nsubj"))
         for t in subject.subtree
     ):
         return True

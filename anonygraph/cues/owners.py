@@ -10,14 +10,15 @@ or with no subject at all ("Born in Leeds"), stays the author's.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
+from anonygraph.cues import author_words
 from anonygraph.cues.ages import RELATIVE_SUBJECT
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.occupations import subject_of, token_at
+from anonygraph.tools import kept_patterns
 
 OWNED_ATTRIBUTES = frozenset(
     {"city_country", "birth_city_country", "occupation", "age", "education"}
@@ -26,11 +27,9 @@ OWNED_ATTRIBUTES = frozenset(
 author's partner even in "my wife is a nurse", so it is left out)."""
 EMPLOYER_KINDS = frozenset({"organization", "employer"})
 """A relative's employer may still pin the family's city: it stays a cue."""
-AUTHOR = frozenset({"i", "me", "we", "us", "myself", "i'm"})
 OTHER_PRONOUNS = frozenset({"he", "she", "they", "him", "her", "them", "his", "their"})
 CLAUSE_HEADS = frozenset({"VERB", "AUX"})
-AUTHOR_POSSESSIVES = frozenset({"my", "our"})
-PERSON_MARK = re.compile(r"PERSON_\d+")
+PERSON_MARK = kept_patterns.compile(r"PERSON_\d+")
 """The inside of the identifier pass's ``[PERSON_n]``, as the parse splits it."""
 
 
@@ -78,7 +77,9 @@ def _no_place(doc: Any, cue: Cue) -> bool:
         before is not None
         and before.lower_ == "to"
         and before.head.pos_ == "PROPN"
-        and not any(t.lower_ in AUTHOR or t.lower_ == "my" for t in first.sent)
+        and not any(
+            t.lower_ in author_words.PERSONS or t.lower_ == "my" for t in first.sent
+        )
     ):
         return True  # "Cowes to Southampton: first sailing 06:15": a route
     if before is not None and before.pos_ == "ADP":
@@ -107,7 +108,7 @@ def _other_owns(doc: Any, cue: Cue) -> bool:
     current = token
     for _ in range(10):
         if any(
-            c.dep_ == "poss" and c.lower_ in AUTHOR_POSSESSIVES
+            c.dep_ == "poss" and c.lower_ in author_words.POSSESSIVES
             for c in current.children
         ):
             return False  # "our 10th anniversary": the author's as well
@@ -151,12 +152,14 @@ def _author_in_clause(head: Any) -> bool:
     """Tell whether the author is an object of the clause ("booked me a trip")."""
     objects = [c for c in head.children if c.dep_ in ("dative", "dobj", "prep")]
     objects += [g for c in objects if c.dep_ == "prep" for g in c.children]
-    return any(t.lower_ in AUTHOR for t in objects)
+    return any(t.lower_ in author_words.PERSONS for t in objects)
 
 
 def _includes_author(subject: Any) -> bool:
     """Tell whether the subject is, or is joined with, the author ("my wife and I")."""
-    return any(t.lower_ in AUTHOR for t in subject.subtree if t.dep_ != "poss")
+    return any(
+        t.lower_ in author_words.PERSONS for t in subject.subtree if t.dep_ != "poss"
+    )
 
 
 def _other_person(token: Any, cue: Cue) -> bool:
@@ -170,7 +173,7 @@ def _other_person(token: Any, cue: Cue) -> bool:
     from anonygraph.cues.places import fold, gazetteer
 
     lower = token.lower_
-    if lower in AUTHOR or lower.removesuffix("'s") in _partner_words():
+    if lower in author_words.PERSONS or lower.removesuffix("'s") in _partner_words():
         return False
     if any(c.text == "/" for c in token.children):
         return False  # "she/her": the author's pronouns, no one else
@@ -196,7 +199,7 @@ def _other_person(token: Any, cue: Cue) -> bool:
         or (
             token.ent_type_ == "PERSON"
             and token.pos_ == "PROPN"
-            and not any(t.lower_ in AUTHOR for t in token.sent)
+            and not any(t.lower_ in author_words.PERSONS for t in token.sent)
             and fold(token.text) not in gazetteer()
         )
         # "Uncle [PERSON_1] is a plumber in Leeds": the identifier pass's
@@ -204,7 +207,7 @@ def _other_person(token: Any, cue: Cue) -> bool:
         or (
             PERSON_MARK.fullmatch(token.text) is not None
             and _kin_before(token)
-            and not any(t.lower_ in AUTHOR for t in token.sent)
+            and not any(t.lower_ in author_words.PERSONS for t in token.sent)
         )
     )
 

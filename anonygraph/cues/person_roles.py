@@ -11,16 +11,16 @@ the status detector knows ("married to", "engaged to"), or a name joined by
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.statuses import STATUS_WORDS
+from anonygraph.tools import kept_patterns
 
 PERSON_PLACEHOLDER = r"\[PERSON_\d+\]"
-_JOINED_AFTER = re.compile(rf"\s*(?:and|&|or)\s+{PERSON_PLACEHOLDER}")
-_JOINED_BEFORE = re.compile(rf"{PERSON_PLACEHOLDER}\s*,?\s*(?:and|&|or)\s+$")
+_JOINED_AFTER = kept_patterns.compile(rf"\s*(?:and|&|or)\s+{PERSON_PLACEHOLDER}")
+_JOINED_BEFORE = kept_patterns.compile(rf"{PERSON_PLACEHOLDER}\s*,?\s*(?:and|&|or)\s+$")
 
 
 def known_name(name: str) -> bool:

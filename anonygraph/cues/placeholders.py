@@ -37,6 +37,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from anonygraph.cues import author_words
 from anonygraph.cues.ages import decade_phrase
 from anonygraph.cues.contract import others_age, used_as_person
 from anonygraph.cues.cue import Cue
@@ -166,11 +167,6 @@ def _person_named(doc: Any, cue: Cue) -> bool:
     return used_as_person(doc[person.i : person.i + 1])
 
 
-_FIRST_PERSON = frozenset(
-    {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"}
-)
-
-
 def _someone_elses(doc: Any, cue: Cue) -> bool:
     """Tell whether the cue's sentence is about a named person, not the author.
 
@@ -182,7 +178,7 @@ def _someone_elses(doc: Any, cue: Cue) -> bool:
     if span is None:
         return False
     sentence = span.sent
-    if any(t.lower_ in _FIRST_PERSON for t in sentence):
+    if any(t.lower_ in author_words.ANY for t in sentence):
         return False
     # A person entity that is the cue itself ("Fellow Canucks") is no one else.
     people = [
