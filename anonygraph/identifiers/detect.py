@@ -283,6 +283,10 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     while start < end and text[start].isspace():
         start += 1
     while end > start and (text[end - 1].isspace() or text[end - 1] in ".,;:!?)'\""):
+        if text[end - 1] == ")" and text.count("(", start, end) > text.count(
+            ")", start, end - 1
+        ):
+            break  # "K480213(6)": the value's own bracket closes
         end -= 1
     return start, end
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
+from anonygraph.identifiers.recognizers.lookalikes import CUES as LOOKALIKE_CUE
 from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
 
 STREET_TYPES = (
@@ -68,6 +69,23 @@ UNITS_AFTER = (
 """A flat, floor or door after a street and number ("apt 9", "Dpto. 4", "3º 2ª")."""
 CAP = r"[A-ZÀ-ÞĀ-ŽĐƠƯẠ-Ỹ]"
 """A capital of the Latin scripts (Vietnamese and Central European letters too)."""
+
+NAMED_STREET = (
+    rf"(?<![\w.-]){CAP}[^\W\d_]*\.?"
+    rf"(?:[ \t]+(?:{CAP}[^\W\d_]*|[^\W\d_A-Z]{{2,}})\.?){{0,3}}"
+    r"[ \t]+\d{1,4}[A-Za-z]?(?:[-/]\d{1,4})?"
+    r"(?:,?[ \t]+(?i:stan|ap|apt|app|apto|lgh|kv|flat|unit|et)\.?[ \t]*\d{1,4})*"
+)
+"""A street's name (any words, no street type needed) and its house number,
+with a flat after ("Ilica 142", "Bulevar oslobođenja 88, stan 14")."""
+
+TOWN_CODE = (
+    r"(?:[A-Z]{1,2}-)?(?!(?:19|20)\d\d\b)(?:\d{4,6}|\d{2}-\d{3}|\d{3} \d{2})"
+    rf"[ \t]+{CAP}[^\W\d_]+"
+    rf"(?:[ \t-]{CAP}?[^\W\d_]+){{0,2}}[ \t]*(?=[,;\n)|]|$)"
+)
+"""A postcode (maybe after a country letter, "LT-03153") and the town closing
+its segment of the line: what makes the words before it a street address."""
 
 
 class StreetAddressRecognizer(CuedPatternRecognizer):
@@ -170,6 +188,13 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             0.8,
         ),
         (
+            # "Ilica 142;10000 Zagreb": a street with no street word is one
+            # when its postcode and town follow it.
+            "before_postcode",
+            rf"(?P<v>{NAMED_STREET})(?=[ \t]*[,;][ \t]*{TOWN_CODE})",
+            0.75,
+        ),
+        (
             "po_box",
             r"\b(?P<v>(?:P\.?\s?O\.?\s?Box|Postfach|Apartado|Caixa Postal|"
             r"Boîte postale)"
@@ -208,11 +233,15 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
         """Reject a measure that borrowed a street word ("3 Way"), an org's address."""
         if ORG_BEFORE.search(text[max(0, start - 40) : start]):
             return False
+        if LOOKALIKE_CUE.search(value.split()[0] + " "):
+            return False  # "Order 5, 10000 Units": a reference's number
         return not re.match(r"\d+\s+(?:Way|Park|View|Point|Run|Gate|Green)\b$", value)
 
 
 CA_POSTCODE = r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d"
 UK_POSTCODE = r"(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?) ?\d[ABD-HJLNP-UW-Z]{2}"
+EU_PREFIXES = "A|B|BG|CH|CZ|D|DK|E|EE|F|FI|GR|H|HR|I|L|LT|LV|N|NL|P|PL|RO|S|SI|SK"
+"""Country letters written before a European postcode (the old car codes)."""
 AU_STATES = "NSW|VIC|QLD|WA|SA|TAS|ACT|NT"
 US_STATES = (
     "AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|"
@@ -251,6 +280,13 @@ def _closes_address(text: str, start: int) -> bool:
             if _ADDRESS.validate(m.group("v"), text, line_start + m.start("v"), 0):
                 if BETWEEN.fullmatch(stretch[m.end("v") :]):
                     return True
+    street = re.search(rf"{NAMED_STREET}[ \t]*[,;][ \t]*$", stretch)
+    if (
+        street
+        and not re.match(r"(?:19|20)\d\d\b", text[start:])
+        and not LOOKALIKE_CUE.search(street.group(0).split()[0] + " ")
+    ):
+        return True  # "Ilica 142;" before "10000 Zagreb", not "Room 12, 2024"
     # "Ngong Road, Nairobi 00100": a street named without its number.
     return any(
         BETWEEN.fullmatch(stretch[m.end() :])
@@ -273,6 +309,14 @@ class PostcodeRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         ("uk", rf"\b(?P<v>{UK_POSTCODE})\b", 0.75),
         ("ca", rf"\b(?P<v>{CA_POSTCODE})\b", 0.75),
+        (
+            # "L-8041 Strassen", "LT-03153 Vilnius": a country's letters and
+            # its postcode, then the town.
+            "country_prefixed",
+            rf"(?<![\w-])(?P<v>(?:{EU_PREFIXES})-\d{{4,5}})(?=[ \t]+{CAP}[^\W\d_]+"
+            r"(?:[ \t-][^\W\d_]+){0,2}[ \t]*(?:[,;\n)|]|$))",
+            0.75,
+        ),
         ("ie", r"\b(?P<v>[AC-FHKNPRTV-Y]\d{2} ?[AC-FHKNPRTV-Y\d]{4})\b", 0.6),
         ("nl", r"\b(?P<v>[1-9]\d{3} ?[A-Z]{2})(?=\s+[A-Z][a-z])", 0.75),
         ("us_zip", rf"\b(?:{US_STATES})\s+(?P<v>\d{{5}}(?:-\d{{4}})?)\b", 0.8),

@@ -1,0 +1,134 @@
+"""Classes of identifiers a label, a scheme's rule or an address's layout names.
+
+Each row: a text, the kind, the span, and whether the span is found as that
+kind (True) or is a look-alike that stays (False). Numbers with a check are
+computed by their scheme's rule; the look-alike is the same number one digit
+off, or without its label.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit_tests.test_identifier_kinds import check
+
+SCHEMES_BY_LABEL = [
+    # JMBG / EMŠO: a birth date and a mod 11 digit.
+    ("Tuženi: Marko Ilić, JMBG 2307971710026, Beograd", "2307971710026", True),
+    ("Tuženi: Marko Ilić, JMBG 2307971710027, Beograd", "2307971710027", False),
+    ("Pošiljka 2307971710026 je poslana", "2307971710026", False),
+    # Bulgarian EGN, written in Cyrillic.
+    ("ЕГН: 8706214524", "8706214524", True),
+    ("ЕГН: 8706214525", "8706214525", False),
+    # Croatian OIB.
+    ("Kupac: Ana Kovač, OIB 69138042752", "69138042752", True),
+    ("Kupac: Ana Kovač, OIB 69138042753", "69138042753", False),
+    # Lithuanian asmens kodas and Estonian isikukood share one rule.
+    ("Asmens kodas: 38706211238", "38706211238", True),
+    ("Asmens kodas: 38706211239", "38706211239", False),
+    # Icelandic kennitala with its dash.
+    ("Kennitala: 210687-3199", "210687-3199", True),
+    ("Kennitala: 210687-3189", "210687-3189", False),
+    # Kazakh IIN, labelled in Russian.
+    ("ИИН 870621301232, тел.", "870621301232", True),
+    ("ИИН 870621301233, тел.", "870621301233", False),
+    # Ukrainian RNOKPP.
+    ("РНОКПП 2987654320", "2987654320", True),
+    ("РНОКПП 2987654321", "2987654321", False),
+    # Iranian code melli, transliterated label.
+    ("Code melli: 1234567806", "1234567806", True),
+    ("Code melli: 1234567807", "1234567807", False),
+    # Japanese My Number, a remark between label and number.
+    ("マイナンバー (申請用): 612345678900", "612345678900", True),
+    ("マイナンバー (申請用): 612345678901", "612345678901", False),
+    # Taiwanese ID after its Chinese label.
+    ("身分證 A123456789 請核對", "A123456789", True),
+    ("身分證 A123456788 請核對", "A123456788", False),
+    # Hong Kong ID: its bracketed check digit is distinctive alone.
+    ("Guest HKID G123456(A) checked in", "G123456(A)", True),
+    ("Guest HKID G123456(3) checked in", "G123456(3)", False),
+    # Polish ID card: letters valued in the check.
+    ("Dowód osobisty: ABA 323456", "ABA 323456", True),
+    ("Dowód osobisty: ABA 423456", "ABA 423456", False),
+    # Schemes with no check count after their label only.
+    ("Client: M. Idrissi, CIN K512930 | 2 nuits", "K512930", True),
+    ("Ref K512930 | 2 nuits", "K512930", False),
+    ("Claimant: Ms Brown, TRN 205-771-348", "205-771-348", True),
+    ("Parcel 205-771-348 delivered", "205-771-348", False),
+    ("Aadhaar (for KYC): 2345 6789 0123", "2345 6789 0123", True),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), SCHEMES_BY_LABEL)
+def test_when_a_schemes_label_and_rule_agree_then_the_number_is_a_national_id(
+    text: str, span: str, expected: bool
+) -> None:
+    check(text, "NATIONAL_ID", span, expected=expected)
+
+
+ADDRESSES_BY_LAYOUT = [
+    # A street with no street word, then its postcode and town.
+    ("Dostava: Radićeva 17;51000 Rijeka;plaćeno", "ADDRESS", "Radićeva 17", True),
+    (
+        "Dostava: Radićeva 17;51000 Rijeka;plaćeno",
+        "POSTCODE",
+        "51000",
+        True,
+    ),
+    (
+        "iz Niša, Bulevar Nemanjića 40, stan 3, 18000 Niš",
+        "ADDRESS",
+        "Bulevar Nemanjića 40, stan 3",
+        True,
+    ),
+    ("Str. Mihai Eminescu 8, ap. 12, 010512 Bucureşti", "POSTCODE", "010512", True),
+    ("Gedimino pr. 9-4, LT-01103 Vilnius", "ADDRESS", "Gedimino pr. 9-4", True),
+    # A country's letters before its postcode, then the town.
+    ("Adresse: 3, rue Haute, L-9053 Ettelbruck", "POSTCODE", "L-9053", True),
+    # Look-alikes: a reference and a year before a capitalized word.
+    ("Order 55, 10115 Units shipped;", "ADDRESS", "Order 55", False),
+    ("Room 12, 2024 Annual Review", "ADDRESS", "Room 12", False),
+    ("Room 12, 2024 Annual Review", "POSTCODE", "2024", False),
+    ("Release D-1234 build green", "POSTCODE", "D-1234", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), ADDRESSES_BY_LAYOUT)
+def test_when_a_postcode_and_town_close_a_street_then_it_is_an_address(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
+
+
+LABELLED_DOCUMENTS = [
+    # A remark in brackets between a label and its value.
+    ("Date of birth (as on ID): 14/03/1989", "DATE_OF_BIRTH", "14/03/1989", True),
+    ("Date of issue (as on ID): 14/03/2019", "DATE_OF_BIRTH", "14/03/2019", False),
+    # An account label of several words before its colon; a RIB by name.
+    ("Savings account on file: 004417889120", "BANK_ACCOUNT", "004417889120", True),
+    (
+        "Virement RIB 10107 00175 00012345678 28",
+        "BANK_ACCOUNT",
+        "10107 00175 00012345678 28",
+        True,
+    ),
+    ("Invoice on file: 004417889120", "BANK_ACCOUNT", "004417889120", False),
+    # Record labels of health cards and clinical histories.
+    ("Health card (BC): 9123 456 789", "MEDICAL_RECORD", "9123 456 789", True),
+    ("Historia clínica: HCL-442817", "MEDICAL_RECORD", "HCL-442817", True),
+    (
+        "Pharmacy refill for my prescription; member ID QWX55120934",
+        "MEDICAL_RECORD",
+        "QWX55120934",
+        True,
+    ),
+    # A gym's or a club's member ID is no patient's record.
+    ("Gym renewal: member ID 88213345", "MEDICAL_RECORD", "88213345", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), LABELLED_DOCUMENTS)
+def test_when_a_documents_label_names_a_value_then_it_is_that_kind(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
