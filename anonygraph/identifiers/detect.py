@@ -13,6 +13,7 @@ from anonygraph.cues.engine import Engine
 from anonygraph.identifiers.engine import LANGUAGE, analyzer
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.kinds import KINDS, kind_of
+from anonygraph.identifiers.not_persons import drop_non_persons
 from anonygraph.identifiers.person_spans import (
     chat_speakers,
     merge_addresses,
@@ -107,6 +108,7 @@ def _find(
         ]
     found = [b for i in found if (b := on_boundaries(text, i)) is not None]
     chosen = _non_overlapping(_without_topics(text, reshape_persons(text, found)))
+    chosen = drop_non_persons(text, chosen)
     if "PERSON" in wanted:
         # Twice: a mention widened over given names ("Caoimhe" before "Mac
         # Giolla Phádraig") gives words of its own to find again.

@@ -8,8 +8,13 @@ off, or without its label.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from anonygraph.identifiers.identifier import Identifier
+from anonygraph.identifiers.not_persons import drop_non_persons
+from anonygraph.identifiers.person_spans import SPACY
 from tests.unit_tests.test_identifier_kinds import check
 
 SCHEMES_BY_LABEL = [
@@ -132,3 +137,47 @@ def test_when_a_documents_label_names_a_value_then_it_is_that_kind(
     text: str, kind: str, span: str, expected: bool
 ) -> None:
     check(text, kind, span, expected=expected)
+
+
+def _finds(text: str, spans: list[tuple[str, str, str]]) -> list[Identifier]:
+    """Build identifiers of ``(kind, span, recognizer)`` as the analyzer would."""
+    found = []
+    for kind, span, recognizer in spans:
+        start = text.index(span)
+        found.append(Identifier(kind, start, start + len(span), span, 0.85, recognizer))
+    return found
+
+
+NOT_PERSONS_BY_LINE = [
+    # A greeting of another language is no name, whoever found it.
+    ("Buenos días,\nle escribo.", "Buenos días", "ContextNameRecognizer", False),
+    ("Dzień dobry\nproszę o kontakt.", "Dzień dobry", SPACY, False),
+    ("Hola Buenos,\nle escribo.", "Hola Buenos", SPACY, True),
+    # A district or town after a street address, commas only between.
+    ("Ship to: 14 Orchard Lane, Rathmines, Dublin", "Rathmines", SPACY, False),
+    ("Ship to: 14 Orchard Lane. Aoife Byrne signs", "Aoife Byrne", SPACY, True),
+    # A field whose label names a school, a course or a group.
+    (
+        "Studii: Universitatea X, Automatică Aplicată",
+        "Automatică Aplicată",
+        SPACY,
+        False,
+    ),
+    ("Grupo: Amigos Pedaleros", "Amigos Pedaleros", SPACY, False),
+    ("Admin: Lucía Ferrer", "Lucía Ferrer", SPACY, True),
+    # A cue's name stays even under such a label.
+    ("Club: Dear Ana Ruiz", "Ana Ruiz", "ContextNameRecognizer", True),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "recognizer", "kept"), NOT_PERSONS_BY_LINE)
+def test_when_the_line_shows_a_greeting_place_or_body_then_the_span_is_no_person(
+    text: str, span: str, recognizer: str, kept: bool
+) -> None:
+    spans = [("PERSON", span, recognizer)]
+    address = re.search(r"\d+ [A-Z]\w+ Lane", text)
+    if address:
+        spans.insert(0, ("ADDRESS", address.group(0), "StreetAddressRecognizer"))
+    found = _finds(text, spans)
+    left = drop_non_persons(text, found)
+    assert (found[-1] in left) is kept
