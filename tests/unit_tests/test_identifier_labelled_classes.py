@@ -90,6 +90,32 @@ ADDRESSES_BY_LAYOUT = [
     ("Gedimino pr. 9-4, LT-01103 Vilnius", "ADDRESS", "Gedimino pr. 9-4", True),
     # A country's letters before its postcode, then the town.
     ("Adresse: 3, rue Haute, L-9053 Ettelbruck", "POSTCODE", "L-9053", True),
+    # A Cyrillic street type, the house and the flat.
+    (
+        "Адрес: ул. Садовая, д. 12, кв. 40, Казань",
+        "ADDRESS",
+        "ул. Садовая, д. 12, кв. 40",
+        True,
+    ),
+    (
+        "2. Іван Бойко, вул. Шевченка, 8, кв. 3, дітей: 1",
+        "ADDRESS",
+        "вул. Шевченка, 8, кв. 3",
+        True,
+    ),
+    ("Встреча через пр. 5 минут", "ADDRESS", "пр. 5", False),
+    # An address label says what its value is, in any country's order; a
+    # closing town and postcode stay apart, a machine's or an org's stays.
+    (
+        "Address: Kuche-ye Bahar, Pelak 7, Vahed 2, Shiraz",
+        "ADDRESS",
+        "Kuche-ye Bahar, Pelak 7, Vahed 2",
+        True,
+    ),
+    ("Adresa: Sat Nou, nr. 15, Mureș", "ADDRESS", "Sat Nou, nr. 15", True),
+    ("IP address: 203.0.113.9", "ADDRESS", "203.0.113.9", False),
+    ("Office address: Block 9, Kijitonyama", "ADDRESS", "Block 9", False),
+    ("Address: Nairobi", "ADDRESS", "Nairobi", False),
     # Look-alikes: a reference and a year before a capitalized word.
     ("Order 55, 10115 Units shipped;", "ADDRESS", "Order 55", False),
     ("Room 12, 2024 Annual Review", "ADDRESS", "Room 12", False),
@@ -127,6 +153,18 @@ LABELLED_DOCUMENTS = [
         "QWX55120934",
         True,
     ),
+    # A plate after its label in other languages; a memorial plaque's year.
+    ("Voiture: plaque AB 4410", "LICENSE_PLATE", "AB 4410", True),
+    ("Rendszám: KLM-204", "LICENSE_PLATE", "KLM-204", True),
+    ("La plaque commémorative 1918 sur le mur", "LICENSE_PLATE", "1918", False),
+    # A NINO after its label, even with a reserved prefix.
+    (
+        "National Insurance number QQ 65 43 21 A, thanks",
+        "NATIONAL_ID",
+        "QQ 65 43 21 A",
+        True,
+    ),
+    ("Form QQ 65 43 21 A attached", "NATIONAL_ID", "QQ 65 43 21 A", False),
     # A gym's or a club's member ID is no patient's record.
     ("Gym renewal: member ID 88213345", "MEDICAL_RECORD", "88213345", False),
 ]

@@ -24,6 +24,7 @@ from presidio_analyzer.predefined_recognizers import (
 )
 
 from anonygraph.identifiers.recognizers.addresses import (
+    LabelledAddressRecognizer,
     PostcodeRecognizer,
     StreetAddressRecognizer,
 )
@@ -77,6 +78,7 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     PersonalUrlRecognizer,
     HandleRecognizer,
     StreetAddressRecognizer,
+    LabelledAddressRecognizer,
     PostcodeRecognizer,
     DateOfBirthRecognizer,
     CardRecognizer,

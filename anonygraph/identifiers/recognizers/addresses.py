@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from presidio_analyzer import RecognizerResult
+
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
 from anonygraph.identifiers.recognizers.lookalikes import CUES as LOOKALIKE_CUE
 from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
@@ -57,6 +59,10 @@ ORG_BEFORE = re.compile(
     r"showroom|clinic|headquarters|hq|branch))\b[^\n]{0,20})$"
 )
 """An organization right before an address: its public address, not a person's."""
+
+CYRILLIC_TYPES = "ул|улица|вул|вулиця|пр|просп|пр-т|бул|бульв|пер|пл|ш|шосе|наб"
+"""Cyrillic street types written before the name (Russian, Ukrainian,
+Bulgarian, Serbian), most often abbreviated with a dot."""
 
 WORD = r"[A-ZÀ-Þ][\w'’.-]*"
 UNIT = r"(?:,?\s*(?:Unit|Apt\.?|Apartment|Suite|Ste\.?|Flat|#)\s*[\w-]+)?"
@@ -227,6 +233,17 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             r"\b(?P<v>[A-Z][a-z]+(?:-[a-z]+)?\s+\d{1,2}-\d{1,2}-\d{1,3})(?![\w-])",
             0.7,
         ),
+        (
+            # "ул. Профсоюзная, д. 84, кв. 117", "вул. Сумська, 71, кв. 12":
+            # a Cyrillic street type, the name, the house, the flat.
+            "cyrillic",
+            rf"(?<![\w.])(?P<v>(?:{CYRILLIC_TYPES})\.?[ \t]*[„«\"]?"
+            r"[А-ЯЁІЇЄҐЂЈЉЊЋЏ][\w'’-]*"
+            r"(?:[ \t]+[\w'’-]+){0,3}[“»\"]?,?[ \t]*(?:(?:д|буд|б)\.|№)?[ \t]*"
+            r"\d{1,4}[а-яa-z]?(?:/\d{1,3})?"
+            r"(?:,?[ \t]*(?:кв|корп|стр|ет|ап|оф|под|эт|стан)\.?[ \t]*\d{1,4})*)",
+            0.8,
+        ),
     )
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
@@ -236,6 +253,87 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
         if LOOKALIKE_CUE.search(value.split()[0] + " "):
             return False  # "Order 5, 10000 Units": a reference's number
         return not re.match(r"\d+\s+(?:Way|Park|View|Point|Run|Gate|Green)\b$", value)
+
+
+ADDRESS_LABEL = re.compile(
+    r"(?im)^[ \t]*(?P<label>[^\W\d_][^:\n|;]{0,40}?)[ \t]*:[ \t]*(?P<value>[^\n|;]+)"
+)
+"""A field at a line's start: its label, a colon, its value up to the line's end."""
+
+ADDRESS_WORD = re.compile(
+    r"(?i)\b(?:address|addr|adresse|adres|adresa|adresă|dirección|direccion|"
+    r"endereço|morada|indirizzo|anschrift|osoite|cím|lakcím|heimilisfang|naslov|"
+    r"adresas|aadress|адрес|адреса|адресa|住所|地址|주소|عنوان|نشانی)(?!\w)"
+)
+"""A word of an address label, in the languages of the forms we read."""
+
+NOT_HOME_LABEL = re.compile(
+    r"(?i)\b(?:ip|mac|e-?mail|mail|web|server|bind|listen|wallet|url|host|"
+    r"office|company|registered|business|store|shop|clinic|hotel|school|our|"
+    r"head|branch|return|ip-адрес)\b"
+)
+"""Label words of an address that is no one's home (a machine's, an org's)."""
+
+
+class LabelledAddressRecognizer(CuedPatternRecognizer):
+    """A home address after its label in any layout the street patterns lack.
+
+    "Address: Khiaban-e Vali-ye Asr, Kuche-ye Tavanir, Pelak 22, Vahed 5,
+    Tehran": the label says what the value is, whatever its country's order.
+    The value runs to its last comma-separated part holding a number (the
+    town after it stays); a value the street patterns already read, one
+    without a number, and a machine's or an organization's address are left
+    to the others.
+    """
+
+    ENTITY = "ADDRESS"
+
+    def analyze(
+        self, text: str, entities: list[str], nlp_artifacts: object = None
+    ) -> list[RecognizerResult]:
+        """Return the labelled address values no street pattern reads."""
+        results = []
+        for m in ADDRESS_LABEL.finditer(text):
+            label = m.group("label")
+            if not ADDRESS_WORD.search(label) or NOT_HOME_LABEL.search(label):
+                continue
+            if ORG_BEFORE.search(label + " "):
+                continue
+            span = _numbered_part(text, m.start("value"), m.end("value"))
+            if span is not None:
+                results.append(self.result(*span, 0.7, "labelled_address"))
+        return results
+
+
+def _numbered_part(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Return the value up to its last part holding a number, or None."""
+    value = text[start:end]
+    if re.search(r"@|://|\d+\.\d+\.\d+|^\W*\d+\W*$", value) or not re.search(
+        r"[^\W\d_]{3}", value
+    ):
+        return None
+    if any(p.search(value) for _, p, _ in _ADDRESS.compiled):
+        return None  # the street patterns read it, and keep its town apart
+    ends = []
+    offset = 0
+    for part in value.split(","):
+        if re.search(r"\d", part) and part.strip():
+            ends.append((offset + len(part.rstrip()), TOWN_POSTCODE.fullmatch(part)))
+        offset += len(part) + 1
+    # "…, Mumbai 400070": a closing postcode (and its town) is the postcode
+    # recognizer's, and the town stays.
+    while len(ends) > 1 and ends[-1][1]:
+        ends.pop()
+    if not ends or ends[-1][1]:
+        return None
+    return start, start + ends[-1][0]
+
+
+TOWN_POSTCODE = re.compile(
+    r"[ \t]*(?:[^\W\d_][\w .'’-]*[ \t]+)?(?:[A-Z]{1,2}-)?\d{4,6}"
+    r"(?:[ \t]+[^\W\d_][\w .'’-]*)?[ \t]*"
+)
+"""A part of an address line that is a postcode, with its town before or after."""
 
 
 CA_POSTCODE = r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d"

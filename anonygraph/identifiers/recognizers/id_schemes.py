@@ -385,6 +385,14 @@ SCHEMES: tuple[Scheme, ...] = (
         r"بطاقة التعريف(?: الوطنية)?",
     ),
     Scheme(
+        # The reserved example prefixes (QQ…) are left out of the bare
+        # recognizer's shape; after its label the number is still someone's.
+        "uk_nino_labelled",
+        r"[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]",
+        any_number,
+        r"national insurance(?: number| no\.?)?|ni (?:number|no\.?)|nino",
+    ),
+    Scheme(
         "jm_trn",
         r"\d{3}-?\d{3}-?\d{3}",
         any_number,
