@@ -219,3 +219,22 @@ def test_when_the_line_shows_a_greeting_place_or_body_then_the_span_is_no_person
     found = _finds(text, spans)
     left = drop_non_persons(text, found)
     assert (found[-1] in left) is kept
+
+
+CHAT_HANDLES = [
+    # A user-name-shaped speaker after a chat's stamp, or opening a line of words.
+    ("[09:14 PM] **sam.okoro**: running late, start without me", "sam.okoro", True),
+    ("03.02.2026 08:40 aruzhan_k: где ключи от квартиры?", "aruzhan_k", True),
+    ("nina_v: anyone up for the late raid tonight", "nina_v", True),
+    # A log's logger (its stamp has seconds) and a config's keys stay.
+    ("12:01:33 app.server: started worker pool now", "app.server", False),
+    ("db.host: localhost\nlog.level: debug", "db.host", False),
+    ("  oncall_email: pager@example.com", "oncall_email", False),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), CHAT_HANDLES)
+def test_when_a_chat_speaker_is_shaped_as_a_user_name_then_it_is_a_handle(
+    text: str, span: str, expected: bool
+) -> None:
+    check(text, "HANDLE", span, expected=expected)
