@@ -52,10 +52,15 @@ PLACE_AND_BODY_LABELS = re.compile(
     r"course|curso|corso|kurs|subject|major|faculty|facultate|facultad|"
     r"department|departamento|city|town|ciudad|cidade|ville|stadt|città|oraș|"
     r"oras|district|distrito|quartier|bairro|barrio|venue|lieu|sede|event|"
-    r"evento|club|klub|team|equipo|product|produit|produkt|producto|item|model)$"
+    r"evento|club|klub|team|equipo|product|produit|produkt|producto|item|model|"
+    r"vehicle|car|véhicule|vehículo|veículo|auto|automobile|fahrzeug|автомобиль|"
+    r"машина|experience|position|job|role|title|occupation|profession|"
+    r"designation|skills?|qualification|degree|language|nationality|status|"
+    r"religion|category|type|plan|service|brand|marca|marque)$"
 )
 """Field labels (several languages) whose value is an organization, a school,
-a course, a group, a product or a place: never a person's name."""
+a course, a group, a product, a vehicle, a job or a place: never a person's
+name."""
 
 LABEL = re.compile(r"^[ \t]*(?P<label>[^\W\d_][^\W\d_ \t]*(?:[ \t][^\W\d_]+)?)[ \t]*:")
 """A line's field label: one or two words and a colon at the line's start."""

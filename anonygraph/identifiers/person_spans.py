@@ -226,7 +226,8 @@ def _before_org_suffix(text: str, end: int) -> bool:
     """Tell a name followed by a company's legal form ("Dijkstra Bouw B.V.")."""
     from anonygraph.identifiers.recognizers.name_checks import LEGAL_FORMS, ORG_WORDS
 
-    after = re.match(r"[ \t]+([\w./]+)", text[end:])
+    # One space: a run of spaces parts a form's fields ("… Tremblay   Co-owner:").
+    after = re.match(r" ([\w./]+)(?![\w-])", text[end:])
     if after and after.group(1).replace(".", "").lower() in ORG_WORDS:
         return True
     # "Azulejaria Moderna, Lda.": a legal form after a comma; an org word

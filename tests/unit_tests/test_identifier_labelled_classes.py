@@ -238,3 +238,28 @@ def test_when_a_chat_speaker_is_shaped_as_a_user_name_then_it_is_a_handle(
     text: str, span: str, expected: bool
 ) -> None:
     check(text, "HANDLE", span, expected=expected)
+
+
+NAMES_IN_FIELDS = [
+    # A full name as a field's value, whatever the label's language.
+    ("Sponsor: Omar Haddad\nVisa type: work", "Omar Haddad", True),
+    ("Beneficiario: Lucía Ferrer", "Lucía Ferrer", True),
+    ("Garant: Nikola Jurić and Ana Jurić\nUgovor br. 12", "Nikola Jurić", True),
+    # A run of spaces parts two fields; "Co-" opens the next label.
+    ("Owner: Grace Okafor   Co-owner: Tomás Vidal", "Grace Okafor", True),
+    ("Owner: Grace Okafor   Co-owner: Tomás Vidal", "Tomás Vidal", True),
+    # A French "M." before a name is a title.
+    ("Assuré: M. Julien Faure", "M. Julien Faure", True),
+    # Values of job, vehicle and place fields, and a town, are no one's.
+    ("Experience: Junior Designer, Print Co (2021)", "Junior Designer", False),
+    ("Vehicle: Kia Rio, plate on file", "Kia Rio", False),
+    ("Destination: Santa Monica", "Santa Monica", False),
+    ("Age/Sex: 67/M. Aadhaar linked", "M. Aadhaar", False),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), NAMES_IN_FIELDS)
+def test_when_a_field_holds_a_full_name_then_it_is_a_person(
+    text: str, span: str, expected: bool
+) -> None:
+    check(text, "PERSON", span, expected=expected)

@@ -43,6 +43,7 @@ from anonygraph.identifiers.recognizers.fields import FieldRecognizer
 from anonygraph.identifiers.recognizers.handles import HandleRecognizer
 from anonygraph.identifiers.recognizers.id_schemes import IdSchemeRecognizer
 from anonygraph.identifiers.recognizers.ip import PersonalIpRecognizer
+from anonygraph.identifiers.recognizers.labelled_names import LabelledNameRecognizer
 from anonygraph.identifiers.recognizers.names import (
     ContextNameRecognizer,
     FilteredSpacyRecognizer,
@@ -72,6 +73,7 @@ from anonygraph.identifiers.recognizers.urls import PersonalUrlRecognizer
 OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     ContextNameRecognizer,
     FilteredSpacyRecognizer,
+    LabelledNameRecognizer,
     OfflineEmailRecognizer,
     PhoneNumberRecognizer,
     PersonalIpRecognizer,

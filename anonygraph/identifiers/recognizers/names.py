@@ -38,7 +38,10 @@ from anonygraph.identifiers.recognizers.name_checks import (
     street_word,
 )
 
-HONORIFICS = r"(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Frau|Herr|Sr|Sra|Srta|Mme|Mlle|Dott|Dra)\.?"
+HONORIFICS = (
+    r"(?:(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Frau|Herr|Sr|Sra|Srta|Mme|Mlle|Dott|Dra|Mevr|Dhr)"
+    r"\.?|M\.)"
+)
 """Titles kept with the name they precede."""
 
 WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
@@ -47,7 +50,9 @@ TITLE = r"[A-ZÀ-Þ][a-zà-ÿ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 """A word in title case: "LAB REPORT" under a heading is no name."""
 INITIALS = r"(?:[A-ZÀ-Þ][a-z]{0,2}\.[ \t]*)*"
 """Initials or an abbreviated given name before a name ("P.", "Ma.")."""
-NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{INITIALS}{WORD}(?:[ \t]+{WORD}){{0,4}})"
+NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{INITIALS}{WORD}(?:[ ]{WORD}){{0,4}})"
+"""A name after its cue: its words one space apart (a run of spaces or a tab
+parts a form's fields: "Owner: Ana Lima   Co-owner: …")."""
 
 SELF = (
     r"(?i:\b(?:my name is|my name's|name's|i am|i'm|i’m|im|it's|it’s|this is|"
@@ -137,7 +142,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         ),
         (
             "title",
-            rf"(?<![\w.])(?P<v>{HONORIFICS}[ \t]+(?:[A-Z]\.[ \t]*)*{CAPITAL}"
+            rf"(?<![\w./])(?P<v>{HONORIFICS}[ \t]+(?:[A-Z]\.[ \t]*)*{CAPITAL}"
             rf"(?:[ \t]+{WORD}){{0,3}})",
             0.9,
         ),
@@ -332,6 +337,10 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 start -= 1
             while end < len(text) and (text[end].isalnum() or text[end] in "-'’"):
                 end += 1
+            # A run of spaces or a tab parts a form's fields ("Owner: Ana
+            # Lima   Co-owner: …"): the name ends before it.
+            if gap := re.search(r"[ ]{2,}|\t", text[start:end]):
+                end = start + gap.start()
             # The model may take the greeting with the name ("Hallo Frau
             # Brinkmann"): the greeting stays in the text.
             while (first := re.match(r"([^\W\d_]+)[,!]?\s+", text[start:end])) and (
