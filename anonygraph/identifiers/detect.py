@@ -362,8 +362,11 @@ def name_mentions(
     return extra
 
 
-_TITLE_CASE = r"[A-ZÀ-Þ](?:(?![A-ZÀ-Þ])[^\W\d_])+"
-"""A word in title case: one capital, then lowercase letters ("Nguyễn", not "TK")."""
+_CAPITALS = "A-ZÀ-ÞА-ЯЁІЇЄҐЂЈЉЊЋЏΑ-Ω"
+"""Capitals of the Latin, Cyrillic and Greek scripts."""
+_TITLE_CASE = rf"[{_CAPITALS}](?:(?![{_CAPITALS}])[^\W\d_])+"
+"""A word in title case: one capital, then lowercase letters ("Nguyễn",
+"Сапарова", not "TK")."""
 
 
 def _other_names_after(text: str, end: int) -> int:

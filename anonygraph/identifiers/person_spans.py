@@ -41,7 +41,11 @@ ADDRESS_LABEL = re.compile(
 
 STREET_AFTER = re.compile(rf",?[ \t]+(?:{STREET_TYPES})\b\.?")
 LEADING_FIRST = re.compile(rf"(?i:{LEADING_TYPES})[ \t]")
-HOUSE_NUMBER_BEFORE = re.compile(r"(?:^|[,:])[ \t]*\d[\w/-]*[ \t]+$")
+HOUSE_NUMBER_BEFORE = re.compile(
+    r"(?:^|,|(?<!\d):)[ \t]*\d{1,5}[A-Za-z]?(?:[/-]\d{1,5}[A-Za-z]?)*[ \t]+$"
+)
+"""A house number before a street's name; a time ("21:14 ") or a commit's
+hash ("5c2209f ") before a name is none."""
 NUMBERED_PART_BEFORE = re.compile(r"\d[\w/-]*,[ \t]*$")
 LOCATIVE_BEFORE = re.compile(r"(?i)\b(?:at|in|near)[ \t]+$")
 STATE_AND_POSTCODE = re.compile(r"[ \t]+[A-Z]{2,3}[ \t]+\d{3,6}\b")

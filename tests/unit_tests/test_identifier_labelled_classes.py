@@ -12,9 +12,10 @@ import re
 
 import pytest
 
+from anonygraph.identifiers.detect import name_mentions
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.not_persons import drop_non_persons
-from anonygraph.identifiers.person_spans import SPACY
+from anonygraph.identifiers.person_spans import HOUSE_NUMBER_BEFORE, SPACY
 from tests.unit_tests.test_identifier_kinds import check
 
 SCHEMES_BY_LABEL = [
@@ -263,3 +264,35 @@ def test_when_a_field_holds_a_full_name_then_it_is_a_person(
     text: str, span: str, expected: bool
 ) -> None:
     check(text, "PERSON", span, expected=expected)
+
+
+HOUSE_NUMBERS_BEFORE = [
+    # What stands before a capitalized run on its line: a house number makes
+    # it a street's name; a chat's time or a commit's hash does not.
+    ("Ship to: 14 ", True),
+    ("Flat 3, 12/4 ", True),
+    ("12.11.2026 21:14 ", False),
+    ("5c2209f ", False),
+]
+
+
+@pytest.mark.parametrize(("prior", "house"), HOUSE_NUMBERS_BEFORE)
+def test_when_a_time_or_hash_stands_before_a_name_then_it_is_no_house_number(
+    prior: str, house: bool
+) -> None:
+    assert bool(HOUSE_NUMBER_BEFORE.search(prior)) is house
+
+
+MENTIONS_WIDENED = [
+    # A given name's mention takes the surname after it, in any script.
+    ("позже Олжас Беков напишет", "Олжас", "Олжас Беков"),
+    ("later Ana Lima wrote", "Ana", "Ana Lima"),
+    ("Ὅμηρος says", "Ὅμηρος", "Ὅμηρος"),
+]
+
+
+@pytest.mark.parametrize(("text", "name", "mention"), MENTIONS_WIDENED)
+def test_when_a_name_is_mentioned_then_its_surname_after_joins_it(
+    text: str, name: str, mention: str
+) -> None:
+    assert [i.text for i in name_mentions(text, [name])] == [mention]
