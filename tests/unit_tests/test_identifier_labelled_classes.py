@@ -249,6 +249,15 @@ NAMES_IN_FIELDS = [
     # A run of spaces parts two fields; "Co-" opens the next label.
     ("Owner: Grace Okafor   Co-owner: Tomás Vidal", "Grace Okafor", True),
     ("Owner: Grace Okafor   Co-owner: Tomás Vidal", "Tomás Vidal", True),
+    # A nickname in quotes and Saint's "St." stand inside a name.
+    (
+        'Witness: Mr Dwayne "Biggs" Ellison, tel. 555-0140',
+        'Mr Dwayne "Biggs" Ellison',
+        True,
+    ),
+    ("Tenant: Mrs Mary St. John, flat 2", "Mrs Mary St. John", True),
+    # A quoted word that no capitalized name word follows stays outside.
+    ('Name: Ana Lima "approved" today', "Ana Lima", True),
     # A French "M." before a name is a title.
     ("Assuré: M. Julien Faure", "M. Julien Faure", True),
     # Values of job, vehicle and place fields, and a town, are no one's.

@@ -50,7 +50,10 @@ TITLE = r"[A-ZÀ-Þ][a-zà-ÿ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 """A word in title case: "LAB REPORT" under a heading is no name."""
 INITIALS = r"(?:[A-ZÀ-Þ][a-z]{0,2}\.[ \t]*)*"
 """Initials or an abbreviated given name before a name ("P.", "Ma.")."""
-NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{INITIALS}{WORD}(?:[ ]{WORD}){{0,4}})"
+INSIDE = r"(?:[\"“][^\W\d_]{1,15}[\"”][ ]|Ste?\.[ ])?"
+"""What may stand inside a name before its next word: a nickname in quotes
+('Tanisha "Tee" Morrison') or Saint's abbreviation ("Andre St. Clair")."""
+NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{INITIALS}{WORD}(?:[ ]{INSIDE}{WORD}){{0,4}})"
 """A name after its cue: its words one space apart (a run of spaces or a tab
 parts a form's fields: "Owner: Ana Lima   Co-owner: …")."""
 
@@ -143,7 +146,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         (
             "title",
             rf"(?<![\w./])(?P<v>{HONORIFICS}[ \t]+(?:[A-Z]\.[ \t]*)*{CAPITAL}"
-            rf"(?:[ \t]+{WORD}){{0,3}})",
+            rf"(?:[ \t]+{INSIDE}{WORD}){{0,3}})",
             0.9,
         ),
         (
@@ -262,6 +265,13 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
         ):
             end = word.end()
             continue
+        if (
+            taken
+            and re.fullmatch(r"[\"“][^\W\d_]+[\"”]|Ste?\.", token)
+            and i + 1 < len(words)
+            and words[i + 1].group(0)[:1].isupper()
+        ):
+            continue  # 'Tanisha "Tee" Morrison', "Andre St. Clair": inside the name
         if (
             low in PARTICLES
             and (taken or end)
