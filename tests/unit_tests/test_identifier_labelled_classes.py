@@ -16,6 +16,7 @@ from anonygraph.identifiers.detect import name_mentions
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.not_persons import drop_non_persons
 from anonygraph.identifiers.person_spans import HOUSE_NUMBER_BEFORE, SPACY
+from anonygraph.identifiers.recognizers.phones import titled
 from tests.unit_tests.test_identifier_kinds import check
 
 SCHEMES_BY_LABEL = [
@@ -305,3 +306,23 @@ def test_when_a_name_is_mentioned_then_its_surname_after_joins_it(
     text: str, name: str, mention: str
 ) -> None:
     assert [i.text for i in name_mentions(text, [name])] == [mention]
+
+
+TITLED_ORGS = [
+    # What the parse took for an organization before a number, and where it
+    # starts: a person's title before its first word makes it a person.
+    ("Votre agent: Mme Anouk Reuter, +352", "Anouk Reuter", True),
+    ("Votre agent: Mme Anouk Reuter, +352", "Mme Anouk Reuter", True),
+    (
+        "Follow-up at Riverside Family Medicine, (206)",
+        "Riverside Family Medicine",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "org", "is_titled"), TITLED_ORGS)
+def test_when_a_title_opens_a_parsed_organization_then_it_is_a_person(
+    text: str, org: str, is_titled: bool
+) -> None:
+    assert titled(text, text.index(org)) is is_titled
