@@ -28,7 +28,10 @@ PLACEHOLDER = re.compile(r"\[(?:[A-Z]+_)*[A-Z]+(?:_\d+)?\]")
 SPACY = "FilteredSpacyRecognizer"
 """Name of the recognizer that reports spaCy's PERSON entities."""
 
-_TITLES = frozenset("mr mrs ms mx miss dr prof frau herr sir madam".split())
+_TITLES = frozenset(
+    """mr mrs ms mx miss dr prof frau herr sir madam madame monsieur mme mlle
+    señora señor signora signor""".split()
+)
 
 MIN_SCORE = 0.5
 """Results below this score (a bare pattern without context) are dropped."""
@@ -422,7 +425,11 @@ def _given_names_before(text: str, start: int) -> int:
             r"(?<![\w'’.-])([A-ZÀ-Þ]\.|(?i:" + "|".join(PARTICLES) + r")) $",
             text[:start],
         )
-        if joined and re.match(r"[A-ZÀ-Þ]", text[start : start + 1]):
+        if (
+            joined
+            and re.match(r"[A-ZÀ-Þ]", text[start : start + 1])
+            and not re.search(rf"{LABEL}$", text[:start])  # "au nom de": the cue's
+        ):
             start = joined.start(1)
             continue
         m = re.search(rf"(?<![\w'’.-])({_TITLE_CASE}) $", text[:start])

@@ -259,6 +259,13 @@ NAMES_IN_FIELDS = [
     ("Tenant: Mrs Mary St. John, flat 2", "Mrs Mary St. John", True),
     # A quoted word that no capitalized name word follows stays outside.
     ('Name: Ana Lima "approved" today', "Ana Lima", True),
+    # "In the name of" in several languages introduces a name; its "de" stays.
+    ("une carte Vitale au nom de Julie Mercier (n° 2)", "Julie Mercier", True),
+    ("la tarjeta a nombre de Carmen Ruiz, vencida", "Carmen Ruiz", True),
+    # A title written out in full before a full name; with one word after
+    # it, a book's or a role's name stays.
+    ("Madame Odile Lambert\n4 rue des Lilas", "Madame Odile Lambert", True),
+    ("Madame Bovary is a novel", "Madame Bovary", False),
     # A French "M." before a name is a title.
     ("Assuré: M. Julien Faure", "M. Julien Faure", True),
     # Values of job, vehicle and place fields, and a town, are no one's.

@@ -40,7 +40,7 @@ from anonygraph.identifiers.recognizers.name_checks import (
 
 HONORIFICS = (
     r"(?:(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Frau|Herr|Sr|Sra|Srta|Mme|Mlle|Dott|Dra|Mevr|Dhr)"
-    r"\.?|M\.)"
+    r"\.?|M\.|Madame|Monsieur|Señora|Señor|Signora|Signor)"
 )
 """Titles kept with the name they precede."""
 
@@ -50,6 +50,9 @@ TITLE = r"[A-ZÀ-Þ][a-zà-ÿ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 """A word in title case: "LAB REPORT" under a heading is no name."""
 INITIALS = r"(?:[A-ZÀ-Þ][a-z]{0,2}\.[ \t]*)*"
 """Initials or an abbreviated given name before a name ("P.", "Ma.")."""
+FULL_TITLE = re.compile(r"(?:Madame|Monsieur|Señora|Señor|Signora|Signor)\b")
+"""Titles written out in full, which also open the names of books and roles."""
+
 INSIDE = r"(?:[\"“][^\W\d_]{1,15}[\"”][ ]|Ste?\.[ ])?"
 """What may stand inside a name before its next word: a nickname in quotes
 ('Tanisha "Tee" Morrison') or Saint's abbreviation ("Andre St. Clair")."""
@@ -70,7 +73,9 @@ GREETING = (
     r"hallå|ahoj|cześć|czesc|szia|merhaba|habari|jambo|kia ora|kumusta)[ \t,]+)"
 )
 LABEL = (
-    r"(?i:\b(?:name|full name|naam|nome|nom|nombre|vorname|patient|account holder|"
+    r"(?i:\b(?:name|full name|in the name of|au nom de|a nombre de|em nome de|"
+    r"a nome di|auf den namen|op naam van|"
+    r"naam|nome|nom|nombre|vorname|patient|account holder|"
     r"card ?holder|applicant|tenant|emergency contact|next of kin|ask for|inquiry "
     r"from|enquiry from|message from|request from|registered to(?: a)?|signed|"
     r"contact person|ansprechpartner|contact|tell|mother|father|mum|mom|dad|wife|"
@@ -199,6 +204,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         self.role = {
             pattern for name, pattern, _ in self.compiled if name in ("label", "tell")
         }
+        self.title = next(p for name, p, _ in self.compiled if name == "title")
 
     def span(
         self, match: re.Match[str], text: str, nlp_artifacts: Any
@@ -206,6 +212,12 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         """Cut the candidate down to its name words, or reject it."""
         start = match.start("v")
         end = _name_end(match.group("v"), lower_ok=match.re in self.lower_ok)
+        if (
+            match.re is self.title
+            and FULL_TITLE.match(match.group("v"))
+            and len(match.group("v")[:end].split()) < 3
+        ):
+            return None  # "Madame Bovary": a title and one word may be a book's
         if end and text[start].islower() and not noun_at(nlp_artifacts, start):
             return None  # "I'm meeting", "hey so": a verb or an adverb, no name
         if end and match.re in self.self_cues and state_at(nlp_artifacts, start):
