@@ -36,6 +36,9 @@ SCHEMES_BY_LABEL = [
     # Icelandic kennitala with its dash.
     ("Kennitala: 210687-3199", "210687-3199", True),
     ("Kennitala: 210687-3189", "210687-3189", False),
+    # With its dash it stands alone in a table's column; one digit off stays.
+    ("4 | Jón Jónsson | 210687-3199 | ok", "210687-3199", True),
+    ("4 | Jón Jónsson | 210687-3189 | ok", "210687-3189", False),
     # Kazakh IIN, labelled in Russian.
     ("ИИН 870621301232, тел.", "870621301232", True),
     ("ИИН 870621301233, тел.", "870621301233", False),

@@ -326,6 +326,9 @@ SCHEMES: tuple[Scheme, ...] = (
         r"asmens kodas|a\.\s?k\.|isikukood|personas kods",
     ),
     Scheme("is_kennitala", r"\d{6}-?\d{4}", is_kennitala, r"kennitala|kt\.?"),
+    # Written with its dash, a date, a check digit and a century digit that
+    # all agree are distinctive enough alone (a table's column).
+    Scheme("is_kennitala_dashed", r"\d{6}-\d{4}", is_kennitala, "", True),
     Scheme("kz_iin", r"\d{12}", kz_iin, r"iin|иин|жсн"),
     Scheme(
         "ua_rnokpp",
