@@ -271,6 +271,15 @@ NAMES_IN_FIELDS = [
     ("Madame Bovary is a novel", "Madame Bovary", False),
     # A French "M." before a name is a title.
     ("Assuré: M. Julien Faure", "M. Julien Faure", True),
+    # A table row's cell holding a full name beside a contact cell.
+    (
+        '#3 | Marta "Tita" Souza | pago | marta.s@example.com',
+        'Marta "Tita" Souza',
+        True,
+    ),
+    ("12;Ingrid Solberg Dahl;22 33 44 55;ja", "Ingrid Solberg Dahl", True),
+    # A product's cell in a row of prices and SKUs is no one's.
+    ("SKU | Grace Kelly Dress | 49.99 | 1234567", "Grace Kelly Dress", False),
     # Values of job, vehicle and place fields, and a town, are no one's.
     ("Experience: Junior Designer, Print Co (2021)", "Junior Designer", False),
     ("Vehicle: Kia Rio, plate on file", "Kia Rio", False),

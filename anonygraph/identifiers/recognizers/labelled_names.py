@@ -20,16 +20,28 @@ from presidio_analyzer import RecognizerResult
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
 from anonygraph.identifiers.recognizers.name_checks import known_names, looks_like_name
 
+PARTICLE = "al|el|bin|binti|van|von|de|da|di|du|del|la|le|dos|das"
+"""Lowercase particles inside a name."""
+
 TITLE_WORD = r"[A-ZÀ-ÞĀ-ŽĐ][a-zà-ÿā-žđ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 """A word in title case, Latin letters with their diacritics."""
 
 FIELD_NAME = re.compile(
     r"(?m)^[ \t]*(?P<label>[^\W\d_][^\W\d_ \t]*(?:[ \t][^\W\d_]+)?)[ \t]*:[ \t]*"
-    rf"(?P<v>{TITLE_WORD}(?: (?:(?:al|el|bin|binti|van|von|de|da|di|du|del|la|le)"
-    rf" )?{TITLE_WORD}){{1,3}})"
+    rf"(?P<v>{TITLE_WORD}(?: (?:(?:{PARTICLE}) )?{TITLE_WORD}){{1,3}})"
     r"(?=[ \t]*(?:[,;(|]|$)|[ \t]{2}|\t| (?:and|und|et|y|e|i|&) )"
 )
 """A line's label, a colon and a full name that ends the field."""
+
+
+NAME_CELL = re.compile(
+    rf"{TITLE_WORD}(?: (?:[\"“][^\W\d_]{{1,15}}[\"”] |(?:{PARTICLE}) )?"
+    rf"{TITLE_WORD}){{1,3}}"
+)
+"""A table cell that is a full name (a nickname in quotes may stand inside)."""
+
+CONTACT_CELL = re.compile(r"@|\d[\d ()+-]{5,}\d")
+"""A cell of a person's row: an e-mail, a phone or an ID number."""
 
 
 class LabelledNameRecognizer(CuedPatternRecognizer):
@@ -58,4 +70,37 @@ class LabelledNameRecognizer(CuedPatternRecognizer):
             # Below spaCy's 0.85: where the model read the span too, its own
             # checks (a topic, a famous name) decide; this adds what it missed.
             found.append(self.result(*m.span("v"), 0.8, "field_name"))
+        found += [self.result(*span, 0.8, "row_name") for span in _row_names(text)]
         return found
+
+
+def _row_names(text: str) -> list[tuple[int, int]]:
+    """Return the cells of table rows that hold a full name beside a contact.
+
+    "#5 | Felipe "Lipe" Castro | pendente | lipe@…": a row of three cells
+    or more split by bars, semicolons or tabs, one cell a full name whose
+    first word some Faker locale lists, another an e-mail, phone or ID.
+    """
+    from anonygraph.cues.places import fold
+
+    found = []
+    offset = 0
+    for line in text.split("\n"):
+        for delimiter in ("|", ";", "\t"):
+            cells = line.split(delimiter)
+            if len(cells) < 3 or not any(CONTACT_CELL.search(c) for c in cells):
+                continue
+            start = offset
+            for cell in cells:
+                value = cell.strip()
+                if (
+                    NAME_CELL.fullmatch(value)
+                    and looks_like_name(value)
+                    and fold(value.split()[0]) in known_names()
+                ):
+                    begin = start + cell.index(value)
+                    found.append((begin, begin + len(value)))
+                start += len(cell) + len(delimiter)
+            break
+        offset += len(line) + 1
+    return found
