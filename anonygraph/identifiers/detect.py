@@ -13,6 +13,7 @@ from anonygraph.cues.engine import Engine
 from anonygraph.identifiers.engine import LANGUAGE, analyzer
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.kinds import KINDS, kind_of
+from anonygraph.identifiers.not_persons import drop_non_persons
 from anonygraph.identifiers.person_spans import (
     chat_speakers,
     merge_addresses,
@@ -28,7 +29,10 @@ PLACEHOLDER = kept_patterns.compile(r"\[(?:[A-Z]+_)*[A-Z]+(?:_\d+)?\]")
 SPACY = "FilteredSpacyRecognizer"
 """Name of the recognizer that reports spaCy's PERSON entities."""
 
-_TITLES = frozenset("mr mrs ms mx miss dr prof frau herr sir madam".split())
+_TITLES = frozenset(
+    """mr mrs ms mx miss dr prof frau herr sir madam madame monsieur mme mlle
+    señora señor signora signor""".split()
+)
 
 MIN_SCORE = 0.5
 """Results below this score (a bare pattern without context) are dropped."""
@@ -108,6 +112,7 @@ def _find(
         ]
     found = [b for i in found if (b := on_boundaries(text, i)) is not None]
     chosen = _non_overlapping(_without_topics(text, reshape_persons(text, found)))
+    chosen = drop_non_persons(text, chosen)
     if "PERSON" in wanted:
         # Twice: a mention widened over given names ("Caoimhe" before "Mac
         # Giolla Phádraig") gives words of its own to find again.
@@ -286,6 +291,10 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     while start < end and text[start].isspace():
         start += 1
     while end > start and (text[end - 1].isspace() or text[end - 1] in ".,;:!?)'\""):
+        if text[end - 1] == ")" and text.count("(", start, end) > text.count(
+            ")", start, end - 1
+        ):
+            break  # "K480213(6)": the value's own bracket closes
         end -= 1
     return start, end
 
@@ -359,8 +368,11 @@ def name_mentions(
     return extra
 
 
-_TITLE_CASE = r"[A-ZÀ-Þ](?:(?![A-ZÀ-Þ])[^\W\d_])+"
-"""A word in title case: one capital, then lowercase letters ("Nguyễn", not "TK")."""
+_CAPITALS = "A-ZÀ-ÞА-ЯЁІЇЄҐЂЈЉЊЋЏΑ-Ω"
+"""Capitals of the Latin, Cyrillic and Greek scripts."""
+_TITLE_CASE = rf"[{_CAPITALS}](?:(?![{_CAPITALS}])[^\W\d_])+"
+"""A word in title case: one capital, then lowercase letters ("Nguyễn",
+"Сапарова", not "TK")."""
 
 
 def _other_names_after(text: str, end: int) -> int:
@@ -416,7 +428,11 @@ def _given_names_before(text: str, start: int) -> int:
             r"(?<![\w'’.-])([A-ZÀ-Þ]\.|(?i:" + "|".join(PARTICLES) + r")) $",
             text[:start],
         )
-        if joined and re.match(r"[A-ZÀ-Þ]", text[start : start + 1]):
+        if (
+            joined
+            and re.match(r"[A-ZÀ-Þ]", text[start : start + 1])
+            and not re.search(rf"{LABEL}$", text[:start])  # "au nom de": the cue's
+        ):
             start = joined.start(1)
             continue
         m = re.search(rf"(?<![\w'’.-])({_TITLE_CASE}) $", text[:start])

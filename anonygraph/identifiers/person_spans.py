@@ -42,7 +42,11 @@ ADDRESS_LABEL = kept_patterns.compile(
 
 STREET_AFTER = kept_patterns.compile(rf",?[ \t]+(?:{STREET_TYPES})\b\.?")
 LEADING_FIRST = kept_patterns.compile(rf"(?i:{LEADING_TYPES})[ \t]")
-HOUSE_NUMBER_BEFORE = kept_patterns.compile(r"(?:^|[,:])[ \t]*\d[\w/-]*[ \t]+$")
+HOUSE_NUMBER_BEFORE = kept_patterns.compile(
+    r"(?:^|,|(?<!\d):)[ \t]*\d{1,5}[A-Za-z]?(?:[/-]\d{1,5}[A-Za-z]?)*[ \t]+$"
+)
+"""A house number before a street's name; a time ("21:14 ") or a commit's
+hash ("5c2209f ") before a name is none."""
 NUMBERED_PART_BEFORE = kept_patterns.compile(r"\d[\w/-]*,[ \t]*$")
 LOCATIVE_BEFORE = kept_patterns.compile(r"(?i)\b(?:at|in|near)[ \t]+$")
 STATE_AND_POSTCODE = kept_patterns.compile(r"[ \t]+[A-Z]{2,3}[ \t]+\d{3,6}\b")
@@ -229,7 +233,8 @@ def _before_org_suffix(text: str, end: int) -> bool:
     """Tell a name followed by a company's legal form ("Dijkstra Bouw B.V.")."""
     from anonygraph.identifiers.recognizers.name_checks import LEGAL_FORMS, ORG_WORDS
 
-    after = re.match(r"[ \t]+([\w./]+)", text[end:])
+    # One space: a run of spaces parts a form's fields ("… Tremblay   Co-owner:").
+    after = re.match(r" ([\w./]+)(?![\w-])", text[end:])
     if after and after.group(1).replace(".", "").lower() in ORG_WORDS:
         return True
     # "Azulejaria Moderna, Lda.": a legal form after a comma; an org word

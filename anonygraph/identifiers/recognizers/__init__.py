@@ -24,6 +24,7 @@ from presidio_analyzer.predefined_recognizers import (
 )
 
 from anonygraph.identifiers.recognizers.addresses import (
+    LabelledAddressRecognizer,
     PostcodeRecognizer,
     StreetAddressRecognizer,
 )
@@ -42,6 +43,7 @@ from anonygraph.identifiers.recognizers.fields import FieldRecognizer
 from anonygraph.identifiers.recognizers.handles import HandleRecognizer
 from anonygraph.identifiers.recognizers.id_schemes import IdSchemeRecognizer
 from anonygraph.identifiers.recognizers.ip import PersonalIpRecognizer
+from anonygraph.identifiers.recognizers.labelled_names import LabelledNameRecognizer
 from anonygraph.identifiers.recognizers.names import (
     ContextNameRecognizer,
     FilteredSpacyRecognizer,
@@ -71,12 +73,14 @@ from anonygraph.identifiers.recognizers.urls import PersonalUrlRecognizer
 OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     ContextNameRecognizer,
     FilteredSpacyRecognizer,
+    LabelledNameRecognizer,
     OfflineEmailRecognizer,
     PhoneNumberRecognizer,
     PersonalIpRecognizer,
     PersonalUrlRecognizer,
     HandleRecognizer,
     StreetAddressRecognizer,
+    LabelledAddressRecognizer,
     PostcodeRecognizer,
     DateOfBirthRecognizer,
     CardRecognizer,

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import re
 
+from presidio_analyzer import RecognizerResult
+
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
+from anonygraph.identifiers.recognizers.lookalikes import CUES as LOOKALIKE_CUE
 from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
 from anonygraph.tools import kept_patterns
 
@@ -58,6 +61,10 @@ ORG_BEFORE = kept_patterns.compile(
 )
 """An organization right before an address: its public address, not a person's."""
 
+CYRILLIC_TYPES = "ул|улица|вул|вулиця|пр|просп|пр-т|бул|бульв|пер|пл|ш|шосе|наб"
+"""Cyrillic street types written before the name (Russian, Ukrainian,
+Bulgarian, Serbian), most often abbreviated with a dot."""
+
 WORD = r"[A-ZÀ-Þ][\w'’.-]*"
 UNIT = r"(?:,?\s*(?:Unit|Apt\.?|Apartment|Suite|Ste\.?|Flat|#)\s*[\w-]+)?"
 UNITS_AFTER = (
@@ -69,6 +76,23 @@ UNITS_AFTER = (
 """A flat, floor or door after a street and number ("apt 9", "Dpto. 4", "3º 2ª")."""
 CAP = r"[A-ZÀ-ÞĀ-ŽĐƠƯẠ-Ỹ]"
 """A capital of the Latin scripts (Vietnamese and Central European letters too)."""
+
+NAMED_STREET = (
+    rf"(?<![\w.-]){CAP}[^\W\d_]*\.?"
+    rf"(?:[ \t]+(?:{CAP}[^\W\d_]*|[^\W\d_A-Z]{{2,}})\.?){{0,3}}"
+    r"[ \t]+\d{1,4}[A-Za-z]?(?:[-/]\d{1,4})?"
+    r"(?:,?[ \t]+(?i:stan|ap|apt|app|apto|lgh|kv|flat|unit|et)\.?[ \t]*\d{1,4})*"
+)
+"""A street's name (any words, no street type needed) and its house number,
+with a flat after ("Ilica 142", "Bulevar oslobođenja 88, stan 14")."""
+
+TOWN_CODE = (
+    r"(?:[A-Z]{1,2}-)?(?!(?:19|20)\d\d\b)(?:\d{4,6}|\d{2}-\d{3}|\d{3} \d{2})"
+    rf"[ \t]+{CAP}[^\W\d_]+"
+    rf"(?:[ \t-]{CAP}?[^\W\d_]+){{0,2}}[ \t]*(?=[,;\n)|]|$)"
+)
+"""A postcode (maybe after a country letter, "LT-03153") and the town closing
+its segment of the line: what makes the words before it a street address."""
 
 
 class StreetAddressRecognizer(CuedPatternRecognizer):
@@ -171,6 +195,13 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             0.8,
         ),
         (
+            # "Ilica 142;10000 Zagreb": a street with no street word is one
+            # when its postcode and town follow it.
+            "before_postcode",
+            rf"(?P<v>{NAMED_STREET})(?=[ \t]*[,;][ \t]*{TOWN_CODE})",
+            0.75,
+        ),
+        (
             "po_box",
             r"\b(?P<v>(?:P\.?\s?O\.?\s?Box|Postfach|Apartado|Caixa Postal|"
             r"Boîte postale)"
@@ -203,17 +234,113 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             r"\b(?P<v>[A-Z][a-z]+(?:-[a-z]+)?\s+\d{1,2}-\d{1,2}-\d{1,3})(?![\w-])",
             0.7,
         ),
+        (
+            # "ул. Профсоюзная, д. 84, кв. 117", "вул. Сумська, 71, кв. 12":
+            # a Cyrillic street type, the name, the house, the flat.
+            "cyrillic",
+            rf"(?<![\w.])(?P<v>(?:{CYRILLIC_TYPES})\.?[ \t]*[„«\"]?"
+            r"[А-ЯЁІЇЄҐЂЈЉЊЋЏ][\w'’-]*"
+            r"(?:[ \t]+[\w'’-]+){0,3}[“»\"]?,?[ \t]*(?:(?:д|буд|б)\.|№)?[ \t]*"
+            r"\d{1,4}[а-яa-z]?(?:/\d{1,3})?"
+            r"(?:,?[ \t]*(?:кв|корп|стр|ет|ап|оф|под|эт|стан)\.?[ \t]*\d{1,4})*)",
+            0.8,
+        ),
     )
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
         """Reject a measure that borrowed a street word ("3 Way"), an org's address."""
         if ORG_BEFORE.search(text[max(0, start - 40) : start]):
             return False
+        if LOOKALIKE_CUE.search(value.split()[0] + " "):
+            return False  # "Order 5, 10000 Units": a reference's number
         return not re.match(r"\d+\s+(?:Way|Park|View|Point|Run|Gate|Green)\b$", value)
+
+
+ADDRESS_LABEL = kept_patterns.compile(
+    r"(?im)^[ \t]*(?P<label>[^\W\d_][^:\n|;]{0,40}?)[ \t]*:[ \t]*(?P<value>[^\n|;]+)"
+)
+"""A field at a line's start: its label, a colon, its value up to the line's end."""
+
+ADDRESS_WORD = kept_patterns.compile(
+    r"(?i)\b(?:address|addr|adresse|adres|adresa|adresă|dirección|direccion|"
+    r"endereço|morada|indirizzo|anschrift|osoite|cím|lakcím|heimilisfang|naslov|"
+    r"adresas|aadress|адрес|адреса|адресa|住所|地址|주소|عنوان|نشانی)(?!\w)"
+)
+"""A word of an address label, in the languages of the forms we read."""
+
+NOT_HOME_LABEL = kept_patterns.compile(
+    r"(?i)\b(?:ip|mac|e-?mail|mail|web|server|bind|listen|wallet|url|host|"
+    r"office|company|registered|business|store|shop|clinic|hotel|school|our|"
+    r"head|branch|return|ip-адрес)\b"
+)
+"""Label words of an address that is no one's home (a machine's, an org's)."""
+
+
+class LabelledAddressRecognizer(CuedPatternRecognizer):
+    """A home address after its label in any layout the street patterns lack.
+
+    "Address: Khiaban-e Vali-ye Asr, Kuche-ye Tavanir, Pelak 22, Vahed 5,
+    Tehran": the label says what the value is, whatever its country's order.
+    The value runs to its last comma-separated part holding a number (the
+    town after it stays); a value the street patterns already read, one
+    without a number, and a machine's or an organization's address are left
+    to the others.
+    """
+
+    ENTITY = "ADDRESS"
+
+    def analyze(
+        self, text: str, entities: list[str], nlp_artifacts: object = None
+    ) -> list[RecognizerResult]:
+        """Return the labelled address values no street pattern reads."""
+        results = []
+        for m in ADDRESS_LABEL.finditer(text):
+            label = m.group("label")
+            if not ADDRESS_WORD.search(label) or NOT_HOME_LABEL.search(label):
+                continue
+            if ORG_BEFORE.search(label + " "):
+                continue
+            span = _numbered_part(text, m.start("value"), m.end("value"))
+            if span is not None:
+                results.append(self.result(*span, 0.7, "labelled_address"))
+        return results
+
+
+def _numbered_part(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Return the value up to its last part holding a number, or None."""
+    value = text[start:end]
+    if re.search(r"@|://|\d+\.\d+\.\d+|^\W*\d+\W*$", value) or not re.search(
+        r"[^\W\d_]{3}", value
+    ):
+        return None
+    if any(p.search(value) for _, p, _ in _ADDRESS.compiled):
+        return None  # the street patterns read it, and keep its town apart
+    ends = []
+    offset = 0
+    for part in value.split(","):
+        if re.search(r"\d", part) and part.strip():
+            ends.append((offset + len(part.rstrip()), TOWN_POSTCODE.fullmatch(part)))
+        offset += len(part) + 1
+    # "…, Mumbai 400070": a closing postcode (and its town) is the postcode
+    # recognizer's, and the town stays.
+    while len(ends) > 1 and ends[-1][1]:
+        ends.pop()
+    if not ends or ends[-1][1]:
+        return None
+    return start, start + ends[-1][0]
+
+
+TOWN_POSTCODE = kept_patterns.compile(
+    r"[ \t]*(?:[^\W\d_][\w .'’-]*[ \t]+)?(?:[A-Z]{1,2}-)?\d{4,6}"
+    r"(?:[ \t]+[^\W\d_][\w .'’-]*)?[ \t]*"
+)
+"""A part of an address line that is a postcode, with its town before or after."""
 
 
 CA_POSTCODE = r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d"
 UK_POSTCODE = r"(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?) ?\d[ABD-HJLNP-UW-Z]{2}"
+EU_PREFIXES = "A|B|BG|CH|CZ|D|DK|E|EE|F|FI|GR|H|HR|I|L|LT|LV|N|NL|P|PL|RO|S|SI|SK"
+"""Country letters written before a European postcode (the old car codes)."""
 AU_STATES = "NSW|VIC|QLD|WA|SA|TAS|ACT|NT"
 US_STATES = (
     "AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|"
@@ -254,6 +381,13 @@ def _closes_address(text: str, start: int) -> bool:
             if _ADDRESS.validate(m.group("v"), text, line_start + m.start("v"), 0):
                 if BETWEEN.fullmatch(stretch[m.end("v") :]):
                     return True
+    street = re.search(rf"{NAMED_STREET}[ \t]*[,;][ \t]*$", stretch)
+    if (
+        street
+        and not re.match(r"(?:19|20)\d\d\b", text[start:])
+        and not LOOKALIKE_CUE.search(street.group(0).split()[0] + " ")
+    ):
+        return True  # "Ilica 142;" before "10000 Zagreb", not "Room 12, 2024"
     # "Ngong Road, Nairobi 00100": a street named without its number.
     return any(
         BETWEEN.fullmatch(stretch[m.end() :])
@@ -276,6 +410,14 @@ class PostcodeRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         ("uk", rf"\b(?P<v>{UK_POSTCODE})\b", 0.75),
         ("ca", rf"\b(?P<v>{CA_POSTCODE})\b", 0.75),
+        (
+            # "L-8041 Strassen", "LT-03153 Vilnius": a country's letters and
+            # its postcode, then the town.
+            "country_prefixed",
+            rf"(?<![\w-])(?P<v>(?:{EU_PREFIXES})-\d{{4,5}})(?=[ \t]+{CAP}[^\W\d_]+"
+            r"(?:[ \t-][^\W\d_]+){0,2}[ \t]*(?:[,;\n)|]|$))",
+            0.75,
+        ),
         ("ie", r"\b(?P<v>[AC-FHKNPRTV-Y]\d{2} ?[AC-FHKNPRTV-Y\d]{4})\b", 0.6),
         ("nl", r"\b(?P<v>[1-9]\d{3} ?[A-Z]{2})(?=\s+[A-Z][a-z])", 0.75),
         ("us_zip", rf"\b(?:{US_STATES})\s+(?P<v>\d{{5}}(?:-\d{{4}})?)\b", 0.8),

@@ -58,22 +58,35 @@ MRN_CUE = (
     r"(?:mrn|urn|uhid|uhn|nhi|chi|hosp(?:ital)?|clinic|chart|health|patient|"
     r"medical\s+record|case\s+file|ip|op|ipd|opd|expediente|prontu[áa]rio|"
     r"dossier|folder|practice|lab|reg|file|(?-i:HN|AN)|"
-    r"inpatient|outpatient|admission|pt|患者|カルテ|診察券)"
+    r"inpatient|outpatient|admission|pt|member|患者|カルテ|診察券|"
+    r"histori[ae]\s+cl[íi]nica|hist[óo]ria\s+cl[íi]nica|cartella\s+clinica|"
+    r"dossier\s+m[ée]dical|krankenakte|patientennummer)"
 )
 """Words that name a hospital's or clinic's number for a patient."""
 
-BARE_CUES = frozenset("mrn urn uhid uhn nhi hn an 患者 カルテ 診察券".split())
+BARE_CUES = frozenset(
+    "mrn urn uhid uhn nhi hn an 患者 カルテ 診察券 krankenakte patientennummer".split()
+) | {
+    "historia clínica",
+    "historia clinica",
+    "história clínica",
+    "historia clínica",
+    "cartella clinica",
+    "dossier médical",
+    "dossier medical",
+}
 
 CONTEXT_CUES = frozenset(
     """expediente prontuário prontuario dossier folder practice lab reg file
-    hn an""".split()
+    hn an member""".split()
 )
 """Cues that name a patient's number only in a text about care."""
 
 MEDICAL = re.compile(
     r"(?i)\b(?:clinic|clínica|clinica|klinik|hospital|patient|paciente|doctor|"
     r"gp|medical|médico|medico|health|sick|consult\w*|nurse|ward|surgery|"
-    r"diagnos\w*|discharge|admission|lab\w* report|imss|nhs)\b"
+    r"diagnos\w*|discharge|admission|lab\w* report|imss|nhs|prescription|"
+    r"pharmacy|copay|co-pay)\b"
 )
 """Words of a text about care."""
 
@@ -106,7 +119,7 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         (
             "mrn",
-            KEY_START + rf"(?P<cue>{MRN_CUE})(?P<rec>[\s._-]+(?:record|rec|file))?"
+            KEY_START + rf"(?P<cue>{MRN_CUE})(?P<rec>[\s._-]+(?:record|rec|file|card))?"
             # "NHI (for the club first-aid kit list): ZKT4830"
             r"(?:\s*\([^()\n]{2,40}\))?"
             rf"(?P<word>(?:[\s._-]*{NUMBER_WORD})*)"
@@ -114,7 +127,8 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
             # then "is".
             r"(?P<fill>[ \t]+[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,3}?"
             r"[ \t]+(?:is|es|é|ist|est))?"
-            r"\s*[:#=]?\s*(?P<v>(?-i:(?:HN|AN) )?[A-Z]{0,4}[-/]?\d[\dA-Z/-]{3,14})"
+            r"\s*[:#=]?\s*(?P<v>(?-i:\d{3,4}(?: \d{3,4}){1,3}(?: [A-Z]{1,2}\b)?)|"
+            r"(?-i:(?:HN|AN) )?[A-Z]{0,4}[-/]?\d[\dA-Z/-]{3,14})"
             r"(?![\w-])",
             0.85,
         ),
@@ -132,7 +146,10 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
         named = (
             match.group("word").strip(" ._-")
             or match.group("fill")
-            or (match.group("rec") and "file" in match.group("rec").lower())
+            or (
+                match.group("rec")
+                and match.group("rec").lower()[-4:] in ("file", "card")
+            )
         )
         if cue not in BARE_CUES and not named:
             return None
@@ -153,21 +170,24 @@ class BankAccountRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         (
             "account",
-            r"\b(?:(?:bank\s+|checking\s+|savings\s+|current\s+)?account|acct|a/c|"
+            r"\b(?:(?:bank\s+|checking\s+|savings\s+|current\s+)?account"
+            # "account on file:", "account we pay into:": a label of words.
+            r"(?:(?:[ \t]+[^\W\d_]{2,10}){1,3}(?=[ \t]*:))?|acct|a/c|"
             r"conta(?:\s+corrente|\s+poupança)?|kontonummer|konto|rekening(?:nummer)?|"
             r"compte|cuenta|numéro de compte|clabe|účet|účtu|číslo účtu|cbu|"
-            r"số tài khoản|stk|普通(?:預金)?|当座(?:預金)?|口座番号)\b\.?"
+            r"số tài khoản|stk|普通(?:預金)?|当座(?:預金)?|口座番号|"
+            r"rib|rip|bban|nuban)\b\.?"
             r"(?:\s*\([^()\n]{1,30}\))?"
             r"(?:\s+(?:no\.?|number|nr\.?|#|is|was|nha))*"
             r"(?:\s*:?\s*(?-i:[A-Z][\w&]{1,20})(?=\s+\d))?"  # the bank: "GTBank 0174…"
-            r"\s*[:#]?\s*(?P<v>\d[\d .-]{4,20}\d(?:-[\dXx])?)(?![\w-]|[.,]\d)",
+            r"\s*[:#]?\s*(?P<v>\d[\d .-]{4,26}\d(?:-[\dXx])?)(?![\w-]|[.,]\d)",
             0.8,
         ),
     )
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
-        """Require six to twenty digits."""
-        return 6 <= len(digits(value)) <= 20
+        """Require six to twenty-four digits (a French or Maghreb RIB has 20-23)."""
+        return 6 <= len(digits(value)) <= 24
 
 
 class CzechAccountRecognizer(CuedPatternRecognizer):
@@ -250,7 +270,8 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             r"syntym[äa]aika|doğum\s+tarihi|tanggal\s+lahir|petsa\s+ng\s+kapanganakan|"
             r"ngày\s+sinh|tarikh\s+lahir|วันเกิด)"
             r"(?![^\W_])|生年月日|出生日期|出生年月日|생년월일)"
-            r"(?:\s*\((?:dd|mm|yyyy|[/.-])+\))?"
+            # "(dd/mm/yyyy)", "(as in passport)": a remark on the label
+            r"(?:\s*\([^()\n]{1,40}\))?"
             rf"\s*[:：=\-]?\s*(?:(?:is|was|on|am|le|el|em|il)\s+)?"
             r"(?:[A-ZÀ-Þ][^\W\d_]+(?:\s[A-ZÀ-Þ][^\W\d_]+)?,\s*)?"  # "Yogyakarta, "
             rf"(?P<v>{DATE})"

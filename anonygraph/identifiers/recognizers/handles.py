@@ -13,6 +13,13 @@ import re
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
 from anonygraph.identifiers.recognizers.lookalikes import CUES
 
+CHAT_STAMP = (
+    r"(?:\[[^\]\n]{0,40}?\d[:.]\d\d[^\]\n]{0,30}\]|"
+    r"(?:\d{1,2}[./-]\d{1,2}[./-]\d{2,4}[ \t,]+)?\d{1,2}[:.]\d\d"
+    r"(?![:.]\d)(?:[ \t]*[AaPp][Mm])?)"
+)
+"""A chat's time stamp: "[10:02 AM]", "21:20", "12.11.2026 21:20" (no seconds)."""
+
 NOT_HANDLES = frozenset(
     """admin root system null none anonymous guest unknown everyone here channel
     shared public default ubuntu ec2-user runner www-data nobody""".split()
@@ -78,6 +85,17 @@ class HandleRecognizer(CuedPatternRecognizer):
             r"(?![\w.@-])",
             0.85,
         ),
+        (
+            # "[10:02 AM] **will.tran**: morning!", "12.11.2026 21:20
+            # dauren_k: ok": a chat line's speaker shaped as a user name
+            # (a dot, an underscore or digits in a lowercase word), after a
+            # chat's stamp (a log's has seconds) or opening a line of words.
+            "chat_handle",
+            rf"(?m)^[ \t]*(?:{CHAT_STAMP}[ \t]*[-–]?[ \t]*)?(?:\*\*)?"
+            r"(?P<v>[a-z][a-z0-9]*(?:[._][a-z0-9]+)+|[a-z]{2,}\d{2,})(?:\*\*)?"
+            r"[ \t]*:[ \t]+(?P<said>[^\n]*)",
+            0.75,
+        ),
         ("tag", r"(?<![\w#@])(?P<v>[A-Za-z][\w.]{2,31}#\d{4})(?!\w)", 0.8),
         (
             "home_dir",
@@ -102,6 +120,22 @@ class HandleRecognizer(CuedPatternRecognizer):
             0.8,
         ),
     )
+
+    def span(
+        self, match: re.Match[str], text: str, nlp_artifacts: object
+    ) -> tuple[int, int] | None:
+        """Ask an unstamped speaker for a line of words (a config key has none)."""
+        said = match.groupdict().get("said")
+        if said is not None and not re.match(r"[ \t]*(?:\[|\*\*|\d)", match.group(0)):
+            words = said.split()
+            if (
+                len(words) < 3
+                or len(re.findall(r"[^\W\d_]{2,}", said)) < 3
+                or "=" in said
+                or match.group(0)[:1] in " \t"
+            ):
+                return None  # "db.host: localhost", an indented config key
+        return super().span(match, text, nlp_artifacts)
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
         """Reject a ticker ($AAPL), an e-mail's tail, system accounts, references."""

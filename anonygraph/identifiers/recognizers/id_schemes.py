@@ -23,6 +23,21 @@ from anonygraph.identifiers.recognizers.base import (
     luhn_valid,
 )
 from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
+from anonygraph.identifiers.recognizers.scheme_checks import (
+    baltic_code,
+    bg_egn,
+    hk_hkid,
+    hr_oib,
+    ir_melli,
+    is_kennitala,
+    jp_my_number,
+    kz_iin,
+    my_mykad,
+    pl_id_card,
+    tw_id,
+    ua_rnokpp,
+    yu_jmbg,
+)
 from anonygraph.tools import kept_patterns
 
 
@@ -297,6 +312,96 @@ SCHEMES: tuple[Scheme, ...] = (
         r"driver'?s licen[cs]e(?: (?:no\.?|number|#))?|dl(?: no\.?| #)?|"
         r"führerschein(?:-?nr\.?)?|permis de conduire|licencia de conducir",
     ),
+    Scheme(
+        "yu_jmbg",
+        r"\d{13}",
+        yu_jmbg,
+        r"jmbg|emšo|emso|јмбг|матични број|матичен број",
+    ),
+    Scheme("bg_egn", r"\d{10}", bg_egn, r"egn|егн|единен граждански номер"),
+    Scheme("hr_oib", r"\d{11}", hr_oib, r"oib"),
+    Scheme(
+        "baltic_code",
+        r"[1-6]\d{10}",
+        baltic_code,
+        r"asmens kodas|a\.\s?k\.|isikukood|personas kods",
+    ),
+    Scheme("is_kennitala", r"\d{6}-?\d{4}", is_kennitala, r"kennitala|kt\.?"),
+    # Written with its dash, a date, a check digit and a century digit that
+    # all agree are distinctive enough alone (a table's column).
+    Scheme("is_kennitala_dashed", r"\d{6}-\d{4}", is_kennitala, "", True),
+    Scheme("kz_iin", r"\d{12}", kz_iin, r"iin|иин|жсн"),
+    Scheme(
+        "ua_rnokpp",
+        r"\d{10}",
+        ua_rnokpp,
+        r"рнокпп|іпн|ідентифікаційний (?:код|номер)|rnokpp",
+    ),
+    Scheme(
+        "ir_melli",
+        r"\d{10}|\d{3}-\d{6}-\d",
+        ir_melli,
+        r"kod-?e?[ -]melli|code-?e?[ -]melli|melli code|national code|"
+        r"کد ?ملی|شماره ملی",
+    ),
+    Scheme(
+        "jp_my_number",
+        r"\d{4} ?\d{4} ?\d{4}",
+        jp_my_number,
+        r"マイナンバー|個人番号|my number",
+    ),
+    Scheme(
+        "my_mykad",
+        r"\d{6}-?\d{2}-?\d{4}",
+        my_mykad,
+        r"mykad|no\.? k/p|kad pengenalan|i/?c(?: no\.?| number)?|nric",
+    ),
+    Scheme(
+        "tw_id",
+        r"[A-Z][12]\d{8}",
+        tw_id,
+        r"身[分份]證(?:字號|號碼)?|國民身[分份]證|national id(?: no\.?)?|id no\.?",
+    ),
+    Scheme(
+        "hk_hkid",
+        r"[A-Z]{1,2}\d{6}\(?[\dA]\)?",
+        hk_hkid,
+        r"hkid|hong kong id(?:entity card)?|身[分份]證(?:號碼)?|香港身[分份]證",
+    ),
+    Scheme("hk_hkid_bare", r"[A-Z]{1,2}\d{6}\([\dA]\)", hk_hkid, "", True),
+    Scheme(
+        "pl_id_card",
+        r"[A-Z]{3} ?\d{6}",
+        pl_id_card,
+        r"dowód osobisty|dowodu osobistego|dowód|nr dowodu|seria i numer dowodu",
+    ),
+    Scheme(
+        "in_aadhaar_labelled",
+        r"[2-9]\d{3}[ -]?\d{4}[ -]?\d{4}",
+        any_number,
+        r"aadhaar|aadhar|आधार|uidai",
+    ),
+    Scheme(
+        "cin",
+        r"[A-Z]{1,2}\d{5,6}|\d{8}",
+        any_number,
+        r"cin|cnie|c\.i\.n\.?|carte d'identité(?: nationale)?|"
+        r"بطاقة التعريف(?: الوطنية)?",
+    ),
+    Scheme(
+        # The reserved example prefixes (QQ…) are left out of the bare
+        # recognizer's shape; after its label the number is still someone's.
+        "uk_nino_labelled",
+        r"[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]",
+        any_number,
+        r"national insurance(?: number| no\.?)?|ni (?:number|no\.?)|nino",
+    ),
+    Scheme(
+        "jm_trn",
+        r"\d{3}-?\d{3}-?\d{3}",
+        any_number,
+        r"trn|taxpayer registration number",
+    ),
 )
 """Every scheme this recognizer reads; labels are matched case-insensitively."""
 
@@ -321,7 +426,7 @@ class IdSchemeRecognizer(CuedPatternRecognizer):
         super().__init__()
         self.labels = {
             s.name: kept_patterns.compile(
-                rf"(?i)(?<![\w])(?:{s.labels})(?![\w])(?:[ \t]*\([^()\n]{{1,20}}\))?"
+                rf"(?i)(?<![\w])(?:{s.labels})(?![\w])(?:[ \t]*\([^()\n]{{1,24}}\))?"
                 + LABEL_GAP
                 + "$"
             )

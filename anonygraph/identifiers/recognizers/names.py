@@ -37,8 +37,12 @@ from anonygraph.identifiers.recognizers.name_checks import (
     state_at,
     street_word,
 )
+from anonygraph.tools import kept_patterns
 
-HONORIFICS = r"(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Frau|Herr|Sr|Sra|Srta|Mme|Mlle|Dott|Dra)\.?"
+HONORIFICS = (
+    r"(?:(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Frau|Herr|Sr|Sra|Srta|Mme|Mlle|Dott|Dra|Mevr|Dhr)"
+    r"\.?|M\.|Madame|Monsieur|Señora|Señor|Signora|Signor)"
+)
 """Titles kept with the name they precede."""
 
 WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
@@ -47,7 +51,15 @@ TITLE = r"[A-ZÀ-Þ][a-zà-ÿ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 """A word in title case: "LAB REPORT" under a heading is no name."""
 INITIALS = r"(?:[A-ZÀ-Þ][a-z]{0,2}\.[ \t]*)*"
 """Initials or an abbreviated given name before a name ("P.", "Ma.")."""
-NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{INITIALS}{WORD}(?:[ \t]+{WORD}){{0,4}})"
+FULL_TITLE = kept_patterns.compile(r"(?:Madame|Monsieur|Señora|Señor|Signora|Signor)\b")
+"""Titles written out in full, which also open the names of books and roles."""
+
+INSIDE = r"(?:[\"“][^\W\d_]{1,15}[\"”][ ]|Ste?\.[ ])?"
+"""What may stand inside a name before its next word: a nickname in quotes
+('Tanisha "Tee" Morrison') or Saint's abbreviation ("Andre St. Clair")."""
+NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{INITIALS}{WORD}(?:[ ]{INSIDE}{WORD}){{0,4}})"
+"""A name after its cue: its words one space apart (a run of spaces or a tab
+parts a form's fields: "Owner: Ana Lima   Co-owner: …")."""
 
 SELF = (
     r"(?i:\b(?:my name is|my name's|name's|i am|i'm|i’m|im|it's|it’s|this is|"
@@ -62,7 +74,9 @@ GREETING = (
     r"hallå|ahoj|cześć|czesc|szia|merhaba|habari|jambo|kia ora|kumusta)[ \t,]+)"
 )
 LABEL = (
-    r"(?i:\b(?:name|full name|naam|nome|nom|nombre|vorname|patient|account holder|"
+    r"(?i:\b(?:name|full name|in the name of|au nom de|a nombre de|em nome de|"
+    r"a nome di|auf den namen|op naam van|"
+    r"naam|nome|nom|nombre|vorname|patient|account holder|"
     r"card ?holder|applicant|tenant|emergency contact|next of kin|ask for|inquiry "
     r"from|enquiry from|message from|request from|registered to(?: a)?|signed|"
     r"contact person|ansprechpartner|contact|tell|mother|father|mum|mom|dad|wife|"
@@ -137,8 +151,8 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         ),
         (
             "title",
-            rf"(?<![\w.])(?P<v>{HONORIFICS}[ \t]+(?:[A-Z]\.[ \t]*)*{CAPITAL}"
-            rf"(?:[ \t]+{WORD}){{0,3}})",
+            rf"(?<![\w./])(?P<v>{HONORIFICS}[ \t]+(?:[A-Z]\.[ \t]*)*{CAPITAL}"
+            rf"(?:[ \t]+{INSIDE}{WORD}){{0,3}})",
             0.9,
         ),
         (
@@ -191,6 +205,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         self.role = {
             pattern for name, pattern, _ in self.compiled if name in ("label", "tell")
         }
+        self.title = next(p for name, p, _ in self.compiled if name == "title")
 
     def span(
         self, match: re.Match[str], text: str, nlp_artifacts: Any
@@ -198,6 +213,12 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         """Cut the candidate down to its name words, or reject it."""
         start = match.start("v")
         end = _name_end(match.group("v"), lower_ok=match.re in self.lower_ok)
+        if (
+            match.re is self.title
+            and FULL_TITLE.match(match.group("v"))
+            and len(match.group("v")[:end].split()) < 3
+        ):
+            return None  # "Madame Bovary": a title and one word may be a book's
         if end and text[start].islower() and not noun_at(nlp_artifacts, start):
             return None  # "I'm meeting", "hey so": a verb or an adverb, no name
         if end and match.re in self.self_cues and state_at(nlp_artifacts, start):
@@ -257,6 +278,13 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
         ):
             end = word.end()
             continue
+        if (
+            taken
+            and re.fullmatch(r"[\"“][^\W\d_]+[\"”]|Ste?\.", token)
+            and i + 1 < len(words)
+            and words[i + 1].group(0)[:1].isupper()
+        ):
+            continue  # 'Tanisha "Tee" Morrison', "Andre St. Clair": inside the name
         if (
             low in PARTICLES
             and (taken or end)
@@ -332,6 +360,10 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 start -= 1
             while end < len(text) and (text[end].isalnum() or text[end] in "-'’"):
                 end += 1
+            # A run of spaces or a tab parts a form's fields ("Owner: Ana
+            # Lima   Co-owner: …"): the name ends before it.
+            if gap := re.search(r"[ ]{2,}|\t", text[start:end]):
+                end = start + gap.start()
             # The model may take the greeting with the name ("Hallo Frau
             # Brinkmann"): the greeting stays in the text.
             while (first := re.match(r"([^\W\d_]+)[,!]?\s+", text[start:end])) and (

@@ -168,6 +168,22 @@ ORG_NAME_WORDS = frozenset(
 )
 """Words that make an organization's name (beside `names.ORG_WORDS`)."""
 
+TITLES = r"(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Frau|Herr|Sr|Sra|Mme|Mlle|M)\.?[ \t]"
+"""A person's title and the space after it."""
+
+
+def titled(text: str, start: int) -> bool:
+    """Tell a span the parse took for an organization that a person's title opens.
+
+    "Votre agent: Mme Anouk Reuter, +352 …": the title stands right before
+    the span or is its first word.
+    """
+    return bool(
+        re.search(rf"(?<![\w.]){TITLES}+$", text[max(0, start - 8) : start])
+        or re.match(TITLES, text[start:])
+    )
+
+
 BETWEEN_ORG_AND_NUMBER = kept_patterns.compile(
     r"[ \t,:;(–-]*(?:(?:on|at|is|tel\.?|phone|number|call)[ \t:,]*)*$", re.I
 )
@@ -188,6 +204,8 @@ def _after_organization(nlp_artifacts: Any, text: str, start: int) -> bool:
     for ent in getattr(doc, "ents", ()) or ():
         if ent.label_ != "ORG" or not 0 <= start - ent.end_char <= 20:
             continue
+        if titled(text, ent.start_char):
+            continue  # "Votre agent: Mme Anouk Reuter, +352 …": a person's line
         words = {w.lower() for w in ent.text.split()}
         named = len(words) >= 3 or words & (ORG_WORDS | ORG_NAME_WORDS)
         if named and BETWEEN_ORG_AND_NUMBER.fullmatch(text[ent.end_char : start]):

@@ -28,7 +28,8 @@ VEHICLE = kept_patterns.compile(
     r"(?i)\b(?:cars?|bikes?|motorbikes?|motorcycles?|scooters?|mopeds?|vans?|"
     r"trucks?|lorry|lorries|utes?|suv|vehicles?|whip|taxi|cab|parked|parking|"
     r"towed|drives?|driving|plates?|rego|reg|registration|kennzeichen|auto|"
-    r"wagen|voiture|coche|carro|moto|bil|bilen|bilar|gari|veicolo)\b"
+    r"wagen|voiture|véhicule|vehículo|veículo|vehicul|pojazd|jármű|"
+    r"coche|carro|moto|bil|bilen|bilar|gari|veicolo|автомобиль|машина)\b"
 )
 """Words that make a sentence about a vehicle (a plate's context words)."""
 
@@ -86,7 +87,11 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
             r"reg(?:istration)?"
             r"(?: no\.?| number)?|rego|kennzeichen|"
             r"placa(?: do veículo| patente)?|patente|"
-            r"immatriculation|matrícula|targa|targat[oa]|kenteken)\b)\.?\s*[:#=]?\s*"
+            r"immatriculation|matrícula|targa|targat[oa]|kenteken|"
+            r"plaque(?: d'immatriculation)?|rekisterinumero|registreringsnummer|"
+            r"registarska oznaka|tablica rejestracyjna|rendszám|"
+            r"număr(?:ul)? de înmatriculare|valstybinis numeris|госномер|"
+            r"номерной знак|номерний знак)\b)\.?\s*[:#=]?\s*"
             r"(?:is\s+)?"
             rf"(?:(?:{_STATE})\s+(?=[A-Z0-9]{{1,4}}[ -]?\d))?"
             # "KJ·TR·42": Chile prints its plates with middle dots.

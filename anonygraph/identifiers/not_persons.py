@@ -1,0 +1,121 @@
+"""Names spaCy's English model gives to what the line says is something else.
+
+On text that is not English the small English model types greetings
+("Bună ziua", "Xin chào"), districts and towns after an address, courses,
+schools and groups as PERSON, and ``[PERSON_1]`` then stands where the
+author wrote a place or an organization. Three classes are read from the
+line itself, whatever the language:
+
+- a greeting, in one of the languages of the forms and letters we read;
+- a district or town that follows a street address, only commas between
+  ("Apt 12, Harbour View, Dún Laoghaire");
+- the value of a form field whose label names an organization, a school, a
+  course, a group or a place ("Educație: UBB Cluj, Informatică Economică").
+
+Only the model's own finds are dropped (a cue's, "Dear Ms Byrne", stays):
+the span is left as the author wrote it, no other kind is guessed.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from anonygraph.identifiers.identifier import Identifier
+from anonygraph.identifiers.person_spans import SPACY
+from anonygraph.tools import kept_patterns
+
+GREETINGS = frozenset(
+    g.strip()
+    for g in """good morning|good afternoon|good evening|guten tag|guten morgen|
+    guten abend|grüß gott|bună ziua|buna ziua|bună dimineața|bună seara|xin chào|
+    xin chao|
+    buenos días|buenos dias|buenas tardes|buenas noches|bom dia|boa tarde|boa noite|
+    buongiorno|buon giorno|buona sera|buonasera|bonne journée|bonsoir|goedemorgen|
+    goedendag|goedemiddag|god morgen|god dag|goddag|dobar dan|dobro jutro|
+    dobra večer|dzień dobry|dobry wieczór|dobrý den|dobré ráno|jó napot|jó reggelt|
+    selamat pagi|selamat siang|selamat sore|selamat malam|kia ora|assalamu alaikum|
+    salam alaikum|as-salamu alaykum|laba diena|labdien|tere päevast|hyvää päivää|
+    hyvää huomenta|góðan dag|góðan daginn|iyi günler|günaydın|habari yako|
+    habari za asubuhi|mirë dita|dobar večer|dober dan|добрый день|добър ден|
+    добрий день|доброе утро|добро јутро|добар дан|καλημέρα|καλησπέρα""".split("|")
+)
+"""Greetings of the languages we read, lowercased: a whole span that is one of
+them greets, it names no one."""
+
+PLACE_AND_BODY_LABELS = kept_patterns.compile(
+    r"(?i)^(?:education|educație|educatie|educación|educação|istruzione|ausbildung|"
+    r"studies|studii|studium|school|școala|școală|escuela|escola|scuola|schule|"
+    r"école|university|universitate|universidad|universidade|università|college|"
+    r"institution|employer|company|empresa|firma|société|società|entreprise|"
+    r"organi[sz]ation|organización|organização|clinic|clínica|klinik|hospital|"
+    r"hôpital|ospedale|bank|banque|banco|hotel|group|grup|grupo|gruppe|groupe|"
+    r"course|curso|corso|kurs|subject|major|faculty|facultate|facultad|"
+    r"department|departamento|city|town|ciudad|cidade|ville|stadt|città|oraș|"
+    r"oras|district|distrito|quartier|bairro|barrio|venue|lieu|sede|event|"
+    r"evento|club|klub|team|equipo|product|produit|produkt|producto|item|model|"
+    r"vehicle|car|véhicule|vehículo|veículo|auto|automobile|fahrzeug|автомобиль|"
+    r"машина|experience|position|job|role|title|occupation|profession|"
+    r"designation|skills?|qualification|degree|language|nationality|status|"
+    r"religion|category|type|plan|service|brand|marca|marque)$"
+)
+"""Field labels (several languages) whose value is an organization, a school,
+a course, a group, a product, a vehicle, a job or a place: never a person's
+name."""
+
+LABEL = kept_patterns.compile(
+    r"^[ \t]*(?P<label>[^\W\d_][^\W\d_ \t]*(?:[ \t][^\W\d_]+)?)[ \t]*:"
+)
+"""A line's field label: one or two words and a colon at the line's start."""
+
+AFTER_ADDRESS = kept_patterns.compile(r"(?:,[ \t]*[^\W\d_][^,\n\d]{0,30})*,[ \t]*")
+"""What stands between a street address and its district or town: commas,
+with other place names of the same line between them."""
+
+
+def _fold(value: str) -> str:
+    return unicodedata.normalize("NFC", " ".join(value.lower().split())).strip(",.!")
+
+
+def drop_non_persons(text: str, found: list[Identifier]) -> list[Identifier]:
+    """Drop the PERSON finds the line shows to be a greeting, a place or a body.
+
+    Args:
+        text: The text the identifiers were found in.
+        found: Non-overlapping identifiers sorted by start.
+
+    Returns:
+        ``found`` without those PERSON finds.
+
+    """
+    addresses = [i for i in found if i.kind == "ADDRESS"]
+    kept = []
+    for ident in found:
+        if ident.kind == "PERSON" and (
+            _fold(ident.text) in GREETINGS
+            or (
+                ident.recognizer == SPACY
+                and (
+                    _closes_address(text, ident, addresses) or _body_field(text, ident)
+                )
+            )
+        ):
+            continue
+        kept.append(ident)
+    return kept
+
+
+def _closes_address(text: str, ident: Identifier, addresses: list[Identifier]) -> bool:
+    """Tell a span that follows a street address on its line, only commas between."""
+    return any(
+        a.end <= ident.start
+        and "\n" not in text[a.end : ident.start]
+        and AFTER_ADDRESS.fullmatch(text[a.end : ident.start])
+        for a in addresses
+    )
+
+
+def _body_field(text: str, ident: Identifier) -> bool:
+    """Tell a span in the value of a field whose label names no person."""
+    line_start = text.rfind("\n", 0, ident.start) + 1
+    label = LABEL.match(text[line_start : ident.start])
+    return bool(label and PLACE_AND_BODY_LABELS.match(label.group("label").strip()))
