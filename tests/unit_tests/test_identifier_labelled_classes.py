@@ -118,6 +118,21 @@ ADDRESSES_BY_LAYOUT = [
         True,
     ),
     ("Adresa: Sat Nou, nr. 15, Mureș", "ADDRESS", "Sat Nou, nr. 15", True),
+    # The value ends with its sentence: what follows is no part of it.
+    (
+        "Adresse: Quartier Médina, Villa 12, Thiès. Mon garant Moussa (70 11 22 33) "
+        "a payé.",
+        "ADDRESS",
+        "Quartier Médina, Villa 12",
+        True,
+    ),
+    (
+        "Adresse: Quartier Médina, Villa 12, Thiès. Mon garant Moussa (70 11 22 33) "
+        "a payé.",
+        "ADDRESS",
+        "Mon garant",
+        False,
+    ),
     ("IP address: 203.0.113.9", "ADDRESS", "203.0.113.9", False),
     ("Office address: Block 9, Kijitonyama", "ADDRESS", "Block 9", False),
     ("Address: Nairobi", "ADDRESS", "Nairobi", False),

@@ -309,6 +309,9 @@ class LabelledAddressRecognizer(CuedPatternRecognizer):
 def _numbered_part(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Return the value up to its last part holding a number, or None."""
     value = text[start:end]
+    stop = SENTENCE_END.search(value)
+    if stop is not None:  # "Villa 48, Dakar. Votre garant M. Sarr (78 …)"
+        value = value[: stop.start()]
     if re.search(r"@|://|\d+\.\d+\.\d+|^\W*\d+\W*$", value) or not re.search(
         r"[^\W\d_]{3}", value
     ):
@@ -329,6 +332,14 @@ def _numbered_part(text: str, start: int, end: int) -> tuple[int, int] | None:
         return None
     return start, start + ends[-1][0]
 
+
+_SHORT_TYPES = STREET_TYPES + "|" + LEADING_TYPES.replace("\\.", "")
+SENTENCE_END = kept_patterns.compile(
+    rf"(?<![\w.])(?!(?i:{_SHORT_TYPES})\.)[^\W\d_]{{4,}}\.[ \t]+(?=[^\W\d_])"
+)
+"""A full stop after a word of four letters or more that is no street type's
+short form ("Blvd.", "Pkwy."), before a word: the address ended with its
+sentence, and what follows ("Votre garant …") is no part of it."""
 
 TOWN_POSTCODE = kept_patterns.compile(
     r"[ \t]*(?:[^\W\d_][\w .'’-]*[ \t]+)?(?:[A-Z]{1,2}-)?\d{4,6}"
