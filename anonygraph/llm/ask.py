@@ -8,11 +8,9 @@ import time
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from langchain_core.tools import BaseTool
 from pydantic import BaseModel
 
 from anonygraph.llm import loading
@@ -42,6 +40,10 @@ from anonygraph.prompts.common import (
     fence,
     fill,
 )
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.tools import BaseTool
 
 T = TypeVar("T", bound=BaseModel)
 

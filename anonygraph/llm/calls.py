@@ -16,16 +16,18 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.tools import BaseTool
 from pydantic import BaseModel
 
 from anonygraph.llm.faults import ServerError
 from anonygraph.llm.recording import Answer, CallRecord, Recorder, Slot, current
 from anonygraph.llm.settings import CallSettings
 from anonygraph.llm.structured import answer_text
+
+if TYPE_CHECKING:
+    from langchain_core.tools import BaseTool
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,16 @@ import asyncio
 import functools
 import weakref
 from dataclasses import replace
-from typing import Any, cast
-
-from langchain_core.language_models import BaseChatModel
+from typing import TYPE_CHECKING, Any, cast
 
 from anonygraph.llm.decoding import Decoding, decoding_for
-from anonygraph.llm.endpoints import EndpointPool
 from anonygraph.llm.registry import backend_of, spec_of
 from anonygraph.llm.spec import ModelSpec
+
+if TYPE_CHECKING:
+    # LangChain's chat-model base loads with the first chat model built
+    # (a backend's `load`): a `rules` run builds none.
+    from langchain_core.language_models import BaseChatModel
 
 
 def load_chat_model(
@@ -55,13 +57,15 @@ def _server_model(spec: ModelSpec, role: str, decoding: Decoding) -> BaseChatMod
     per_loop = _SERVER_MODELS.setdefault(loop, {})
     if (spec, role, decoding) not in per_loop:
         per_loop[(spec, role, decoding)] = _load.__wrapped__(spec, role, decoding)
-    return cast(BaseChatModel, per_loop[(spec, role, decoding)])
+    return cast("BaseChatModel", per_loop[(spec, role, decoding)])
 
 
 @functools.lru_cache(maxsize=64)
 def _load(spec: ModelSpec, role: str, decoding: Decoding) -> BaseChatModel:
     urls = spec.urls
     if len(urls) > 1:
+        from anonygraph.llm.endpoints import EndpointPool
+
         one = [_load(replace(spec, base_url=url), role, decoding) for url in urls]
         return EndpointPool(
             models=one,
@@ -75,6 +79,8 @@ def _load(spec: ModelSpec, role: str, decoding: Decoding) -> BaseChatModel:
 
 def with_limit(model: BaseChatModel, limit: int | None) -> BaseChatModel:
     """Give a pool of servers the run's per-server limit (None: the pool's own)."""
+    from anonygraph.llm.endpoints import EndpointPool
+
     # One pool per process serves the run: it takes the run's limit.
     if isinstance(model, EndpointPool) and limit is not None:
         model.limit = max(1, int(limit))

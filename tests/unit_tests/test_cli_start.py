@@ -27,6 +27,12 @@ HEAVY = (
 )  # fmt: skip
 """Libraries a command line that only asks for help has no use for."""
 
+RULES_UNUSED = ("langchain_core.language_models.chat_models",)
+"""Modules a one-text rules run never calls, so never imports: LangChain's
+chat-model base (a rules run builds no chat model; the backends import their
+chat models in their ``load``)."""
+
+
 PROBE = textwrap.dedent(
     """
     import json, sys
@@ -60,8 +66,10 @@ PROBE = textwrap.dedent(
         print("starting", json.dumps(collector.is_starting()))
         client = ("langgraph_sdk.client", "langsmith.types.run")
         print("client code", json.dumps([m for m in client if m in sys.modules]))
+        unused = {unused!r}
+        print("unused", json.dumps([m for m in unused if m in sys.modules]))
     """
-).format(heavy=HEAVY)
+).format(heavy=HEAVY, unused=RULES_UNUSED)
 """Run the command lines given as JSON one after another in this process;
 after each, print the `HEAVY` libraries imported so far, each with the
 modules that were importing it, and whether the collector still runs with
@@ -133,6 +141,7 @@ def test_when_detect_then_a_rules_anonymize_run_then_each_imports_what_it_uses(
     # The client code LangGraph's import would bring (its server's SDK,
     # LangSmith's API types) stays out (`tools.langgraph_import`).
     assert said(lines, "client code") == [[], []]
+    assert said(lines, "unused") == [[], []]
 
 
 def test_when_the_postgres_driver_is_loaded_then_its_errors_are_store_errors() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from anonygraph.llm.backends import llamacpp
+from anonygraph.llm.backends import llamacpp, llamacpp_chat
 from anonygraph.llm.repetition import (
     MIN_REPEATS,
     MIN_SPAN,
@@ -106,7 +106,7 @@ class ScriptedLlama:
 def test_when_a_stream_loops_then_decoding_stops_there_with_reason_repetition() -> None:
     llama = ScriptedLlama(['{"text": "', *["same words "] * 500])
     fmt = {"type": "json_object", "schema": {"type": "object"}}
-    out = llamacpp._stream_guarded(
+    out = llamacpp_chat._stream_guarded(
         llama, [{"role": "user", "content": "hi"}], {"response_format": fmt}
     )
     assert out["finish_reason"] == REPETITION
@@ -119,22 +119,22 @@ def test_when_a_stream_loops_then_decoding_stops_there_with_reason_repetition() 
 
 def test_when_a_stream_ends_normally_then_its_reason_and_text_are_kept() -> None:
     llama = ScriptedLlama(['{"city": ', '"Paris"}'], finish="stop")
-    out = llamacpp._stream_guarded(llama, [], {})
+    out = llamacpp_chat._stream_guarded(llama, [], {})
     assert out["text"] == '{"city": "Paris"}'
     assert out["finish_reason"] == "stop" and out["repeated"] is None
     assert (out["completion_tokens"], out["prompt_tokens"]) == (2, 10)
 
 
 @pytest.fixture(scope="module")
-def embedded() -> llamacpp.LlamaCppChat:
-    return llamacpp.LlamaCppChat(
+def embedded() -> llamacpp_chat.LlamaCppChat:
+    return llamacpp_chat.LlamaCppChat(
         model_path=str(llamacpp.embedded_model_path()), max_tokens=24
     )
 
 
 @pytest.mark.parametrize("constrained", [True, False])
 def test_when_the_embedded_model_streams_then_answer_and_usage_match_one_shot(
-    embedded: llamacpp.LlamaCppChat, constrained: bool
+    embedded: llamacpp_chat.LlamaCppChat, constrained: bool
 ) -> None:
     from langchain_core.messages import HumanMessage
 
@@ -149,7 +149,7 @@ def test_when_the_embedded_model_streams_then_answer_and_usage_match_one_shot(
     prompt = "Where is the Eiffel Tower? Answer with its city."
     model: Any = embedded.bind(response_format=fmt) if constrained else embedded
     streamed = model.invoke([HumanMessage(prompt)])
-    llama = llamacpp._load_llama(embedded.model_path, embedded.n_ctx)
+    llama = llamacpp_chat._load_llama(embedded.model_path, embedded.n_ctx)
     params: dict[str, Any] = {"max_tokens": 24, "temperature": 0.0}
     if constrained:
         params["response_format"] = fmt
@@ -168,7 +168,7 @@ def test_when_the_embedded_model_streams_then_answer_and_usage_match_one_shot(
 
 
 def test_when_the_embedded_model_loops_under_a_grammar_then_it_is_stopped_early(
-    embedded: llamacpp.LlamaCppChat,
+    embedded: llamacpp_chat.LlamaCppChat,
 ) -> None:
     from langchain_core.messages import HumanMessage
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
@@ -21,6 +20,9 @@ from anonygraph.llm.decoding import Decoding
 from anonygraph.llm.faults import ServerPolicy, with_retries
 from anonygraph.llm.spec import ModelSpec, ModelSpecError
 from anonygraph.llm.structured import refused_field
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 
 class Backend:

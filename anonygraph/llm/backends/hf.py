@@ -6,9 +6,8 @@ import asyncio
 import threading
 import time
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
@@ -16,6 +15,9 @@ from anonygraph.llm.backends.base import Backend, role_name
 from anonygraph.llm.decoding import Decoding
 from anonygraph.llm.faults import ServerPolicy
 from anonygraph.llm.spec import ModelSpec
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 _LOCKS: dict[str, threading.Lock] = {}
 
@@ -69,7 +71,7 @@ class HuggingFaceBackend(Backend):
                 "return_full_text": False,
             },
         )
-        return cast(BaseChatModel, ChatHuggingFace(llm=pipeline))
+        return cast("BaseChatModel", ChatHuggingFace(llm=pipeline))
 
     def constrain(
         self,

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
 from anonygraph.llm.backends.base import ServerBackend
 from anonygraph.llm.decoding import Decoding
 from anonygraph.llm.spec import ModelSpec
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 
 class OllamaBackend(ServerBackend):
@@ -29,7 +31,7 @@ class OllamaBackend(ServerBackend):
         # No client timeout: `with_retries` bounds each request by the run's
         # `request_timeout`, which one cached client cannot know.
         return cast(
-            BaseChatModel,
+            "BaseChatModel",
             ChatOllama(
                 model=spec.name,
                 base_url=spec.base_url,

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from pydantic import BaseModel
 
@@ -19,6 +18,9 @@ from anonygraph.llm.backends.base import ServerBackend
 from anonygraph.llm.decoding import Decoding
 from anonygraph.llm.spec import ModelSpec, ModelSpecError
 from anonygraph.llm.structured import MODES, bind_mode
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 TOOL_TURN_TEXT = " "
 """Text sent with an assistant turn that only calls tools (see `server_tool_turns`)."""
