@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
 
 from presidio_analyzer import RecognizerResult
 
@@ -29,6 +28,7 @@ from anonygraph.identifiers.recognizers.scheme_checks import (
     hk_hkid,
     hr_oib,
     ir_melli,
+    is_date,
     is_kennitala,
     jp_my_number,
     kz_iin,
@@ -36,37 +36,25 @@ from anonygraph.identifiers.recognizers.scheme_checks import (
     pl_id_card,
     tw_id,
     ua_rnokpp,
+    weighted,
     yu_jmbg,
 )
 from anonygraph.tools import kept_patterns
 
 
-def _is_date(year: int, month: int, day: int) -> bool:
-    """Tell whether the numbers make a calendar date."""
-    try:
-        date(year, month, day)
-    except ValueError:
-        return False
-    return True
-
-
-def _weighted(number: str, weights: tuple[int, ...]) -> int:
-    return sum(int(d) * w for d, w in zip(number, weights, strict=False))
-
-
 def no_fnr(n: str) -> bool:
     """Norwegian fødselsnummer: a birth date (D-number: day + 40), two mod 11 digits."""
     day, month = int(n[:2]) % 40, int(n[2:4]) % 40
-    if not _is_date(2000, month, day):
+    if not is_date(2000, month, day):
         return False
-    k1 = (11 - _weighted(n, (3, 7, 6, 1, 8, 9, 4, 5, 2)) % 11) % 11
-    k2 = (11 - _weighted(n, (5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11) % 11
+    k1 = (11 - weighted(n, (3, 7, 6, 1, 8, 9, 4, 5, 2)) % 11) % 11
+    k2 = (11 - weighted(n, (5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11) % 11
     return k1 == int(n[9]) and k2 == int(n[10])
 
 
 def birth_ddmmyy(n: str) -> bool:
     """A number that starts with a birth date, day, month, two-digit year."""
-    return _is_date(2000, int(n[2:4]), int(n[:2]))
+    return is_date(2000, int(n[2:4]), int(n[:2]))
 
 
 def fi_hetu(n: str) -> bool:
@@ -98,9 +86,9 @@ def tr_tc(n: str) -> bool:
 
 def kr_rrn(n: str) -> bool:
     """Korean resident number: a birth date, then a weighted mod 11 check digit."""
-    if not _is_date(2000, int(n[2:4]), int(n[4:6])):
+    if not is_date(2000, int(n[2:4]), int(n[4:6])):
         return False
-    total = _weighted(n, (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5))
+    total = weighted(n, (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5))
     return (11 - total % 11) % 10 == int(n[12])
 
 
@@ -114,7 +102,7 @@ def cl_rut(n: str) -> bool:
 
 def ar_cuil(n: str) -> bool:
     """Argentine CUIL/CUIT: a type prefix and a mod 11 check digit."""
-    value = 11 - _weighted(n, (5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11
+    value = 11 - weighted(n, (5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11
     return n[:2] in ("20", "23", "24", "27", "30", "33", "34") and int(n[10]) == (
         0 if value == 11 else 9 if value == 10 else value
     )
@@ -129,7 +117,7 @@ def cz_rc(n: str) -> bool:
     """Czech or Slovak rodné číslo: a birth date (women's month plus 50), mod 11."""
     month = int(n[2:4]) % 50
     month = month - 20 if month > 20 else month
-    if not _is_date(2000, month, int(n[4:6])):
+    if not is_date(2000, month, int(n[4:6])):
         return False
     if len(n) == 9:
         return True  # born before 1954: no check digit
@@ -140,23 +128,23 @@ def at_svnr(n: str) -> bool:
     """Austrian insurance number: a serial, a check digit, a birth date."""
     if not (1 <= int(n[4:6]) <= 31 and 1 <= int(n[6:8]) <= 12):
         return False
-    return _weighted(n, (3, 7, 9, 0, 5, 8, 4, 2, 1, 6)) % 11 == int(n[3])
+    return weighted(n, (3, 7, 9, 0, 5, 8, 4, 2, 1, 6)) % 11 == int(n[3])
 
 
 def th_id(n: str) -> bool:
     """Thai citizen ID: thirteen digits, a weighted mod 11 check digit."""
-    total = _weighted(n, tuple(range(13, 1, -1)))
+    total = weighted(n, tuple(range(13, 1, -1)))
     return n[0] != "0" and (11 - total % 11) % 10 == int(n[12])
 
 
 def id_nik(n: str) -> bool:
     """Indonesian NIK: a birth date (women's day plus 40) after the region code."""
-    return _is_date(2000, int(n[8:10]), int(n[6:8]) % 40)
+    return is_date(2000, int(n[8:10]), int(n[6:8]) % 40)
 
 
 def cn_ric(n: str) -> bool:
     """Chinese resident ID: a birth date and an ISO 7064 mod 11-2 check character."""
-    if not _is_date(int(n[6:10]), int(n[10:12]), int(n[12:14])):
+    if not is_date(int(n[6:10]), int(n[10:12]), int(n[12:14])):
         return False
     total = sum(int(d) * (2 ** (17 - i) % 11) for i, d in enumerate(n[:17]))
     return "10X98765432"[total % 11] == n[17].upper()
@@ -181,7 +169,7 @@ def nz_ird(n: str) -> bool:
     """New Zealand IRD number: a weighted mod 11 check digit (or a second weighting)."""
     body, check = n[:-1].zfill(8), int(n[-1])
     for weights in ((3, 2, 7, 6, 5, 4, 3, 2), (7, 4, 3, 2, 5, 2, 7, 6)):
-        value = (11 - _weighted(body, weights) % 11) % 11
+        value = (11 - weighted(body, weights) % 11) % 11
         if value != 10:
             return value == check
     return False
@@ -197,7 +185,7 @@ def nz_nhi(n: str) -> bool:
 
 def pt_nif(n: str) -> bool:
     """Portuguese NIF: a weighted mod 11 check digit (10 and 11 give 0)."""
-    value = 11 - _weighted(n, tuple(range(9, 1, -1))) % 11
+    value = 11 - weighted(n, tuple(range(9, 1, -1))) % 11
     return (0 if value >= 10 else value) == int(n[8])
 
 
@@ -207,7 +195,7 @@ def eg_nid(n: str) -> bool:
     governorate = int(n[7:9])
     return (
         century is not None
-        and _is_date(century + int(n[1:3]), int(n[3:5]), int(n[5:7]))
+        and is_date(century + int(n[1:3]), int(n[3:5]), int(n[5:7]))
         and (1 <= governorate <= 4 or 11 <= governorate <= 35 or governorate == 88)
     )
 

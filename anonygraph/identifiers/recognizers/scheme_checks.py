@@ -24,7 +24,8 @@ def is_date(year: int, month: int, day: int) -> bool:
     return True
 
 
-def _weighted(number: str, weights: tuple[int, ...]) -> int:
+def weighted(number: str, weights: tuple[int, ...]) -> int:
+    """Return the sum of the digits of ``number`` times their weights."""
     return sum(int(d) * w for d, w in zip(number, weights, strict=False))
 
 
@@ -37,7 +38,7 @@ def yu_jmbg(n: str) -> bool:
     year = int(n[4:7]) + (1000 if n[4] == "9" else 2000)
     if not is_date(year, int(n[2:4]), int(n[:2])):
         return False
-    value = 11 - _weighted(n, (7, 6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11
+    value = 11 - weighted(n, (7, 6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11
     return (0 if value > 9 else value) == int(n[12])
 
 
@@ -50,7 +51,7 @@ def bg_egn(n: str) -> bool:
         month, century = month - 20, 1800
     if not is_date(century + int(n[:2]), month, int(n[4:6])):
         return False
-    value = _weighted(n, (2, 4, 8, 5, 10, 9, 7, 3, 6)) % 11
+    value = weighted(n, (2, 4, 8, 5, 10, 9, 7, 3, 6)) % 11
     return (0 if value == 10 else value) == int(n[9])
 
 
@@ -74,9 +75,9 @@ def baltic_code(n: str) -> bool:
     century = 1800 + 100 * ((int(n[0]) - 1) // 2)
     if not is_date(century + int(n[1:3]), int(n[3:5]), int(n[5:7])):
         return False
-    value = _weighted(n, (1, 2, 3, 4, 5, 6, 7, 8, 9, 1)) % 11
+    value = weighted(n, (1, 2, 3, 4, 5, 6, 7, 8, 9, 1)) % 11
     if value == 10:
-        value = _weighted(n, (3, 4, 5, 6, 7, 8, 9, 1, 2, 3)) % 11 % 10
+        value = weighted(n, (3, 4, 5, 6, 7, 8, 9, 1, 2, 3)) % 11 % 10
     return value == int(n[10])
 
 
@@ -87,7 +88,7 @@ def is_kennitala(n: str) -> bool:
     year = {"8": 1800, "9": 1900, "0": 2000}[n[9]] + int(n[4:6])
     if not is_date(year, int(n[2:4]), int(n[:2]) % 40):
         return False
-    value = 11 - _weighted(n, (3, 2, 7, 6, 5, 4, 3, 2)) % 11
+    value = 11 - weighted(n, (3, 2, 7, 6, 5, 4, 3, 2)) % 11
     return value != 10 and value % 11 == int(n[8])
 
 
@@ -95,22 +96,22 @@ def kz_iin(n: str) -> bool:
     """Kazakh IIN: a birth date, century and sex, a serial, a mod 11 digit."""
     if n[6] not in "0123456" or not is_date(2000, int(n[2:4]), int(n[4:6])):
         return False
-    value = _weighted(n, tuple(range(1, 12))) % 11
+    value = weighted(n, tuple(range(1, 12))) % 11
     if value == 10:
-        value = _weighted(n, (3, 4, 5, 6, 7, 8, 9, 10, 11, 1, 2)) % 11
+        value = weighted(n, (3, 4, 5, 6, 7, 8, 9, 10, 11, 1, 2)) % 11
     return value != 10 and value == int(n[11])
 
 
 def ua_rnokpp(n: str) -> bool:
     """Ukrainian RNOKPP (tax number): weights -1 5 7 9 4 6 10 5 7, mod 11, mod 10."""
-    return _weighted(n, (-1, 5, 7, 9, 4, 6, 10, 5, 7)) % 11 % 10 == int(n[9])
+    return weighted(n, (-1, 5, 7, 9, 4, 6, 10, 5, 7)) % 11 % 10 == int(n[9])
 
 
 def ir_melli(n: str) -> bool:
     """Iranian code melli: weights 10 to 2, a mod 11 check digit."""
     if len(set(n)) == 1:
         return False
-    rest = _weighted(n, tuple(range(10, 1, -1))) % 11
+    rest = weighted(n, tuple(range(10, 1, -1))) % 11
     return int(n[9]) == (rest if rest < 2 else 11 - rest)
 
 
@@ -135,7 +136,7 @@ TW_LETTERS = "ABCDEFGHJKLMNPQRSTUVXYWZIO"
 def tw_id(n: str) -> bool:
     """Taiwanese ID: a region letter (valued 10-35), sex, seven digits, a check."""
     value = TW_LETTERS.index(n[0].upper()) + 10
-    total = value // 10 + value % 10 * 9 + _weighted(n[1:9], (8, 7, 6, 5, 4, 3, 2, 1))
+    total = value // 10 + value % 10 * 9 + weighted(n[1:9], (8, 7, 6, 5, 4, 3, 2, 1))
     return n[1] in "12" and (total + int(n[9])) % 10 == 0
 
 
@@ -146,7 +147,7 @@ def hk_hkid(n: str) -> bool:
         return False
     letters, body, check = match.groups()
     values = [36] * (2 - len(letters)) + [ord(c) - 55 for c in letters]
-    total = values[0] * 9 + values[1] * 8 + _weighted(body, (7, 6, 5, 4, 3, 2))
+    total = values[0] * 9 + values[1] * 8 + weighted(body, (7, 6, 5, 4, 3, 2))
     value = (11 - total % 11) % 11
     return check == ("A" if value == 10 else str(value))
 
