@@ -39,7 +39,7 @@ from typing import Any
 
 from anonygraph.cues import author_words
 from anonygraph.cues.ages import decade_phrase
-from anonygraph.cues.contract import others_age, used_as_person
+from anonygraph.cues.contract import named_as_someone, others_age, used_as_person
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.namesakes import (
     SURE_CITY_POPULATION,
@@ -157,7 +157,7 @@ def _person_named(doc: Any, cue: Cue) -> bool:
     span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
     if span is None:
         return False
-    if used_as_person(span):
+    if used_as_person(span) or named_as_someone(span):
         return True
     # "Dallas from HR": where that person is from is theirs (a department).
     preposition = span.root.head

@@ -192,3 +192,53 @@ def test_when_a_modifier_or_status_is_replaced_then_the_rest_reads(
 @pytest.mark.parametrize("text", ["", " ", "\n\n"])
 def test_when_a_text_is_empty_then_it_has_no_cue(text: str) -> None:
     assert detect_cues(text, engine=default_engine()) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A name a person may carry, as a verb's subject or object, is
+        # someone the sentence speaks of: no country stands for them.
+        ("Orlando scored twice in the second half, not bad for a rookie. "
+         "I coach the under-18s in Leeds.",
+         "Orlando scored twice in the second half, not bad for a rookie. "
+         "I coach the under-18s in the UK."),
+        # Apposed to a common noun, a name is what that noun says it is.
+        ("We hope to adopt Memphis, the old beagle at the shelter. I'm in Glasgow.",
+         "We hope to adopt Memphis, the old beagle at the shelter. I'm in the UK."),
+        # Counter-cases: the same names where a sentence puts a place.
+        ("Orlando born, Orlando raised, I live in Leeds now.",
+         "The US born, the US raised, I live in the UK now."),
+        ("I grew up in Memphis and moved to Leeds last year.",
+         "I grew up in the US and moved to the UK last year."),
+        # A name no person carries keeps its place reading out of that role
+        # too: a preposition left out in speech.
+        ("Calgary is freezing today, I can't feel my toes.",
+         "Canada is freezing today, I can't feel my toes."),
+    ],
+)  # fmt: skip
+def test_when_a_name_stands_where_a_person_does_then_it_is_no_place(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "borrowed"),
+    [
+        # A clause said of a named person keeps its words: "finishing my
+        # studies" would make the author say it of themself.
+        ("Two country legends: Johnny Cash grew up in Dyess and moved to "
+         "Detroit the week after finishing high school.", False),
+        # Counter-cases: the author as subject, or the subject left out.
+        ("I moved to Detroit the week after finishing high school.", True),
+        ("Grew up in Dyess and moved to Detroit the week after finishing "
+         "high school.", True),
+    ],
+)  # fmt: skip
+def test_when_a_clause_is_said_of_someone_else_then_no_first_person_is_added(
+    text: str, borrowed: bool
+) -> None:
+    cues = detect_cues(text, engine=default_engine())
+    added = [c for c in cues if "my " in c.replacement and "my " not in c.quote]
+    assert bool(added) is borrowed
