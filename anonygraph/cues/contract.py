@@ -257,13 +257,17 @@ def in_place_role(span: Any) -> bool:
     root = span.root
     seen = 0
     while root.dep_ in ("appos", "conj") and seen < 4:
+        if root.head.pos_ in ("VERB", "AUX"):
+            return True  # "We live in Richmond, and yes, Richmond in London"
         if root.head.pos_ != "PROPN":
-            return False  # "Toledo, the collie": a name set beside a noun
+            return False  # "my dog, Toledo": a name set beside a noun
         root, seen = root.head, seen + 1
     dep, head = root.dep_, root.head
     if dep == "pobj":
         return head.lower_ not in _COMPARED
-    if any(c.dep_ == "appos" and c.pos_ == "NOUN" for c in root.children):
+    if dep in ("dobj", "nsubj", "nsubjpass") and any(
+        c.dep_ == "appos" and c.pos_ == "NOUN" for c in root.children
+    ):
         return False  # "meet Toledo, the 3-year-old collie"
     if dep == "dobj":
         return head.lower_ in LOCATIVE
@@ -296,7 +300,9 @@ def named_as_someone(span: Any) -> bool:
     if in_place_role(span):
         return False
     root = span.root
-    beside_noun = any(c.dep_ == "appos" and c.pos_ == "NOUN" for c in root.children)
+    beside_noun = root.dep_ in ("dobj", "nsubj", "nsubjpass") and any(
+        c.dep_ == "appos" and c.pos_ == "NOUN" for c in root.children
+    )
     return beside_noun or known_name(span.text)
 
 

@@ -157,8 +157,10 @@ def _person_named(doc: Any, cue: Cue) -> bool:
     span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
     if span is None:
         return False
-    if used_as_person(span) or named_as_someone(span):
+    if used_as_person(span):
         return True
+    if named_as_someone(span) and not person_by_role(doc.text, span):
+        return True  # "Phoenix dropped 14": someone, whom the identifiers judge
     # "Dallas from HR": where that person is from is theirs (a department).
     preposition = span.root.head
     if span.root.dep_ != "pobj" or preposition.lower_ != "from":

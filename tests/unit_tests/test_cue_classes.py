@@ -299,3 +299,27 @@ def test_when_a_place_demonym_or_workplace_unit_names_the_author_then_it_goes(
 )
 def test_when_the_word_is_not_said_of_the_author_then_it_stays(text: str) -> None:
     assert rewritten(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A job's family phrase is true of every job in its group: a postman,
+        # a courier and a dispatcher distribute; a librarian is no educator;
+        # a referee is no creative worker.
+        ("Retired postman, still up at five every day.",
+         "Former logistics worker, still up at five every day."),
+        ("As a retired librarian I read a lot.",
+         "As a former library, archive or museum worker I read a lot."),
+        ("I'm a part-time referee on weekends.",
+         "I'm a part-time performer or sports worker on weekends."),
+        # Counter-cases: a clerk stays an office worker, a teacher an educator.
+        ("Retired bookkeeper, still up at five every day.",
+         "Former office worker, still up at five every day."),
+        ("I'm a maths teacher on weekdays.", "I'm an educator on weekdays."),
+    ],
+)  # fmt: skip
+def test_when_a_job_is_generalized_then_its_family_is_true_of_it(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
