@@ -144,7 +144,8 @@ def _where_no_name_stands(text: str, ident: Identifier) -> bool:
     """
     if " " in ident.text:
         return False
-    if text[ident.end : ident.end + 1] in ("'", "’") and DROPPED_G.fullmatch(ident.text):
+    after = text[ident.end : ident.end + 1]
+    if after in ("'", "’") and DROPPED_G.fullmatch(ident.text):
         return True
     return not text[: ident.start].strip() and bool(
         OPENING_SENTENCE.match(text, ident.end)
