@@ -12,6 +12,8 @@ years married, the income a benefit or a wage floor states (retirement is
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import re
 
 from anonygraph.cues.ages import (
@@ -172,7 +174,13 @@ def detect_age_frames(text: str) -> list[Cue]:
     for m in COME.finditer(text):
         age = number_value(m.group("age")) or 0
         if 13 <= age <= 110 and first_person_sentence(text, m.start()):
-            # The age is reached ahead: today the author is a year younger.
+            # The age is reached ahead: today the author is a year younger,
+            # so a band is true only where it holds both ages ("35 this
+            # year": thirty-something); "30 this year" spans two decades.
+            if (age - 1) // 10 != age // 10:
+                cue = _age_cue(text, m.start(), m.end(), age, "[AGE]")
+                cues.append(replace(cue, sure=False))
+                continue
             phrase = capitalized(text, m.start(), something(age - 1))
             cues.append(_age_cue(text, m.start(), m.end(), age, phrase))
     for m in SEX_TAG.finditer(text):
