@@ -12,9 +12,8 @@ years married, the income a benefit or a wage floor states (retirement is
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import re
+from dataclasses import replace
 
 from anonygraph.cues.ages import (
     TURN_FORMS,

@@ -334,7 +334,8 @@ def test_when_a_job_is_generalized_then_its_family_is_true_of_it(
         ("I'm 47 this year and still dancing.",
          "I'm forty-something and still dancing."),
         # A nationality's continent adjective is true of every country in it.
-        ("I'm a Samoan guy who loves rugby.", "I'm an Oceanian person who loves rugby."),
+        ("I'm a Samoan guy who loves rugby.",
+         "I'm an Oceanian person who loves rugby."),
     ],
 )  # fmt: skip
 def test_when_a_band_or_region_replaces_a_fact_then_it_holds_every_reading(
