@@ -383,6 +383,9 @@ def select_spans(cues: Iterable[Cue]) -> list[Cue]:
     return sorted(chosen, key=lambda c: c.start)
 
 
+_LAST_WORD = kept_patterns.compile(r"(\w+)\s*$")
+
+
 def generalize_text(text: str, cues: Iterable[Cue]) -> str:
     """Replace each cue's span by its generalization, fixing case and spacing.
 
@@ -453,6 +456,13 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
             replacement = (
                 f"parts of {replacement}"  # "rural Iowa" -> "rural parts of the US"
             )
+        # "Married to my wife" -> "with my" + "my partner": two spans side
+        # by side that would say one word twice keep it once.
+        if out and not before.strip():
+            said = _LAST_WORD.search(out[-1])
+            first = replacement.split(" ", 1)
+            if said and len(first) == 2 and said.group(1).lower() == first[0].lower():
+                replacement = first[1]
         out.extend([before, replacement])
         last = cue.end
     tail = _capitalized(text[last:]) if capitalize else text[last:]

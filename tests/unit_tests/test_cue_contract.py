@@ -164,6 +164,8 @@ def test_when_two_places_share_a_country_then_another_part_is_said_of_two_cities
         ("I'm a 41 y.o. male line cook in a busy kitchen.", "person"),
         # A status word keeps its "to": "spoken for ... to" would not read.
         ("Engaged since May to my childhood friend, I'm 27.", "Spoken for"),
+        # Two spans side by side that would say one word twice keep it once.
+        ("Married to my wife of ten years, I live by the sea.", "my my"),
     ],
 )  # fmt: skip
 def test_when_a_span_is_replaced_then_the_line_stays_grammatical(
@@ -181,6 +183,10 @@ def test_when_a_span_is_replaced_then_the_line_stays_grammatical(
          "[RELATIONSHIP] since May to my childhood friend, I'm in my twenties."),
         ("I hold an M.Sc. Physics from a small school.",
          "I hold a degree Physics from a small school."),
+        # One span keeps its own "my"; two side by side say it once.
+        ("My wife and I live by the sea.", "My partner and I live by the sea."),
+        ("Married to my wife of ten years, I live by the sea.",
+         "With my partner of ten years, I live by the sea."),
     ],
 )  # fmt: skip
 def test_when_a_modifier_or_status_is_replaced_then_the_rest_reads(
