@@ -474,6 +474,7 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
     # A removed tag between commas or at a sentence's start ("Hi all, 52F,
     # newly single", "34M, moving back") leaves one comma, or none.
     result = re.sub(r",(\s*,)+", ",", result)
+    result = re.sub(r":[ \t]*,", ":", result)  # "About me: 33M, born": no ":,"
     if not text[:1].isspace():
         result = result.lstrip(" ")  # a removed first word leaves no space
     # Not after an abbreviation's dot ("Kamloops, B.C., and"): no sentence ends.

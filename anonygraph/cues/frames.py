@@ -173,10 +173,12 @@ def detect_age_frames(text: str) -> list[Cue]:
     for m in COME.finditer(text):
         age = number_value(m.group("age")) or 0
         if 13 <= age <= 110 and first_person_sentence(text, m.start()):
-            # The age is reached ahead: today the author is a year younger,
-            # so a band is true only where it holds both ages ("35 this
-            # year": thirty-something); "30 this year" spans two decades.
-            if (age - 1) // 10 != age // 10:
+            # The age is reached ahead: today the author is a year younger.
+            # "This year" may be past the birthday: a band is true only where
+            # it holds both ages ("35 this year": thirty-something); "30 this
+            # year" spans two decades.
+            this_year = m.group(0).lower().split()[-2:] == ["this", "year"]
+            if this_year and (age - 1) // 10 != age // 10:
                 cue = _age_cue(text, m.start(), m.end(), age, "[AGE]")
                 cues.append(replace(cue, sure=False))
                 continue

@@ -187,6 +187,15 @@ def test_when_a_span_is_replaced_then_the_line_stays_grammatical(
         ("My wife and I live by the sea.", "My partner and I live by the sea."),
         ("Married to my wife of ten years, I live by the sea.",
          "With my partner of ten years, I live by the sea."),
+        # A tag removed after a label's colon leaves no ":,".
+        ("About me: 29F, born in Leeds.", "About me: born in the UK."),
+        # A body the tagger names, after "at", with nothing saying school or
+        # work, is an organization; a name it does not call one stays a place.
+        ("After six years at Northgate Freight Solutions, I'm moving on to a "
+         "new role.",
+         "After six years at [ORG], I'm moving on to a new role."),
+        ("Stationed at Lossiemouth for two years, I'm back home now.",
+         "Stationed at [PLACE] for two years, I'm back home now."),
     ],
 )  # fmt: skip
 def test_when_a_modifier_or_status_is_replaced_then_the_rest_reads(
