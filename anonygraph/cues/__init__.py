@@ -460,9 +460,9 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
         # by side that would say one word twice keep it once.
         if out and not before.strip():
             said = _LAST_WORD.search(out[-1])
-            first = replacement.split(" ", 1)
-            if said and len(first) == 2 and said.group(1).lower() == first[0].lower():
-                replacement = first[1]
+            head, _, rest = replacement.partition(" ")
+            if said and rest and said.group(1).lower() == head.lower():
+                replacement = rest
         out.extend([before, replacement])
         last = cue.end
     tail = _capitalized(text[last:]) if capitalize else text[last:]
