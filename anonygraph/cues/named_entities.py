@@ -420,7 +420,7 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
     if ent.label_ == "ORG" and before in ("for", "with", "joined", "at", "from"):
         cue = organization_cue(text, start, end, sentence, before)
         # "9 years at Buckeye Logistics": a body the tagger names, no place.
-        unsure = cue.kind == "area"
+        unsure = cue.kind == "area" and before == "at"
         return replace(cue, kind="organization", replacement="[ORG]") if unsure else cue
     if (
         ent.label_ == "ORG"
