@@ -27,7 +27,11 @@ from typing import Any
 
 from anonygraph.cues.ages import detect_ages
 from anonygraph.cues.boundaries import apart, on_whole_words, within_longer_names
-from anonygraph.cues.contract import second_place, without_authorless_places
+from anonygraph.cues.contract import (
+    second_place,
+    without_authorless_places,
+    without_borrowed_first_person,
+)
 from anonygraph.cues.cue import Cue, clause_before, sentence_of
 from anonygraph.cues.employers import confirm_employers
 from anonygraph.cues.engine import Engine, default_engine
@@ -135,6 +139,8 @@ def detect_cues(
     # What the parse and the rest of the text do not confirm becomes a typed
     # placeholder; what they show is no cue (a house number) is dropped.
     cues = confirm_employers(text, doc, settle(text, doc, cues))
+    # "finishing my studies" said of Dolly Parton would be a false sentence.
+    cues = without_borrowed_first_person(doc, cues)
     # A span cut inside a word ("m 17" in "im 17") would leave a fragment.
     cues = apart(text, within_longer_names(doc, on_whole_words(text, cues)))
     # "My nan goes to bingo in Blackpool": a place, job or age of the clause's
@@ -377,6 +383,9 @@ def select_spans(cues: Iterable[Cue]) -> list[Cue]:
     return sorted(chosen, key=lambda c: c.start)
 
 
+_LAST_WORD = kept_patterns.compile(r"(\w+)\s*$")
+
+
 def generalize_text(text: str, cues: Iterable[Cue]) -> str:
     """Replace each cue's span by its generalization, fixing case and spacing.
 
@@ -447,6 +456,13 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
             replacement = (
                 f"parts of {replacement}"  # "rural Iowa" -> "rural parts of the US"
             )
+        # "Married to my wife" -> "with my" + "my partner": two spans side
+        # by side that would say one word twice keep it once.
+        if out and not before.strip():
+            said = _LAST_WORD.search(out[-1])
+            head, _, rest = replacement.partition(" ")
+            if said and rest and said.group(1).lower() == head.lower():
+                replacement = rest
         out.extend([before, replacement])
         last = cue.end
     tail = _capitalized(text[last:]) if capitalize else text[last:]
@@ -458,6 +474,7 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
     # A removed tag between commas or at a sentence's start ("Hi all, 52F,
     # newly single", "34M, moving back") leaves one comma, or none.
     result = re.sub(r",(\s*,)+", ",", result)
+    result = re.sub(r":[ \t]*,", ":", result)  # "About me: 33M, born": no ":,"
     if not text[:1].isspace():
         result = result.lstrip(" ")  # a removed first word leaves no space
     # Not after an abbreviation's dot ("Kamloops, B.C., and"): no sentence ends.

@@ -10,7 +10,11 @@ Places:
     (`used_as_person`): the subject of a clause with "from" and a group after
     it ("Dallas from HR will present"), the one a "who" asks about ("idk
     who Nevada is"), a name after a kin word ("Uncle Denver"), or a given
-    name owning a thing ("Chelsea's place"). A text that never speaks of
+    name owning a thing ("Chelsea's place"). A name is a place only where
+    its sentence puts a place (`in_place_role`: a preposition's object, a
+    noun's modifier, a fragment); out of that role, a name a person may
+    carry or one apposed to a common noun is someone ("Phoenix dropped 14",
+    "meet Toledo, the collie": `named_as_someone`). A text that never speaks of
     its author (no first-person word, no subject left out, no cue of a trait:
     a timetable, a forecast, a council report, a sentence said of a name)
     holds no place of the author's (`speaks_of_author`).
@@ -18,6 +22,10 @@ Places:
     country is a second place only when both are cities of different names
     (`second_place`): "Lafayette, Louisiana" after "Lafayette" is the same
     place, and Thrissur after Kerala may lie in it.
+Rewrites:
+    A replacement brings no first-person word its span lacks into a clause
+    whose subject is someone else ("Dolly Parton ... after finishing high
+    school" stays; `without_borrowed_first_person`).
 Ages:
     A number set beside someone other than the author, as an apposition to a
     clause's subject in a sentence with no first-person word ("Councillor
@@ -67,6 +75,7 @@ _FIRST_WORD = kept_patterns.compile(
     r"[Mm]yself|[Ww]e|[Ww]e're|us|[Oo]ur|[Oo]urs)(?![\w'])"
 )
 """The author's words; case matters only where a name is spelled so ("US")."""
+_WORD = kept_patterns.compile(r"[\w']+")
 
 INSTITUTION_NOUNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
@@ -214,6 +223,144 @@ def used_as_person(span: Any) -> bool:
             if objects and all(o.ent_type_ not in ("GPE", "LOC") for o in objects):
                 return True
     return False
+
+
+_COMPARED = frozenset({"like", "than"})
+"""Prepositions whose object is what something is compared to ("a kid like
+Phoenix"), not somewhere anyone is."""
+
+
+_BARE_PARTICIPLE = frozenset({"punct", "cc", "conj", "advcl", "ccomp"})
+"""What a participle a name modifies ("Richmond born, Richmond raised") may
+hold besides it: no object, no auxiliary, no modifier of its own."""
+
+
+def in_place_role(span: Any) -> bool:
+    """Tell whether a name stands where its sentence puts a place.
+
+    A place is the object of a preposition ("born in Yakima", "up by
+    Bemidji"), the object of a verb of going or leaving ("left Lagos"), the
+    modifier of a noun or a participle ("a Carmarthen boy", "Richmond born"),
+    the complement of a common noun ("My home district is Sylhet"), a
+    fragment of its own ("Calgary, Alberta."), or apposed or conjoined to a
+    name in such a role ("in Goroka, Eastern Highlands"). A name that is the
+    subject or the object of another verb ("Phoenix dropped 14", "Coach
+    Lincoln is 71", "meet Toledo") or is apposed to a common noun ("Toledo,
+    the collie") stands where the sentence puts someone.
+
+    Args:
+        span: The name's spaCy span.
+
+    """
+    from anonygraph.cues.places import LOCATIVE
+
+    root = span.root
+    seen = 0
+    while root.dep_ in ("appos", "conj") and seen < 4:
+        if root.head.pos_ in ("VERB", "AUX"):
+            return True  # "We live in Richmond, and yes, Richmond in London"
+        if root.head.pos_ != "PROPN":
+            return False  # "my dog, Toledo": a name set beside a noun
+        root, seen = root.head, seen + 1
+    dep, head = root.dep_, root.head
+    if dep == "pobj":
+        return head.lower_ not in _COMPARED
+    if dep in ("dobj", "nsubj", "nsubjpass") and any(
+        c.dep_ == "appos" and c.pos_ == "NOUN" for c in root.children
+    ):
+        return False  # "meet Toledo, the 3-year-old collie"
+    if dep == "dobj":
+        return head.lower_ in LOCATIVE
+    if dep in ("nsubj", "nsubjpass"):
+        # "Richmond born, Richmond raised": a bare participle it modifies.
+        return head.tag_ in ("VBN", "VBD") and all(
+            c.dep_ in _BARE_PARTICIPLE for c in head.children if c.i != root.i
+        )
+    if dep == "attr":
+        subjects = [c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")]
+        return any(c.pos_ == "NOUN" for c in subjects)  # "home district is X"
+    return dep in (
+        "compound", "nmod", "amod", "poss", "npadvmod", "ROOT", "advmod", "dep",
+        "pcomp", "oprd",
+    )  # fmt: skip
+
+
+def named_as_someone(span: Any) -> bool:
+    """Tell a name that its sentence puts where a person stands, and people carry.
+
+    Out of a place's role (`in_place_role`), a name some person may carry
+    ("Phoenix dropped 14 by himself", "Coach Lincoln is 71") or one apposed
+    to a common noun ("meet Toledo, the collie") is someone the text speaks
+    of: the coarser place it would become says something false of them. A
+    name no person carries keeps its place reading out of such a role too
+    ("now staying Kuching": a preposition left out in speech).
+    """
+    from anonygraph.cues.person_roles import known_name
+
+    if in_place_role(span):
+        return False
+    root = span.root
+    beside_noun = root.dep_ in ("dobj", "nsubj", "nsubjpass") and any(
+        c.dep_ == "appos" and c.pos_ == "NOUN" for c in root.children
+    )
+    return beside_noun or known_name(span.text)
+
+
+def without_borrowed_first_person(doc: Any, cues: list[Cue]) -> list[Cue]:
+    """Drop the rewrites that would make someone else's fact the author's.
+
+    A replacement may bring a first-person word its span lacks ("finishing
+    high school" -> "finishing my studies", "75" -> "in my seventies") only
+    where the clause it stands in has the author as its subject, or none
+    ("Finished high school in 2010"); a clause said of someone else ("Dolly
+    Parton ... moved to Nashville the day after finishing high school", "My
+    sister finished high school") keeps its words as written.
+    """
+    return [c for c in cues if not _borrows_first_person(doc, c)]
+
+
+def _borrows_first_person(doc: Any, cue: Cue) -> bool:
+    added = _words(cue.replacement) - _words(cue.quote)
+    if not added & author_words.ANY:
+        return False
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None or any(t.lower_ in author_words.PERSONS for t in span.sent):
+        return False  # "Wife and I got a place": the author is in the sentence
+    token = span.root
+    for _ in range(12):  # a clause's subject is a few heads up at most
+        subjects = [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if subjects:
+            subject = subjects[0]
+            if span.start <= subject.i < span.end:
+                return False  # "The wife says" -> "My partner says": the span is it
+            return _someone_else(subject)
+        if token.head.i == token.i:
+            return False  # no subject up to the root: the author, left out
+        token = token.head
+    return False
+
+
+def _someone_else(subject: Any) -> bool:
+    """Tell a clause's subject that is a person other than the author.
+
+    A name ("Dolly Parton"), a pronoun of the second or third person ("she",
+    "ur"), or a noun someone owns ("my sister", "her boy"); a thing ("it's
+    been hard") or the author among others ("Wife and I") is not.
+    """
+    group = [subject, *subject.conjuncts]
+    if any(t.lower_ in author_words.PERSONS for t in group):
+        return False
+    if subject.pos_ == "PROPN":
+        return True
+    if subject.pos_ == "PRON":
+        person = subject.morph.get("Person")
+        return bool(person) and person[0] in ("2", "3") and subject.lower_ != "it"
+    return subject.pos_ == "NOUN" and any(c.dep_ == "poss" for c in subject.children)
+
+
+def _words(text: str) -> set[str]:
+    # "the US" is a country, not the author: a word in capitals is a name.
+    return {w.lower() for w in _WORD.findall(text) if len(w) < 2 or not w.isupper()}
 
 
 def others_age(doc: Any, number: Any) -> bool:

@@ -13,6 +13,7 @@ years married, the income a benefit or a wage floor states (retirement is
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from anonygraph.cues.ages import (
     TURN_FORMS,
@@ -173,6 +174,14 @@ def detect_age_frames(text: str) -> list[Cue]:
         age = number_value(m.group("age")) or 0
         if 13 <= age <= 110 and first_person_sentence(text, m.start()):
             # The age is reached ahead: today the author is a year younger.
+            # "This year" may be past the birthday: a band is true only where
+            # it holds both ages ("35 this year": thirty-something); "30 this
+            # year" spans two decades.
+            this_year = m.group(0).lower().split()[-2:] == ["this", "year"]
+            if this_year and (age - 1) // 10 != age // 10:
+                cue = _age_cue(text, m.start(), m.end(), age, "[AGE]")
+                cues.append(replace(cue, sure=False))
+                continue
             phrase = capitalized(text, m.start(), something(age - 1))
             cues.append(_age_cue(text, m.start(), m.end(), age, phrase))
     for m in SEX_TAG.finditer(text):

@@ -13,6 +13,7 @@ form of its replacement.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from anonygraph.cues.boundaries import split_at_joints
@@ -417,7 +418,10 @@ def _place_or_organization(text: str, ent: Any, start: int, end: int) -> Cue | N
         # People are in cities and at schools and employers ("at Deakin").
         return organization_cue(text, start, end, sentence, before)
     if ent.label_ == "ORG" and before in ("for", "with", "joined", "at", "from"):
-        return organization_cue(text, start, end, sentence, before)
+        cue = organization_cue(text, start, end, sentence, before)
+        # "9 years at Buckeye Logistics": a body the tagger names, no place.
+        unsure = cue.kind == "area" and before == "at"
+        return replace(cue, kind="organization", replacement="[ORG]") if unsure else cue
     if (
         ent.label_ == "ORG"
         and text[end : end + 2] in ("'s", "’s")

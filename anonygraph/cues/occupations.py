@@ -55,7 +55,28 @@ SOC_COARSE: dict[str, str] = {
     "53": "transport worker",
     "55": "public sector worker",
 }
-"""A SOC 2018 major group -> the job family phrase a title in it becomes."""
+"""A SOC 2018 major group -> the job family phrase a title in it becomes: a
+phrase true of every title filed under the group."""
+
+SOC_MINOR_COARSE: dict[str, str] = {
+    "25-4000": "library, archive or museum worker",
+    "25-9000": "education or library worker",
+    "27-2000": "performer or sports worker",
+    "27-3000": "media or communications worker",
+    "43-5000": "logistics worker",
+    "51-3000": "food worker",
+    "51-6000": "textile or clothing worker",
+    "51-9000": "production worker",
+}
+"""A SOC 2018 minor group whose major group's phrase is false of some of its
+members (a librarian is no educator, a postman no office worker, an athlete
+no creative worker) -> a phrase true of all of them."""
+
+
+def group_phrase(code: str) -> str:
+    """Return the job family phrase of a SOC group code ("43" or "43-5000")."""
+    return SOC_MINOR_COARSE.get(code) or SOC_COARSE.get(code[:2], "professional")
+
 
 MODIFIERS = frozenset(
     "trainee apprentice junior senior retired self-employed former qualified "
@@ -131,17 +152,18 @@ def titles() -> dict[str, tuple[str, str]]:
 
     The typical titles of each SOC 2018 minor group
     (``anonygraph/data/soc2018_groups.json``) first, then ``occupations.tsv``
-    (titles filed by SOC major group), then ``jobs.tsv``; a later list wins.
+    (titles filed by SOC major group, or by minor group where the major
+    group's phrase is false of them), then ``jobs.tsv``; a later list wins.
     """
     lexicon: dict[str, tuple[str, str]] = {}
     path = resources.files("anonygraph").joinpath("data", "soc2018_groups.json")
     for group in json.loads(path.read_text("utf-8"))["minor_groups"]:
-        coarse = SOC_COARSE.get(group["code"][:2], "professional")
+        coarse = group_phrase(group["code"])
         for title in group["examples"]:
             lexicon[title.lower()] = (title.lower(), coarse)
     for row in table("occupations.tsv"):
         title, code = row[0].lower(), row[1]
-        family = row[2] if len(row) > 2 and row[2] else SOC_COARSE.get(code, title)
+        family = row[2] if len(row) > 2 and row[2] else group_phrase(code)
         lexicon[title] = (title, family)
     for row in table("jobs.tsv"):
         lexicon[row[0].lower()] = (row[1], row[2])
@@ -541,6 +563,7 @@ def detect_licences(text: str) -> list[Cue]:
 
 __all__ = [
     "SOC_COARSE",
+    "SOC_MINOR_COARSE",
     "detect_business",
     "detect_licences",
     "detect_occupations",

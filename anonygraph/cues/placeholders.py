@@ -39,7 +39,7 @@ from typing import Any
 
 from anonygraph.cues import author_words
 from anonygraph.cues.ages import decade_phrase
-from anonygraph.cues.contract import others_age, used_as_person
+from anonygraph.cues.contract import named_as_someone, others_age, used_as_person
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.namesakes import (
     SURE_CITY_POPULATION,
@@ -159,6 +159,8 @@ def _person_named(doc: Any, cue: Cue) -> bool:
         return False
     if used_as_person(span):
         return True
+    if named_as_someone(span) and not person_by_role(doc.text, span):
+        return True  # "Phoenix dropped 14": someone, whom the identifiers judge
     # "Dallas from HR": where that person is from is theirs (a department).
     preposition = span.root.head
     if span.root.dep_ != "pobj" or preposition.lower_ != "from":

@@ -58,9 +58,10 @@ CONTINENT_ADJECTIVES: dict[str, tuple[str, str]] = {
     "Africa": ("African", "Africans"),
     "North America": ("North American", "North Americans"),
     "South America": ("South American", "South Americans"),
-    "Oceania": ("Antipodean", "Antipodeans"),
+    "Oceania": ("Oceanian", "Oceanians"),
 }
-"""A nationality's coarser form: the adjective of its continent."""
+"""A nationality's coarser form: the adjective of its continent, true of every
+country in it ("Antipodean" would be false of a Tongan or a Fijian)."""
 WORD = kept_patterns.compile(r"[^\W\d_](?:[\w'’.&-]*\w)?\.?", re.UNICODE)
 
 

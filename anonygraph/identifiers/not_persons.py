@@ -10,7 +10,10 @@ line itself, whatever the language:
 - a district or town that follows a street address, only commas between
   ("Apt 12, Harbour View, Dún Laoghaire");
 - the value of a form field whose label names an organization, a school, a
-  course, a group or a place ("Educație: UBB Cluj, Informatică Economică").
+  course, a group or a place ("Educație: UBB Cluj, Informatică Economică");
+- one word that stands where no name does: the whole of a text's first
+  sentence, a greeting opening it ("Sawubona. I'm ..."), or a participle
+  spelled as said, its g left out ("Fixin' to turn 45").
 
 Only the model's own finds are dropped (a cue's, "Dear Ms Byrne", stays):
 the span is left as the author wrote it, no other kind is guessed.
@@ -95,7 +98,9 @@ def drop_non_persons(text: str, found: list[Identifier]) -> list[Identifier]:
             or (
                 ident.recognizer == SPACY
                 and (
-                    _closes_address(text, ident, addresses) or _body_field(text, ident)
+                    _closes_address(text, ident, addresses)
+                    or _body_field(text, ident)
+                    or _where_no_name_stands(text, ident)
                 )
             )
         ):
@@ -119,3 +124,29 @@ def _body_field(text: str, ident: Identifier) -> bool:
     line_start = text.rfind("\n", 0, ident.start) + 1
     label = LABEL.match(text[line_start : ident.start])
     return bool(label and PLACE_AND_BODY_LABELS.match(label.group("label").strip()))
+
+
+OPENING_SENTENCE = kept_patterns.compile(r"[ \t]*[.!,]*[ \t]*(?:\n|$|[.!][ \t]+\S)")
+"""What follows a word that is a text's whole first sentence: its stop, then
+the next sentence or the end of the line."""
+
+DROPPED_G = kept_patterns.compile(r"(?i)[^\W\d_]+in$")
+"""A participle spelled as said ("Fixin", "goin"), before its apostrophe."""
+
+
+def _where_no_name_stands(text: str, ident: Identifier) -> bool:
+    """Tell one word the line puts where no one's name stands.
+
+    The whole of the text's first sentence ("Sawubona. I'm Lindiwe") greets
+    its reader; a word in "-in" with an apostrophe after it ("Fixin' to
+    turn 45") is a participle. A name of two words, or one with words of
+    its sentence around it ("Sawubona Lindiwe!"), is left to the model.
+    """
+    if " " in ident.text:
+        return False
+    after = text[ident.end : ident.end + 1]
+    if after in ("'", "’") and DROPPED_G.fullmatch(ident.text):
+        return True
+    return not text[: ident.start].strip() and bool(
+        OPENING_SENTENCE.match(text, ident.end)
+    )

@@ -276,9 +276,9 @@ def test_when_someone_else_is_on_benefits_then_it_stays() -> None:
         ("Grandad of four and still playing five-a-side.",
          "Grandparent of four and still playing five-a-side."),
         ("Just a Kiwi bloke trying to buy a house.",
-         "Just an Antipodean bloke trying to buy a house."),
+         "Just an Oceanian bloke trying to buy a house."),
         ("Aussie expat in Dubai here.",
-         "Antipodean expat in the United Arab Emirates here."),
+         "Oceanian expat in the United Arab Emirates here."),
         ("I grew up near the North York Moors.", "I grew up near the moors."),
     ],
 )  # fmt: skip
@@ -299,3 +299,46 @@ def test_when_a_place_demonym_or_workplace_unit_names_the_author_then_it_goes(
 )
 def test_when_the_word_is_not_said_of_the_author_then_it_stays(text: str) -> None:
     assert rewritten(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A job's family phrase is true of every job in its group: a postman,
+        # a courier and a dispatcher distribute; a librarian is no educator;
+        # a referee is no creative worker.
+        ("Retired postman, still up at five every day.",
+         "Former logistics worker, still up at five every day."),
+        ("As a retired librarian I read a lot.",
+         "As a former library, archive or museum worker I read a lot."),
+        ("I'm a part-time referee on weekends.",
+         "I'm a part-time performer or sports worker on weekends."),
+        # Counter-cases: a clerk stays an office worker, a teacher an educator.
+        ("Retired bookkeeper, still up at five every day.",
+         "Former office worker, still up at five every day."),
+        ("I'm a maths teacher on weekdays.", "I'm an educator on weekdays."),
+    ],
+)  # fmt: skip
+def test_when_a_job_is_generalized_then_its_family_is_true_of_it(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # An age reached ahead ("N this year") is N or N-1 today: a band is
+        # written only where it holds both, else the placeholder.
+        ("I'm 40 this year and still dancing.", "I'm [AGE] and still dancing."),
+        ("I'm 47 this year and still dancing.",
+         "I'm forty-something and still dancing."),
+        # A nationality's continent adjective is true of every country in it.
+        ("I'm a Samoan guy who loves rugby.",
+         "I'm an Oceanian person who loves rugby."),
+    ],
+)  # fmt: skip
+def test_when_a_band_or_region_replaces_a_fact_then_it_holds_every_reading(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected

@@ -164,6 +164,8 @@ def test_when_two_places_share_a_country_then_another_part_is_said_of_two_cities
         ("I'm a 41 y.o. male line cook in a busy kitchen.", "person"),
         # A status word keeps its "to": "spoken for ... to" would not read.
         ("Engaged since May to my childhood friend, I'm 27.", "Spoken for"),
+        # Two spans side by side that would say one word twice keep it once.
+        ("Married to my wife of ten years, I live by the sea.", "my my"),
     ],
 )  # fmt: skip
 def test_when_a_span_is_replaced_then_the_line_stays_grammatical(
@@ -181,6 +183,19 @@ def test_when_a_span_is_replaced_then_the_line_stays_grammatical(
          "[RELATIONSHIP] since May to my childhood friend, I'm in my twenties."),
         ("I hold an M.Sc. Physics from a small school.",
          "I hold a degree Physics from a small school."),
+        # One span keeps its own "my"; two side by side say it once.
+        ("My wife and I live by the sea.", "My partner and I live by the sea."),
+        ("Married to my wife of ten years, I live by the sea.",
+         "With my partner of ten years, I live by the sea."),
+        # A tag removed after a label's colon leaves no ":,".
+        ("About me: 29F, born in Leeds.", "About me: born in the UK."),
+        # A body the tagger names, after "at", with nothing saying school or
+        # work, is an organization; a name it does not call one stays a place.
+        ("After six years at Northgate Freight Solutions, I'm moving on to a "
+         "new role.",
+         "After six years at [ORG], I'm moving on to a new role."),
+        ("Stationed at Lossiemouth for two years, I'm back home now.",
+         "Stationed at [PLACE] for two years, I'm back home now."),
     ],
 )  # fmt: skip
 def test_when_a_modifier_or_status_is_replaced_then_the_rest_reads(
@@ -192,3 +207,53 @@ def test_when_a_modifier_or_status_is_replaced_then_the_rest_reads(
 @pytest.mark.parametrize("text", ["", " ", "\n\n"])
 def test_when_a_text_is_empty_then_it_has_no_cue(text: str) -> None:
     assert detect_cues(text, engine=default_engine()) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A name a person may carry, as a verb's subject or object, is
+        # someone the sentence speaks of: no country stands for them.
+        ("Orlando scored twice in the second half, not bad for a rookie. "
+         "I coach the under-18s in Leeds.",
+         "Orlando scored twice in the second half, not bad for a rookie. "
+         "I coach the under-18s in the UK."),
+        # Apposed to a common noun, a name is what that noun says it is.
+        ("We hope to adopt Memphis, the old beagle at the shelter. I'm in Glasgow.",
+         "We hope to adopt Memphis, the old beagle at the shelter. I'm in the UK."),
+        # Counter-cases: the same names where a sentence puts a place.
+        ("Orlando born, Orlando raised, I live in Leeds now.",
+         "The US born, the US raised, I live in the UK now."),
+        ("I grew up in Memphis and moved to Leeds last year.",
+         "I grew up in the US and moved to the UK last year."),
+        # A name no person carries keeps its place reading out of that role
+        # too: a preposition left out in speech.
+        ("Calgary is freezing today, I can't feel my toes.",
+         "Canada is freezing today, I can't feel my toes."),
+    ],
+)  # fmt: skip
+def test_when_a_name_stands_where_a_person_does_then_it_is_no_place(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "borrowed"),
+    [
+        # A clause said of a named person keeps its words: "finishing my
+        # studies" would make the author say it of themself.
+        ("Two country legends: Johnny Cash grew up in Dyess and moved to "
+         "Detroit the week after finishing high school.", False),
+        # Counter-cases: the author as subject, or the subject left out.
+        ("I moved to Detroit the week after finishing high school.", True),
+        ("Grew up in Dyess and moved to Detroit the week after finishing "
+         "high school.", True),
+    ],
+)  # fmt: skip
+def test_when_a_clause_is_said_of_someone_else_then_no_first_person_is_added(
+    text: str, borrowed: bool
+) -> None:
+    cues = detect_cues(text, engine=default_engine())
+    added = [c for c in cues if "my " in c.replacement and "my " not in c.quote]
+    assert bool(added) is borrowed

@@ -134,7 +134,7 @@ def test_when_a_school_year_or_exam_is_named_then_education_is_found(
     ("text", "quote", "replacement"),
     [
         ("Any Brits here who moved to Spain?", "Brits", "Europeans"),
-        ("As an Aussie abroad I miss the beach.", "Aussie", "Antipodean"),
+        ("As an Aussie abroad I miss the beach.", "Aussie", "Oceanian"),
         ("Fellow Canucks, how cold is it?", "Canucks", "North Americans"),
     ],
 )

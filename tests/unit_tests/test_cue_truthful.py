@@ -251,11 +251,12 @@ GUESS_CLASSES = {
         ("Did my MSc at Strathclyde last year.",
          "Did my degree at a university last year."),
     ],
-    # A name after "at" with nothing saying school or work is no company.
+    # A name after "at" with nothing saying school or work is no company:
+    # a body the tagger names is some organization, any other name a place.
     "name after at": [
         ("Just made sergeant, stationed at Wittering, and the drinks were on me.",
          "Just made sergeant, stationed at [PLACE], and the drinks were on me."),
-        ("Sat my finals at Keele last week.", "Sat my finals at [PLACE] last week."),
+        ("Sat my finals at Keele last week.", "Sat my finals at [ORG] last week."),
         ("I've worked at Globex for six years.",
          "I've worked at a company for six years."),
         ("I write code for Globex these days.", "I work for a company these days."),

@@ -181,6 +181,9 @@ PERSONS = [
         False,
     ),
     ("hi i'm fred, call 0722 418 905", "fred", True),
+    # A lowercase complement the parse reads as a state, no one's name.
+    ("I am single and will be the only tenant, call 0722 418 905", "single", False),
+    ("I am priya and will be the only tenant, call 0722 418 905", "priya", True),
     ("Dear Mr. and Mrs. Delgado,\nplease call (512) 555-0139.", "Delgado", True),
     ("Declan, call me tonight at 0722 418 905", "Declan", True),
     ("hey its priya, text me 0722 418 905", "priya", True),

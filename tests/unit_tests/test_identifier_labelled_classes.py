@@ -225,6 +225,15 @@ NOT_PERSONS_BY_LINE = [
     ("Admin: Lucía Ferrer", "Lucía Ferrer", SPACY, True),
     # A cue's name stays even under such a label.
     ("Club: Dear Ana Ruiz", "Ana Ruiz", "ContextNameRecognizer", True),
+    # One word that is a text's whole first sentence greets its reader; one
+    # in "-in" before an apostrophe is a participle spelled as said.
+    ("Molweni. I moved here last spring.", "Molweni", SPACY, False),
+    ("Howdy. Goin' to the fair on Saturday.", "Goin", SPACY, False),
+    # Counter-cases: a name with words of its sentence around it, a name
+    # later in the text, a word in "-in" with no apostrophe.
+    ("Molweni is my neighbour.", "Molweni", SPACY, True),
+    ("We met. Molweni. Then we left.", "Molweni", SPACY, True),
+    ("Ask Kevin, he knows.", "Kevin", SPACY, True),
 ]
 
 

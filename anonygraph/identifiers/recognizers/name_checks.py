@@ -112,6 +112,8 @@ def state_at(nlp_artifacts: Any, start: int) -> bool:
                 return True  # "i'm impressed", "im exhausted": a state
             if token.pos_ != "ADJ" or token.dep_ not in ("acomp", "conj"):
                 return False
+            if token.text.islower() and token.text not in known_names():
+                return True  # "I am single": read as a state, and no one's name
             return token.text[:1].isupper() or any(
                 c.dep_ in ("prep", "advmod", "xcomp", "ccomp", "npadvmod")
                 for c in token.children
