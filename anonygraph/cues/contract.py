@@ -265,9 +265,7 @@ def in_place_role(span: Any) -> bool:
     dep, head = root.dep_, root.head
     if dep == "pobj":
         return head.lower_ not in _COMPARED
-    if dep in ("dobj", "nsubj", "nsubjpass") and any(
-        c.dep_ == "appos" and c.pos_ == "NOUN" for c in root.children
-    ):
+    if _apposed_to_noun(root):
         return False  # "meet Toledo, the 3-year-old collie"
     if dep == "dobj":
         return head.lower_ in LOCATIVE
@@ -299,11 +297,14 @@ def named_as_someone(span: Any) -> bool:
 
     if in_place_role(span):
         return False
-    root = span.root
-    beside_noun = root.dep_ in ("dobj", "nsubj", "nsubjpass") and any(
-        c.dep_ == "appos" and c.pos_ == "NOUN" for c in root.children
+    return _apposed_to_noun(span.root) or known_name(span.text)
+
+
+def _apposed_to_noun(name: Any) -> bool:
+    """Tell a subject or object name set beside a common noun ("Toledo, the collie")."""
+    return name.dep_ in ("dobj", "nsubj", "nsubjpass") and any(
+        c.dep_ == "appos" and c.pos_ == "NOUN" for c in name.children
     )
-    return beside_noun or known_name(span.text)
 
 
 def without_borrowed_first_person(doc: Any, cues: list[Cue]) -> list[Cue]:
