@@ -63,6 +63,18 @@ def inside_identifier(span: str, text: str, ids: list[tuple[int, int]]) -> bool:
     return bool(spots) and all(any(s <= a and b <= e for s, e in ids) for a, b in spots)
 
 
+def only_identifiers_changed(
+    text: str, ids: list[tuple[int, int]], output: str
+) -> bool:
+    """Tell whether ``output`` is ``text`` with at most its identifiers replaced."""
+    pattern, last = "", 0
+    for start, end in sorted(ids):
+        pattern += re.escape(text[last:start]) + r"\[[A-Z_]+(?:_\d+)?\]"
+        last = end
+    pattern += re.escape(text[last:])
+    return re.fullmatch(pattern, output) is not None
+
+
 def run_split(split: str, extra: list[str]) -> list[dict[str, object]]:
     """Run the CLI on one split; return its output lines in input order."""
     source = DATA / f"cues_{split}.jsonl"
@@ -94,7 +106,7 @@ def main() -> None:
     records = records_of(split)
     outputs = {str(line["id"]): line for line in run_split(split, extra)}
     left_texts = overclaims = lost_texts = changed_no_cue = 0
-    lost_to_ids = 0
+    lost_to_ids = cue_changed = 0
     outcomes: dict[str, int] = {}
     for record in records:
         line = outputs.get(record["id"], {})
@@ -114,6 +126,9 @@ def main() -> None:
         lost_texts += bool(lost)
         lost_to_ids += bool(by_ids)
         changed_no_cue += bool(record.get("no_cue")) and text != record["text"]
+        cue_changed += bool(record.get("no_cue")) and not only_identifiers_changed(
+            str(record["text"]), ids, text
+        )
         if not quiet:
             print(
                 f"\n{record['id']} [{outcome}] left={left} lost={lost}"
@@ -136,6 +151,10 @@ def main() -> None:
     if any("no_cue" in record for record in records):
         no_cue = sum(bool(record.get("no_cue")) for record in records)
         print(f"texts with no cue that came back changed: {changed_no_cue}/{no_cue}")
+        print(
+            f"  of which changed beyond their direct identifiers: "
+            f"{cue_changed}/{no_cue}"
+        )
 
 
 if __name__ == "__main__":
