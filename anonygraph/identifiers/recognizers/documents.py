@@ -12,7 +12,7 @@ import re
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer, digits
 
-NUMBER_WORD = r"(?:no|nr|num|number|n[°º]|#|is|was|id)\.?"
+NUMBER_WORD = r"(?:no|nr|num|number|n[°º]|#|is|was|id|br|broj|№|номер|αρ|số|رقم)\.?"
 """Words between a cue and its number ("passport no.", "MRN number is")."""
 
 KEY_START = r"(?<![^\W_])"
@@ -35,7 +35,9 @@ class PassportRecognizer(CuedPatternRecognizer):
             "passport",
             KEY_START
             + r"(?:passport|reisepass|passeport|pasaporte|passaporte|passaporto|"
-            r"paspoort|paszport|pasaport|pass-?(?:nummer|numret|nr)|паспорт[а-я]*|"
+            r"paspoort|paszport|pasaport[eaiu]?|pass-?(?:nummer|numret|nr)|паспорт[а-я]*|"
+            r"paso[šs]a?|пасош[а-я]*|pasport|paspor|διαβατήρι[οόα]\w*|"
+            r"جواز(?:\s+(?:ال)?سفر)?|hộ\s+chiếu|여권|旅券|パスポート|护照|護照|"
             r"(?-i:PP))(?![^\W_])"
             rf"(?:[\s.-]*{NUMBER_WORD}|\s*\([^()\n]{{2,40}}\)"
             r"|\s+[a-zà-ÿ]{3,12}(?=\s+[A-Z]{0,2}\d)"

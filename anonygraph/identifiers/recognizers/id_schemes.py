@@ -32,10 +32,14 @@ from anonygraph.identifiers.recognizers.scheme_checks import (
     is_kennitala,
     jp_my_number,
     kz_iin,
+    mn_register,
     my_mykad,
     pl_id_card,
+    sn_nin,
     tw_id,
     ua_rnokpp,
+    uy_ci,
+    uz_pinfl,
     weighted,
     yu_jmbg,
 )
@@ -304,7 +308,7 @@ SCHEMES: tuple[Scheme, ...] = (
         "yu_jmbg",
         r"\d{13}",
         yu_jmbg,
-        r"jmbg|emšo|emso|јмбг|матични број|матичен број",
+        r"jmbg|emšo|emso|јмбг|ембг|матични број|матичен број",
     ),
     Scheme("bg_egn", r"\d{10}", bg_egn, r"egn|егн|единен граждански номер"),
     Scheme("hr_oib", r"\d{11}", hr_oib, r"oib"),
@@ -371,9 +375,9 @@ SCHEMES: tuple[Scheme, ...] = (
     ),
     Scheme(
         "cin",
-        r"[A-Z]{1,2}\d{5,6}|\d{8}",
+        r"[A-Z]{1,2}\d{5,6}|\d{8,10}",
         any_number,
-        r"cin|cnie|c\.i\.n\.?|carte d'identité(?: nationale)?|"
+        r"cin|cni|cnie|c\.i\.n\.?|carte d'identité(?: nationale)?|"
         r"بطاقة التعريف(?: الوطنية)?",
     ),
     Scheme(
@@ -384,6 +388,46 @@ SCHEMES: tuple[Scheme, ...] = (
         any_number,
         r"national insurance(?: number| no\.?)?|ni (?:number|no\.?)|nino",
     ),
+    # Two Cyrillic letters (where registered), a birth date, a serial.
+    Scheme(
+        "mn_register",
+        r"[А-ЯЁӨҮ]{2} ?\d{8}",
+        mn_register,
+        r"регистр(?:ийн)?(?: дугаар)?|рд",
+        True,
+    ),
+    Scheme("uz_pinfl", r"[1-6]\d{13}", uz_pinfl, r"jshshir|жшшир|pinfl|пинфл"),
+    Scheme(
+        "zm_nrc",
+        r"\d{6}/\d{2}/\d",
+        any_number,
+        r"nrc(?: (?:no\.?|number))?|national registration card",
+    ),
+    Scheme(
+        "ph_philsys",
+        r"\d{4}-\d{4}-\d{4}-\d{4}|\d{16}",
+        any_number,
+        r"philsys(?: card)?(?: (?:no\.?|number))?|psn|pcn|philid",
+    ),
+    Scheme(
+        "sn_nin",
+        r"[12] ?\d{3} ?\d{4} ?\d{5}",
+        sn_nin,
+        r"cni|nin|carte nationale d'identit[ée]|carte d'identit[ée]",
+    ),
+    Scheme(
+        "gr_adt",
+        r"[Α-ΩA-Z]{1,2}[ -]?\d{6}|\d{6,8}",
+        any_number,
+        r"α\.?δ\.?τ\.?|(?:αριθμός )?δελτίου ταυτότητας|ταυτότητα",
+    ),
+    Scheme(
+        "az_fin", r"(?=[0-9A-Z]*\d[0-9A-Z]*\d)[0-9A-Z]{7}", any_number, r"f[iİı]n|фин"
+    ),
+    Scheme("uy_ci", r"\d\.?\d{3}\.?\d{3}-\d", uy_ci, r"cédula|cedula|c\.i\.|ci"),
+    Scheme("do_cedula", r"\d{3}-\d{7}-\d", luhn_valid, r"cédula|cedula"),
+    # A Nigerian pension PIN: its prefix and twelve digits (RSA PIN).
+    Scheme("ng_rsa_pin", r"PEN\d{12}", any_number, "", True),
     Scheme(
         "jm_trn",
         r"\d{3}-?\d{3}-?\d{3}",
@@ -415,8 +459,8 @@ class IdSchemeRecognizer(CuedPatternRecognizer):
         self.labels = {
             s.name: kept_patterns.compile(
                 rf"(?i)(?<![\w])(?:{s.labels})(?![\w])(?:[ \t]*\([^()\n]{{1,24}}\))?"
-                + LABEL_GAP
-                + "$"
+                # "CNI enregistrée: …": one word on the label before its colon.
+                r"(?:[ \t]+[^\W\d_]{3,14}[ \t]*:)?" + LABEL_GAP + "$"
             )
             for s in SCHEMES
             if s.labels

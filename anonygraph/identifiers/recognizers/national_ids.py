@@ -95,7 +95,8 @@ class MedicareAuRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         (
             "medicare_au",
-            r"\bmedicare\b(?:\s+(?:card|no\.?|number))?\s*[:#]?\s*"
+            r"\bmedicare\b(?:\s+(?:card|no\.?|number))?"
+            r"(?:\s*\([^()\n]{1,40}\))?\s*[:#]?\s*"  # "Medicare (proof of residency):"
             r"(?P<v>[2-6]\d{3} ?\d{5} ?\d(?:\s*/\s*\d|\s*-\s*\d| \d)?)(?!\d)",
             0.85,
         ),
@@ -142,6 +143,7 @@ class SinRecognizer(CuedPatternRecognizer):
         (
             "ca_sin",
             r"\b(?:SIN|[Ss]ocial [Ii]nsurance [Nn]umber|NAS)\b"
+            r"(?:\s*\([^()\n]{1,40}\))?"  # "SIN (for income verification only):"
             r"(?:,?\s+(?:it's|it is|is|was))?\s*[:#]?\s*"
             r"(?P<v>\d{3}[ -]?\d{3}[ -]?\d{3})\b",
             0.85,

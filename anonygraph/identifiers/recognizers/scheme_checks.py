@@ -3,10 +3,11 @@
 Balkan and Baltic birth-date numbers (JMBG, EGN, asmens kodas and
 isikukood, kennitala), tax and citizen numbers with a weighted check digit
 (OIB, Kazakh IIN, Ukrainian RNOKPP, Iranian code melli, Japanese My
-Number), and identity cards whose letters carry a value (Taiwan, Hong Kong,
-the Polish ID card). Each function takes the
-number without separators and tells whether its rule holds; `id_schemes`
-pairs each with its shape and labels.
+Number), identity cards whose letters carry a value (Taiwan, Hong Kong,
+the Polish ID card), and numbers that hold a birth date or year (Mongolian
+register, Uzbek PINFL, Senegalese NIN) or a plain check (Uruguayan
+cédula). Each function takes the number without separators and tells
+whether its rule holds; `id_schemes` pairs each with its shape and labels.
 """
 
 from __future__ import annotations
@@ -157,3 +158,32 @@ def pl_id_card(n: str) -> bool:
     values = [ord(c) - 55 for c in n[:3].upper()] + [int(d) for d in n[4:9]]
     weights = (7, 3, 1, 7, 3, 1, 7, 3)
     return sum(v * w for v, w in zip(values, weights, strict=True)) % 10 == int(n[3])
+
+
+def mn_register(n: str) -> bool:
+    """Mongolian register number: two Cyrillic letters, a birth date, a serial.
+
+    The date is year, month, day; a month past 20 is one born from 2000.
+    """
+    month = int(n[4:6])
+    year = 2000 if month > 20 else 1900
+    return is_date(year + int(n[2:4]), month - 20 if month > 20 else month, int(n[6:8]))
+
+
+def uz_pinfl(n: str) -> bool:
+    """Uzbek PINFL (JShShIR): sex and century, a birth date (day, month, year)."""
+    if n[0] not in "123456":
+        return False
+    century = 1800 + 100 * ((int(n[0]) - 1) // 2)
+    return is_date(century + int(n[5:7]), int(n[3:5]), int(n[1:3]))
+
+
+def uy_ci(n: str) -> bool:
+    """Uruguayan cédula: a check digit over weights 2 9 8 7 6 3 4 (mod 10)."""
+    body = n[:-1].zfill(7)
+    return (10 - weighted(body, (2, 9, 8, 7, 6, 3, 4)) % 10) % 10 == int(n[-1])
+
+
+def sn_nin(n: str) -> bool:
+    """Senegalese CNI/NIN: sex digit, a place code, a birth year, a serial."""
+    return n[0] in "12" and 1900 <= int(n[4:8]) <= 2030
