@@ -29,7 +29,12 @@ VEHICLE = kept_patterns.compile(
     r"trucks?|lorry|lorries|utes?|suv|vehicles?|whip|taxi|cab|parked|parking|"
     r"towed|drives?|driving|plates?|rego|reg|registration|kennzeichen|auto|"
     r"wagen|voiture|véhicule|vehículo|veículo|vehicul|pojazd|jármű|"
-    r"coche|carro|moto|bil|bilen|bilar|gari|veicolo|автомобиль|машина)\b"
+    r"coche|carro|moto|bil|bilen|bilar|gari|veicolo|автомобиль|машина|"
+    # Slavic, Greek, Turkic, Baltic and other languages' vehicle words
+    r"vozidl[oaeu]|vozidlom|vozilo|vozila|pojazdu|samochód|samochodu|automobil\w*|"
+    r"fahrzeug\w*|pkw|kfz|όχημα|οχήματος|οχήματα|αυτοκίνητο|araç|aracı|avtomobil|"
+    r"машин[аыу]|автомобил[яью]|транспорт\w*|xe|ô tô|kereta|mobil|sasakyan|"
+    r"ečv|špz|spz|rz|rekisteri\w*|registreringsnummer|nummerplade|skilt)\b"
 )
 """Words that make a sentence about a vehicle (a plate's context words)."""
 
@@ -38,7 +43,7 @@ DE_PLATE = r"(?<![\w-])(?P<v>[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?)(?![\w-])
 
 PLATE_SHAPE = (
     r"(?<![\w/.-])(?P<v>(?=[A-Z0-9 -]*\d)(?=[A-Z0-9 -]*[A-Z])"
-    r"(?:[A-Z0-9]{5,8}|[A-Z0-9]{2,4}[ -][A-Z0-9]{2,4}(?:[ -][A-Z]{1,3})?))(?![\w/-])"
+    r"(?:[A-Z0-9]{5,8}|[A-Z0-9]{2,4}[ -][A-Z0-9]{2,5}(?:[ -][A-Z]{1,3})?))(?![\w/-])"
 )
 """A run of capitals and digits shaped like a plate of no distinctive shape."""
 
