@@ -20,7 +20,9 @@ from typing import Any
 from presidio_analyzer import RecognizerResult
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer, digits
+from anonygraph.identifiers.recognizers.id_schemes import SCHEMES, any_number
 from anonygraph.identifiers.recognizers.lookalikes import TIMESTAMP, is_lookalike
+from anonygraph.identifiers.recognizers.national_ids import LabelledIdRecognizer
 from anonygraph.tools import kept_patterns
 
 IDENTITY_WORDS = (
@@ -130,6 +132,15 @@ SEGMENT_BREAK = kept_patterns.compile(r"[\n;|,]|[ \t]{2,}|\.[ \t]")
 """What ends one field before the next on a form line."""
 
 
+CHECKED = kept_patterns.compile(
+    r"(?i)(?<![^\W_])(?:"
+    + "|".join(s.labels for s in SCHEMES if s.labels and s.check is not any_number)
+    + r")(?![^\W_])|"
+    + LabelledIdRecognizer.CHECKED.pattern.removeprefix("(?i)")
+)
+"""Labels of the schemes whose digits we check: their check's verdict stands."""
+
+
 def _kind(label: str) -> str:
     """Return the kind a label names (a national ID unless it says otherwise)."""
     if PASSPORT_WORDS.search(label):
@@ -154,6 +165,20 @@ DATE = kept_patterns.compile(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}")
 YEAR_PART = kept_patterns.compile(r"(?:^|[-/])(?:19|20)\d\d(?:[-/]|$)")
 """A year as one part of a value ("2026-0117", "1190427/2021"): a document's
 reference, numbered per year."""
+
+
+def _own_groups(value: str) -> str:
+    """Keep a value's spaced groups while they are digits ("48213977 LP": the first).
+
+    A code in one group ("AB123456") keeps only itself.
+    """
+    groups = value.split(" ")
+    kept = groups[:1]
+    for group in groups[1:]:
+        if not (group.isdigit() and kept[-1].isdigit()):
+            break
+        kept.append(group)
+    return " ".join(kept)
 
 
 def _id_shaped(value: str) -> bool:
@@ -192,11 +217,13 @@ class IdFieldRecognizer(CuedPatternRecognizer):
         results: list[RecognizerResult] = []
         for match in LABELLED.finditer(text):
             start, end = match.span("v")
-            value = match.group("v")
+            value = _own_groups(match.group("v"))
+            end = start + len(value)
             label = text[_segment_start(text, match.start()) : start]
             if (
                 not _id_shaped(value)
                 or NOT_A_PERSONS.search(label)
+                or CHECKED.search(label)
                 or is_lookalike(text, start, end, dotted=False)
             ):
                 continue
@@ -226,6 +253,7 @@ class IdFieldRecognizer(CuedPatternRecognizer):
             _id_shaped(match.group("v"))
             and not ORG_LINE.search(line)
             and not NOT_A_PERSONS.search(label)
+            and not CHECKED.search(label)
             and not is_lookalike(text, start, end, dotted=False)
         )
 

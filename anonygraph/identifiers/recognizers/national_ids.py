@@ -19,6 +19,7 @@ from anonygraph.identifiers.recognizers.base import (
     digits,
     luhn_valid,
 )
+from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
 
 SEP = r"[ .-]?"
 
@@ -343,6 +344,8 @@ class LabelledIdRecognizer(CuedPatternRecognizer):
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
         """Leave a number of a scheme we check to that scheme's recognizer."""
         line_start = text.rfind("\n", 0, start) + 1
+        if is_lookalike(text, start, end, dotted=False):
+            return False  # "Order ID: 48213977"
         return not self.CHECKED.search(text[max(line_start, start - 40) : start])
 
 

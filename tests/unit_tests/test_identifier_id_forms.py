@@ -1,0 +1,149 @@
+"""Identifiers found by their form: any scheme after an identity label, dates of birth
+by a birth word or the record's layout, plates near a vehicle word, more schemes.
+
+Each row: a text, the span, and whether the span is found as the kind
+(True) or is a look-alike that stays (False). Checked numbers are computed
+by their scheme's rule; the look-alike is one digit off, or the same
+number under a label that names a thing or a business.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit_tests.test_identifier_kinds import check
+
+SCHEMES = [
+    # North Macedonian ЕМБГ (the JMBG rule, Cyrillic label).
+    ("Од: Марија Стојановска, ЕМБГ 0806993455118", "0806993455118", True),
+    ("Од: Марија Стојановска, ЕМБГ 0806993455119", "0806993455119", False),
+    # Mongolian register number: two letters and a birth date, alone too.
+    ("Регистрийн дугаар: УБ95031214", "УБ95031214", True),
+    ("Хүсэлт УБ95331214 бүртгэгдсэн", "УБ95331214", False),
+    # Uzbek PINFL: sex and century, a birth date.
+    ("JSHSHIR 41503920260017", "41503920260017", True),
+    ("JSHSHIR 41513920260017", "41513920260017", False),
+    # Zambian NRC and PhilSys after their labels; bare, they stay.
+    ("NRC No.: 284913/10/1", "284913/10/1", True),
+    ("Batch 284913/10/1 shipped", "284913/10/1", False),
+    ("PhilSys No.: 4218-6630-9174-0528", "4218-6630-9174-0528", True),
+    # Senegalese NIN: a sex digit and a birth year inside.
+    ("CNI enregistrée: 2 751 1990 04183.", "2 751 1990 04183", True),
+    ("CNI enregistrée: 3 751 1990 04183.", "3 751 1990 04183", False),
+    # Greek or Cypriot ΑΔΤ, Azerbaijani FİN.
+    ("Οδηγός: Ανδρέας Χαραλάμπους, ΑΔΤ 0981734, τηλ.", "0981734", True),
+    ("Sürücü: Leyla Məmmədova, FİN 5ZK8R2M", "5ZK8R2M", True),
+    ("Sürücü: Leyla Məmmədova, kamera 5ZK8R2M", "5ZK8R2M", False),
+    # Uruguayan and Dominican cédulas, each with its check digit.
+    ("Mi cédula es 4.567.123-6. Gracias", "4.567.123-6", True),
+    ("Mi cédula es 4.567.123-7. Gracias", "4.567.123-7", False),
+    ("cédula 001-1234547-5 a nombre de Yesenia", "001-1234547-5", True),
+    # A Nigerian pension PIN stands alone.
+    ("pension statement (RSA PEN100418273645) to my e-mail", "PEN100418273645", True),
+    # A remark between the label and its number.
+    ("Medicare (proof of residency): 2953 18477 1", "2953 18477 1", True),
+    ("SIN (for income verification only): 519-372-049", "519-372-049", True),
+    ("SIN (for income verification only): 519-372-048", "519-372-048", False),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), SCHEMES)
+def test_when_a_schemes_number_follows_its_label_then_its_rule_decides(
+    text: str, span: str, *, expected: bool
+) -> None:
+    check(text, "NATIONAL_ID", span, expected=expected)
+
+
+LABELLED = [
+    # A label of identity, any scheme: the label types the value.
+    (
+        "Records: NRIC 950417-10-5283, EPF no. 18840392, address",
+        "18840392",
+        "NATIONAL_ID",
+        True,
+    ),
+    (
+        "Bemor ID (tibbiy karta): MK-2026-045531",
+        "MK-2026-045531",
+        "MEDICAL_RECORD",
+        True,
+    ),
+    ("MRN at Lakeside Clinic: LKC-0093417", "LKC-0093417", "MEDICAL_RECORD", True),
+    ("Número de documento: 30281947", "30281947", "NATIONAL_ID", True),
+    ("Carnet de identidad: 48213977 LP", "48213977", "NATIONAL_ID", True),
+    ("Личный номер: 4821937", "4821937", "NATIONAL_ID", True),
+    ("TPIN: 1003847291", "1003847291", "NATIONAL_ID", True),
+    ("Parent: Jean Essomba, CNI 114829375, tél.", "114829375", "NATIONAL_ID", True),
+    # Labels of things, businesses and accounts: their numbers stay.
+    ("Order ID: 48213977", "48213977", "NATIONAL_ID", False),
+    ("Customer ID 4821937", "4821937", "NATIONAL_ID", False),
+    ("Profile ID SS-7724019", "SS-7724019", "NATIONAL_ID", False),
+    ("Harlow & Finch Ltd, Company No. 09214873", "09214873", "NATIONAL_ID", False),
+    ("CVR 26143926", "26143926", "NATIONAL_ID", False),
+    ("Kunde: ABC GmbH, ZVR 48213977", "48213977", "NATIONAL_ID", False),
+    ("FACTUUR 2026-0117", "2026-0117", "NATIONAL_ID", False),
+    ("La línea del IMSS 800 623 2323 atiende", "800 623 2323", "NATIONAL_ID", False),
+    ("ID: 5,200.00 paid", "5,200.00", "NATIONAL_ID", False),
+    ("tax code 1257L W1/M1", "1257L W1/M1", "NATIONAL_ID", False),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "kind", "expected"), LABELLED)
+def test_when_a_label_names_a_persons_identity_then_its_value_is_found(
+    text: str, span: str, kind: str, *, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
+
+
+BIRTH_DATES = [
+    # A birth word of more languages.
+    ("Dijete: Amina Hodžić, rođena 25.11.2026 u 03:40", "25.11.2026", True),
+    ("Né(e) le: 21/09/2012", "21/09/2012", True),
+    ("Sürücü: Leyla Məmmədova, d.t. 14.06.2001", "14.06.2001", True),
+    ("Дата рождения: 03.04.1987", "03.04.1987", True),
+    ("Ημερομηνία γέννησης: 12/05/1979", "12/05/1979", True),
+    # The record's layout: a full date of an adult's year right after a name or ID.
+    ("Majka: Lejla Hodžić, 14.03.1984, Sarajevo", "14.03.1984", True),
+    ("Parent: Jean-Pierre Essomba, CNI 114829375 (02/07/1979)", "02/07/1979", True),
+    # An event's date stays: a verb between, a recent year, no one beside it.
+    ("Patient Anna Kowalska admitted 12/03/1990", "12/03/1990", False),
+    ("Majka: Lejla Hodžić, 14.03.2025, Sarajevo", "14.03.2025", False),
+    ("Barack Obama was sworn in on January 20, 2009", "January 20, 2009", False),
+    ("Delivery: 14.03.1984 to the warehouse", "14.03.1984", False),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), BIRTH_DATES)
+def test_when_a_birth_word_or_a_record_line_ties_a_date_to_a_person_then_it_is_a_dob(
+    text: str, span: str, *, expected: bool
+) -> None:
+    check(text, "DATE_OF_BIRTH", span, expected=expected)
+
+
+PLATES = [
+    ("Vozidlo: Škoda Octavia 2.0 TDI, EČV KE-582MN, stav km 48 219", "KE-582MN", True),
+    ("Όχημα Α: KNP 482 (Toyota Yaris 1.5)", "KNP 482", True),
+    ("IL plate on car in background reads CV 48213", "CV 48213", True),
+    ("Faktúra: KE-582MN, splatná do piatku", "KE-582MN", False),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), PLATES)
+def test_when_a_plate_stands_near_a_vehicle_word_of_any_language_then_it_is_found(
+    text: str, span: str, *, expected: bool
+) -> None:
+    check(text, "LICENSE_PLATE", span, expected=expected)
+
+
+PASSPORTS = [
+    ("Otac: Tarik Hodžić, pasoš br. B4719302", "B4719302", True),
+    ("جواز سفر رقم R492817", "R492817", True),
+    ("Otac: Tarik Hodžić, predmet br. B4719302", "B4719302", False),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), PASSPORTS)
+def test_when_a_passport_word_of_any_language_names_a_number_then_it_is_found(
+    text: str, span: str, *, expected: bool
+) -> None:
+    check(text, "PASSPORT", span, expected=expected)
