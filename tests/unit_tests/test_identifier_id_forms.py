@@ -40,6 +40,9 @@ SCHEMES = [
     ("cédula 001-1234547-5 a nombre de Yesenia", "001-1234547-5", True),
     # A Nigerian pension PIN stands alone.
     ("pension statement (RSA PEN100418273645) to my e-mail", "PEN100418273645", True),
+    # Sri Lankan NIC, old form: the day of the year (women plus 500).
+    ("Sri Lanka NIC 901234567V", "901234567V", True),
+    ("Sri Lanka NIC 909234567V", "909234567V", False),
     # A remark between the label and its number.
     ("Medicare (proof of residency): 2953 18477 1", "2953 18477 1", True),
     ("SIN (for income verification only): 519-372-049", "519-372-049", True),
@@ -74,7 +77,21 @@ LABELLED = [
     ("Личный номер: 4821937", "4821937", "NATIONAL_ID", True),
     ("TPIN: 1003847291", "1003847291", "NATIONAL_ID", True),
     ("Parent: Jean Essomba, CNI 114829375, tél.", "114829375", "NATIONAL_ID", True),
+    ("TAJ szám: 123 456 789", "123 456 789", "NATIONAL_ID", True),
+    ("Személyi igazolvány száma: 123456AB", "123456AB", "NATIONAL_ID", True),
+    ("Číslo občianskeho preukazu: EA123456", "EA123456", "NATIONAL_ID", True),
+    (
+        "Juma Ali, namba ya kitambulisho 19880412345678",
+        "19880412345678",
+        "NATIONAL_ID",
+        True,
+    ),
+    ("Matricule national: 1982 0412 345 10", "1982 0412 345 10", "NATIONAL_ID", True),
+    ("Élève: Ngono Essomba, matricule 2026071234", "2026071234", "NATIONAL_ID", False),
     # Labels of things, businesses and accounts: their numbers stay.
+    ("Staff ID: 48213977", "48213977", "NATIONAL_ID", False),
+    ("Student ID: 2021004417", "2021004417", "NATIONAL_ID", False),
+    ("Terminal ID 48213977", "48213977", "NATIONAL_ID", False),
     ("Order ID: 48213977", "48213977", "NATIONAL_ID", False),
     ("Customer ID 4821937", "4821937", "NATIONAL_ID", False),
     ("Profile ID SS-7724019", "SS-7724019", "NATIONAL_ID", False),
@@ -102,6 +119,8 @@ BIRTH_DATES = [
     ("Sürücü: Leyla Məmmədova, d.t. 14.06.2001", "14.06.2001", True),
     ("Дата рождения: 03.04.1987", "03.04.1987", True),
     ("Ημερομηνία γέννησης: 12/05/1979", "12/05/1979", True),
+    ("Syntynyt 12.5.1980 Tampereella", "12.5.1980", True),
+    ("Narozena 3. 5. 1991 v Brně", "3. 5. 1991", True),
     # The record's layout: a full date of an adult's year right after a name or ID.
     ("Majka: Lejla Hodžić, 14.03.1984, Sarajevo", "14.03.1984", True),
     ("Parent: Jean-Pierre Essomba, CNI 114829375 (02/07/1979)", "02/07/1979", True),
@@ -138,6 +157,7 @@ def test_when_a_plate_stands_near_a_vehicle_word_of_any_language_then_it_is_foun
 PASSPORTS = [
     ("Otac: Tarik Hodžić, pasoš br. B4719302", "B4719302", True),
     ("جواز سفر رقم R492817", "R492817", True),
+    ("Иван Петров, паспорт 4510 123456", "4510 123456", True),
     ("Otac: Tarik Hodžić, predmet br. B4719302", "B4719302", False),
 ]
 

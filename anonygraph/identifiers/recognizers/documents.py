@@ -42,7 +42,8 @@ class PassportRecognizer(CuedPatternRecognizer):
             rf"(?:[\s.-]*{NUMBER_WORD}|\s*\([^()\n]{{2,40}}\)"
             r"|\s+[a-zà-ÿ]{3,12}(?=\s+[A-Z]{0,2}\d)"
             r"|\s+[^\W\d_][^\n:\d]{0,30}?(?=:))*"  # "Passnumret som du frågade om:"
-            r"\.?\s*[:#=]?\s*(?P<v>[A-Z]{1,2} \d{6,8}|\d\d \d\d \d{6}|[A-Z0-9]{6,10})"
+            r"\.?\s*[:#=]?\s*"
+            r"(?P<v>[A-Z]{1,2} \d{6,8}|\d\d \d\d \d{6}|\d{4} \d{6}|[A-Z0-9]{6,10})"
             r"(?![\w-])",
             0.85,
         ),
@@ -257,7 +258,9 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
         r"\d{2,4}|"
         rf"{MONTH}[\s-]+{DAY},?[\s-]+\d{{4}}|"
         # "1990年5月3日", "1990. 5. 3.": Chinese, Japanese and Korean order.
-        r"\d{4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日|\d{4}\.\s?\d{1,2}\.\s?\d{1,2}\.?)"
+        r"\d{4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日|\d{4}\.\s?\d{1,2}\.\s?\d{1,2}\.?|"
+        # "3. 5. 1991": Czech, Slovak, Hungarian and German spacing.
+        r"\d{1,2}\.\s\d{1,2}\.\s?\d{4})"
     )
     PATTERNS = (
         (
@@ -278,7 +281,7 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             r"tug['ʻ‘’]ilgan\s+(?:sana|kun)|туулсан\s+(?:огноо|он)|"
             r"تاريخ\s+(?:ال)?ميلاد|تاريخ\s+الولادة|जन्म\s*(?:तिथि|तारीख)|"
             r"rojstni\s+datum|gimimo\s+data|dzimšanas\s+datums|sünniaeg|"
-            r"data\s+e\s+lindjes|tarehe\s+ya\s+kuzaliwa|"
+            r"data\s+e\s+lindjes|tarehe\s+ya\s+kuzaliwa|syntynyt|syntyi|"
             r"data\s+urodzenia|urodzon[ya]|f[öo]dd|født|f[öo]delsedatum|f[øo]dselsdato|"
             r"(?:tempat\s*/\s*)?tgl\.?\s+lahir|"
             r"syntym[äa]aika|doğum\s+tarihi|tanggal\s+lahir|petsa\s+ng\s+kapanganakan|"

@@ -21,7 +21,12 @@ from presidio_analyzer import RecognizerResult
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer, digits
 from anonygraph.identifiers.recognizers.id_schemes import SCHEMES, any_number
-from anonygraph.identifiers.recognizers.lookalikes import TIMESTAMP, is_lookalike
+from anonygraph.identifiers.recognizers.lookalikes import (
+    TIMESTAMP,
+    field_label,
+    is_lookalike,
+    names_a_thing,
+)
 from anonygraph.identifiers.recognizers.national_ids import LabelledIdRecognizer
 from anonygraph.tools import kept_patterns
 
@@ -34,7 +39,8 @@ IDENTITY_WORDS = (
     r"identit[éeà]|identidad|identidade|identificaci[óo]n|identifica[çc][ãa]o|"
     r"identificazione|c[ée]dula|documento|carn[ée]t|pi[èe]ce|ausweis|"
     r"personalausweis|identiteit|identitet|henkilö\w*|osobn[íiý]\w*|"
-    r"osobist\w*|asmens|isiku\w*|personas|"
+    r"osobist\w*|asmens|isiku\w*|personas|személyi|igazolvány\w*|občiansk\w*|"
+    r"občansk\w*|preukaz\w*|průkaz\w*|kitambulisho|utambulisho|cá\s+nhân|"
     # Cyrillic, Greek, Turkic, Arabic, Hebrew and Asian scripts
     r"личн\w*|удостоверени\w*|паспорт\w*|пасош\w*|идентификац\w*|регистр\w*|"
     r"ταυτότητ\w*|διαβατήρι\w*|kimlik|şəxsiyyət|shaxs\w*|vəsiqə|"
@@ -53,29 +59,11 @@ MEDICAL_WORDS = kept_patterns.compile(
 )
 PLATE_WORDS = kept_patterns.compile(r"(?i)plate|licen[cs]e\s+plate|placa|πινακίδ")
 
-NOT_A_PERSONS = kept_patterns.compile(
-    r"(?i)(?<![^\W\d_])(?:order|orders|invoice|inv|bill|receipt|ref|reference|"
-    r"ticket|case|booking|reservation|confirmation|employee|employer|staff|"
-    r"member|membership|student|pupil|matricul\w*|sku|item|product|model|part|"
-    r"serial|version|build|release|company|business|org|organi[sz]ation|"
-    r"corporate|firm|vendor|supplier|merchant|seller|shop|store|vat|gst|"
-    r"application|policy|claim|tracking|shipment|parcel|container|account|"
-    r"user|username|customer|client|device|session|request|transaction|txn|"
-    r"payment|report|lab|sample|batch|lot|listing|ad|job|task|event|trip|"
-    r"ride|flight|game|app|apple|google|login|api|key|token|commit|issue|"
-    r"bug|message|email|chat|group|team|project|meeting|zoom|wifi|software|"
-    r"product\s+key|licen[cs]e\s+key|course|class|exam|candidate|seat|room|"
-    r"table|form|file|folder|request|transfer|wire|swift|routing|iban|"
-    r"personalnummer|kundennummer|tax\s+invoice|pedido|factura|fatura|"
-    r"faktura|rechnung|bestell\w*|sipari\w*|caso|expediente|dossier|"
-    r"folio|póliza|poliza|apólice|contrat\w*|contract|factuur|profile|"
-    r"línea|linea|line|hotline|helpline|call|phone|tel|whatsapp)(?![^\W\d_])"
-)
-"""Words of a label that names a thing, a business or an account: its number stays."""
 
 NUMBER_WORD = (
     r"(?:no|nr|num|number|n[°ºo]|#|№|br|broj|número|numero|numéro|nummer|"
-    r"номер|дугаар|αρ|số|رقم|code|kod|kodas|kods|card|karta|kartasi)\.?"
+    r"номер|дугаар|αρ|số|رقم|شماره|نمبر|code|kod|kodas|kods|card|karta|kartasi|"
+    r"szám|száma|číslo|č|nro|nomor|namba|nambari)\.?"
 )
 """Words between a label and its value ("ID card no.", "Número de documento")."""
 
@@ -128,9 +116,6 @@ ORG_LINE = kept_patterns.compile(
 MONEY = kept_patterns.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d\d)?|\d[\d.]*[.,]\d\d")
 """A sum: thousands split by commas, or cents ("5,200.00", "1.890,50")."""
 
-SEGMENT_BREAK = kept_patterns.compile(r"[\n;|,]|[ \t]{2,}|\.[ \t]")
-"""What ends one field before the next on a form line."""
-
 
 CHECKED = kept_patterns.compile(
     r"(?i)(?<![^\W_])(?:"
@@ -150,13 +135,6 @@ def _kind(label: str) -> str:
     if PLATE_WORDS.search(label):
         return "LICENSE_PLATE"
     return "NATIONAL_ID"
-
-
-def _segment_start(text: str, start: int) -> int:
-    """Return where the field that holds ``start`` begins (its line or separator)."""
-    window_start = max(0, start - 40)
-    breaks = [m.end() for m in SEGMENT_BREAK.finditer(text, window_start, start)]
-    return breaks[-1] if breaks else window_start
 
 
 DATE = kept_patterns.compile(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}")
@@ -219,10 +197,10 @@ class IdFieldRecognizer(CuedPatternRecognizer):
             start, end = match.span("v")
             value = _own_groups(match.group("v"))
             end = start + len(value)
-            label = text[_segment_start(text, match.start()) : start]
+            label = field_label(text, match.start(), start)
             if (
                 not _id_shaped(value)
-                or NOT_A_PERSONS.search(label)
+                or names_a_thing(label)
                 or CHECKED.search(label)
                 or is_lookalike(text, start, end, dotted=False)
             ):
@@ -241,7 +219,7 @@ class IdFieldRecognizer(CuedPatternRecognizer):
         if acronym in NOT_PERSONS_CODES or acronym.lower() in ("no", "nr"):
             return False
         start, end = match.span("v")
-        label = text[_segment_start(text, match.start()) : start]
+        label = field_label(text, match.start(), start)
         if any(w in NOT_PERSONS_CODES for w in re.findall(r"\w+", label.upper())):
             return False  # "UID ATU 6471 9022": a business's code before
         if YEAR_PART.search(match.group("v")):
@@ -252,7 +230,7 @@ class IdFieldRecognizer(CuedPatternRecognizer):
         return (
             _id_shaped(match.group("v"))
             and not ORG_LINE.search(line)
-            and not NOT_A_PERSONS.search(label)
+            and not names_a_thing(label)
             and not CHECKED.search(label)
             and not is_lookalike(text, start, end, dotted=False)
         )

@@ -204,6 +204,12 @@ def eg_nid(n: str) -> bool:
     )
 
 
+def lk_nic(n: str) -> bool:
+    """Sri Lankan NIC (old form): the day of the year, plus 500 for a woman."""
+    day = int(n[2:5]) % 500
+    return 1 <= day <= 366
+
+
 def any_number(n: str) -> bool:
     """Accept what the label names (a scheme with no check)."""
     return True
@@ -426,6 +432,8 @@ SCHEMES: tuple[Scheme, ...] = (
     ),
     Scheme("uy_ci", r"\d\.?\d{3}\.?\d{3}-\d", uy_ci, r"cédula|cedula|c\.i\.|ci"),
     Scheme("do_cedula", r"\d{3}-\d{7}-\d", luhn_valid, r"cédula|cedula"),
+    # Sri Lankan NIC, old form: birth year, day of the year (women plus 500), V or X.
+    Scheme("lk_nic", r"\d{9}[VvXx]", lk_nic, r"nic(?: no\.?)?|national identity card"),
     # A Nigerian pension PIN: its prefix and twelve digits (RSA PIN).
     Scheme("ng_rsa_pin", r"PEN\d{12}", any_number, "", True),
     Scheme(

@@ -19,7 +19,10 @@ from anonygraph.identifiers.recognizers.base import (
     digits,
     luhn_valid,
 )
-from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
+from anonygraph.identifiers.recognizers.lookalikes import (
+    is_lookalike,
+    names_a_thing,
+)
 
 SEP = r"[ .-]?"
 
@@ -344,8 +347,12 @@ class LabelledIdRecognizer(CuedPatternRecognizer):
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
         """Leave a number of a scheme we check to that scheme's recognizer."""
         line_start = text.rfind("\n", 0, start) + 1
-        if is_lookalike(text, start, end, dotted=False):
-            return False  # "Order ID: 48213977"
+        # The field's own label: what follows the last separator before it.
+        label = re.split(
+            r"[,;|]|[ \t]{2,}", text[max(line_start, start - 40) : start].rstrip()
+        )[-1]
+        if is_lookalike(text, start, end, dotted=False) or names_a_thing(label):
+            return False  # "Order ID: 48213977", "Staff ID: 48213977"
         return not self.CHECKED.search(text[max(line_start, start - 40) : start])
 
 
