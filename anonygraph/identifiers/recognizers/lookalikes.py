@@ -30,7 +30,7 @@ CUES = kept_patterns.compile(
 NOT_A_PERSONS = kept_patterns.compile(
     r"(?i)(?<![^\W\d_])(?:order|orders|invoice|inv|bill|receipt|ref|reference|"
     r"ticket|case|booking|reservation|confirmation|employee|employer|staff|"
-    r"member|membership|student|pupil|matricul\w*|sku|item|product|model|part|"
+    r"student|pupil|matricul\w*|sku|item|product|model|part|"
     r"serial|version|build|release|company|business|org|organi[sz]ation|"
     r"corporate|firm|vendor|supplier|merchant|seller|shop|store|vat|gst|"
     r"application|policy|claim|tracking|shipment|parcel|container|account|"
