@@ -17,6 +17,10 @@ SCHEMES = [
     # North Macedonian ЕМБГ (the JMBG rule, Cyrillic label).
     ("Од: Марија Стојановска, ЕМБГ 0806993455118", "0806993455118", True),
     ("Од: Марија Стојановска, ЕМБГ 0806993455119", "0806993455119", False),
+    # Its birth date and mod 11 digit are rare enough by chance to stand alone,
+    # except after a thing's label.
+    ("Marija Stojanovska (0806993455118), Skopje", "0806993455118", True),
+    ("Pošiljka 0806993455118 je poslana", "0806993455118", False),
     # Mongolian register number: two letters and a birth date, alone too.
     ("Регистрийн дугаар: УБ95031214", "УБ95031214", True),
     ("Хүсэлт УБ95331214 бүртгэгдсэн", "УБ95331214", False),
@@ -120,6 +124,8 @@ BIRTH_DATES = [
     ("Дата рождения: 03.04.1987", "03.04.1987", True),
     ("Ημερομηνία γέννησης: 12/05/1979", "12/05/1979", True),
     ("Syntynyt 12.5.1980 Tampereella", "12.5.1980", True),
+    ("Data nașterii: 07.11.1984", "07.11.1984", True),
+    ("תאריך לידה: 02/03/1990", "02/03/1990", True),
     ("Narozena 3. 5. 1991 v Brně", "3. 5. 1991", True),
     # The record's layout: a full date of an adult's year right after a name or ID.
     ("Majka: Lejla Hodžić, 14.03.1984, Sarajevo", "14.03.1984", True),

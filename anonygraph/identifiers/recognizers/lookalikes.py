@@ -48,7 +48,9 @@ NOT_A_PERSONS = kept_patterns.compile(
     r"video|photo|post|comment|channel|station|loan|offer|quote|campaign|coupon|"
     r"voucher|promo|gift|loyalty|reward|points|sim|imei|vin|chassis|engine|"
     r"fleet|unit|site|branch|warehouse|pallet|route|delivery|consignment|"
-    r"waybill|manifest|pipeline|workflow|machine|host|server|database|record\s+id)"
+    r"waybill|manifest|pipeline|workflow|machine|host|server|database|record\s+id|"
+    r"pošiljk\w*|narudžb\w*|objednávk\w*|zamówieni\w*|zásilk\w*|przesyłk\w*|"
+    r"заказ\w*|посылк\w*|отправлени\w*|накладн\w*|пратк\w*|нарачк\w*)"
     r"(?![^\W\d_])"
 )
 """Words of a label that names a thing, a business or an account: the number
