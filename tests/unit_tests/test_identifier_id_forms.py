@@ -76,6 +76,13 @@ LABELLED = [
         True,
     ),
     ("MRN at Lakeside Clinic: LKC-0093417", "LKC-0093417", "MEDICAL_RECORD", True),
+    ("N° de dossier patient : 20260448213", "20260448213", "MEDICAL_RECORD", True),
+    ("Nr karty pacjenta: 4821397", "4821397", "MEDICAL_RECORD", True),
+    ("Mã bệnh nhân: BN48213977", "BN48213977", "MEDICAL_RECORD", True),
+    ("病历号：4821397", "4821397", "MEDICAL_RECORD", True),
+    ("№ медицинской карты 4821397", "4821397", "MEDICAL_RECORD", True),
+    ("Hasta No: 48213977", "48213977", "MEDICAL_RECORD", True),
+    ("válido hasta 122026 inclusive", "122026", "MEDICAL_RECORD", False),
     ("Número de documento: 30281947", "30281947", "NATIONAL_ID", True),
     ("Carnet de identidad: 48213977 LP", "48213977", "NATIONAL_ID", True),
     ("Личный номер: 4821937", "4821937", "NATIONAL_ID", True),
@@ -124,6 +131,9 @@ BIRTH_DATES = [
     ("Дата рождения: 03.04.1987", "03.04.1987", True),
     ("Ημερομηνία γέννησης: 12/05/1979", "12/05/1979", True),
     ("Syntynyt 12.5.1980 Tampereella", "12.5.1980", True),
+    ("Fecha nac.: 12/03/1985", "12/03/1985", True),
+    ("Lahir: 12-03-1985", "12-03-1985", True),
+    ("Birth: 12 March 1985", "12 March 1985", True),
     ("Data nașterii: 07.11.1984", "07.11.1984", True),
     ("תאריך לידה: 02/03/1990", "02/03/1990", True),
     ("Narozena 3. 5. 1991 v Brně", "3. 5. 1991", True),
@@ -150,6 +160,10 @@ PLATES = [
     ("Όχημα Α: KNP 482 (Toyota Yaris 1.5)", "KNP 482", True),
     ("IL plate on car in background reads CV 48213", "CV 48213", True),
     ("Faktúra: KE-582MN, splatná do piatku", "KE-582MN", False),
+    ("Plaka: 34 ABC 123", "34 ABC 123", True),
+    ("Nomor polisi B 1234 XYZ", "B 1234 XYZ", True),
+    ("车牌号：京A12345", "京A12345", True),
+    ("Rejestracja: KR 4X123", "KR 4X123", True),
 ]
 
 
@@ -164,6 +178,11 @@ PASSPORTS = [
     ("Otac: Tarik Hodžić, pasoš br. B4719302", "B4719302", True),
     ("جواز سفر رقم R492817", "R492817", True),
     ("Иван Петров, паспорт 4510 123456", "4510 123456", True),
+    ("护照号码：E12345678", "E12345678", True),
+    ("여권번호 M12345678", "M12345678", True),
+    ("Útlevélszám: BA1234567", "BA1234567", True),
+    ("Číslo cestovního pasu: 41234567", "41234567", True),
+    ("מספר דרכון 31234567", "31234567", True),
     ("Otac: Tarik Hodžić, predmet br. B4719302", "B4719302", False),
 ]
 

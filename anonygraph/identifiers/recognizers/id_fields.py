@@ -46,7 +46,13 @@ IDENTITY_WORDS = (
     r"ταυτότητ\w*|διαβατήρι\w*|kimlik|şəxsiyyət|shaxs\w*|vəsiqə|"
     r"هوية|الهوية|الوطني|القومي|جواز|זהות|身份证|身分證|证件|證件|"
     r"個人番号|免許証|주민등록|외국인등록|여권|căn\s+cước|identitas|pengenalan|"
-    r"bemor|tibbiy|paciente|prontu[áa]rio|患者"
+    r"bemor|tibbiy|paciente|prontu[áa]rio|pacjent\w*|pacient\w*|patienten\w*|"
+    r"hasta\s+(?=no\b|numaras)|bệnh\s+nhân|медицинск\w*|пациент\w*|الطبي|المريض|"
+    r"मरीज|रोगी|"
+    # Chinese, Japanese, Korean labels glue their number word on.
+    r"(?:身份证|身分證|证件|證件|病历|病歷|病案|住院|门诊|門診|患者|カルテ|診察券|"
+    r"個人番号|免許証|주민등록|외국인등록|환자|车牌|車牌)"
+    r"(?:号码|號碼|号|號|番号|번호|编号|編號)?"
 )
 """Words that make a label name a person's identity number (case-insensitive)."""
 
@@ -55,14 +61,16 @@ PASSPORT_WORDS = kept_patterns.compile(
 )
 MEDICAL_WORDS = kept_patterns.compile(
     r"(?i)patient|medical|health\s+record|mrn|bemor|tibbiy|paciente|prontu|患者|"
-    r"hospital|clinic"
+    r"hospital|clinic|pacjent|pacient|hasta|bệnh|медицинск|пациент|الطبي|المريض|"
+    r"मरीज|रोगी|病历|病歷|病案|住院|门诊|門診|カルテ|診察券|환자"
 )
-PLATE_WORDS = kept_patterns.compile(r"(?i)plate|licen[cs]e\s+plate|placa|πινακίδ")
+PLATE_WORDS = kept_patterns.compile(r"(?i)plate|placa|πινακίδ|车牌|車牌")
 
 
 NUMBER_WORD = (
     r"(?:no|nr|num|number|n[°ºo]|#|№|br|broj|número|numero|numéro|nummer|"
     r"номер|дугаар|αρ|số|رقم|شماره|نمبر|code|kod|kodas|kods|card|karta|kartasi|"
+    r"карт\w*|"
     r"szám|száma|číslo|č|nro|nomor|namba|nambari)\.?"
 )
 """Words between a label and its value ("ID card no.", "Número de documento")."""
@@ -74,12 +82,13 @@ VALUE = (
 """An ID-shaped value: capitals and digits, single separators, 6 to 24 long."""
 
 LABELLED = kept_patterns.compile(
-    rf"(?i)(?<![^\W_])(?P<label>{IDENTITY_WORDS})(?![^\W_])"
+    rf"(?i)(?<![^\W_])(?P<label>{IDENTITY_WORDS})"
+    r"(?:(?<=[\u3000-\uffff])|(?![^\W_]))"
     r"(?:[ \t]*\([^()\n]{1,30}\))?"  # "Bemor ID (tibbiy karta):"
     rf"(?:[ \t.-]*{NUMBER_WORD}(?![^\W\d_]))*"
     # "MRN at Lakeside Clinic: …": a few words close the label at its colon.
-    r"(?:[ \t]+[^\W\d_][^\n:;|,()]{0,28}?(?=[ \t]*[:#№]))?"
-    r"[ \t]*[:#=№]?[ \t]*(?:(?:is|es|est|ist|é|là|:)[ \t]+)?" + VALUE
+    r"(?:[ \t]+[^\W\d_][^\n:;|,()]{0,28}?(?=[ \t]*[:：#№]))?"
+    r"[ \t]*[:：#=№]?[ \t]*(?:(?:is|es|est|ist|é|là|:)[ \t]+)?" + VALUE
 )
 """A label with an identity word, then its value."""
 

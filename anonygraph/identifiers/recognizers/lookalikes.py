@@ -58,7 +58,9 @@ after it is that thing's, not a person's ("Order ID", "Staff ID", "Company No.")
 
 PERSONS_OWN = kept_patterns.compile(
     r"(?i)(?<![^\W\d_])(?:national|nationale|nacional|citizen\w*|identity|"
-    r"identit[éeà]|identidad|social\s+security)(?![^\W\d_])"
+    r"identit[éeà]|identidad|social\s+security|patient\w*|pacient\w*|paciente|"
+    r"pacjent\w*|medical|médical|médico|clinical|cl[íi]nic[ao]|hospital)"
+    r"(?![^\W\d_])"
 )
 """Words that make a label a person's own number whatever else it says
 ("Matricule national", where a bare "matricule" is a pupil's)."""

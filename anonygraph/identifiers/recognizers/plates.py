@@ -96,14 +96,23 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
             r"plaque(?: d'immatriculation)?|rekisterinumero|registreringsnummer|"
             r"registarska oznaka|tablica rejestracyjna|rendszám|"
             r"număr(?:ul)? de înmatriculare|valstybinis numeris|госномер|"
-            r"номерной знак|номерний знак)\b)\.?\s*[:#=]?\s*"
+            r"номерной знак|номерний знак|plaka|biển\s+số(?:\s+xe)?|nomor\s+polisi|"
+            r"plat\s+nomor|rejestracja|nr\s+rej\.?|numer\s+rejestracyjny|"
+            r"ečv|špz|spz)\b)\.?\s*[:：#=]?\s*"
             r"(?:is\s+)?"
             rf"(?:(?:{_STATE})\s+(?=[A-Z0-9]{{1,4}}[ -]?\d))?"
             # "KJ·TR·42": Chile prints its plates with middle dots.
-            r"(?P<v>[A-Z0-9]{1,4}(?:[ ·-]?[A-Z0-9]{1,4}){1,2})\b",
+            r"(?P<v>[A-Z0-9]{1,4}(?:[ ·-]?[A-Z0-9]{1,4}|\.\d{2}){1,2})\b",
             0.8,
         ),
         ("vehicle_context", PLATE_SHAPE, 0.75),
+        (
+            # Chinese: the province's character, the city letter, five or six.
+            "cn_plate",
+            r"(?<![\w])(?P<v>[京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼]"
+            r"[A-Z]·?[A-Z0-9]{5,6})(?![\w])",
+            0.8,
+        ),
     )
 
     def span(
