@@ -47,6 +47,19 @@ SCHEMES = [
     # Sri Lankan NIC, old form: the day of the year (women plus 500).
     ("Sri Lanka NIC 901234567V", "901234567V", True),
     ("Sri Lanka NIC 909234567V", "909234567V", False),
+    # Checked and dated schemes that stand alone, and their one-digit-off twins.
+    ("Ion Popescu, 1850312123457, Cluj", "1850312123457", True),
+    ("Ion Popescu, 1850312123458, Cluj", "1850312123458", False),
+    ("Thabo Nkosi 8804125005089 Soweto", "8804125005089", True),
+    ("Thabo Nkosi 8804125005088 Soweto", "8804125005088", False),
+    ("kund 811218-9876 ringde", "811218-9876", True),
+    ("kund 811218-9875 ringde", "811218-9875", False),
+    ("PESEL: 87062112342", "87062112342", True),
+    ("PESEL: 87062112343", "87062112343", False),
+    ("DUI 01234567-8", "01234567-8", True),
+    ("CNIC 35202-1234567-1 (Lahore)", "35202-1234567-1", True),
+    ("Cliente: José Pérez, V-12.345.678", "V-12.345.678", True),
+    ("EAN 4006381333931", "4006381333931", False),
     # A remark between the label and its number.
     ("Medicare (proof of residency): 2953 18477 1", "2953 18477 1", True),
     ("SIN (for income verification only): 519-372-049", "519-372-049", True),

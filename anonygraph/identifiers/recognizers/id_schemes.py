@@ -39,13 +39,18 @@ from anonygraph.identifiers.recognizers.scheme_checks import (
     mn_register,
     my_mykad,
     pl_id_card,
+    pl_pesel,
+    ro_cnp,
+    se_pnr,
     sn_nin,
+    sv_dui,
     tw_id,
     ua_rnokpp,
     uy_ci,
     uz_pinfl,
     weighted,
     yu_jmbg,
+    za_id,
 )
 from anonygraph.tools import kept_patterns
 
@@ -441,6 +446,16 @@ SCHEMES: tuple[Scheme, ...] = (
     Scheme("do_cedula", r"\d{3}-\d{7}-\d", luhn_valid, r"cédula|cedula"),
     # Sri Lankan NIC, old form: birth year, day of the year (women plus 500), V or X.
     Scheme("lk_nic", r"\d{9}[VvXx]", lk_nic, r"nic(?: no\.?)?|national identity card"),
+    # Checked and dated schemes rare enough by chance to stand alone.
+    Scheme("ro_cnp", r"[1-9]\d{12}", ro_cnp, r"cnp|cod numeric personal", True),
+    Scheme("za_id", r"\d{13}", za_id, r"(?:sa|rsa|south african) id", True),
+    Scheme("pl_pesel", r"\d{11}", pl_pesel, r"pesel"),
+    Scheme("se_pnr", r"(?:19|20)?\d{6}[-+]?\d{4}", se_pnr, r"personnummer|pnr"),
+    Scheme("se_pnr_dashed", r"\d{6}[-+]\d{4}", se_pnr, "", True),
+    Scheme("sv_dui", r"\d{8}-?\d", sv_dui, r"dui"),
+    # Shapes no other number takes: Pakistan's CNIC, Venezuela's cédula.
+    Scheme("pk_cnic", r"\d{5}-\d{7}-\d", any_number, "", True),
+    Scheme("ve_ci", r"[VE]-?\d{1,2}\.\d{3}\.\d{3}", any_number, "", True),
     # A Nigerian pension PIN: its prefix and twelve digits (RSA PIN).
     Scheme("ng_rsa_pin", r"PEN\d{12}", any_number, "", True),
     Scheme(

@@ -340,7 +340,7 @@ class LabelledIdRecognizer(CuedPatternRecognizer):
         r"(?i)\b(?:bsn|ssn|sin|tfn|nir|insee|cpf|nric|fin|pan|dni|nie|nhs|nino|"
         r"steuer-?id|idnr|medicare|aadhaar|codice fiscale|iban|bsb|abn|acn|"
         r"f[øo]dselsnummer|hetu|ahv|avs|cpr|amka|rrn|cuil|cuit|rut|ird|nss|svnr|"
-        r"sv-nr|rijksregisternr|emirates id|nif)\b"
+        r"sv-nr|rijksregisternr|emirates id|nif|pesel|cnp|dui)\b"
     )
     """Labels of the schemes we check by their digits: their verdict stands."""
 

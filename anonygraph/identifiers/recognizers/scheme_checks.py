@@ -187,3 +187,52 @@ def uy_ci(n: str) -> bool:
 def sn_nin(n: str) -> bool:
     """Senegalese CNI/NIN: sex digit, a place code, a birth year, a serial."""
     return n[0] in "12" and 1900 <= int(n[4:8]) <= 2030
+
+
+def luhn_digits(n: str) -> bool:
+    """Check the Luhn (mod 10) digit of a digit string."""
+    total = 0
+    for i, ch in enumerate(reversed(n)):
+        d = int(ch) * (2 if i % 2 else 1)
+        total += d - 9 if d > 9 else d
+    return total % 10 == 0
+
+
+def pl_pesel(n: str) -> bool:
+    """Polish PESEL: a birth date (the month carries the century), weights 1 3 7 9."""
+    month = int(n[2:4])
+    century = {0: 1900, 1: 2000, 2: 2100, 3: 2200, 4: 1800}[month // 20]
+    if not is_date(century + int(n[:2]), month % 20, int(n[4:6])):
+        return False
+    return (10 - weighted(n, (1, 3, 7, 9, 1, 3, 7, 9, 1, 3)) % 10) % 10 == int(n[10])
+
+
+def ro_cnp(n: str) -> bool:
+    """Romanian CNP: sex and century, a birth date, a county, a mod 11 digit."""
+    century = {"1": 1900, "2": 1900, "3": 1800, "4": 1800, "5": 2000, "6": 2000}
+    year = century.get(n[0], 1900) + int(n[1:3])
+    if n[0] == "0" or not is_date(year, int(n[3:5]), int(n[5:7])):
+        return False
+    if not 1 <= int(n[7:9]) <= 52:
+        return False
+    rest = weighted(n, (2, 7, 9, 1, 4, 6, 3, 5, 8, 2, 7, 9)) % 11
+    return (1 if rest == 10 else rest) == int(n[12])
+
+
+def za_id(n: str) -> bool:
+    """South African ID: a birth date, a serial, citizenship 0-2, a Luhn digit."""
+    return is_date(2000, int(n[2:4]), int(n[4:6])) and n[10] in "012" and luhn_digits(n)
+
+
+def se_pnr(n: str) -> bool:
+    """Swedish personnummer: a birth date (coordination: day plus 60), a Luhn digit."""
+    digits = n[-10:]
+    day = int(digits[4:6])
+    return is_date(2000, int(digits[2:4]), day - 60 if day > 60 else day) and (
+        luhn_digits(digits)
+    )
+
+
+def sv_dui(n: str) -> bool:
+    """Salvadoran DUI: eight digits, a check digit over weights 9 to 2 (mod 10)."""
+    return (10 - weighted(n, (9, 8, 7, 6, 5, 4, 3, 2)) % 10) % 10 == int(n[8])
