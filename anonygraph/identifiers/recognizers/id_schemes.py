@@ -470,6 +470,9 @@ SCHEMES: tuple[Scheme, ...] = (
 LABEL_GAP = r"[ \t]*(?:[.:#=]|n[°ºo]\.?|nr\.?|no\.?|es|is|em là|là)?[ \t]*[:=\"]?[ \t]*"
 """What may stand between a label and its number ("CPR-nr.: ", "CUIL es ", 'hetu="')."""
 
+LABEL_WINDOW = 100
+"""Characters after a label's start that hold any label overlapping it."""
+
 NEAR_LABELS = frozenset({"il_tz", "ph_philhealth"})
 """Schemes whose label may stand earlier in the text (one asks, the other answers)."""
 
@@ -503,16 +506,28 @@ class IdSchemeRecognizer(CuedPatternRecognizer):
             for s in SCHEMES
             if s.labels and not s.bare
         }
+        # One scan for every such label tells where any may stand; each
+        # scheme then looks for its own only there (a label found inside
+        # another's match starts within that match, hence the window).
+        self.any_label = kept_patterns.compile(
+            r"(?i)(?<![\w])(?:"
+            + "|".join(s.labels for s in SCHEMES if s.labels and not s.bare)
+            + r")(?![\w])"
+        )
 
     def analyze(
         self, text: str, entities: list[str], nlp_artifacts: object = None
     ) -> list[RecognizerResult]:
         """Return one result per number whose scheme's rule and label agree."""
         results: list[RecognizerResult] = []
+        windows = "\n".join(
+            text[m.start() : m.start() + LABEL_WINDOW]
+            for m in self.any_label.finditer(text)
+        )
         for name, pattern, _ in self.compiled:
             scheme = self.by_name[name]
             label = self.anywhere.get(name)
-            if label is not None and not label.search(text):
+            if label is not None and not label.search(windows):
                 continue
             for match in pattern.finditer(text):
                 start, end = match.span("v")
