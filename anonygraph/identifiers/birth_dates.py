@@ -27,8 +27,8 @@ FULL_DATE = kept_patterns.compile(
 )
 """A full calendar date, in numbers or with a month's name."""
 
-HOLDERS = frozenset({"PERSON", "NATIONAL_ID", "PASSPORT"})
-"""Kinds that say who a record line is about."""
+HOLDERS = frozenset({"PERSON", "NATIONAL_ID", "PASSPORT", "EMAIL", "PHONE"})
+"""Kinds that say who a record line is about (a contact list's row too)."""
 
 GAP = kept_patterns.compile(
     r"[^\S\n]*(?:[,;|(–—-][^\S\n]*|[^\W\d_]{1,3}(?![^\W\d_])\.?[^\S\n]*)*"

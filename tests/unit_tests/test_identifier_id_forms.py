@@ -157,6 +157,9 @@ BIRTH_DATES = [
     # The record's layout: a full date of an adult's year right after a name or ID.
     ("Majka: Lejla Hodžić, 14.03.1984, Sarajevo", "14.03.1984", True),
     ("Parent: Jean-Pierre Essomba, CNI 114829375 (02/07/1979)", "02/07/1979", True),
+    ("Ana Souza,ana.souza@gmail.com,12/03/1985", "12/03/1985", True),
+    ("Date de naiss. : 12/03/1985", "12/03/1985", True),
+    ("Call 0412 883 071, 12/03/2026 at 9am", "12/03/2026", False),
     # An event's date stays: a verb between, a recent year, no one beside it.
     ("Patient Anna Kowalska admitted 12/03/1990", "12/03/1990", False),
     ("Majka: Lejla Hodžić, 14.03.2025, Sarajevo", "14.03.2025", False),

@@ -292,7 +292,8 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             r"rojstni\s+datum|gimimo\s+data|dzimšanas\s+datums|sünniaeg|"
             r"data\s+e\s+lindjes|tarehe\s+ya\s+kuzaliwa|syntynyt|syntyi|lahir|"
             r"fecha\s+(?:de\s+)?nac\.?|f\.\s?(?:de\s+)?nac(?:imiento)?\.?|"
-            r"data\s+ur\.?|data\s+nasc\.?|birth(?=\s*:)|"
+            r"data\s+ur\.?|data\s+nasc\.?|birth(?=\s*:)|date\s+de\s+naiss\.?|"
+            r"geb\.?-?datum|sinh\s+ngày|"
             r"data\s+na[șşs]terii|n[ăa]scut[ăa]?|data\s+de\s+naixement|"
             r"datum\s+rojstva|rojen[a]?|fæðingardagur|fædd(?:ur)?|"
             r"дата\s+нараджэння|туған\s+күні|تاریخ\s+تولد|تاریخ\s+پیدائش|"
@@ -303,7 +304,7 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             r"(?:tempat\s*/\s*)?tgl\.?\s+lahir|"
             r"syntym[äa]aika|doğum\s+tarihi|tanggal\s+lahir|petsa\s+ng\s+kapanganakan|"
             r"ngày\s+sinh|tarikh\s+lahir|วันเกิด)"
-            r"(?![^\W_])|生年月日|出生日期|出生年月日|생년월일)"
+            r"(?![^\W_])|生年月日|出生日期|出生年月日|出生于|出生於|생년월일)"
             # "(dd/mm/yyyy)", "(as in passport)": a remark on the label
             r"(?:\s*\([^()\n]{1,40}\))?"
             rf"\s*[:：=\-]?\s*(?:(?:is|was|on|am|le|el|em|il|the)\s+)*"
