@@ -8,8 +8,9 @@ The value must look like a number someone is given (six digits or more,
 maybe with letters and separators); the label decides the kind
 (passport, medical record, plate, by default a national ID). A label that
 names a thing, a business or an account (order, invoice, ticket, case,
-booking, employee, member, company, VAT, SKU, version) leaves its value
-alone: those are look-alikes.
+booking, employee, student, company, VAT, SKU, version, in several
+languages: `lookalikes.names_a_thing`) leaves its value alone: those are
+look-alikes. A scheme whose digits we check keeps its check's verdict.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ MEDICAL_WORDS = kept_patterns.compile(
     r"मरीज|रोगी|病历|病歷|病案|住院|门诊|門診|カルテ|診察券|환자"
 )
 PLATE_WORDS = kept_patterns.compile(r"(?i)plate|placa|πινακίδ|车牌|車牌")
+"""Words of a label that type its value: a passport's, a patient's, a plate."""
 
 
 NUMBER_WORD = (
