@@ -60,6 +60,11 @@ SCHEMES = [
     ("CNIC 35202-1234567-1 (Lahore)", "35202-1234567-1", True),
     ("Cliente: José Pérez, V-12.345.678", "V-12.345.678", True),
     ("EAN 4006381333931", "4006381333931", False),
+    # Russian SNILS (mod 101) alone, and the personal INN after its label.
+    ("СНИЛС: 148-203-765 58", "148-203-765 58", True),
+    ("Номер 148-203-765 57 в базе", "148-203-765 57", False),
+    ("ИНН 770708389324", "770708389324", True),
+    ("ИНН 770708389325", "770708389325", False),
     # A remark between the label and its number.
     ("Medicare (proof of residency): 2953 18477 1", "2953 18477 1", True),
     ("SIN (for income verification only): 519-372-049", "519-372-049", True),
@@ -166,6 +171,28 @@ BIRTH_DATES = [
     ("Barack Obama was sworn in on January 20, 2009", "January 20, 2009", False),
     ("Delivery: 14.03.1984 to the warehouse", "14.03.1984", False),
 ]
+
+
+REPLIES = [
+    # A number sent alone right after a message asking for an ID.
+    (
+        "[08:17] Wanjiru: nipe ID yako nikujazie form ya chama\n"
+        "[08:20] Otieno: 28471936.",
+        "28471936",
+        "NATIONAL_ID",
+        True,
+    ),
+    ("Clerk: passport number please\nTom: 548213977", "548213977", "PASSPORT", True),
+    ("Agent: what is your order ID?\nMe: 48213977", "48213977", "NATIONAL_ID", False),
+    ("Ana: call me when you land\nBob: 48213977", "48213977", "NATIONAL_ID", False),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "kind", "expected"), REPLIES)
+def test_when_a_chat_answers_a_question_for_an_id_with_a_number_then_it_is_found(
+    text: str, span: str, kind: str, *, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
 
 
 @pytest.mark.parametrize(("text", "span", "expected"), BIRTH_DATES)

@@ -94,6 +94,17 @@ LABELLED = kept_patterns.compile(
 )
 """A label with an identity word, then its value."""
 
+REPLY = kept_patterns.compile(
+    r"(?m)^(?:\[[^\]\n]{1,40}\][ \t]*)?(?:[^\s:\n][^:\n]{0,30}:[ \t]*)?"
+    r"(?P<v>\d(?:[ ./-]?\d){6,17})(?=[ \t]*(?:[.,!]|$))"
+)
+"""A chat message that is a number alone ("[08:20] Otieno: 28471936.")."""
+
+ASKED = kept_patterns.compile(
+    rf"(?i)(?<![^\W_])(?:{IDENTITY_WORDS})(?:(?<=[\u3000-\uffff])|(?![^\W_]))"
+)
+"""An identity word in the message before: the number answers for it."""
+
 ACRONYM = kept_patterns.compile(
     r"(?<![\w.-])(?P<label>(?-i:[A-ZА-ЯЁΑ-ΩİÇŞĞÜÖ]{2,7}))(?![\w-])"
     rf"(?:[ \t.-]*(?i:{NUMBER_WORD})(?![^\W\d_]))*[ \t]*[:#=№]?[ \t]*"
@@ -217,11 +228,36 @@ class IdFieldRecognizer(CuedPatternRecognizer):
             ):
                 continue
             results.append(self._typed(_kind(label), start, end, "identity_label"))
+        results += self._replies(text)
         for match in ACRONYM.finditer(text):
             start, end = match.span("v")
             if not self._acronym_fits(match, text):
                 continue
             results.append(self._typed("NATIONAL_ID", start, end, "acronym_label"))
+        return results
+
+    def _replies(self, text: str) -> list[RecognizerResult]:
+        """Find a number sent alone right after a message that asks for an ID."""
+        results: list[RecognizerResult] = []
+        for match in REPLY.finditer(text):
+            start, end = match.span("v")
+            line_start = text.rfind("\n", 0, start)
+            if line_start <= 0:
+                continue
+            asked = text[text.rfind("\n", 0, line_start) + 1 : line_start]
+            word = ASKED.search(asked)
+            if word is None:
+                continue
+            # The words around the identity word, not the whole message
+            # ("nipe ID yako nikujazie form ya chama": the form is not the ID's).
+            near = asked[max(0, word.start() - 25) : word.end() + 15]
+            if (
+                names_a_thing(near)
+                or not _id_shaped(match.group("v"))
+                or is_lookalike(text, start, end, dotted=False)
+            ):
+                continue
+            results.append(self._typed(_kind(near), start, end, "asked_for"))
         return results
 
     def _acronym_fits(self, match: re.Match[str], text: str) -> bool:

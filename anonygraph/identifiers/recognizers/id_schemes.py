@@ -41,6 +41,8 @@ from anonygraph.identifiers.recognizers.scheme_checks import (
     pl_id_card,
     pl_pesel,
     ro_cnp,
+    ru_inn,
+    ru_snils,
     se_pnr,
     sn_nin,
     sv_dui,
@@ -453,6 +455,8 @@ SCHEMES: tuple[Scheme, ...] = (
     Scheme("se_pnr", r"(?:19|20)?\d{6}[-+]?\d{4}", se_pnr, r"personnummer|pnr"),
     Scheme("se_pnr_dashed", r"\d{6}[-+]\d{4}", se_pnr, "", True),
     Scheme("sv_dui", r"\d{8}-?\d", sv_dui, r"dui"),
+    Scheme("ru_snils", r"\d{3}-\d{3}-\d{3}[ -]\d{2}", ru_snils, r"снилс|snils", True),
+    Scheme("ru_inn", r"\d{12}", ru_inn, r"инн|inn"),
     # Shapes no other number takes: Pakistan's CNIC, Venezuela's cédula.
     Scheme("pk_cnic", r"\d{5}-\d{7}-\d", any_number, "", True),
     Scheme("ve_ci", r"[VE]-?\d{1,2}\.\d{3}\.\d{3}", any_number, "", True),

@@ -236,3 +236,16 @@ def se_pnr(n: str) -> bool:
 def sv_dui(n: str) -> bool:
     """Salvadoran DUI: eight digits, a check digit over weights 9 to 2 (mod 10)."""
     return (10 - weighted(n, (9, 8, 7, 6, 5, 4, 3, 2)) % 10) % 10 == int(n[8])
+
+
+def ru_snils(n: str) -> bool:
+    """Russian SNILS: nine digits weighted 9 to 1, the sum mod 101 (100 gives 00)."""
+    total = weighted(n, (9, 8, 7, 6, 5, 4, 3, 2, 1)) % 101
+    return (0 if total == 100 else total) == int(n[9:11])
+
+
+def ru_inn(n: str) -> bool:
+    """Russian personal INN: twelve digits, two check digits (mod 11, mod 10)."""
+    first = weighted(n, (7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) % 11 % 10
+    second = weighted(n, (3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) % 11 % 10
+    return first == int(n[10]) and second == int(n[11])
