@@ -211,6 +211,8 @@ PLATES = [
     ("Nomor polisi B 1234 XYZ", "B 1234 XYZ", True),
     ("车牌号：京A12345", "京A12345", True),
     ("Rejestracja: KR 4X123", "KR 4X123", True),
+    ("Πινακίδα: ΙΚΒ 1234", "ΙΚΒ 1234", True),
+    ("Registrační značka: 1AB 2345", "1AB 2345", True),
 ]
 
 

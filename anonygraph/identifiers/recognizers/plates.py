@@ -98,11 +98,16 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
             r"număr(?:ul)? de înmatriculare|valstybinis numeris|госномер|"
             r"номерной знак|номерний знак|plaka|biển\s+số(?:\s+xe)?|nomor\s+polisi|"
             r"plat\s+nomor|rejestracja|nr\s+rej\.?|numer\s+rejestracyjny|"
-            r"ečv|špz|spz)\b)\.?\s*[:：#=]?\s*"
+            r"ečv|špz|spz|registrační\s+značk[ay]|tablic[ae]\s+rejestracyjn\w+|"
+            r"πινακίδα|αρ\.?\s+κυκλοφορίας|αριθμός\s+κυκλοφορίας|plakası|"
+            r"nummerplade|numberplate|מספר\s+רכב|رقم\s+اللوحة|لوحة|پلاک|"
+            r"नंबर\s+प्लेट)\b|车牌号?|車牌號?|번호판|ナンバー)\.?\s*[:：#=]?\s*"
             r"(?:is\s+)?"
             rf"(?:(?:{_STATE})\s+(?=[A-Z0-9]{{1,4}}[ -]?\d))?"
             # "KJ·TR·42": Chile prints its plates with middle dots.
-            r"(?P<v>[A-Z0-9]{1,4}(?:[ ·-]?[A-Z0-9]{1,4}|\.\d{2}){1,2})\b",
+            # Greek plates print the capitals Latin shares (ΙΚΒ 1234).
+            r"(?P<v>[A-Z0-9ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ]{1,4}"
+            r"(?:[ ·-]?[A-Z0-9ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ]{1,4}|\.\d{2}){1,2})\b",
             0.8,
         ),
         ("vehicle_context", PLATE_SHAPE, 0.75),
