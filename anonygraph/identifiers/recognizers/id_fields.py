@@ -107,10 +107,12 @@ ASKED = kept_patterns.compile(
 
 ACRONYM = kept_patterns.compile(
     r"(?<![\w.-])(?P<label>(?-i:[A-ZА-ЯЁΑ-ΩİÇŞĞÜÖ]{2,7}))(?![\w-])"
-    rf"(?:[ \t.-]*(?i:{NUMBER_WORD})(?![^\W\d_]))*[ \t]*[:#=№]?[ \t]*"
+    # A form's field: the acronym closed by a number word or a colon ("CPU
+    # 4821397", "PMID 12345678" are quantities and references).
+    rf"(?:(?:[ \t.-]*(?i:{NUMBER_WORD})(?![^\W\d_]))+[ \t]*[:#=№]?|[ \t]*[:#=№])[ \t]*"
     r"(?P<v>\d(?:[ ./-]?\d){6,17})(?![\w-]|[.,/]\d)"
 )
-"""A short acronym ("EPF no.", "TPIN:", "ΑΔΤ", "ЕМБГ") right before seven digits."""
+"""A short acronym as a field's label ("EPF no.", "TPIN:") before seven digits."""
 
 NOT_PERSONS_CODES = frozenset(
     """VAT CVR KVK ICO IČO DIC DIČ NIPC NIPT CNPJ ABN ACN ARBN UEN GST GSTIN EIN BRN
@@ -124,7 +126,8 @@ NOT_PERSONS_CODES = frozenset(
     UGX TZS ZAR ZMW BWP NAD MUR PKR LKR BDT NPR IDR MYR SGD THB VND PHP HKD CNY RMB
     JPY KRW TWD AUD NZD CAD MXN BRL ARS CLP COP PEN UYU DOP RD ДЕН
     DHL UPS USPS FEDEX TNT GLS DPD EMS MNG PTT JNE LBC TRN BCE KBO NIP ATU RFID RX
-    SIA CIDR IMSS""".split()
+    SIA CIDR IMSS IMO MMSI DUNS PMID PMCID OCLC CAS NSN SAP ERP CRM MSISDN IATA TAN
+    HTTP PDF CSV RAM CPU GPS FY KPI""".split()
 )
 """Acronyms of a business's, an object's or a payment's number, and currencies."""
 
