@@ -138,6 +138,13 @@ LABELLED = [
     ("La línea del IMSS 800 623 2323 atiende", "800 623 2323", "NATIONAL_ID", False),
     ("ID: 5,200.00 paid", "5,200.00", "NATIONAL_ID", False),
     ("tax code 1257L W1/M1", "1257L W1/M1", "NATIONAL_ID", False),
+    ("Tax year: 2025/2026", "2025/2026", "NATIONAL_ID", False),
+    (
+        "Tax period: 01.01.2025-31.12.2025",
+        "01.01.2025-31.12.2025",
+        "NATIONAL_ID",
+        False,
+    ),
 ]
 
 

@@ -165,6 +165,12 @@ def _kind(label: str) -> str:
 DATE = kept_patterns.compile(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}")
 """A date, day or month first."""
 
+DATED = kept_patterns.compile(r"(?<!\d)\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d\d(?!\d)")
+"""A full date inside a value ("01.01.2025-31.12.2025": a period, no one's number)."""
+
+YEARS = kept_patterns.compile(r"(?:19|20)\d\d(?:[-/](?:19|20)?\d\d)?")
+"""A year or a span of years ("2025/2026", "2025-26")."""
+
 YEAR_PART = kept_patterns.compile(r"(?:^|[-/])(?:19|20)\d\d(?:[-/]|$)")
 """A year as one part of a value ("2026-0117", "1190427/2021"): a document's
 reference, numbered per year."""
@@ -188,8 +194,10 @@ def _id_shaped(value: str) -> bool:
     """Tell whether a value is a number someone is given, not a date, sum or address."""
     if len(digits(value)) < 6 or re.fullmatch(r"\d+(?:\.\d+){3}(?:/\d+)?", value):
         return False
-    if TIMESTAMP.match(value) or DATE.fullmatch(value):
+    if TIMESTAMP.match(value) or DATE.fullmatch(value) or DATED.search(value):
         return False
+    if YEARS.fullmatch(value):
+        return False  # "Tax year: 2025/2026"
     if MONEY.fullmatch(value):
         return False
     # "2 adults 1 child": spaced groups of a number are digits only.
