@@ -1,8 +1,8 @@
 """A date of birth the record's layout shows, without a birth word.
 
-A record line that gives a person's name or ID number and, right after it,
-a full calendar date whose year makes its subject 14 to 110 years old,
-holds that person's date of birth ("Lejla Hodžić, 14.03.1984", "CNI
+A record line that gives a person's name, ID number, e-mail or phone and,
+right after it, a full calendar date whose year makes its subject 14 to 110
+years old, holds that person's date of birth ("Lejla Hodžić, 14.03.1984", "CNI
 114829375 (02/07/1979)"): the writer listed who the person is and when
 they were born. Only punctuation and short marks ("F", "geb.") may stand
 between: a verb or a noun between them ("was sworn in on", "admitted")
