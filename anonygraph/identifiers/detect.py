@@ -10,6 +10,7 @@ from functools import lru_cache
 from presidio_analyzer import RecognizerResult
 
 from anonygraph.cues.engine import Engine
+from anonygraph.identifiers.birth_dates import birth_dates_beside
 from anonygraph.identifiers.engine import LANGUAGE, analyzer
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.kinds import KINDS, kind_of
@@ -120,6 +121,8 @@ def _find(
             names = [i.text for i in chosen if i.kind == "PERSON"]
             chosen = _non_overlapping(chosen + name_mentions(text, names, taken))
         chosen = _non_overlapping(chosen + _names_in_other_scripts(text, chosen))
+    if "DATE_OF_BIRTH" in wanted:
+        chosen = _non_overlapping(chosen + birth_dates_beside(text, chosen))
     return merge_addresses(text, chosen)
 
 

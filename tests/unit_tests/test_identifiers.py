@@ -205,7 +205,8 @@ LOOKALIKES = [
 PHONE_SHAPED = [
     # Numbers the phone library accepts somewhere, that the text does not
     # present as phones: replaced, typed NUMBER, never called a phone.
-    ("PESEL: 02320317846", "NUMBER", "02320317846"),
+    # (A PESEL's date and check digit type it where its label names it.)
+    ("PESEL: 02320317846", "NATIONAL_ID", "02320317846"),
     ("NHS no. taken by first aider after fall: 485 210 7378", "NUMBER", "485 210 7378"),
     ("Microchip 985112004417823. Next visit: May", "NUMBER", "985112004417823"),
     ("Local guardian: Kavitha Iyer, 98450 71263, Bengaluru", "NUMBER", "98450 71263"),

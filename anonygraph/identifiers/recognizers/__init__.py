@@ -41,6 +41,7 @@ from anonygraph.identifiers.recognizers.documents import (
 from anonygraph.identifiers.recognizers.email import OfflineEmailRecognizer
 from anonygraph.identifiers.recognizers.fields import FieldRecognizer
 from anonygraph.identifiers.recognizers.handles import HandleRecognizer
+from anonygraph.identifiers.recognizers.id_fields import IdFieldRecognizer
 from anonygraph.identifiers.recognizers.id_schemes import IdSchemeRecognizer
 from anonygraph.identifiers.recognizers.ip import PersonalIpRecognizer
 from anonygraph.identifiers.recognizers.labelled_names import LabelledNameRecognizer
@@ -106,6 +107,7 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     CurpRecognizer,
     ClabeRecognizer,
     IdSchemeRecognizer,
+    IdFieldRecognizer,
     FieldRecognizer,
     CzechAccountRecognizer,
     CbuRecognizer,

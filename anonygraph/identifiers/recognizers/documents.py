@@ -12,7 +12,10 @@ import re
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer, digits
 
-NUMBER_WORD = r"(?:no|nr|num|number|n[°º]|#|is|was|id)\.?"
+NUMBER_WORD = (
+    r"(?:no|nr|nro|num|number|n[°º]|#|is|was|id|br|broj|№|номер|αρ|số|رقم|"
+    r"شماره|namba|nomor|numer|numero|número|szám)\.?"
+)
 """Words between a cue and its number ("passport no.", "MRN number is")."""
 
 KEY_START = r"(?<![^\W_])"
@@ -35,12 +38,20 @@ class PassportRecognizer(CuedPatternRecognizer):
             "passport",
             KEY_START
             + r"(?:passport|reisepass|passeport|pasaporte|passaporte|passaporto|"
-            r"paspoort|paszport|pasaport|pass-?(?:nummer|numret|nr)|паспорт[а-я]*|"
-            r"(?-i:PP))(?![^\W_])"
+            r"paspoort|paszport|pasaport[eaiu]?|pass-?(?:nummer|numret|nr)|паспорт[а-я]*|"
+            r"paso[šs]a?|пасош[а-я]*|pasport|paspor|διαβατήρι[οόα]\w*|"
+            r"جواز(?:\s+(?:ال)?سفر)?|hộ\s+chiếu|pa[șş]aport|passi|pasipoti|"
+            r"putovnic[aeu]|potni\s+list|vegabréf|útlevél(?:szám|száma)?|"
+            r"cestovn(?:í|ího|ý|ého)\s+pas(?:u|a)?|گذرنامه|پاسپورت|דרכון|"
+            r"पासपोर्ट|পাসপোর্ট|หนังสือเดินทาง|"
+            # Chinese, Japanese, Korean: the number word is glued to the cue.
+            r"(?:여권|旅券|パスポート|护照|護照)(?:\s?번호|番号|号码?|號碼?)?|"
+            r"(?-i:PP))(?:(?<=[\u3000-\uffff])|(?![^\W_]))"
             rf"(?:[\s.-]*{NUMBER_WORD}|\s*\([^()\n]{{2,40}}\)"
             r"|\s+[a-zà-ÿ]{3,12}(?=\s+[A-Z]{0,2}\d)"
             r"|\s+[^\W\d_][^\n:\d]{0,30}?(?=:))*"  # "Passnumret som du frågade om:"
-            r"\.?\s*[:#=]?\s*(?P<v>[A-Z]{1,2} \d{6,8}|\d\d \d\d \d{6}|[A-Z0-9]{6,10})"
+            r"\.?\s*[:：#=]?\s*"
+            r"(?P<v>[A-Z]{1,2} \d{6,8}|\d\d \d\d \d{6}|\d{4} \d{6}|[A-Z0-9]{6,10})"
             r"(?![\w-])",
             0.85,
         ),
@@ -59,6 +70,7 @@ MRN_CUE = (
     r"medical\s+record|case\s+file|ip|op|ipd|opd|expediente|prontu[áa]rio|"
     r"dossier|folder|practice|lab|reg|file|(?-i:HN|AN)|"
     r"inpatient|outpatient|admission|pt|member|患者|カルテ|診察券|"
+    r"hasta|dossier\s+patient|karty\s+pacjenta|"
     r"histori[ae]\s+cl[íi]nica|hist[óo]ria\s+cl[íi]nica|cartella\s+clinica|"
     r"dossier\s+m[ée]dical|krankenakte|patientennummer)"
 )
@@ -255,7 +267,9 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
         r"\d{2,4}|"
         rf"{MONTH}[\s-]+{DAY},?[\s-]+\d{{4}}|"
         # "1990年5月3日", "1990. 5. 3.": Chinese, Japanese and Korean order.
-        r"\d{4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日|\d{4}\.\s?\d{1,2}\.\s?\d{1,2}\.?)"
+        r"\d{4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日|\d{4}\.\s?\d{1,2}\.\s?\d{1,2}\.?|"
+        # "3. 5. 1991": Czech, Slovak, Hungarian and German spacing.
+        r"\d{1,2}\.\s\d{1,2}\.\s?\d{4})"
     )
     PATTERNS = (
         (
@@ -264,15 +278,36 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             r"birthday|born(?:\s+on)?|b\.|geb(?:oren)?(?:\s+am)?\.?|geburtsdatum|"
             r"geburtstag|geboortedatum|geboren\s+op|data\s+de\s+nascimento|"
             r"nascid[oa]\s+em|fecha\s+de\s+nacimiento|nacid[oa]\s+el|"
-            r"date\s+de\s+naissance|née?\s+le|data\s+di\s+nascita|nat[oa]\s+il|"
+            r"date\s+de\s+naissance|n[ée]e?(?:\s?\(e\))?\s+le|data\s+di\s+nascita|"
+            r"nat[oa]\s+il|"
+            # South Slavic, Russian, Ukrainian, Czech and Slovak, Hungarian,
+            # Greek, Turkic, Arabic, Hindi, Mongolian, Baltic, Albanian, Swahili
+            r"ro[đd]en[aoi]?|ro[đd]\.|рођен[аои]?|роден[аои]?|датум\s+рођења|"
+            r"datum\s+ro[đd]enja|дата\s+(?:рождения|народження|на\s+раѓање)|"
+            r"д\.\s?р\.|narozen[aáý]?|narodený|narodená|datum\s+narození|"
+            r"dátum\s+narodenia|született|szül\.|γεννήθηκε|γενν\.|"
+            r"ημερομηνία\s+γέννησης|d\.\s?t\.|doğum(?:\s+tarixi)?|"
+            r"tug['ʻ‘’]ilgan\s+(?:sana|kun)|туулсан\s+(?:огноо|он)|"
+            r"تاريخ\s+(?:ال)?ميلاد|تاريخ\s+الولادة|जन्म\s*(?:तिथि|तारीख)|"
+            r"rojstni\s+datum|gimimo\s+data|dzimšanas\s+datums|sünniaeg|"
+            r"data\s+e\s+lindjes|tarehe\s+ya\s+kuzaliwa|syntynyt|syntyi|lahir|"
+            r"fecha\s+(?:de\s+)?nac\.?|f\.\s?(?:de\s+)?nac(?:imiento)?\.?|"
+            r"data\s+ur\.?|data\s+nasc\.?|birth(?=\s*:)|date\s+de\s+naiss\.?|"
+            r"geb\.?-?datum|sinh\s+ngày|"
+            r"data\s+na[șşs]terii|n[ăa]scut[ăa]?|data\s+de\s+naixement|"
+            r"datum\s+rojstva|rojen[a]?|fæðingardagur|fædd(?:ur)?|"
+            r"дата\s+нараджэння|туған\s+күні|تاریخ\s+تولد|تاریخ\s+پیدائش|"
+            r"תאריך\s+לידה|დაბადების\s+თარიღი|ծննդյան\s+ամսաթիվ|"
+            r"जन्म\s+मिति|জন্ম\s+তারিখ|பிறந்த\s+தேதி|ranar\s+haihuwa|"
+            r"usuku\s+lokuzalwa|"
             r"data\s+urodzenia|urodzon[ya]|f[öo]dd|født|f[öo]delsedatum|f[øo]dselsdato|"
             r"(?:tempat\s*/\s*)?tgl\.?\s+lahir|"
             r"syntym[äa]aika|doğum\s+tarihi|tanggal\s+lahir|petsa\s+ng\s+kapanganakan|"
             r"ngày\s+sinh|tarikh\s+lahir|วันเกิด)"
-            r"(?![^\W_])|生年月日|出生日期|出生年月日|생년월일)"
+            r"(?![^\W_])|生年月日|出生日期|出生年月日|出生于|出生於|생년월일)"
             # "(dd/mm/yyyy)", "(as in passport)": a remark on the label
             r"(?:\s*\([^()\n]{1,40}\))?"
-            rf"\s*[:：=\-]?\s*(?:(?:is|was|on|am|le|el|em|il)\s+)?"
+            rf"\s*[:：=\-]?\s*(?:(?:is|was|on|am|le|el|em|il|the)\s+)*"
             r"(?:[A-ZÀ-Þ][^\W\d_]+(?:\s[A-ZÀ-Þ][^\W\d_]+)?,\s*)?"  # "Yogyakarta, "
             rf"(?P<v>{DATE})"
             r"(?![\w/.-]\d)",

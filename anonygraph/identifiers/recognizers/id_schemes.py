@@ -21,7 +21,11 @@ from anonygraph.identifiers.recognizers.base import (
     digits,
     luhn_valid,
 )
-from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
+from anonygraph.identifiers.recognizers.lookalikes import (
+    field_label,
+    is_lookalike,
+    names_a_thing,
+)
 from anonygraph.identifiers.recognizers.scheme_checks import (
     baltic_code,
     bg_egn,
@@ -32,12 +36,23 @@ from anonygraph.identifiers.recognizers.scheme_checks import (
     is_kennitala,
     jp_my_number,
     kz_iin,
+    mn_register,
     my_mykad,
     pl_id_card,
+    pl_pesel,
+    ro_cnp,
+    ru_inn,
+    ru_snils,
+    se_pnr,
+    sn_nin,
+    sv_dui,
     tw_id,
     ua_rnokpp,
+    uy_ci,
+    uz_pinfl,
     weighted,
     yu_jmbg,
+    za_id,
 )
 from anonygraph.tools import kept_patterns
 
@@ -200,6 +215,12 @@ def eg_nid(n: str) -> bool:
     )
 
 
+def lk_nic(n: str) -> bool:
+    """Sri Lankan NIC (old form): the day of the year, plus 500 for a woman."""
+    day = int(n[2:5]) % 500
+    return 1 <= day <= 366
+
+
 def any_number(n: str) -> bool:
     """Accept what the label names (a scheme with no check)."""
     return True
@@ -304,7 +325,10 @@ SCHEMES: tuple[Scheme, ...] = (
         "yu_jmbg",
         r"\d{13}",
         yu_jmbg,
-        r"jmbg|emšo|emso|јмбг|матични број|матичен број",
+        r"jmbg|emšo|emso|јмбг|ембг|матични број|матичен број",
+        # A birth date (day, month, three digits of the year) and a mod 11
+        # digit: about one 13-digit number in 1,500 passes by chance.
+        True,
     ),
     Scheme("bg_egn", r"\d{10}", bg_egn, r"egn|егн|единен граждански номер"),
     Scheme("hr_oib", r"\d{11}", hr_oib, r"oib"),
@@ -371,9 +395,9 @@ SCHEMES: tuple[Scheme, ...] = (
     ),
     Scheme(
         "cin",
-        r"[A-Z]{1,2}\d{5,6}|\d{8}",
+        r"[A-Z]{1,2}\d{5,6}|\d{8,10}",
         any_number,
-        r"cin|cnie|c\.i\.n\.?|carte d'identité(?: nationale)?|"
+        r"cin|cni|cnie|c\.i\.n\.?|carte d'identité(?: nationale)?|"
         r"بطاقة التعريف(?: الوطنية)?",
     ),
     Scheme(
@@ -384,6 +408,60 @@ SCHEMES: tuple[Scheme, ...] = (
         any_number,
         r"national insurance(?: number| no\.?)?|ni (?:number|no\.?)|nino",
     ),
+    # Two Cyrillic letters (where registered), a birth date, a serial.
+    Scheme(
+        "mn_register",
+        r"[А-ЯЁӨҮ]{2} ?\d{8}",
+        mn_register,
+        r"регистр(?:ийн)?(?: дугаар)?|рд",
+        True,
+    ),
+    Scheme("uz_pinfl", r"[1-6]\d{13}", uz_pinfl, r"jshshir|жшшир|pinfl|пинфл"),
+    Scheme(
+        "zm_nrc",
+        r"\d{6}/\d{2}/\d",
+        any_number,
+        r"nrc(?: (?:no\.?|number))?|national registration card",
+    ),
+    Scheme(
+        "ph_philsys",
+        r"\d{4}-\d{4}-\d{4}-\d{4}|\d{16}",
+        any_number,
+        r"philsys(?: card)?(?: (?:no\.?|number))?|psn|pcn|philid",
+    ),
+    Scheme(
+        "sn_nin",
+        r"[12] ?\d{3} ?\d{4} ?\d{5}",
+        sn_nin,
+        r"cni|nin|carte nationale d'identit[ée]|carte d'identit[ée]",
+    ),
+    Scheme(
+        "gr_adt",
+        r"[Α-ΩA-Z]{1,2}[ -]?\d{6}|\d{6,8}",
+        any_number,
+        r"α\.?δ\.?τ\.?|(?:αριθμός )?δελτίου ταυτότητας|ταυτότητα",
+    ),
+    Scheme(
+        "az_fin", r"(?=[0-9A-Z]*\d[0-9A-Z]*\d)[0-9A-Z]{7}", any_number, r"f[iİı]n|фин"
+    ),
+    Scheme("uy_ci", r"\d\.?\d{3}\.?\d{3}-\d", uy_ci, r"cédula|cedula|c\.i\.|ci"),
+    Scheme("do_cedula", r"\d{3}-\d{7}-\d", luhn_valid, r"cédula|cedula"),
+    # Sri Lankan NIC, old form: birth year, day of the year (women plus 500), V or X.
+    Scheme("lk_nic", r"\d{9}[VvXx]", lk_nic, r"nic(?: no\.?)?|national identity card"),
+    # Checked and dated schemes rare enough by chance to stand alone.
+    Scheme("ro_cnp", r"[1-9]\d{12}", ro_cnp, r"cnp|cod numeric personal", True),
+    Scheme("za_id", r"\d{13}", za_id, r"(?:sa|rsa|south african) id", True),
+    Scheme("pl_pesel", r"\d{11}", pl_pesel, r"pesel"),
+    Scheme("se_pnr", r"(?:19|20)?\d{6}[-+]?\d{4}", se_pnr, r"personnummer|pnr"),
+    Scheme("se_pnr_dashed", r"\d{6}[-+]\d{4}", se_pnr, "", True),
+    Scheme("sv_dui", r"\d{8}-?\d", sv_dui, r"dui"),
+    Scheme("ru_snils", r"\d{3}-\d{3}-\d{3}[ -]\d{2}", ru_snils, r"снилс|snils", True),
+    Scheme("ru_inn", r"\d{12}", ru_inn, r"инн|inn"),
+    # Shapes no other number takes: Pakistan's CNIC, Venezuela's cédula.
+    Scheme("pk_cnic", r"\d{5}-\d{7}-\d", any_number, "", True),
+    Scheme("ve_ci", r"[VE]-?\d{1,2}\.\d{3}\.\d{3}", any_number, "", True),
+    # A Nigerian pension PIN: its prefix and twelve digits (RSA PIN).
+    Scheme("ng_rsa_pin", r"PEN\d{12}", any_number, "", True),
     Scheme(
         "jm_trn",
         r"\d{3}-?\d{3}-?\d{3}",
@@ -395,6 +473,9 @@ SCHEMES: tuple[Scheme, ...] = (
 
 LABEL_GAP = r"[ \t]*(?:[.:#=]|n[°ºo]\.?|nr\.?|no\.?|es|is|em là|là)?[ \t]*[:=\"]?[ \t]*"
 """What may stand between a label and its number ("CPR-nr.: ", "CUIL es ", 'hetu="')."""
+
+LABEL_WINDOW = 100
+"""Characters after a label's start that hold any label overlapping it."""
 
 NEAR_LABELS = frozenset({"il_tz", "ph_philhealth"})
 """Schemes whose label may stand earlier in the text (one asks, the other answers)."""
@@ -415,8 +496,8 @@ class IdSchemeRecognizer(CuedPatternRecognizer):
         self.labels = {
             s.name: kept_patterns.compile(
                 rf"(?i)(?<![\w])(?:{s.labels})(?![\w])(?:[ \t]*\([^()\n]{{1,24}}\))?"
-                + LABEL_GAP
-                + "$"
+                # "CNI enregistrée: …": one word on the label before its colon.
+                r"(?:[ \t]+[^\W\d_]{3,14}[ \t]*:)?" + LABEL_GAP + "$"
             )
             for s in SCHEMES
             if s.labels
@@ -429,16 +510,28 @@ class IdSchemeRecognizer(CuedPatternRecognizer):
             for s in SCHEMES
             if s.labels and not s.bare
         }
+        # One scan for every such label tells where any may stand; each
+        # scheme then looks for its own only there (a label found inside
+        # another's match starts within that match, hence the window).
+        self.any_label = kept_patterns.compile(
+            r"(?i)(?<![\w])(?:"
+            + "|".join(s.labels for s in SCHEMES if s.labels and not s.bare)
+            + r")(?![\w])"
+        )
 
     def analyze(
         self, text: str, entities: list[str], nlp_artifacts: object = None
     ) -> list[RecognizerResult]:
         """Return one result per number whose scheme's rule and label agree."""
         results: list[RecognizerResult] = []
+        windows = "\n".join(
+            text[m.start() : m.start() + LABEL_WINDOW]
+            for m in self.any_label.finditer(text)
+        )
         for name, pattern, _ in self.compiled:
             scheme = self.by_name[name]
             label = self.anywhere.get(name)
-            if label is not None and not label.search(text):
+            if label is not None and not label.search(windows):
                 continue
             for match in pattern.finditer(text):
                 start, end = match.span("v")
@@ -464,4 +557,6 @@ class IdSchemeRecognizer(CuedPatternRecognizer):
                 return 0.8
         if not scheme.bare or is_lookalike(text, start, end, dotted=False):
             return 0.0
+        if names_a_thing(field_label(text, start, start)):
+            return 0.0  # "Pošiljka 2307971710026": a parcel's number
         return 0.8 if len(digits(value)) >= 11 else 0.7

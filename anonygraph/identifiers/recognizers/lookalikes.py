@@ -27,6 +27,77 @@ CUES = kept_patterns.compile(
 """A cue word right before a number that makes it a reference, not a person's
 (bank routing, sort, branch and transit codes are the bank's, not the holder's)."""
 
+NOT_A_PERSONS = kept_patterns.compile(
+    r"(?i)(?<![^\W\d_])(?:order|orders|invoice|inv|bill|receipt|ref|reference|"
+    r"ticket|case|booking|reservation|confirmation|employee|employer|staff|"
+    r"student|pupil|matricul\w*|sku|item|product|model|part|"
+    r"serial|version|build|release|company|business|org|organi[sz]ation|"
+    r"corporate|firm|vendor|supplier|merchant|seller|shop|store|vat|gst|"
+    r"application|policy|claim|tracking|shipment|parcel|container|account|"
+    r"user|username|customer|client|device|session|request|transaction|txn|"
+    r"payment|report|lab|sample|batch|lot|listing|ad|job|task|event|trip|"
+    r"ride|flight|game|player|gamer|guild|app|wi-?fi|apple|google|login|api|key|"
+    r"token|commit|issue|"
+    r"bug|message|email|chat|group|team|project|meeting|zoom|wifi|software|"
+    r"product\s+key|licen[cs]e\s+key|course|class|exam|candidate|seat|room|"
+    r"table|form|file|folder|request|transfer|wire|swift|routing|iban|"
+    r"personalnummer|kundennummer|tax\s+invoice|pedido|factura|fatura|"
+    r"faktura|rechnung|bestell\w*|sipari\w*|caso|expediente|dossier|"
+    r"folio|póliza|poliza|apólice|contrat\w*|contract|factuur|profile|"
+    r"línea|linea|line|hotline|helpline|call|phone|tel|whatsapp|terminal|"
+    r"correlation|trace|tenant|instance|thread|node|cluster|image|asset|meter|"
+    r"video|photo|post|comment|channel|station|loan|offer|quote|campaign|coupon|"
+    r"voucher|promo|gift|loyalty|reward|points|sim|imei|vin|chassis|engine|"
+    r"fleet|unit|site|branch|warehouse|pallet|route|delivery|consignment|"
+    r"waybill|manifest|pipeline|workflow|machine|host|server|database|record\s+id|"
+    r"pošiljk\w*|narudžb\w*|objednávk\w*|zamówieni\w*|zásilk\w*|przesyłk\w*|"
+    r"заказ\w*|посылк\w*|отправлени\w*|накладн\w*|пратк\w*|нарачк\w*|"
+    # the same things in Romance, Germanic and other languages
+    r"transacci[óo]n|transa[çc][ãa]o|transazione|cliente|kunde\w*|klant\w*|"
+    r"commande|bestellung|auftrag|vorgang|sendung|lieferung|bestelling|"
+    r"müşteri|işlem|başvuru|talep|solicitud|solicita[çc][ãa]o|reserva|"
+    r"réservation|buchung|billet|bilhete|biglietto|ordine|fattura|utente|"
+    r"usuario|usuário|utilisateur|benutzer|gebruiker|dispositivo|appareil|"
+    r"gerät|producto|produto|produit|artikel|modelo|modèle|série|serie|lote|"
+    r"référence|referencia|referência|riferimento|empresa|entreprise|"
+    r"unternehmen|firma|società|sociedad|empleado|funcionário|mitarbeiter|"
+    r"salarié|dipendente|alumno|aluno|élève|schüler|étudiant|estudiante|"
+    r"заявк\w*|клиент\w*|пользовател\w*|сотрудник\w*|договор\w*|счёт|счет)"
+    r"(?![^\W\d_])"
+)
+"""Words of a label that names a thing, a business or an account: the number
+after it is that thing's, not a person's ("Order ID", "Staff ID", "Company No.")."""
+
+PERSONS_OWN = kept_patterns.compile(
+    r"(?i)(?<![^\W\d_])(?:national|nationale|nacional|citizen\w*|identity|"
+    r"identit[éeà]|identidad|social\s+security|patient\w*|pacient\w*|paciente|"
+    r"pacjent\w*|medical|médical|médico|clinical|cl[íi]nic[ao]|hospital)"
+    r"(?![^\W\d_])"
+)
+"""Words that make a label a person's own number whatever else it says
+("Matricule national", where a bare "matricule" is a pupil's)."""
+
+
+def names_a_thing(label: str) -> bool:
+    """Tell whether a field's label names a thing's or a business's number."""
+    return bool(NOT_A_PERSONS.search(label)) and not PERSONS_OWN.search(label)
+
+
+SEGMENT_BREAK = kept_patterns.compile(r"[\n;|,]|[ \t]{2,}|\.[ \t]")
+"""What ends one field before the next on a form line."""
+
+
+def field_label(text: str, label_start: int, value_start: int) -> str:
+    """Return the label of the field whose value starts at ``value_start``.
+
+    The label runs from where its field begins (the line, a separator, a
+    gap of spaces, within 40 characters before ``label_start``) to the value.
+    """
+    window_start = max(0, label_start - 40)
+    breaks = [m.end() for m in SEGMENT_BREAK.finditer(text, window_start, label_start)]
+    return text[breaks[-1] if breaks else window_start : value_start]
+
+
 CODE_AFTER = kept_patterns.compile(r"^ \d{0,3}[A-Z]{1,4}\b")
 """Capitals glued to digits right after a number ("RM 41 882 905 7GB"): the
 number is the middle of a parcel or reference code."""

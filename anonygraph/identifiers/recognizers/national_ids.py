@@ -19,6 +19,10 @@ from anonygraph.identifiers.recognizers.base import (
     digits,
     luhn_valid,
 )
+from anonygraph.identifiers.recognizers.lookalikes import (
+    is_lookalike,
+    names_a_thing,
+)
 
 SEP = r"[ .-]?"
 
@@ -95,7 +99,8 @@ class MedicareAuRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         (
             "medicare_au",
-            r"\bmedicare\b(?:\s+(?:card|no\.?|number))?\s*[:#]?\s*"
+            r"\bmedicare\b(?:\s+(?:card|no\.?|number))?"
+            r"(?:\s*\([^()\n]{1,40}\))?\s*[:#]?\s*"  # "Medicare (proof of residency):"
             r"(?P<v>[2-6]\d{3} ?\d{5} ?\d(?:\s*/\s*\d|\s*-\s*\d| \d)?)(?!\d)",
             0.85,
         ),
@@ -142,6 +147,7 @@ class SinRecognizer(CuedPatternRecognizer):
         (
             "ca_sin",
             r"\b(?:SIN|[Ss]ocial [Ii]nsurance [Nn]umber|NAS)\b"
+            r"(?:\s*\([^()\n]{1,40}\))?"  # "SIN (for income verification only):"
             r"(?:,?\s+(?:it's|it is|is|was))?\s*[:#]?\s*"
             r"(?P<v>\d{3}[ -]?\d{3}[ -]?\d{3})\b",
             0.85,
@@ -334,13 +340,19 @@ class LabelledIdRecognizer(CuedPatternRecognizer):
         r"(?i)\b(?:bsn|ssn|sin|tfn|nir|insee|cpf|nric|fin|pan|dni|nie|nhs|nino|"
         r"steuer-?id|idnr|medicare|aadhaar|codice fiscale|iban|bsb|abn|acn|"
         r"f[øo]dselsnummer|hetu|ahv|avs|cpr|amka|rrn|cuil|cuit|rut|ird|nss|svnr|"
-        r"sv-nr|rijksregisternr|emirates id|nif)\b"
+        r"sv-nr|rijksregisternr|emirates id|nif|pesel|cnp|dui)\b"
     )
     """Labels of the schemes we check by their digits: their verdict stands."""
 
     def validate(self, value: str, text: str, start: int, end: int) -> bool:
         """Leave a number of a scheme we check to that scheme's recognizer."""
         line_start = text.rfind("\n", 0, start) + 1
+        # The field's own label: what follows the last separator before it.
+        label = re.split(
+            r"[,;|]|[ \t]{2,}", text[max(line_start, start - 40) : start].rstrip()
+        )[-1]
+        if is_lookalike(text, start, end, dotted=False) or names_a_thing(label):
+            return False  # "Order ID: 48213977", "Staff ID: 48213977"
         return not self.CHECKED.search(text[max(line_start, start - 40) : start])
 
 

@@ -29,7 +29,12 @@ VEHICLE = kept_patterns.compile(
     r"trucks?|lorry|lorries|utes?|suv|vehicles?|whip|taxi|cab|parked|parking|"
     r"towed|drives?|driving|plates?|rego|reg|registration|kennzeichen|auto|"
     r"wagen|voiture|véhicule|vehículo|veículo|vehicul|pojazd|jármű|"
-    r"coche|carro|moto|bil|bilen|bilar|gari|veicolo|автомобиль|машина)\b"
+    r"coche|carro|moto|bil|bilen|bilar|gari|veicolo|автомобиль|машина|"
+    # Slavic, Greek, Turkic, Baltic and other languages' vehicle words
+    r"vozidl[oaeu]|vozidlom|vozilo|vozila|pojazdu|samochód|samochodu|automobil\w*|"
+    r"fahrzeug\w*|pkw|kfz|όχημα|οχήματος|οχήματα|αυτοκίνητο|araç|aracı|avtomobil|"
+    r"машин[аыу]|автомобил[яью]|транспорт\w*|xe|ô tô|kereta|mobil|sasakyan|"
+    r"ečv|špz|spz|rz|rekisteri\w*|registreringsnummer|nummerplade|skilt)\b"
 )
 """Words that make a sentence about a vehicle (a plate's context words)."""
 
@@ -38,7 +43,7 @@ DE_PLATE = r"(?<![\w-])(?P<v>[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?)(?![\w-])
 
 PLATE_SHAPE = (
     r"(?<![\w/.-])(?P<v>(?=[A-Z0-9 -]*\d)(?=[A-Z0-9 -]*[A-Z])"
-    r"(?:[A-Z0-9]{5,8}|[A-Z0-9]{2,4}[ -][A-Z0-9]{2,4}(?:[ -][A-Z]{1,3})?))(?![\w/-])"
+    r"(?:[A-Z0-9]{5,8}|[A-Z0-9]{2,4}[ -][A-Z0-9]{2,5}(?:[ -][A-Z]{1,3})?))(?![\w/-])"
 )
 """A run of capitals and digits shaped like a plate of no distinctive shape."""
 
@@ -91,14 +96,28 @@ class LicensePlateRecognizer(CuedPatternRecognizer):
             r"plaque(?: d'immatriculation)?|rekisterinumero|registreringsnummer|"
             r"registarska oznaka|tablica rejestracyjna|rendszám|"
             r"număr(?:ul)? de înmatriculare|valstybinis numeris|госномер|"
-            r"номерной знак|номерний знак)\b)\.?\s*[:#=]?\s*"
+            r"номерной знак|номерний знак|plaka|biển\s+số(?:\s+xe)?|nomor\s+polisi|"
+            r"plat\s+nomor|rejestracja|nr\s+rej\.?|numer\s+rejestracyjny|"
+            r"ečv|špz|spz|registrační\s+značk[ay]|tablic[ae]\s+rejestracyjn\w+|"
+            r"πινακίδα|αρ\.?\s+κυκλοφορίας|αριθμός\s+κυκλοφορίας|plakası|"
+            r"nummerplade|numberplate|מספר\s+רכב|رقم\s+اللوحة|لوحة|پلاک|"
+            r"नंबर\s+प्लेट)\b|车牌号?|車牌號?|번호판|ナンバー)\.?\s*[:：#=]?\s*"
             r"(?:is\s+)?"
             rf"(?:(?:{_STATE})\s+(?=[A-Z0-9]{{1,4}}[ -]?\d))?"
             # "KJ·TR·42": Chile prints its plates with middle dots.
-            r"(?P<v>[A-Z0-9]{1,4}(?:[ ·-]?[A-Z0-9]{1,4}){1,2})\b",
+            # Greek plates print the capitals Latin shares (ΙΚΒ 1234).
+            r"(?P<v>[A-Z0-9ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ]{1,4}"
+            r"(?:[ ·-]?[A-Z0-9ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ]{1,4}|\.\d{2}){1,2})\b",
             0.8,
         ),
         ("vehicle_context", PLATE_SHAPE, 0.75),
+        (
+            # Chinese: the province's character, the city letter, five or six.
+            "cn_plate",
+            r"(?<![\w])(?P<v>[京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼]"
+            r"[A-Z]·?[A-Z0-9]{5,6})(?![\w])",
+            0.8,
+        ),
     )
 
     def span(

@@ -3,10 +3,11 @@
 Balkan and Baltic birth-date numbers (JMBG, EGN, asmens kodas and
 isikukood, kennitala), tax and citizen numbers with a weighted check digit
 (OIB, Kazakh IIN, Ukrainian RNOKPP, Iranian code melli, Japanese My
-Number), and identity cards whose letters carry a value (Taiwan, Hong Kong,
-the Polish ID card). Each function takes the
-number without separators and tells whether its rule holds; `id_schemes`
-pairs each with its shape and labels.
+Number), identity cards whose letters carry a value (Taiwan, Hong Kong,
+the Polish ID card), and numbers that hold a birth date or year (Mongolian
+register, Uzbek PINFL, Senegalese NIN) or a plain check (Uruguayan
+cédula). Each function takes the number without separators and tells
+whether its rule holds; `id_schemes` pairs each with its shape and labels.
 """
 
 from __future__ import annotations
@@ -157,3 +158,94 @@ def pl_id_card(n: str) -> bool:
     values = [ord(c) - 55 for c in n[:3].upper()] + [int(d) for d in n[4:9]]
     weights = (7, 3, 1, 7, 3, 1, 7, 3)
     return sum(v * w for v, w in zip(values, weights, strict=True)) % 10 == int(n[3])
+
+
+def mn_register(n: str) -> bool:
+    """Mongolian register number: two Cyrillic letters, a birth date, a serial.
+
+    The date is year, month, day; a month past 20 is one born from 2000.
+    """
+    month = int(n[4:6])
+    year = 2000 if month > 20 else 1900
+    return is_date(year + int(n[2:4]), month - 20 if month > 20 else month, int(n[6:8]))
+
+
+def uz_pinfl(n: str) -> bool:
+    """Uzbek PINFL (JShShIR): sex and century, a birth date (day, month, year)."""
+    if n[0] not in "123456":
+        return False
+    century = 1800 + 100 * ((int(n[0]) - 1) // 2)
+    return is_date(century + int(n[5:7]), int(n[3:5]), int(n[1:3]))
+
+
+def uy_ci(n: str) -> bool:
+    """Uruguayan cédula: a check digit over weights 2 9 8 7 6 3 4 (mod 10)."""
+    body = n[:-1].zfill(7)
+    return (10 - weighted(body, (2, 9, 8, 7, 6, 3, 4)) % 10) % 10 == int(n[-1])
+
+
+def sn_nin(n: str) -> bool:
+    """Senegalese CNI/NIN: sex digit, a place code, a birth year, a serial."""
+    return n[0] in "12" and 1900 <= int(n[4:8]) <= 2030
+
+
+def luhn_digits(n: str) -> bool:
+    """Check the Luhn (mod 10) digit of a digit string."""
+    total = 0
+    for i, ch in enumerate(reversed(n)):
+        d = int(ch) * (2 if i % 2 else 1)
+        total += d - 9 if d > 9 else d
+    return total % 10 == 0
+
+
+def pl_pesel(n: str) -> bool:
+    """Polish PESEL: a birth date (the month carries the century), weights 1 3 7 9."""
+    month = int(n[2:4])
+    century = {0: 1900, 1: 2000, 2: 2100, 3: 2200, 4: 1800}[month // 20]
+    if not is_date(century + int(n[:2]), month % 20, int(n[4:6])):
+        return False
+    return (10 - weighted(n, (1, 3, 7, 9, 1, 3, 7, 9, 1, 3)) % 10) % 10 == int(n[10])
+
+
+def ro_cnp(n: str) -> bool:
+    """Romanian CNP: sex and century, a birth date, a county, a mod 11 digit."""
+    century = {"1": 1900, "2": 1900, "3": 1800, "4": 1800, "5": 2000, "6": 2000}
+    year = century.get(n[0], 1900) + int(n[1:3])
+    if n[0] == "0" or not is_date(year, int(n[3:5]), int(n[5:7])):
+        return False
+    if not 1 <= int(n[7:9]) <= 52:
+        return False
+    rest = weighted(n, (2, 7, 9, 1, 4, 6, 3, 5, 8, 2, 7, 9)) % 11
+    return (1 if rest == 10 else rest) == int(n[12])
+
+
+def za_id(n: str) -> bool:
+    """South African ID: a birth date, a serial, citizenship 0-2, a Luhn digit."""
+    return is_date(2000, int(n[2:4]), int(n[4:6])) and n[10] in "012" and luhn_digits(n)
+
+
+def se_pnr(n: str) -> bool:
+    """Swedish personnummer: a birth date (coordination: day plus 60), a Luhn digit."""
+    digits = n[-10:]
+    day = int(digits[4:6])
+    return is_date(2000, int(digits[2:4]), day - 60 if day > 60 else day) and (
+        luhn_digits(digits)
+    )
+
+
+def sv_dui(n: str) -> bool:
+    """Salvadoran DUI: eight digits, a check digit over weights 9 to 2 (mod 10)."""
+    return (10 - weighted(n, (9, 8, 7, 6, 5, 4, 3, 2)) % 10) % 10 == int(n[8])
+
+
+def ru_snils(n: str) -> bool:
+    """Russian SNILS: nine digits weighted 9 to 1, the sum mod 101 (100 gives 00)."""
+    total = weighted(n, (9, 8, 7, 6, 5, 4, 3, 2, 1)) % 101
+    return (0 if total == 100 else total) == int(n[9:11])
+
+
+def ru_inn(n: str) -> bool:
+    """Russian personal INN: twelve digits, two check digits (mod 11, mod 10)."""
+    first = weighted(n, (7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) % 11 % 10
+    second = weighted(n, (3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) % 11 % 10
+    return first == int(n[10]) and second == int(n[11])
