@@ -9,8 +9,7 @@ Places:
     A name is no place where its sentence uses it as a person
     (`used_as_person`): the subject of a clause with "from" and a group after
     it ("Dallas from HR will present"), the one a "who" asks about ("idk
-    who Nevada is"), a kin word or a name after one ("Papa", "Uncle
-    Denver"), or a given
+    who Nevada is"), a name after a kin word ("Uncle Denver"), or a given
     name owning a thing ("Chelsea's place"). A name is a place only where
     its sentence puts a place (`in_place_role`: a preposition's object, a
     noun's modifier, a fragment); out of that role, a name a person may
@@ -187,8 +186,8 @@ def used_as_person(span: Any) -> bool:
 
     "Dallas from HR will present": the subject of a clause, with "from" and a
     word no place is (a department, a team) after it; "idk who Nevada is":
-    the name a "who" asks about; "Uncle Denver": a name after a kin word,
-    and "Papa says" a kin word itself; "omw to Chelsea's place": a given name
+    the name a "who" asks about; "Uncle Denver": a name after a kin word;
+    "omw to Chelsea's place": a given name
     (Faker lists it) owning a thing, where the tagger does not say place.
 
     Args:
@@ -203,8 +202,6 @@ def used_as_person(span: Any) -> bool:
     before = doc[span.start - 1] if span.start > 0 else None
     if before is not None and before.lower_ in ("who", "whom"):
         return True
-    if fold(span.text) in kin_words():
-        return True  # "Papa's work moved us": a relative, by the word itself
     if before is not None and (
         fold(before.text) in kin_words()
         or RELATIVE_SUBJECT.fullmatch(f"my {before.lower_}") is not None

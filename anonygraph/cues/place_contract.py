@@ -183,7 +183,10 @@ def others_place(span: Any) -> bool:
             subject = subjects[0]
             if span.start <= subject.i < span.end:
                 return False  # "Toronto gets cold": the place is the subject
-            return named_person(subject) or _third_person(subject)
+            # A name the tagger calls a person but parses as a common noun
+            # ("Niko 26, nadrive Uber hapa Nairobi") is a misread word.
+            named = named_person(subject) and subject.pos_ != "NOUN"
+            return named or _third_person(subject)
         if token.head.i == token.i:
             return False
         token = token.head
