@@ -185,7 +185,9 @@ def others_place(span: Any) -> bool:
                 return False  # "Toronto gets cold": the place is the subject
             # A name the tagger calls a person but parses as a common noun
             # ("Niko 26, nadrive Uber hapa Nairobi") is a misread word.
-            named = named_person(subject) and subject.pos_ != "NOUN"
+            named = named_person(subject) and (
+                subject.pos_ != "NOUN" or subject.text.startswith("PERSON_")
+            )
             return named or _third_person(subject)
         if token.head.i == token.i:
             return False

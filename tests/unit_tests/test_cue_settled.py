@@ -45,6 +45,11 @@ def test_when_only_a_city_is_named_then_it_settles_no_other_citys_country(
          "she trained as a pianist. I read it on the bus home to Leeds.",
          "Just finished a biography of Nina Simone: born in Chicago in 1933, "
          "she trained as a pianist. I read it on the bus home to the UK."),
+        # The identifier pass's person is someone named, however tagged.
+        ("Book club notes: we read a novel. [PERSON_1] was born in Chicago in "
+         "1933 and wrote it at 30.",
+         "Book club notes: we read a novel. [PERSON_1] was born in Chicago in "
+         "1933 and wrote it at 30."),
         # Counter-case: the same clause of the author's.
         ("Born in Chicago in 1983, I trained as a pianist.",
          "Born in the US in the 1980s, I trained as a pianist."),
