@@ -29,6 +29,12 @@ Kinds of place (`kind_said`):
     region's name ("Mountain Home"). A name the text qualifies by a place
     ("Mountain Home, Arkansas") or that qualifies one ("Basse, Upper River")
     is a town or a region, whatever its words: the typed placeholder.
+Routes (`route_end`):
+    A place one of two ends of a span ("between Shah Alam and KL Sentral")
+    is a route's. In a sentence with no word of the author's it is no place
+    of theirs; in one of the author's it takes the typed placeholder where
+    the other end is no place the gazetteer holds (`unsure_route`): a route
+    from a country to a station would not be what the author wrote.
 Workplaces (`works_at`):
     A named building or institution ("St Bernard's") is "work" only where
     its clause says the author works there; otherwise it is a place, and
@@ -245,6 +251,37 @@ def _beside_place(text: str, cue: Cue, cues: list[Cue]) -> bool:
         if other.end <= cue.start and _COMMA.fullmatch(text, other.end, cue.start):
             return True
     return False
+
+
+def route_end(token: Any) -> list[str]:
+    """Return the other ends of a span "between" places a name ends; [] if none."""
+    first = token
+    while first.dep_ == "conj" and first.head.i != first.i:
+        first = first.head
+    if first.dep_ != "pobj" or first.head.lower_ != "between":
+        return []
+    ends = [first, *(c for c in first.children if c.dep_ == "conj")]
+    return [
+        " ".join(
+            t.text
+            for t in end.subtree
+            if t is end or t.dep_ not in ("cc", "conj", "punct")
+        )
+        for end in ends
+        if end.i != token.i
+    ]
+
+
+def unsure_route(token: Any) -> bool:
+    """Tell a route's end whose other end no country would stand beside.
+
+    "between Shah Alam and KL Sentral" would become "between Malaysia and
+    KL Sentral", a route from a country to a station; "between London and
+    Paris" becomes "between the UK and France", two of a kind.
+    """
+    from anonygraph.cues.places import fold, gazetteer
+
+    return any(gazetteer().get(fold(end)) is None for end in route_end(token))
 
 
 _COMMA = kept_patterns.compile(r",\s*")

@@ -54,6 +54,7 @@ from anonygraph.cues.place_contract import (
     negated,
     others_place,
     plain_name,
+    unsure_route,
 )
 from anonygraph.cues.places import (
     LOCATIVE,
@@ -449,8 +450,8 @@ def _settle_place(
             return None
     if cue.replacement == _MODIFIER_FORM:
         return replace(cue, kind=NAME_MODIFIER, replacement="")
-    if _in_superlative(doc, cue):
-        return unsure(cue)
+    if _in_superlative(doc, cue) or (span is not None and unsure_route(span.root)):
+        return unsure(cue)  # "between Shah Alam and KL Sentral": a route's end
     if cue.kind != "city" or not cue.exact:
         return cue
     if _part_of(doc, cue):

@@ -147,3 +147,25 @@ def test_when_a_place_gives_a_title_a_residence_reading_then_it_is_a_placeholder
     text: str, expected: str
 ) -> None:
     assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A route's ends in a notice about no one are no place of the author's.
+        ("Trains between Shah Alam and KL Sentral are suspended this weekend; "
+         "buses run every 15 minutes.",
+         "Trains between Shah Alam and KL Sentral are suspended this weekend; "
+         "buses run every 15 minutes."),
+        # The author's route to a station: a country beside it would not read.
+        ("I commute between Shah Alam and KL Sentral every day.",
+         "I commute between [PLACE] and KL Sentral every day."),
+        # Counter-case: two places of a kind, each settled.
+        ("I split my time between Leeds and Nairobi.",
+         "I split my time between the UK and Kenya."),
+    ],
+)  # fmt: skip
+def test_when_a_place_ends_a_route_then_its_country_stands_only_beside_a_place(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
