@@ -169,3 +169,20 @@ def test_when_a_place_ends_a_route_then_its_country_stands_only_beside_a_place(
     text: str, expected: str
 ) -> None:
     assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # No band of a teen's years reads in the frame: the number's placeholder.
+        ("I am fifteen years of age and I live with my parents.",
+         "I am [AGE] years of age and I live with my parents."),
+        # Counter-case: an adult's decade reads in it.
+        ("I am thirty-one years of age and I live with my parents.",
+         "I am thirty-something years of age and I live with my parents."),
+    ],
+)  # fmt: skip
+def test_when_no_band_of_an_age_reads_in_its_frame_then_it_is_a_placeholder(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
