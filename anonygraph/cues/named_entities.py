@@ -241,9 +241,11 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
             continue  # a place the place recognizer chose not to take
         last = doc[j].lower_ if not doc[j].like_num else doc[max(i - 1, j - 1)].lower_
         if possessive_name and last not in LANDMARK_NOUNS:
+            # "Arthur's Seat": a name of its own, whose kind no word says.
+            attribute = place_attribute(text, start)
             cues.append(
-                Cue(start, end, text[start:end], place_attribute(text, start),
-                    "landmark", text[start:end], "a famous landmark", 4)
+                Cue(start, end, text[start:end], attribute, "landmark",
+                    text[start:end], placeholder(attribute), 4, sure=False)
             )  # fmt: skip
             continue
         if (last in LANDMARK_NOUNS or token.lower_ in LANDMARK_NOUNS) and (

@@ -84,11 +84,11 @@ LANDMARK_NOUNS: dict[str, str] = {
     "river": "a river",
     "park": "a park",
     "bridge": "a bridge",
-    "tower": "a famous tower",
+    "tower": "a tower",
     "square": "a square",
     "street": "a street",
     "road": "a road",
-    "path": "a riverside path",
+    "path": "a path",
     "station": "the station",
     "market": "a market",
     "cathedral": "a cathedral",
@@ -99,7 +99,7 @@ LANDMARK_NOUNS: dict[str, str] = {
     "beach": "a beach",
     "bay": "a bay",
     "hospital": "the hospital",
-    "district": "a rural region",
+    "district": "a district",
     "valley": "a valley",
     "coast": "the coast",
     "highlands": "the highlands",
@@ -123,7 +123,8 @@ LANDMARK_NOUNS: dict[str, str] = {
     "broads": "the countryside",
     "glens": "the glens",
 }
-"""A landmark's last word -> what it becomes: the kind of place, not its name."""
+"""A landmark's last word -> what it becomes: the kind of place, not its name,
+and no more than the word says ("a tower", not "a famous tower")."""
 
 
 def plain_name(quote: str) -> str:

@@ -87,9 +87,15 @@ def test_when_a_named_person_owns_a_place_then_it_is_theirs(
          "I live just past [PLACE] these days."),
         ("I was born in Basse, Upper River.",
          "I was born in [PLACE], [PLACE]."),
-        # Counter-case: the kind is the name's head noun.
+        # A possessive name of its own says no kind at all.
+        ("We live on top of Arthur's Seat, nearly.",
+         "We live on top of [PLACE], nearly."),
+        # Counter-case: the kind is the name's head noun, and no more than it
+        # says ("a path", not "a riverside path").
         ("We hiked up Mount Kenya last year and I swam in Lake Victoria.",
          "We hiked up a mountain last year and I swam in a lake."),
+        ("I run along the Taff Trail Path every morning.",
+         "I run along a path every morning."),
     ],
 )  # fmt: skip
 def test_when_a_kind_word_is_inside_a_towns_name_then_no_kind_is_said(
