@@ -33,10 +33,10 @@ Schools:
     placeholder (`school_noun`). A study word elsewhere in a sentence that
     holds no first-person word ("Class 4B sports day is at X") makes X no
     school of the author's (`authors_study`).
-
-Places further (`anonygraph.cues.place_contract`): which countries the text
-    names, whose a place is, what kind a name says, and where the author works.
-Jobs (`held_by_named_other`, `residence_reading`, `author_subject`):
+Places further (`anonygraph.cues.place_contract`):
+    Which countries the text names, whose a place is, what kind a name says,
+    a route's ends, and where the author works.
+Jobs (`held_by_named_other`, `residence_reading`, `named_subject`):
     A title is the author's only in a frame that states the author's job (the
     author as subject of a copula or a work verb, "as X", "X by trade", a
     fragment): one apposed to someone named ("Coach Dale, 61, a retired

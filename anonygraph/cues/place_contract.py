@@ -6,9 +6,9 @@ placeholder, or the span as written where it is someone else's.
 
 Second places (`second_place`):
     Within one text, a place the rewrite would call "another part of" a
-    country is a second place only when both are cities of different names
-    (`second_place`): "Lafayette, Louisiana" after "Lafayette" is the same
-    place, and Thrissur after Kerala may lie in it.
+    country is a second place only when both are cities of different names,
+    each settled as below (`second_place`): "Lafayette, Louisiana" after
+    "Lafayette" is the same place, and Thrissur after Kerala may lie in it.
 Countries (`countries_named`):
     Only a country the text names (the country, or a state or region of one
     country) settles which of several places of one name is meant; another
@@ -26,7 +26,8 @@ Kinds of place (`kind_said`):
     A kind ("a mountain", "a river") comes from the name's head noun only:
     its last word ("Swan Street"), or a first word English puts before a
     name ("Mount Everest", "Isle of Skye"), never a word inside a town's or
-    region's name ("Mountain Home"). A name the text qualifies by a place
+    region's name ("Mountain Home"), and no more than the word says ("a
+    tower", not "a famous tower"). A name the text qualifies by a place
     ("Mountain Home, Arkansas") or that qualifies one ("Basse, Upper River")
     is a town or a region, whatever its words: the typed placeholder.
 Routes (`route_end`):
