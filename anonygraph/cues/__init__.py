@@ -28,7 +28,6 @@ from typing import Any
 from anonygraph.cues.ages import detect_ages
 from anonygraph.cues.boundaries import apart, on_whole_words, within_longer_names
 from anonygraph.cues.contract import (
-    second_place,
     without_authorless_places,
     without_borrowed_first_person,
 )
@@ -50,11 +49,11 @@ from anonygraph.cues.occupations import (
 )
 from anonygraph.cues.owners import no_places, others_facts
 from anonygraph.cues.phrases import detect_phrases
+from anonygraph.cues.place_contract import negated, second_place
 from anonygraph.cues.placeholders import (
     NAME_MODIFIER,
     PLACEHOLDERS,
     STATUS_MODIFIER,
-    negated,
     placeholder,
     settle,
 )

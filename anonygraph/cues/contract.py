@@ -18,10 +18,6 @@ Places:
     its author (no first-person word, no subject left out, no cue of a trait:
     a timetable, a forecast, a council report, a sentence said of a name)
     holds no place of the author's (`speaks_of_author`).
-    Within one text, a place the rewrite would call "another part of" a
-    country is a second place only when both are cities of different names
-    (`second_place`): "Lafayette, Louisiana" after "Lafayette" is the same
-    place, and Thrissur after Kerala may lie in it.
 Rewrites:
     A replacement brings no first-person word its span lacks into a clause
     whose subject is someone else ("Dolly Parton ... after finishing high
@@ -37,6 +33,18 @@ Schools:
     placeholder (`school_noun`). A study word elsewhere in a sentence that
     holds no first-person word ("Class 4B sports day is at X") makes X no
     school of the author's (`authors_study`).
+Places further (`anonygraph.cues.place_contract`):
+    Which countries the text names, whose a place is, what kind a name says,
+    a route's ends, and where the author works.
+Jobs (`held_by_named_other`, `residence_reading`, `named_subject`):
+    A title is the author's only in a frame that states the author's job (the
+    author as subject of a copula or a work verb, "as X", "X by trade", a
+    fragment): one apposed to someone named ("Coach Dale, 61, a retired
+    plumber") or equated with a subject who is not a pronoun of the author
+    ("Okonkwo is a wrestler and farmer") is that person's and stays; one
+    apposed to a description of the author with a place after it ("a
+    woman, resident in St. George's") may be where the author lives, and
+    becomes the typed placeholder.
 
 Where a source is missing, the caller writes the attribute's typed
 placeholder, or leaves the span as written when it is someone else's.
@@ -50,6 +58,7 @@ from typing import Any
 from anonygraph.cues import author_words
 from anonygraph.cues.ages import RELATIVE_SUBJECT
 from anonygraph.cues.cue import Cue
+from anonygraph.cues.place_contract import in_english, named_person
 from anonygraph.tools import kept_patterns
 
 PLACE_KINDS = frozenset({"city", "state", "region", "country", "area", "landmark"})
@@ -58,11 +67,6 @@ _SELF_ATTRIBUTES = frozenset(
     {"age", "sex", "occupation", "relationship_status", "income_level"}
 )
 """Attributes whose cue, found anywhere, says the text is about its author."""
-ENGLISH_SHARE = 0.2
-"""The least share of English function words ("the", "to", "at") among a
-text's lower-case words for its lack of an English first-person word to say
-anything: a third or more in English prose, a quarter in a forecast's
-clipped lines, under a tenth in Swahili, French or Tagalog."""
 _PEOPLE = frozenset({"demonym", "person"})
 """Place-attribute cue kinds that name people: a nationality ("Fellow Canucks")
 is the author's trait, and a name read as a person goes as a person."""
@@ -121,8 +125,7 @@ def speaks_of_author(doc: Any, cues: list[Cue]) -> bool:
     text = doc.text
     if _FIRST_WORD.search(text):
         return True
-    words = [t for t in doc if t.is_alpha and t.text.islower()]  # names aside
-    if sum(t.is_stop for t in words) < ENGLISH_SHARE * len(words):
+    if not in_english(doc):
         # Words of another language ("Mimi ni msee wa 22", "je live à
         # Longueuil") hold first persons this test cannot read.
         return True
@@ -419,23 +422,48 @@ def authors_study(sentence: str) -> bool:
     return _FIRST_WORD.search(sentence) is not None
 
 
-def second_place(first: Cue, later: Cue) -> str:
-    """Say how a later place relates to an earlier one that has the same country.
+def held_by_named_other(title: Any) -> bool:
+    """Tell a title apposed to someone named ("Coach Dale, 61, a retired plumber").
 
-    Returns:
-        ``"same"`` where both name one place ("Lafayette" and "Lafayette,
-        Louisiana"): the later takes the same replacement; ``"other"`` where
-        both are cities of different names: "another part of" the country is
-        true; ``"unsure"`` otherwise (a state and a city, which may lie in it:
-        "Kerala ... from Thrissur"): the later takes its placeholder.
+    The title describes that person. A name equated with the author ("I am
+    Bilal, ..., a nurse") or opening a fragment ("Sorcha, 36, physio in
+    Ennis") introduces the author.
     """
-    from anonygraph.cues.places import fold
+    token = title
+    while token.dep_ == "appos" and token.head.i != token.i:
+        token = token.head
+    if token is title or token.dep_ in ("attr", "oprd", "ROOT"):
+        return False
+    return named_person(token) or (
+        token.pos_ == "PROPN" and token.ent_type_ not in ("GPE", "LOC", "ORG")
+    )
 
-    def base(cue: Cue) -> str:
-        return fold(re.split(r",|\s+in\s+", cue.quote)[0].strip().removeprefix("the "))
 
-    if base(first) == base(later):
-        return "same"
-    if first.kind == "city" and later.kind == "city":
-        return "other"
-    return "unsure"
+def residence_reading(title: Any) -> bool:
+    """Tell a title that a place after it may make a word of residence.
+
+    "a 44-year-old woman, resident in St. George's": a word apposed to a
+    description of the author, with "in" or "of" and a name after it, says
+    where the author lives as well as it may say a job; the job's family
+    would be a guess.
+    """
+    if title.dep_ != "appos" or title.head.pos_ != "NOUN":
+        return False
+    return any(
+        c.dep_ == "prep"
+        and c.lower_ in ("in", "of")
+        and any(o.dep_ == "pobj" and o.pos_ == "PROPN" for o in c.children)
+        for c in title.children
+    )
+
+
+def named_subject(subject: Any) -> bool:
+    """Tell a subject that is someone named ("Okonkwo is a wrestler and farmer").
+
+    A name, by its part of speech or the tagger's entity, is not the author
+    even where it opens a sentence as a bare noun would.
+    """
+    return bool(
+        not any(t.lower_ in author_words.PERSONS for t in subject.subtree)
+        and (subject.pos_ == "PROPN" or subject.ent_type_ or named_person(subject))
+    )

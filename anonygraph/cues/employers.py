@@ -23,8 +23,8 @@ from typing import Any
 
 from anonygraph.cues import author_words
 from anonygraph.cues.cue import Cue
-from anonygraph.cues.named_entities import LANDMARK_NOUNS
 from anonygraph.cues.person_roles import kin_words
+from anonygraph.cues.place_contract import LANDMARK_NOUNS
 from anonygraph.cues.placeholders import placeholder, unsure
 from anonygraph.cues.places import fold, place_attribute
 

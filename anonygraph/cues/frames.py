@@ -167,8 +167,14 @@ def detect_age_frames(text: str) -> list[Cue]:
     for m in YEARS_OF_LIFE.finditer(text):
         age = number_value(m.group("age")) or 0
         if 13 <= age <= 110 and first_person_sentence(text, m.start()):
-            count = something(age) if age >= 20 else "not many"
-            phrase = capitalized(text, m.start(), f"{count} years {m.group('rest')}")
+            if age < 20:
+                # No band of a teen's years reads here ("not many years of
+                # age" says what the author did not): the number's placeholder.
+                cue = _age_cue(text, m.start("age"), m.end("age"), age, "[AGE]")
+                cues.append(replace(cue, sure=False))
+                continue
+            phrase = f"{something(age)} years {m.group('rest')}"
+            phrase = capitalized(text, m.start(), phrase)
             cues.append(_age_cue(text, m.start(), m.end(), age, phrase))
     for m in COME.finditer(text):
         age = number_value(m.group("age")) or 0

@@ -22,6 +22,7 @@ from anonygraph.cues.cue import Cue, sentence_of
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.occupations import job_words
 from anonygraph.cues.person_roles import kin_words, known_name
+from anonygraph.cues.place_contract import LANDMARK_NOUNS, WORK_CONTEXT
 from anonygraph.cues.placeholders import placeholder
 from anonygraph.cues.places import (
     LANGUAGE_BEFORE,
@@ -77,11 +78,6 @@ EDUCATION_CONTEXT = kept_patterns.compile(
     r"placement|thesis|course|classes|class|university|college)\b",
     re.IGNORECASE,
 )
-WORK_CONTEXT = kept_patterns.compile(
-    r"\b(?:work(?:s|ed|ing)?|job|shift|employer|boss|hired|joined|intern(?:ship)?|"
-    r"apprentice\w*|paycheck|salary|colleagues?|office|manager|team)\b",
-    re.IGNORECASE,
-)
 STUDY_BEFORE = kept_patterns.compile(
     r"\b(?:degree|master'?s|bachelor'?s|phd|doctorate|diploma|mba|msc|bsc|ba|ma|"
     r"studies|studied|studying|study|qualified|trained|graduated|course)"
@@ -96,57 +92,6 @@ LANGUAGE_AFTER = kept_patterns.compile(
     r"grammar|words?|accent|subtitles|version|language)\b",
     re.IGNORECASE,
 )
-LANDMARK_NOUNS: dict[str, str] = {
-    "island": "an island",
-    "isle": "an island",
-    "islands": "the islands",
-    "mount": "a mountain",
-    "mountain": "a mountain",
-    "mountains": "the mountains",
-    "lake": "a lake",
-    "river": "a river",
-    "park": "a park",
-    "bridge": "a bridge",
-    "tower": "a famous tower",
-    "square": "a square",
-    "street": "a street",
-    "road": "a road",
-    "path": "a riverside path",
-    "station": "the station",
-    "market": "a market",
-    "cathedral": "a cathedral",
-    "church": "a church",
-    "museum": "a museum",
-    "palace": "a palace",
-    "castle": "a castle",
-    "beach": "a beach",
-    "bay": "a bay",
-    "hospital": "the hospital",
-    "district": "a rural region",
-    "valley": "a valley",
-    "coast": "the coast",
-    "highlands": "the highlands",
-    "forest": "a forest",
-    "canyon": "a canyon",
-    "hill": "a hill",
-    "hills": "the hills",
-    "peak": "a peak",
-    "falls": "a waterfall",
-    "gardens": "a garden",
-    "pier": "a pier",
-    "harbour": "a harbour",
-    "harbor": "a harbor",
-    "lighthouse": "a lighthouse",
-    "cliffs": "the cliffs",
-    "dales": "the countryside",
-    "moors": "the moors",
-    "wolds": "the countryside",
-    "downs": "the countryside",
-    "fens": "the countryside",
-    "broads": "the countryside",
-    "glens": "the glens",
-}
-"""A landmark's last word -> what it becomes: the kind of place, not its name."""
 
 
 def _starts_sentence(text: str, start: int) -> bool:
@@ -296,9 +241,11 @@ def _proper_nouns_after_at(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
             continue  # a place the place recognizer chose not to take
         last = doc[j].lower_ if not doc[j].like_num else doc[max(i - 1, j - 1)].lower_
         if possessive_name and last not in LANDMARK_NOUNS:
+            # "Arthur's Seat": a name of its own, whose kind no word says.
+            attribute = place_attribute(text, start)
             cues.append(
-                Cue(start, end, text[start:end], place_attribute(text, start),
-                    "landmark", text[start:end], "a famous landmark", 4)
+                Cue(start, end, text[start:end], attribute, "landmark",
+                    text[start:end], placeholder(attribute), 4, sure=False)
             )  # fmt: skip
             continue
         if (last in LANDMARK_NOUNS or token.lower_ in LANDMARK_NOUNS) and (

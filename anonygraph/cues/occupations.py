@@ -26,6 +26,11 @@ from importlib import resources
 from typing import Any
 
 from anonygraph.cues import author_words
+from anonygraph.cues.contract import (
+    held_by_named_other,
+    named_subject,
+    residence_reading,
+)
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table, words
 from anonygraph.tools import kept_patterns
@@ -331,6 +336,8 @@ def _self_by_parse(head: Any) -> bool | None:
         # "I'm a dad of two girls and a software engineer": the parse joins
         # the title to "girls", but "a" makes it a second thing the author is.
         token = token.head.head
+    if held_by_named_other(token):
+        return False  # "Coach Dale, 61, a retired plumber": Dale's job
     while token.dep_ == "appos" and token.head is not token:
         token = token.head
     dep = token.dep_
@@ -338,6 +345,8 @@ def _self_by_parse(head: Any) -> bool | None:
         dep == "dep" and token.head.lemma_ == "be"
     ):  # "I'm 23, a bartender in ...": the parse leaves the title loose
         subject = subject_of(token.head)
+        if subject is not None and named_subject(subject):
+            return False  # "Okonkwo is a wrestler and farmer": his jobs
         return None if subject is None else first_person_subject(subject)
     if dep == "pobj" and token.head.lower_ == "as":
         before = token.doc[token.head.i - 1] if token.head.i else None
@@ -441,6 +450,14 @@ def detect_occupations(text: str, doc: Any) -> list[Cue]:
         if not known and start < m.start():
             value = text[start:end].lower()  # "dental hygienist": a title of its own
         replacement = plural_phrase(family) if plural else family
+        if residence_reading(head):
+            # "a woman, resident in St. George's": where she lives, or a job.
+            cues.append(
+                Cue(start, end, text[start:end], "occupation", "job", value,
+                    "[OCCUPATION]", 5, sure=False)
+            )  # fmt: skip
+            taken.append((start, end))
+            continue
         lead = re.search(r"\b(\w+)\s+$", text[:start])
         if (
             not plural

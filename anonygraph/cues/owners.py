@@ -18,6 +18,7 @@ from anonygraph.cues.ages import RELATIVE_SUBJECT
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.occupations import subject_of, token_at
+from anonygraph.cues.place_contract import route_end
 from anonygraph.tools import kept_patterns
 
 OWNED_ATTRIBUTES = frozenset(
@@ -58,8 +59,9 @@ def no_places(doc: Any, cues: list[Cue]) -> list[Cue]:
 
     Names joined as the subject of a verb ("Brooklyn and Sydney took first
     place") are people or teams, and the end of a route in a sentence that
-    is not the author's ("Cowes to Southampton: first sailing") a timetable's:
-    they say
+    is not the author's ("Cowes to Southampton: first sailing", "services
+    between Shah Alam and KL Sentral": `place_contract.route_end`) a
+    timetable's: they say
     nowhere the author is. (A name with a number, "Room 104" or "Station 12",
     may be the author's workplace, and a firm named like a place, "Jersey
     Street Heating", reads in the parse as "Corner Brook" does: both stay
@@ -82,11 +84,13 @@ def _no_place(doc: Any, cue: Cue) -> bool:
         )
     ):
         return True  # "Cowes to Southampton: first sailing 06:15": a route
-    if before is not None and before.pos_ == "ADP":
-        return False  # "in Perth, Western Australia has": a place, however parsed
+    if route_end(last) and not any(t.lower_ in author_words.ANY for t in first.sent):
+        return True  # "LRT services between Shah Alam and KL Sentral": a route
     head = last
     while head.dep_ == "conj" and head.head is not head:
         head = head.head
+    if before is not None and before.pos_ == "ADP":
+        return False  # "in Perth, Western Australia has": a place, however parsed
     names = [head, *(c for c in head.children if c.dep_ == "conj")]
     joined = len(names) > 1 and all(t.pos_ == "PROPN" for t in names)
     return (

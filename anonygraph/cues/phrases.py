@@ -10,6 +10,8 @@ from anonygraph.cues.ages import authors_clause
 from anonygraph.cues.cue import Cue, clause_before
 from anonygraph.cues.lexicon import table, words
 from anonygraph.cues.numbers import number_value
+from anonygraph.cues.place_contract import works_at
+from anonygraph.cues.places import place_attribute
 from anonygraph.tools import kept_patterns
 
 _ADULT = 16
@@ -547,22 +549,20 @@ def _detect_workplaces(text: str, patterns: dict[str, re.Pattern[str]]) -> list[
     for m in patterns["saint"].finditer(text):
         if any(c.start <= m.start() < c.end for c in cues):
             continue
-        # "St. Mungo's" names a hospital, church or school: "work" when the
-        # author is at it, else a neutral "the place".
+        # "St. Mungo's" names a hospital, church or school: "work" where the
+        # clause says the author works there, else a place whose kind and
+        # whereabouts are unsaid ("born at St Bernard's" -> "born at [PLACE]").
         at = re.search(r"\b(?:at|from)\s*$", text[: m.start()])
+        if at and works_at(text, m.start()):
+            cues.append(
+                Cue(m.start(), m.end(), m.group(0), "occupation", "institution",
+                    "named institution", "work", 3, True)
+            )  # fmt: skip
+            continue
         cues.append(
-            Cue(
-                m.start(),
-                m.end(),
-                m.group(0),
-                "occupation",
-                "institution",
-                "named institution",
-                "work" if at else "the place",
-                3,
-                True,
-            )
-        )
+            Cue(m.start(), m.end(), m.group(0), place_attribute(text, m.start()),
+                "institution", "named institution", "[PLACE]", 3, True, sure=False)
+        )  # fmt: skip
     for m in patterns["company"].finditer(text):
         cues.append(
             Cue(

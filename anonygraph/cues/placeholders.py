@@ -48,6 +48,14 @@ from anonygraph.cues.namesakes import (
     sure_city,
 )
 from anonygraph.cues.person_roles import known_name, person_by_role
+from anonygraph.cues.place_contract import (
+    countries_named,
+    kind_said,
+    negated,
+    others_place,
+    plain_name,
+    unsure_route,
+)
 from anonygraph.cues.places import (
     LOCATIVE,
     NEARBY,
@@ -123,7 +131,7 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
     # A name the sentence uses as a person ("Dallas from HR") is no place,
     # so it confirms no country for the other places either.
     cues = [c for c in cues if not _person_named(doc, c)]
-    context = _countries_stated(text, cues)
+    context = countries_named(text, cues)
     qualified = _qualified_names(cues)
     out = []
     for cue in cues:
@@ -137,6 +145,13 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
             settled = None if others else _settle_age(text, doc, cue)
         elif cue.kind in _PLACE_KINDS and cue.attribute.endswith("country"):
             settled = _settle_place(text, doc, cue, context, qualified)
+            if (
+                settled is not None
+                and settled.kind == "landmark"
+                and settled.sure
+                and not kind_said(text, settled, cues)
+            ):
+                settled = unsure(settled)  # "Mountain Home, Arkansas": a town
         elif (cue.attribute == "relationship_status" and cue.kind == "status") or (
             cue.attribute == "sex" and cue.kind == "self_reference"
         ):
@@ -174,11 +189,18 @@ def _someone_elses(doc: Any, cue: Cue) -> bool:
 
     "Queen Elizabeth died at 96 in Balmoral": its subject is a person the
     parser names, and no word in it is the author's, so its place and age
-    are hers.
+    are hers; a place in a clause of "she" or owned by a name is that
+    person's too (`place_contract.others_place`).
     """
     span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
     if span is None:
         return False
+    if (
+        cue.kind in _PLACE_KINDS
+        and cue.attribute.endswith("country")
+        and others_place(span)
+    ):
+        return True  # "born in St. Louis in 1928, she became ...": hers
     sentence = span.sent
     if any(t.lower_ in author_words.ANY for t in sentence):
         return False
@@ -345,42 +367,6 @@ def _subject_of(doc: Any, number: Any) -> Any:
     return None
 
 
-def _plain_name(quote: str) -> str:
-    name = re.sub(r"(?:'s|’s)$", "", quote.strip())
-    return re.sub(r"^(?:of|in|the)\s+", "", name, flags=re.I)
-
-
-def _countries_stated(text: str, cues: list[Cue]) -> set[str]:
-    """Return the countries the text's places confirm: named, or of a sure city.
-
-    A place the text negates ("not the one in Virginia", "not WA") confirms
-    nothing: it names where the author's place is not.
-    """
-    stated = set()
-    for cue in cues:
-        if not cue.attribute.endswith("country") or negated(text, cue.start):
-            continue
-        place = gazetteer().get(fold(_plain_name(cue.quote)))
-        if place is None:
-            parts = [p.strip() for p in cue.quote.split(",")]
-            place = gazetteer().get(fold(parts[-1])) if len(parts) > 1 else None
-            if place is None:
-                continue
-        if place.kind in ("country", "state", "region") and place.country:
-            stated.add(place.country)
-        elif place.kind == "city":
-            country = sure_city(place.name)
-            if country:
-                stated.add(country)
-    return stated
-
-
-def negated(text: str, start: int) -> bool:
-    """Tell whether the phrase a place opens or ends in says "not"."""
-    phrase = re.split(r"[,;:.!?()\n]", text[:start])[-1]
-    return re.search(r"\bnot\b|n't\b", phrase, re.IGNORECASE) is not None
-
-
 def _in_superlative(doc: Any, cue: Cue) -> bool:
     """Tell whether a place bounds a superlative ("the best suburb in Melbourne").
 
@@ -444,7 +430,7 @@ def _settle_place(
         # "married to Declan", "Chelsea and [PERSON_2]": a person's name,
         # which goes as a person, never as a place.
         return replace(cue, kind="person", replacement="[PERSON]", sure=False)
-    sizes = holders().get(fold(_plain_name(cue.quote)), {})
+    sizes = holders().get(fold(plain_name(cue.quote)), {})
     big = max(sizes.values(), default=0) >= SURE_CITY_POPULATION
     if span is not None and not locative and not big:
         # "Papa says", "Georgia came over": a person, unless the name is a
@@ -452,7 +438,7 @@ def _settle_place(
         people = [e for e in doc.ents if e.label_ == "PERSON"]
         # A town no one is named for, where a place stands ("born for
         # Nnewi", "district is Sylhet"), is the town the tagger misread.
-        town = bool(sizes) and not known_name(_plain_name(cue.quote))
+        town = bool(sizes) and not known_name(plain_name(cue.quote))
         if any(e.start <= span.start and span.end <= e.end for e in people) and not (
             town and span.root.dep_ in ("pobj", "attr")
         ):
@@ -460,12 +446,12 @@ def _settle_place(
     if cue.kind == "area" and re.search(r"(?:'s|’s)$", cue.quote):
         # "South Africa's coast": the name itself is in the gazetteer, and
         # its own cue speaks for it.
-        if gazetteer().get(fold(_plain_name(cue.quote))) is not None:
+        if gazetteer().get(fold(plain_name(cue.quote))) is not None:
             return None
     if cue.replacement == _MODIFIER_FORM:
         return replace(cue, kind=NAME_MODIFIER, replacement="")
-    if _in_superlative(doc, cue):
-        return unsure(cue)
+    if _in_superlative(doc, cue) or (span is not None and unsure_route(span.root)):
+        return unsure(cue)  # "between Shah Alam and KL Sentral": a route's end
     if cue.kind != "city" or not cue.exact:
         return cue
     if _part_of(doc, cue):
@@ -485,7 +471,7 @@ def _settle_place(
         # "My home district is Sylhet": what the name is equated with is
         # no country ("is Bangladesh").
         return unsure(cue)
-    name = _plain_name(cue.quote)
+    name = plain_name(cue.quote)
     said = qualified.get(fold(name))
     if said is not None:
         # The same name said elsewhere in the text with the place it is in.

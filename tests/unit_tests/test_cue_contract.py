@@ -129,10 +129,14 @@ def test_when_a_school_is_named_then_its_kind_is_what_a_source_says(
         # A state and a city of one country: the city may lie in the state.
         ("Grew up in Texas and now I rent in Austin.",
          "Grew up in the US and now I rent in [PLACE]."),
-        # Counter-case: two cities of different names are two places.
-        ("I moved to Calgary for work and now I'm back home in Halifax.",
+        # Counter-case: two sure cities of different names are two places.
+        ("I moved to Calgary for work and now I'm back home in Winnipeg.",
          "I moved to Canada for work and now I'm back home in another part of "
          "Canada."),
+        # A city a country shares with another (Halifax, England) is settled
+        # by no other city: only a country the text names would settle it.
+        ("I moved to Calgary for work and now I'm back home in Halifax.",
+         "I moved to Canada for work and now I'm back home in [PLACE]."),
     ],
 )  # fmt: skip
 def test_when_two_places_share_a_country_then_another_part_is_said_of_two_cities(

@@ -96,10 +96,8 @@ REWRITES = [
     ("Grew up in Hamilton.", "Grew up in [PLACE]."),
     ("Grew up in Hamilton, Ontario.", "Grew up in Canada."),
     ("Moved to Victoria last year.", "Moved to [PLACE] last year."),
-    (
-        "I moved from Halifax to Leeds.",
-        "I moved from the UK to another part of the UK.",
-    ),
+    # Leeds is sure, and settles no other city's country: Halifax is in two.
+    ("I moved from Halifax to Leeds.", "I moved from [PLACE] to the UK."),
     (
         "We moved to Richmond last year, close to the city of Melbourne.",
         "We moved to [PLACE] last year, close to the city.",

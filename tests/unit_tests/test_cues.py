@@ -334,7 +334,7 @@ def test_when_words_are_about_someone_else_then_no_self_cue_is_found(
         ),
         # Two places that generalize to one stay two: the author still moved.
         (
-            "Moved to Calgary three winters ago. Back home in Halifax it was mild.",
+            "Moved to Calgary three winters ago. Back home in Winnipeg it was mild.",
             "Moved to Canada three winters ago. Back home in another part of "
             "Canada it was mild.",
         ),
@@ -355,7 +355,7 @@ def test_when_words_are_about_someone_else_then_no_self_cue_is_found(
             "I grew up in Ontario and retired to Sicily.",
             "I grew up in Canada and moved to Italy.",
         ),
-        ("Our flat overlooks the Eiffel Tower.", "Our flat overlooks a famous tower."),
+        ("Our flat overlooks the Eiffel Tower.", "Our flat overlooks a tower."),
         (
             "I did my MBA at INSEAD and loved it.",
             "I did my degree at a university and loved it.",
