@@ -97,8 +97,14 @@ CLASSES = {
             "My mum booked me a flight to the UK for my birthday.",
         ),
         ("I live in Glasgow with my gran.", "I live in the UK with my gran."),
+        # York is no sure city (several countries hold the name), and Leeds,
+        # mum's, names no country: the author's York is unsettled.
         (
             "My mum moved to Leeds and I stayed in York.",
+            "My mum moved to Leeds and I stayed in [PLACE].",
+        ),
+        (
+            "My mum moved to Leeds and I stayed in Edinburgh.",
             "My mum moved to Leeds and I stayed in the UK.",
         ),
         (
