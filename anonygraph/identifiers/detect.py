@@ -14,6 +14,7 @@ from anonygraph.identifiers.engine import LANGUAGE, analyzer
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.kinds import KINDS, kind_of
 from anonygraph.identifiers.not_persons import drop_non_persons
+from anonygraph.identifiers.org_contacts import keep_org_contacts
 from anonygraph.identifiers.person_spans import (
     chat_speakers,
     merge_addresses,
@@ -120,7 +121,7 @@ def _find(
             names = [i.text for i in chosen if i.kind == "PERSON"]
             chosen = _non_overlapping(chosen + name_mentions(text, names, taken))
         chosen = _non_overlapping(chosen + _names_in_other_scripts(text, chosen))
-    return merge_addresses(text, chosen)
+    return merge_addresses(text, keep_org_contacts(text, chosen))
 
 
 NATIVE_SCRIPT = kept_patterns.compile(
