@@ -20,6 +20,7 @@ from anonygraph.identifiers.person_spans import (
     merge_addresses,
     reshape_persons,
 )
+from anonygraph.identifiers.public_figures import drop_public_figures
 from anonygraph.identifiers.recognizers.base import luhn_valid
 from anonygraph.identifiers.recognizers.name_checks import names_no_one
 from anonygraph.tools import kept_patterns
@@ -113,7 +114,7 @@ def _find(
         ]
     found = [b for i in found if (b := on_boundaries(text, i)) is not None]
     chosen = _non_overlapping(_without_topics(text, reshape_persons(text, found)))
-    chosen = drop_non_persons(text, chosen)
+    chosen = drop_public_figures(text, drop_non_persons(text, chosen))
     if "PERSON" in wanted:
         # Twice: a mention widened over given names ("Caoimhe" before "Mac
         # Giolla Phádraig") gives words of its own to find again.

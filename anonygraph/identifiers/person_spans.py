@@ -266,8 +266,16 @@ def _within_field(text: str, ident: Identifier) -> Identifier | None:
 
 def _place_kind(text: str, ident: Identifier, addresses: list[int]) -> str | None:
     """Tell a person find that is part of an address ("ADDRESS") or a town."""
+    from anonygraph.identifiers.recognizers.names import HONORIFICS, LABEL
+
     line_start = text.rfind("\n", 0, ident.start) + 1
     prior = text[line_start : ident.start]
+    if re.match(rf"{HONORIFICS}[ \t]", ident.text) or re.match(
+        rf"[ \t]*{LABEL}", prior
+    ):
+        # "Preneur: M. Luc Wagner-Schmit", "Partner at same address: Will
+        # Mitchell": a title, or a label that names a person, opens it.
+        return None
     if STATE_AND_POSTCODE.match(text, ident.end):
         return "TOWN"  # "Wollongong NSW 2500"
     if (

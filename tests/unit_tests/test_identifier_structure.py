@@ -93,3 +93,93 @@ def test_when_a_mailbox_is_one_word_no_one_carries_then_it_stays(
     text: str, span: str, expected: bool
 ) -> None:
     assert (span in values(text)) is expected, values(text)
+
+
+def persons(text: str) -> list[str]:
+    """Return the text of every PERSON found in ``text``."""
+    return [i.text for i in find_identifiers(text) if i.kind == "PERSON"]
+
+
+NOT_PERSONS = [
+    # A word capitalized because it opens its sentence, no one's name.
+    ("Your mobile: 012-338 9461.\nSalary will be credited on Friday.", "Salary"),
+    ("Quiet household. Landlord is Deshawn Pruitt, call 0722 418 905", "Landlord"),
+    # A name an organization noun heads, in any language.
+    (
+        "Asunto: Baja de socio - Gimnasio Rambla Fit\nHola, soy Flor.",
+        "Gimnasio Rambla Fit",
+    ),
+    (
+        "Rīgas Centrālā bibliotēka, tālr. 67 037 700\nCien. Laura Bērziņa,",
+        "Rīgas Centrālā",
+    ),
+    # A verb or a particle after a greeting; a party's letter.
+    ("Hola, soy Florencia Techera, socia nº 20931.", "soy"),
+    ("soy milk is 2 euros", "milk"),
+    ("GET /api/v2/invoices/100482 -> returns invoice of tenant B\nLeaked", "B"),
+]
+
+
+@pytest.mark.parametrize(("text", "span"), NOT_PERSONS)
+def test_when_the_structure_says_a_word_names_no_one_then_it_is_no_person(
+    text: str, span: str
+) -> None:
+    assert span not in persons(text)
+
+
+STILL_PERSONS = [
+    ("Hola, soy Florencia Techera, socia nº 20931.", "Florencia Techera"),
+    ("Hola! Soy Marta, llámame al 0722 418 905", "Marta"),
+    ("Rose said she would call. Call 0722 418 905", "Rose"),
+    ("hey priya, call 0722 418 905", "priya"),
+    # A title or a person's label opens the line: a person, not an address.
+    (
+        "Address: 14 Kowhai Street, Ōtaki 5512\n"
+        "Partner at same address: Will Mitchell.",
+        "Will Mitchell",
+    ),
+    ("Police n° HAB-2027\nPreneur: M. Luc Wagner-Schmit\n", "M. Luc Wagner-Schmit"),
+]
+
+
+@pytest.mark.parametrize(("text", "span"), STILL_PERSONS)
+def test_when_a_name_stands_beside_such_words_then_it_is_still_a_person(
+    text: str, span: str
+) -> None:
+    assert span in persons(text)
+
+
+TOPICS = [
+    # A public figure's work or feat: the name is a topic, and stays.
+    (
+        "Icing: 500 g sugar.\nInspired by Maggie Beer's version, though she'd "
+        "add jam. Stall: $2.50. Card 4539 1488 0343 6111",
+        "Maggie Beer",
+        False,
+    ),
+    (
+        "From 054-771-2083: thanks. you going to the Noa Kirel show? invoice 20417",
+        "Noa Kirel",
+        False,
+    ),
+    (
+        "Mail 49 Rue X, call 0722 418 905.\nKeynote by Greta Thunberg cancelled",
+        "Greta Thunberg",
+        False,
+    ),
+    # A private person beside an identifier, or a verb after the name.
+    ("Jane Smith works at the bank, call 0722 418 905", "Jane Smith", True),
+    ("Priya Sharma's phone is 0722 418 905", "Priya Sharma", True),
+    (
+        "Client dinner with Harriet Ashworth, £74.25, card 4539 1488 0343 6111",
+        "Harriet Ashworth",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "name", "expected"), TOPICS)
+def test_when_a_name_stands_for_a_public_figures_work_then_it_stays(
+    text: str, name: str, expected: bool
+) -> None:
+    assert any(name in p for p in persons(text)) is expected, persons(text)

@@ -23,6 +23,7 @@ from anonygraph.identifiers.recognizers.name_checks import (
     ENGLISH_SHARE,
     ORG_WORDS,
     PARTICLES,
+    common_word_opening,
     english_share,
     foreign_stop_word,
     imperative,
@@ -109,7 +110,7 @@ SIGN_OFF_WORD = (
 GREETING_WORDS = frozenset(
     """hi hey hello hiya heya dear dearest hallo hola bonjour ciao olá oi yo
     morning greetings liebe lieber beste cher chère querida querido salut moin
-    servus thanks cheers regards""".split()
+    servus thanks cheers regards soy""".split()
 )
 """Words a model may take into a name's span, left out of it."""
 
@@ -137,6 +138,8 @@ class ContextNameRecognizer(CuedPatternRecognizer):
             0.9,
         ),
         ("greeting", GREETING + NAME, 0.9),
+        # Spanish "soy" (I am) before a capitalized name only: "soy milk".
+        ("self_es", r"(?i:\bsoy[ \t]+)" + NAME, 0.9),
         ("tell", r"(?i:\b(?:tell|ask|text|ping|message)[ \t]+)" + NAME, 0.9),
         ("label", LABEL + NAME, 0.9),
         ("header", HEADER + NAME, 0.9),
@@ -245,6 +248,7 @@ def _proper_mid_sentence(nlp_artifacts: Any, text: str, start: int) -> bool:
             following = token.nbor(1) if token.i + 1 < len(token.doc) else None
             return bool(
                 token.pos_ == "PROPN"
+                and len(token.text) >= 2  # "tenant B": a party's letter
                 and not token.is_sent_start
                 and token.text.istitle()
                 and token.text.lower() not in GREETING_WORDS | ORG_WORDS
@@ -328,6 +332,13 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
             and bare.islower()
             and (taken == 0 or lowercase)
             and taken < 2
+            # "Hola, soy Florencia": a lowercase word before a capitalized
+            # one is the sentence's verb or particle; the name follows it.
+            and not (
+                taken == 0
+                and i + 1 < len(words)
+                and words[i + 1].group(0)[:1].isupper()
+            )
         ):
             lowercase = True
             taken += 1
@@ -398,6 +409,9 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             # "Description", "Impressed": one capitalized word the tagger
             # does not read as a proper noun is a word, not a name.
             if " " not in value and _common_word(nlp_artifacts.tokens, start):
+                continue
+            # "Salary will be credited": a word capitalized as its sentence's first.
+            if common_word_opening(nlp_artifacts.tokens, start, value):
                 continue
             # "a Weegie", "Wah lau", "Perth Amboy": one word the parse reads
             # as a common noun's determiner's, an interjection or a modifier
