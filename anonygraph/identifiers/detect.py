@@ -10,6 +10,7 @@ from functools import lru_cache
 from presidio_analyzer import RecognizerResult
 
 from anonygraph.cues.engine import Engine
+from anonygraph.identifiers.coordinated_names import coordinated_names
 from anonygraph.identifiers.engine import LANGUAGE, analyzer
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.kinds import KINDS, kind_of
@@ -115,6 +116,8 @@ def _find(
     found = [b for i in found if (b := on_boundaries(text, i)) is not None]
     chosen = _non_overlapping(_without_topics(text, reshape_persons(text, found)))
     chosen = drop_public_figures(text, drop_non_persons(text, chosen))
+    if "PERSON" in wanted:
+        chosen = _non_overlapping(chosen + coordinated_names(text, chosen))
     if "PERSON" in wanted:
         # Twice: a mention widened over given names ("Caoimhe" before "Mac
         # Giolla Phádraig") gives words of its own to find again.
@@ -377,6 +380,21 @@ _TITLE_CASE = rf"[{_CAPITALS}](?:(?![{_CAPITALS}])[^\W\d_])+"
 "Сапарова", not "TK")."""
 
 
+def word_no_one_carries(word: str) -> bool:
+    """Tell an English word of the model's vocabulary that no one is named.
+
+    "Call", "Salary": lowercase in the pinned model's vocabulary and no
+    given name or surname of any Faker locale ("Rose", "Will" are names).
+    """
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.recognizers.name_checks import (
+        known_names,
+        model_words,
+    )
+
+    return word.lower() in model_words() and fold(word) not in known_names()
+
+
 def _other_names_after(text: str, end: int) -> int:
     """Widen a given name's mention over the capitalized names right after it.
 
@@ -387,7 +405,11 @@ def _other_names_after(text: str, end: int) -> int:
 
     for _ in range(3):
         m = re.match(rf" ({_TITLE_CASE})(?![\w'’.-]*\w)", text[end:])
-        if m is None or m.group(1).lower() in not_names() | _TITLES:
+        if (
+            m is None
+            or m.group(1).lower() in not_names() | _TITLES
+            or word_no_one_carries(m.group(1))
+        ):
             break
         end += m.end(1)
     return end
@@ -441,6 +463,7 @@ def _given_names_before(text: str, start: int) -> int:
         if (
             m is None
             or m.group(1).lower() in not_names() | _TITLES
+            or word_no_one_carries(m.group(1))  # "Call John Smith": a verb
             or re.fullmatch(LABEL, m.group(0))  # "Grandma Rose": a cue word
             or m.group(1).lower() in relation_words()  # "Mammy Rose": kin
             or _cue_word(text, m.start(1), start)  # "Ask Priya": the cue's

@@ -183,3 +183,51 @@ def test_when_a_name_stands_for_a_public_figures_work_then_it_stays(
     text: str, name: str, expected: bool
 ) -> None:
     assert any(name in p for p in persons(text)) is expected, persons(text)
+
+
+MORE_PERSONS = [
+    # A label, a name in another script, and the person's ID or phone after it.
+    (
+        "ΔΗΛΩΣΗ\nΟδηγός Α: Ανδρέας Χαραλάμπους, ΑΔΤ 0981734, τηλ. 99 618 247",
+        "Ανδρέας Χαραλάμπους",
+    ),
+    ("x\nკლიენტი: ნინო ბერიძე, პირადი ნომერი 01024087316", "ნინო ბერიძე"),
+    ("x\nНөхөр: Энхбаярын Төмөрбаатар (утас 8808 2741)", "Энхбаярын Төмөрбаатар"),
+    (
+        "x\nالعميل: فاطمة عبدالله العنزي، الرقم المدني 291051203628",
+        "فاطمة عبدالله العنزي",
+    ),
+    ("Tarix: 11.03.2026\nSürücü: Leyla Məmmədova, FİN 5ZK8R2M", "Leyla Məmmədova"),
+    # A second name that "&", "and" or "+" joins to a person's.
+    (
+        "Household: Tenzin Dolma & Karma Wangchuk (2 adults)\nPhone: 416-555-0138",
+        "Karma Wangchuk",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "span"), MORE_PERSONS)
+def test_when_a_label_or_a_coordinator_presents_a_name_then_it_is_a_person(
+    text: str, span: str
+) -> None:
+    assert span in persons(text)
+
+
+MORE_NOT_PERSONS = [
+    # A place: a lowercase word, or no ID on its line.
+    (
+        "Хаяг: Баянзүрх дүүрэг, 26-р хороо, 42 тоот, Улаанбаатар 13381",
+        "Баянзүрх дүүрэг",
+    ),
+    ("Банк: Сбербанк России, БИК 044525225", "Сбербанк России"),
+    # What "&" joins to a name is a firm's word, or a verb opens the run.
+    ("Call John Smith & Sons on 0722 418 905", "Sons"),
+    ("Call John Smith & Sons on 0722 418 905", "Call John Smith"),
+]
+
+
+@pytest.mark.parametrize(("text", "span"), MORE_NOT_PERSONS)
+def test_when_the_run_is_a_place_or_a_firms_word_then_it_is_no_person(
+    text: str, span: str
+) -> None:
+    assert span not in persons(text)
