@@ -359,7 +359,7 @@ def name_mentions(
         for w in re.findall(r"[^\W\d_][^\W\d_'’-]*", name)
         if len(w) >= 3 and w.lower() not in _TITLES
     }
-    for word in words:
+    for word in words | _lowercase_forms(words):
         for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])", text):
             if any(s < m.end() and m.start() < e for s, e in taken):
                 continue
@@ -371,6 +371,19 @@ def name_mentions(
                 Identifier("PERSON", start, end, text[start:end], 0.6, "NameMention")
             )
     return extra
+
+
+def _lowercase_forms(words: set[str]) -> set[str]:
+    """Return the lowercase forms of name words that are no English word.
+
+    A chat writes a name found elsewhere in lowercase ("gracias ramón!!"
+    after "Ramón:"); "will" or "rose" in lowercase are words, not names.
+    """
+    from anonygraph.identifiers.recognizers.name_checks import model_words
+
+    return {
+        w.lower() for w in words if not w.islower() and w.lower() not in model_words()
+    }
 
 
 _CAPITALS = "A-ZÀ-ÞА-ЯЁІЇЄҐЂЈЉЊЋЏΑ-Ω"

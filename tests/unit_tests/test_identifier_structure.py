@@ -231,3 +231,36 @@ def test_when_the_run_is_a_place_or_a_firms_word_then_it_is_no_person(
     text: str, span: str
 ) -> None:
     assert span not in persons(text)
+
+
+TITLED_AND_LOWERCASE = [
+    # A short title's abbreviation before a name Faker lists, in any language.
+    ("GSM 041 628 903.\nLep pozdrav, dr. Petra Zupančič", "Petra Zupančič", True),
+    ("Spoštovani g. Matej Novak,\nGSM 041 628 903.", "Matej Novak", True),
+    (
+        "Borrower: Ma. Cristina Dela Cruz-Villanueva\nMobile: 0917 482 3361",
+        "Cristina Dela Cruz-Villanueva",
+        True,
+    ),
+    ("Upload to e.g. Google Drive, card 4539 1488 0343 6111", "Google Drive", False),
+    # A chat writes a found name in lowercase; "will" stays a word.
+    (
+        "[10:02] Anfitrión Ramón: Hola!\n[10:05] yesenia.m: gracias ramón!!",
+        "ramón",
+        True,
+    ),
+    ("Will Okafor called from 0722 418 905, he will call again", "will", False),
+    # A script without case: its first word must be a name Faker lists.
+    (
+        "x\nالعميل: إذا كان فيه استرداد، الحساب KW74 NBOK 0000 0000 0000 1000 3721 51",
+        "إذا كان فيه استرداد",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), TITLED_AND_LOWERCASE)
+def test_when_a_title_or_a_chats_lowercase_presents_a_name_then_it_is_found(
+    text: str, span: str, expected: bool
+) -> None:
+    assert (span in persons(text)) is expected, persons(text)

@@ -99,6 +99,7 @@ def _script_names(text: str) -> list[tuple[int, int]]:
     holds an ID or a phone (seven digits or more) that is that person's. A
     place ("Баянзүрх дүүрэг, 26-р хороо") has a lowercase word or no number.
     """
+    from anonygraph.cues.places import fold
     from anonygraph.identifiers.not_persons import PLACE_AND_BODY_LABELS
     from anonygraph.identifiers.org_contacts import ORG_HEADS
 
@@ -111,6 +112,9 @@ def _script_names(text: str) -> list[tuple[int, int]]:
             or not ID_ON_LINE.search(m.group("rest"))
             or any(c.isalpha() and ord(c) <= 0x24F for c in value)
             or any(_lowercase(w) or ORG_HEADS.match(w) for w in words)
+            # A script without case ("إذا كان فيه استرداد") shows no name by
+            # its capitals: its first word must be one some Faker locale lists.
+            or (not _cased(words[0]) and fold(words[0]) not in known_names())
         ):
             continue
         found.append(m.span("v"))
@@ -124,6 +128,11 @@ def _lowercase(word: str) -> bool:
     in them without capitals ("ნინო ბერიძე").
     """
     return word[0].islower() and not "\u10d0" <= word[0] <= "\u10ff"
+
+
+def _cased(word: str) -> bool:
+    """Tell a word whose script writes names with a capital (Greek, Cyrillic)."""
+    return word[0].isupper()
 
 
 def _row_names(text: str) -> list[tuple[int, int]]:

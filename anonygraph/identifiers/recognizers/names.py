@@ -50,6 +50,10 @@ WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 CAPITAL = r"[A-ZÀ-Þ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 TITLE = r"[A-ZÀ-Þ][a-zà-ÿ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 """A word in title case: "LAB REPORT" under a heading is no name."""
+WIDE_TITLE = r"[A-ZÀ-ÞĀ-ŽĐ][a-zà-ÿā-žđ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
+"""A word in title case, Latin letters with every diacritic ("Đorđević")."""
+IN_NAME = r"(?i:de|dela|del|da|van|von)"
+"""A particle inside a name after its first word ("Cristina Dela Cruz")."""
 INITIALS = r"(?:[A-ZÀ-Þ][a-z]{0,2}\.[ \t]*)*"
 """Initials or an abbreviated given name before a name ("P.", "Ma.")."""
 FULL_TITLE = kept_patterns.compile(r"(?:Madame|Monsieur|Señora|Señor|Signora|Signor)\b")
@@ -164,6 +168,18 @@ class ContextNameRecognizer(CuedPatternRecognizer):
             r"[ \t]+here\b",
             0.9,
         ),
+        # "dr. Petra Zupančič", "adv. Milice Đorđević", "Ma. Cristina Dela
+        # Cruz": a short abbreviation (a title in many languages) before two
+        # or three capitalized words, the first a name Faker lists; a short
+        # word after an article ends a sentence ("the end. Anna").
+        (
+            "abbreviated_title",
+            r"(?<![\w.])(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bmy )(?<!\bour )"
+            r"(?:[a-zà-žđ]{1,3}|[A-Z][a-z]{1,3})\.[ \t]+"
+            rf"(?P<v>{WIDE_TITLE}(?:[ \t]+(?:{IN_NAME}[ \t]+)?{WIDE_TITLE}){{1,2}})"
+            r"(?![\w'’-])",
+            0.9,
+        ),
         # "Eleanor Brandt <ellie@example.org>": a mailbox's display name.
         (
             "mailbox",
@@ -209,12 +225,17 @@ class ContextNameRecognizer(CuedPatternRecognizer):
             pattern for name, pattern, _ in self.compiled if name in ("label", "tell")
         }
         self.title = next(p for name, p, _ in self.compiled if name == "title")
+        self.abbreviated = next(
+            p for name, p, _ in self.compiled if name == "abbreviated_title"
+        )
 
     def span(
         self, match: re.Match[str], text: str, nlp_artifacts: Any
     ) -> tuple[int, int] | None:
         """Cut the candidate down to its name words, or reject it."""
         start = match.start("v")
+        if match.re is self.abbreviated and not _known_first(match.group("v")):
+            return None  # "e.g. Google Drive": a name Faker lists must open it
         end = _name_end(match.group("v"), lower_ok=match.re in self.lower_ok)
         if (
             match.re is self.title
@@ -237,6 +258,14 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         if end and re.match(r"[-'’]?[^\W_]", text[start + end :]):
             return None  # "Brother TN-2420": part of a longer code, no name
         return (start, start + end) if end else None
+
+
+def _known_first(value: str) -> bool:
+    """Tell a run whose first word is a given name or surname Faker lists."""
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.recognizers.name_checks import known_names
+
+    return fold(value.split()[0]) in known_names()
 
 
 def _proper_mid_sentence(nlp_artifacts: Any, text: str, start: int) -> bool:
@@ -381,6 +410,13 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 first.group(1).lower() in GREETING_WORDS
             ):
                 start += first.end()
+            # Nor a greeting and a title's abbreviation ("Spoštovani g. Matej
+            # Novak"): the name starts after the abbreviation.
+            if abbreviation := re.match(
+                r"(?:[^\W\d_]+[ \t]+)?[a-zà-ž]{1,4}\.[ \t]+(?=[A-ZÀ-Þ])",
+                text[start:end],
+            ):
+                start += abbreviation.end()
             # Nor a lowercase word before the name ("chị Minh": a kinship
             # word, which still tells a name in a text not in English), a
             # particle aside, nor an opening quote.
