@@ -382,6 +382,8 @@ def chat_speakers(text: str) -> list[Identifier]:
         if len(m.group("v")) >= 2
         and not any(w.isupper() and len(w) > 1 for w in m.group("v").split())
         and not any(w.lower() in not_names() for w in m.group("v").split())
+        # "العميل:", "الموظف:": one Arabic word with its article is a role.
+        and not re.fullmatch(r"ال[^\W\d_]+", m.group("v"))
     ]
     counts: dict[str, int] = {}
     for m in matches:

@@ -264,3 +264,24 @@ def test_when_a_title_or_a_chats_lowercase_presents_a_name_then_it_is_found(
     text: str, span: str, expected: bool
 ) -> None:
     assert (span in persons(text)) is expected, persons(text)
+
+
+CASELESS = [
+    # The model's find in a script without capitals: a Faker name opens it.
+    (
+        "محادثة دعم - متجر الخليج (الخط الساخن 1888 555)\nهاتف 9663 8142",
+        "محادثة دعم",
+        False,
+    ),
+    ("المرهون: سوار ذهب عيار 21\nالهاتف: 079 614 2283", "سوار ذهب", False),
+    ("الراهن: خالد محمود الزعبي\nالهاتف: 079 614 2283", "خالد محمود الزعبي", True),
+    # A chat's speaker that is one Arabic word with its article is a role.
+    ("العميل: السلام عليكم\nالموظف: وعليكم السلام\nالعميل: شكرا", "العميل", False),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), CASELESS)
+def test_when_a_script_has_no_capitals_then_a_listed_name_must_open_the_find(
+    text: str, span: str, expected: bool
+) -> None:
+    assert (span in persons(text)) is expected, persons(text)

@@ -373,3 +373,22 @@ def common_word_opening(doc: Any, start: int, value: str) -> bool:
                 token.is_sent_start or not token.doc.text[line_start:start].strip()
             )
     return False
+
+
+def uncased_unknown(value: str) -> bool:
+    """Tell a run in a script without capitals whose first word no one carries.
+
+    Arabic, Hebrew or Thai letters are neither upper nor lower case: a
+    capital cannot tell a name there, and a first word that no Faker locale
+    lists as a given name or surname opens a phrase ("محادثة دعم": a
+    support chat). Georgian letters count as lowercase to Unicode and are
+    written without capitals, so they count as caseless too.
+    """
+    from anonygraph.cues.places import fold
+
+    first = value.split()[0] if value.split() else ""
+    letter = next((c for c in first if c.isalpha()), "")
+    caseless = bool(letter) and (
+        letter.upper() == letter.lower() or "\u10d0" <= letter <= "\u10ff"
+    )
+    return caseless and fold(first) not in known_names()

@@ -37,6 +37,7 @@ from anonygraph.identifiers.recognizers.name_checks import (
     relation_words,
     state_at,
     street_word,
+    uncased_unknown,
 )
 from anonygraph.tools import kept_patterns
 
@@ -470,6 +471,10 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             # The English model reads capitalized nouns of other languages
             # ("Daten", "Placa") as names; there only a full name counts.
             if not english and (words_found < 2 or foreign_stop_word(value)):
+                continue
+            # In a script without capitals ("محادثة دعم", "سوار ذهب") the
+            # model has no case to go by: a name Faker lists must open it.
+            if uncased_unknown(value):
                 continue
             result.start, result.end = start, end
             kept.append(result)
