@@ -472,7 +472,8 @@ def _given_names_before(text: str, start: int) -> int:
         ):
             start = joined.start(1)
             continue
-        m = re.search(rf"(?<![\w'’.-])({_TITLE_CASE}) $", text[:start])
+        # "Jean-Pierre", "Jun-jun": a hyphenated given name is one word.
+        m = re.search(rf"(?<![\w'’.-])({_TITLE_CASE}(?:-[^\W\d_]+)*) $", text[:start])
         if (
             m is None
             or m.group(1).lower() in not_names() | _TITLES

@@ -186,6 +186,11 @@ def test_when_a_name_stands_for_a_public_figures_work_then_it_stays(
 
 
 MORE_PERSONS = [
+    # A hyphenated given name before a found surname is the same person's.
+    (
+        "Élève: Ngono Marie-Claire Essomba\nParent: Jean-Pierre Essomba, tél. 6775218",
+        "Jean-Pierre Essomba",
+    ),
     # A label, a name in another script, and the person's ID or phone after it.
     (
         "ΔΗΛΩΣΗ\nΟδηγός Α: Ανδρέας Χαραλάμπους, ΑΔΤ 0981734, τηλ. 99 618 247",
