@@ -119,13 +119,48 @@ def _find(
     if "PERSON" in wanted:
         chosen = _non_overlapping(chosen + coordinated_names(text, chosen))
     if "PERSON" in wanted:
+        # A span a cue found too (a chat's speaker) counts as cued.
+        cued_spans = {
+            (i.start, i.end)
+            for i in found
+            if i.kind == "PERSON" and i.recognizer != SPACY
+        }
         # Twice: a mention widened over given names ("Caoimhe" before "Mac
         # Giolla Phádraig") gives words of its own to find again.
         for _ in range(2):
             names = [i.text for i in chosen if i.kind == "PERSON"]
-            chosen = _non_overlapping(chosen + name_mentions(text, names, taken))
+            cued = [
+                i.text
+                for i in chosen
+                if i.kind == "PERSON"
+                and (i.recognizer != SPACY or (i.start, i.end) in cued_spans)
+            ]
+            chosen = _non_overlapping(
+                chosen + name_mentions(text, names, taken, lowercase_from=cued)
+            )
         chosen = _non_overlapping(chosen + _names_in_other_scripts(text, chosen))
+        chosen = _joined_persons(text, chosen)
     return merge_addresses(text, keep_org_contacts(text, chosen))
+
+
+def _joined_persons(text: str, found: list[Identifier]) -> list[Identifier]:
+    """Join two person finds that only a space parts into one.
+
+    "Shri" (after "Father:") and "R. Raghunathan" (a mention) are one name;
+    two placeholders in a row ("[PERSON_2] [PERSON_3]") would say two.
+    """
+    joined: list[Identifier] = []
+    for ident in found:
+        last = joined[-1] if joined else None
+        if (
+            last is not None
+            and ident.kind == last.kind == "PERSON"
+            and text[last.end : ident.start] == " "
+        ):
+            joined[-1] = replace(last, end=ident.end, text=text[last.start : ident.end])
+            continue
+        joined.append(ident)
+    return joined
 
 
 NATIVE_SCRIPT = kept_patterns.compile(
@@ -336,7 +371,10 @@ def _without_topics(text: str, found: list[Identifier]) -> list[Identifier]:
 
 
 def name_mentions(
-    text: str, names: Iterable[str], taken: Iterable[tuple[int, int]] = ()
+    text: str,
+    names: Iterable[str],
+    taken: Iterable[tuple[int, int]] = (),
+    lowercase_from: Iterable[str] = (),
 ) -> list[Identifier]:
     """Find the mentions of known names' words in a text ("Amir" of "Amir Haddad").
 
@@ -344,6 +382,8 @@ def name_mentions(
         text: The text to search.
         names: Person names found in this text or earlier ones of a record.
         taken: Spans to leave alone (placeholders already in the text).
+        lowercase_from: Names a cue presented, whose words are also found
+            written in lowercase ("gracias ramón!!" after "Ramón:").
 
     Returns:
         One PERSON identifier per whole-word mention of a name word of three
@@ -359,17 +399,30 @@ def name_mentions(
         for w in re.findall(r"[^\W\d_][^\W\d_'’-]*", name)
         if len(w) >= 3 and w.lower() not in _TITLES
     }
-    for word in words | _lowercase_forms(words):
-        for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])", text):
-            if any(s < m.end() and m.start() < e for s, e in taken):
-                continue
-            start = _given_names_before(text, m.start())
-            end = _other_names_after(text, m.end())
-            if names_no_one(text[start:end]):
-                start, end = m.span()  # "Raman Accounting": the name alone
-            extra.append(
-                Identifier("PERSON", start, end, text[start:end], 0.6, "NameMention")
-            )
+    cued = {
+        w
+        for name in lowercase_from
+        for w in re.findall(r"[^\W\d_][^\W\d_'’-]*", name)
+        if len(w) >= 3 and w.lower() not in _TITLES
+    }
+    alternatives = sorted(words | _lowercase_forms(cued), key=len, reverse=True)
+    if not alternatives:
+        return extra
+    # One pattern for all the words: a pattern per word filled the regex
+    # cache and made other patterns compile again.
+    whole_words = re.compile(
+        rf"(?<![\w'’-])(?:{'|'.join(map(re.escape, alternatives))})(?![\w'’-])"
+    )
+    for m in whole_words.finditer(text):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        start = _given_names_before(text, m.start())
+        end = _other_names_after(text, m.end())
+        if names_no_one(text[start:end]):
+            start, end = m.span()  # "Raman Accounting": the name alone
+        extra.append(
+            Identifier("PERSON", start, end, text[start:end], 0.6, "NameMention")
+        )
     return extra
 
 

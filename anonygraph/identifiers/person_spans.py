@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.recognizers.addresses import LEADING_TYPES, STREET_TYPES
@@ -264,15 +265,23 @@ def _within_field(text: str, ident: Identifier) -> Identifier | None:
     return None
 
 
-def _place_kind(text: str, ident: Identifier, addresses: list[int]) -> str | None:
-    """Tell a person find that is part of an address ("ADDRESS") or a town."""
+@lru_cache(maxsize=1)
+def _person_openers() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Return the patterns of a title opening a find and of a person's label."""
     from anonygraph.identifiers.recognizers.names import HONORIFICS, LABEL
 
+    return (
+        kept_patterns.compile(rf"{HONORIFICS}[ \t]"),
+        kept_patterns.compile(rf"[ \t]*{LABEL}"),
+    )
+
+
+def _place_kind(text: str, ident: Identifier, addresses: list[int]) -> str | None:
+    """Tell a person find that is part of an address ("ADDRESS") or a town."""
     line_start = text.rfind("\n", 0, ident.start) + 1
     prior = text[line_start : ident.start]
-    if re.match(rf"{HONORIFICS}[ \t]", ident.text) or re.match(
-        rf"[ \t]*{LABEL}", prior
-    ):
+    titled, labelled = _person_openers()
+    if titled.match(ident.text) or labelled.match(prior):
         # "Preneur: M. Luc Wagner-Schmit", "Partner at same address: Will
         # Mitchell": a title, or a label that names a person, opens it.
         return None

@@ -255,6 +255,18 @@ TITLED_AND_LOWERCASE = [
         True,
     ),
     ("Will Okafor called from 0722 418 905, he will call again", "will", False),
+    # Only a name a cue presented: the model's misreading stays in capitals.
+    (
+        "Pashupati Sewa Samiti - roster\nQuestions: samiti office 01-4471122",
+        "samiti",
+        False,
+    ),
+    # A title a label found and a mention of the surname are one name.
+    (
+        "Name: Dr. Kavya Raghunathan\nFather: Shri R. Raghunathan, mobile 98401 27735",
+        "Shri R. Raghunathan",
+        True,
+    ),
     # A script without case: its first word must be a name Faker lists.
     (
         "x\nالعميل: إذا كان فيه استرداد، الحساب KW74 NBOK 0000 0000 0000 1000 3721 51",
