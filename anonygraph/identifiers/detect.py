@@ -522,6 +522,15 @@ def _given_names_before(text: str, start: int) -> int:
             joined
             and re.match(r"[A-ZÀ-Þ]", text[start : start + 1])
             and not re.search(rf"{LABEL}$", text[:start])  # "au nom de": the cue's
+            # "Sanne de Wit" joins "de"; "il CF di Giulia" does not: a
+            # lowercase particle is the name's only after a capitalized word.
+            and (
+                not joined.group(1).islower()
+                or re.search(
+                    r"(?:[A-ZÀ-Þ][a-zà-ÿ][\w'’-]*|[A-ZÀ-Þ]\.)[ ]$",
+                    text[: joined.start(1)],
+                )
+            )
         ):
             start = joined.start(1)
             continue

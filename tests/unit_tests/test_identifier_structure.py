@@ -261,6 +261,17 @@ TITLED_AND_LOWERCASE = [
         "samiti",
         False,
     ),
+    # A lowercase particle joins a mention only after a capitalized word.
+    (
+        "1. Giulia Bianchi + Marco Ferri - +39 347 218 5501\nil CF di Giulia: x",
+        "Giulia",
+        True,
+    ),
+    (
+        "1. Giulia Bianchi + Marco Ferri - +39 347 218 5501\nil CF di Giulia: x",
+        "di Giulia",
+        False,
+    ),
     # A title a label found and a mention of the surname are one name.
     (
         "Name: Dr. Kavya Raghunathan\nFather: Shri R. Raghunathan, mobile 98401 27735",
