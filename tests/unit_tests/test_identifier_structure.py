@@ -263,12 +263,14 @@ TITLED_AND_LOWERCASE = [
     ),
     # A lowercase particle joins a mention only after a capitalized word.
     (
-        "1. Giulia Bianchi + Marco Ferri - +39 347 218 5501\nil CF di Giulia: x",
+        "1. Giulia Bianchi + Marco Ferri - sì, 2 adulti - +39 347 218 5501\n"
+        "Serve il CF di Giulia per il voucher: BNCGLI90A41H501X",
         "Giulia",
         True,
     ),
     (
-        "1. Giulia Bianchi + Marco Ferri - +39 347 218 5501\nil CF di Giulia: x",
+        "1. Giulia Bianchi + Marco Ferri - sì, 2 adulti - +39 347 218 5501\n"
+        "Serve il CF di Giulia per il voucher: BNCGLI90A41H501X",
         "di Giulia",
         False,
     ),
