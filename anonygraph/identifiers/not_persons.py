@@ -111,16 +111,20 @@ def drop_non_persons(text: str, found: list[Identifier]) -> list[Identifier]:
     return kept
 
 
-ORG_RUN = kept_patterns.compile(r"(?:(?<![^ \t])[^\W\d_a-zà-ÿ][\w'’-]*[ ]){0,2}$")
-"""Up to two words joined by single spaces before a find, none lowercase: the
-run of its name ("Klub Renang" before "Tirta Sleman")."""
+ORG_RUN = kept_patterns.compile(
+    r"(?:(?<![^ \t])(?:[^\W\d_a-zà-ÿ][\w'’-]*|d[eiau]|del|della|van|von|der|la|le)"
+    r"[ ]){0,3}$"
+)
+"""Up to three words joined by single spaces before a find, none lowercase
+but a particle: the run of its name ("Klub Renang" before "Tirta Sleman",
+"Banque du" before "Cap Bon")."""
 
 
 def org_named(text: str, ident: Identifier) -> bool:
     """Tell a find whose name's run an organization noun heads.
 
     "Gimnasio Rambla Fit", "Rīgas Centrālā bibliotēka", "Klub Renang Tirta
-    Sleman": a word of the find, of the two words before it or the word
+    Sleman": a word of the find, of the three words before it or the word
     right after it opens with a stem of an organization's noun
     (`org_contacts.ORG_HEADS`: a gym, a library, a clinic, in their
     cognates), and is no given name or surname some Faker locale lists

@@ -113,6 +113,10 @@ NOT_PERSONS = [
         "Rīgas Centrālā bibliotēka, tālr. 67 037 700\nCien. Laura Bērziņa,",
         "Rīgas Centrālā",
     ),
+    (
+        "Banque du Cap Bon - Avis de virement\nCompte: TN59 1000 6035 1835 9847 8831",
+        "Cap Bon",
+    ),
     # A verb or a particle after a greeting; a party's letter.
     ("Hola, soy Florencia Techera, socia nº 20931.", "soy"),
     ("soy milk is 2 euros", "milk"),
