@@ -8,7 +8,8 @@ whatever the genre:
 - the name's possessive before a work noun ("Maggie Beer's version");
 - the name right before a work noun it modifies ("the Noa Kirel show");
 - a work noun and "by" (or "de", "da", "von", "di") before the name
-  ("keynote by Greta Thunberg", "opere da Caravaggio").
+  ("keynote by Greta Thunberg", "opere da Caravaggio"), or a work noun as
+  the line's label ("Keynote: Guido van Rossum").
 
 Only the model's full names that no cue introduced count, and only in a
 sentence with no other identifier: a name beside a phone, an e-mail or an
@@ -52,6 +53,9 @@ WORK_BY = kept_patterns.compile(
 )
 """A work noun and "by" before the name, other makers' names between."""
 
+WORK_LABEL = kept_patterns.compile(rf"(?:^|\n)[ \t]*(?i:{WORK_NOUNS})[ \t]*:[ \t]*$")
+"""A line's label that is a work noun ("Keynote: Guido van Rossum")."""
+
 SENTENCE = kept_patterns.compile(r"[.!?][ \t]+|\n")
 """Where a sentence ends."""
 
@@ -89,6 +93,7 @@ def _topic(text: str, ident: Identifier, others: list[Identifier]) -> bool:
             and DETERMINER_BEFORE.search(text, start, ident.start)
         )
         or WORK_BY.search(text, start, ident.start)
+        or WORK_LABEL.search(text, max(0, start - 1), ident.start)
     )
 
 

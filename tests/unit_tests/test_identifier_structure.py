@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from anonygraph.identifiers import find_identifiers
+from anonygraph.identifiers.recognizers.name_checks import common_words_only
 
 
 def values(text: str) -> list[str]:
@@ -171,6 +172,12 @@ TOPICS = [
         "Greta Thunberg",
         False,
     ),
+    (
+        "Room 2: https://github.com/sdelacroix\nKeynote: Guido van Rossum (remote)"
+        " - contact via events@pydata.org",
+        "Guido van Rossum",
+        False,
+    ),
     # A private person beside an identifier, or a verb after the name.
     ("Jane Smith works at the bank, call 0722 418 905", "Jane Smith", True),
     ("Priya Sharma's phone is 0722 418 905", "Priya Sharma", True),
@@ -319,3 +326,19 @@ def test_when_a_script_has_no_capitals_then_a_listed_name_must_open_the_find(
     text: str, span: str, expected: bool
 ) -> None:
     assert (span in persons(text)) is expected, persons(text)
+
+
+RUNS = [
+    ("Expressions Hybrid", True),
+    ("de Comunicación", True),
+    ("Rose Hope", False),
+    ("Priya Sharma", False),
+    ("da Silva Santos", False),
+]
+
+
+@pytest.mark.parametrize(("value", "expected"), RUNS)
+def test_when_every_word_is_one_no_one_carries_then_the_run_names_no_one(
+    value: str, expected: bool
+) -> None:
+    assert common_words_only(value) is expected

@@ -392,3 +392,21 @@ def uncased_unknown(value: str) -> bool:
         letter.upper() == letter.lower() or "\u10d0" <= letter <= "\u10ff"
     )
     return caseless and fold(first) not in known_names()
+
+
+def common_words_only(value: str) -> bool:
+    """Tell a run of words that no one carries, or a particle and one word.
+
+    "Algebraic Expressions" (a chapter's title): each word lowercase in the
+    pinned model's vocabulary and no given name or surname some Faker
+    locale lists. "de Comunicación" (of Communication): a particle opening
+    the run, one word after it.
+    """
+    from anonygraph.cues.places import fold
+
+    words = value.split()
+    if len(words) == 2 and words[0] in PARTICLES:
+        return True
+    return len(words) >= 2 and all(
+        w.lower() in model_words() and fold(w) not in known_names() for w in words
+    )

@@ -24,6 +24,7 @@ from anonygraph.identifiers.recognizers.name_checks import (
     ORG_WORDS,
     PARTICLES,
     common_word_opening,
+    common_words_only,
     english_share,
     foreign_stop_word,
     imperative,
@@ -449,6 +450,10 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 continue
             # "Salary will be credited": a word capitalized as its sentence's first.
             if common_word_opening(nlp_artifacts.tokens, start, value):
+                continue
+            # "Algebraic Expressions", "de Comunicación": a title of words
+            # no one carries, or a particle and one word, names no one.
+            if common_words_only(value):
                 continue
             # "a Weegie", "Wah lau", "Perth Amboy": one word the parse reads
             # as a common noun's determiner's, an interjection or a modifier
