@@ -30,6 +30,13 @@ from anonygraph.tools import kept_patterns
 NUMBER_KINDS = frozenset({"PHONE", "NUMBER"})
 """Kinds of a find that may be an organization's line."""
 
+HEADING_PLACES = frozenset({"ADDRESS", "POSTCODE"})
+"""Kinds a letterhead holds beside its line: the organization's address."""
+
+BANK_HEADS = kept_patterns.compile(r"(?i)bank|banco|banque|banca|بنك|مصرف")
+"""Organization nouns that name a bank: a bank's name before an account
+number is where a person keeps it ("Bank: Zanaco, account 0874 …")."""
+
 ORG_HEADS = kept_patterns.compile(
     r"(?i)(?<![^\W\d_])(?:surger(?:y|ies)|clinic|klinik|cl[ií]nica|clinique|"
     r"pharmac|farmac|apothe|apotek|dental|dentist|ambulant|hospital|h[ôo]pital|"
@@ -38,7 +45,7 @@ ORG_HEADS = kept_patterns.compile(
     r"gimnas|gym|fitness|centre|center|centro|zentrum|centar|центр|център|"
     r"school|schule|escuela|[ée]cole|escola|scuola|skola|[šs]kola|college|"
     r"coll[èe]ge|colegio|universit|hotel|restaurant|caf[ée]|bakery|shop|store|"
-    r"tienda|magasin|studio|estudio|agency|agencia|agentur|insurance|assur|"
+    r"tienda|magasin|studio|estudio|servic|servizi|agency|agencia|agentur|insurance|assur|"
     r"versicher|seguro|ασφαλ|informa[cçțtz]|информ|info(?![^\W\d_])|infolin|hotline|bank|banco|banque|banca|"
     r"r[ée]ception|recepci|recep[çc][ãa]o|accueil|r[ée]clam|bursar|portaria|"
     r"concierge|club|klub|secretar|sekretar|kanzlei|notar|registry|registrar|"
@@ -51,9 +58,11 @@ languages of the texts we read ("Zobni ambulanti", "bibliotēka", "Surgery",
 OWN_NUMBER = kept_patterns.compile(
     r"(?i)\b(?:me|my|mine|i|i'm|mich|mir|mein\w*|moi|mon|ma|mi|mio|mia|meu|"
     r"minha|mój|moja|mig|min|mitt|mobile?|móvil|celular|cell|handy|whats ?app|"
-    r"home|private?|personal|privat|casa)\b"
+    r"home|private?|personal|privat|casa|your|yours|votre|vos|ihre?|deine?|"
+    r"tu|tus|seu|sua|uw|jouw)\b"
 )
-"""Words by which a writer offers their own number, or a person's line."""
+"""Words by which a writer offers their own number or asks for the reader's
+("confirm your … account 43917285"), or a person's line."""
 
 CLAUSE_END = kept_patterns.compile(r"[.!?][ \t]+(?=[^\W\d_])|;[ \t]|\n")
 """Where the clause a number closes begins: after a sentence's stop or a line
@@ -76,16 +85,27 @@ def keep_org_contacts(text: str, found: list[Identifier]) -> list[Identifier]:
     return [
         i
         for i in found
-        if i.kind not in NUMBER_KINDS
-        or not (_in_heading(text, i, found) or _in_org_clause(text, i, persons))
+        if not (
+            (
+                i.kind in NUMBER_KINDS
+                and (_in_heading(text, i, found) or _in_org_clause(text, i, persons))
+            )
+            # "Pay to club a/c 38-9014-…", "to school account 0917 …": the
+            # organization's account, named before it.
+            or (
+                i.kind == "BANK_ACCOUNT"
+                and _in_org_clause(text, i, persons, banks=False)
+            )
+        )
     ]
 
 
 def _in_heading(text: str, ident: Identifier, found: list[Identifier]) -> bool:
     """Tell a number on the first line of a text of several lines, a heading's.
 
-    A heading holds no other identifier: a log's first line ("… placed by
-    cust_id=… phone=+91-…, shipping to 'Flat 402, …'") is a record, not one.
+    A heading holds no other identifier than the organization's address: a
+    log's first line ("… cust_id=… phone=+91-… from 2405:201:…") is a
+    record, not one.
     """
     first_end = text.find("\n")
     if first_end < 0 or ident.end > first_end or not text[first_end:].strip():
@@ -93,20 +113,33 @@ def _in_heading(text: str, ident: Identifier, found: list[Identifier]) -> bool:
     prior = text[: ident.start]
     return (
         len(re.findall(r"[^\W\d_]{2,}", prior)) >= 2
-        and not any(f.start < first_end and f.kind not in NUMBER_KINDS for f in found)
+        and not any(
+            f.start < first_end and f.kind not in NUMBER_KINDS | HEADING_PLACES
+            for f in found
+        )
         and not OWN_NUMBER.search(text[:first_end])
     )
 
 
-def _in_org_clause(text: str, ident: Identifier, persons: list[Identifier]) -> bool:
-    """Tell a number whose clause names an organization before it."""
+def _in_org_clause(
+    text: str, ident: Identifier, persons: list[Identifier], *, banks: bool = True
+) -> bool:
+    """Tell a number whose clause names an organization before it.
+
+    Without ``banks`` a bank's name does not count (an account number sits
+    beside the bank that keeps it).
+    """
     clause_start = 0
     for m in CLAUSE_END.finditer(text, 0, ident.start):
         clause_start = m.end()
     clause = text[clause_start : ident.start]
     if OWN_NUMBER.search(clause):
         return False
-    heads = [m for m in ORG_HEADS.finditer(clause) if not _in_capitals(clause, m)]
+    heads = [
+        m
+        for m in ORG_HEADS.finditer(clause)
+        if not _in_capitals(clause, m) and (banks or not BANK_HEADS.match(m.group(0)))
+    ]
     if not heads:
         return False
     last = heads[-1]

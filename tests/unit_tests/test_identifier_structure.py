@@ -58,6 +58,27 @@ ORG_LINES = [
     ),
     ("Kontakt klinik: Elira Gjoka 069 482 7731", "069 482 7731", True),
     ("Clinic visit booked. Mobile 0423 555 642.", "0423 555 642", True),
+    # A letterhead's own address beside its line.
+    (
+        "APOTHEEK DE LINDE - Kerkplein 4, 2018 Antwerpen - 03 216 44 80\n"
+        "Patiënt: Wouter Vandenbroucke",
+        "03 216 44 80",
+        False,
+    ),
+    # An organization's account named before it; the reader's account stays
+    # a person's, and a bank's name is where a person keeps theirs.
+    (
+        "Fees: $120. Pay to club a/c 38-9014-0427915-00 ref NGATA",
+        "38-9014-0427915-00",
+        False,
+    ),
+    (
+        "To complete the set-up please confirm your National Insurance number and "
+        "bank details: sort code 20-45-77, account 43917285.",
+        "43917285",
+        True,
+    ),
+    ("Bank: Zanaco, account 0874 2215 3301, branch Chingola", "0874 2215 3301", True),
 ]
 
 
