@@ -470,7 +470,7 @@ def _other_names_after(text: str, end: int) -> int:
     from anonygraph.identifiers.recognizers.name_checks import not_names
 
     for _ in range(3):
-        m = re.match(rf" ({_TITLE_CASE})(?![\w'’.-]*\w)", text[end:])
+        m = re.match(rf" ({_TITLE_CASE}(?:-[^\W\d_]+)*)(?![\w'’.-]*\w)", text[end:])
         if (
             m is None
             or m.group(1).lower() in not_names() | _TITLES

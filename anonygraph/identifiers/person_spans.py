@@ -265,6 +265,21 @@ def _within_field(text: str, ident: Identifier) -> Identifier | None:
     return None
 
 
+LONG_NUMBER = kept_patterns.compile(r"\d(?:[ ]?\d){5,}")
+"""Six digits or more: an account or an ID between a label and a find."""
+
+
+def _address_labelled(prior: str) -> bool:
+    """Tell a find that an address label governs on its line.
+
+    "Domiciliation: LU28 0019 …, titulaire Luc Wagner-Schmit": an account
+    number between the label and the find is the label's value; the name
+    after it is its holder's, no place.
+    """
+    m = ADDRESS_LABEL.search(prior)
+    return m is not None and not LONG_NUMBER.search(prior, m.start())
+
+
 @lru_cache(maxsize=1)
 def _person_openers() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """Return the patterns of a title opening a find and of a person's label."""
@@ -292,7 +307,7 @@ def _place_kind(text: str, ident: Identifier, addresses: list[int]) -> str | Non
         or LEADING_FIRST.match(ident.text)
         or HOUSE_NUMBER_BEFORE.search(prior)
         or NUMBERED_PART_BEFORE.search(prior)
-        or ADDRESS_LABEL.search(prior)
+        or _address_labelled(prior)
     ):
         return "ADDRESS"
     after = re.match(r",[ \t]*", text[ident.end :])

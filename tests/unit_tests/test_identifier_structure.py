@@ -165,6 +165,12 @@ STILL_PERSONS = [
         "Will Mitchell",
     ),
     ("Police n° HAB-2027\nPreneur: M. Luc Wagner-Schmit\n", "M. Luc Wagner-Schmit"),
+    # An account between an address label and the name: its holder's name.
+    (
+        "Preneur: M. Luc Wagner-Schmit\n"
+        "Domiciliation: LU28 0019 4006 4475 0000, titulaire Luc Wagner-Schmit",
+        "Luc Wagner-Schmit",
+    ),
 ]
 
 
