@@ -11,15 +11,18 @@ from presidio_analyzer import RecognizerResult
 
 from anonygraph.cues.engine import Engine
 from anonygraph.identifiers.birth_dates import birth_dates_beside
+from anonygraph.identifiers.coordinated_names import coordinated_names
 from anonygraph.identifiers.engine import LANGUAGE, analyzer
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.kinds import KINDS, kind_of
 from anonygraph.identifiers.not_persons import drop_non_persons
+from anonygraph.identifiers.org_contacts import keep_org_contacts
 from anonygraph.identifiers.person_spans import (
     chat_speakers,
     merge_addresses,
     reshape_persons,
 )
+from anonygraph.identifiers.public_figures import drop_public_figures
 from anonygraph.identifiers.recognizers.base import luhn_valid
 from anonygraph.identifiers.recognizers.name_checks import names_no_one
 from anonygraph.tools import kept_patterns
@@ -113,17 +116,57 @@ def _find(
         ]
     found = [b for i in found if (b := on_boundaries(text, i)) is not None]
     chosen = _non_overlapping(_without_topics(text, reshape_persons(text, found)))
-    chosen = drop_non_persons(text, chosen)
+    chosen = drop_public_figures(text, drop_non_persons(text, chosen))
     if "PERSON" in wanted:
+        chosen = _non_overlapping(chosen + coordinated_names(text, chosen))
+    if "PERSON" in wanted:
+        # A span a cue found too (a chat's speaker) counts as cued.
+        cued_spans = {
+            (i.start, i.end)
+            for i in found
+            if i.kind == "PERSON" and i.recognizer != SPACY
+        }
         # Twice: a mention widened over given names ("Caoimhe" before "Mac
         # Giolla Phádraig") gives words of its own to find again.
         for _ in range(2):
             names = [i.text for i in chosen if i.kind == "PERSON"]
-            chosen = _non_overlapping(chosen + name_mentions(text, names, taken))
+            cued = [
+                i.text
+                for i in chosen
+                if i.kind == "PERSON"
+                and (i.recognizer != SPACY or (i.start, i.end) in cued_spans)
+            ]
+            chosen = _non_overlapping(
+                chosen + name_mentions(text, names, taken, lowercase_from=cued)
+            )
         chosen = _non_overlapping(chosen + _names_in_other_scripts(text, chosen))
+        chosen = _joined_persons(text, chosen)
+    # An organization's own line is no one's: it neither stays a find nor
+    # ties a date beside it to a person.
+    chosen = keep_org_contacts(text, chosen)
     if "DATE_OF_BIRTH" in wanted:
         chosen = _non_overlapping(chosen + birth_dates_beside(text, chosen))
     return merge_addresses(text, chosen)
+
+
+def _joined_persons(text: str, found: list[Identifier]) -> list[Identifier]:
+    """Join two person finds that only a space parts into one.
+
+    "Shri" (after "Father:") and "R. Raghunathan" (a mention) are one name;
+    two placeholders in a row ("[PERSON_2] [PERSON_3]") would say two.
+    """
+    joined: list[Identifier] = []
+    for ident in found:
+        last = joined[-1] if joined else None
+        if (
+            last is not None
+            and ident.kind == last.kind == "PERSON"
+            and text[last.end : ident.start] == " "
+        ):
+            joined[-1] = replace(last, end=ident.end, text=text[last.start : ident.end])
+            continue
+        joined.append(ident)
+    return joined
 
 
 NATIVE_SCRIPT = kept_patterns.compile(
@@ -334,7 +377,10 @@ def _without_topics(text: str, found: list[Identifier]) -> list[Identifier]:
 
 
 def name_mentions(
-    text: str, names: Iterable[str], taken: Iterable[tuple[int, int]] = ()
+    text: str,
+    names: Iterable[str],
+    taken: Iterable[tuple[int, int]] = (),
+    lowercase_from: Iterable[str] = (),
 ) -> list[Identifier]:
     """Find the mentions of known names' words in a text ("Amir" of "Amir Haddad").
 
@@ -342,6 +388,8 @@ def name_mentions(
         text: The text to search.
         names: Person names found in this text or earlier ones of a record.
         taken: Spans to leave alone (placeholders already in the text).
+        lowercase_from: Names a cue presented, whose words are also found
+            written in lowercase ("gracias ramón!!" after "Ramón:").
 
     Returns:
         One PERSON identifier per whole-word mention of a name word of three
@@ -357,18 +405,44 @@ def name_mentions(
         for w in re.findall(r"[^\W\d_][^\W\d_'’-]*", name)
         if len(w) >= 3 and w.lower() not in _TITLES
     }
-    for word in words:
-        for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])", text):
-            if any(s < m.end() and m.start() < e for s, e in taken):
-                continue
-            start = _given_names_before(text, m.start())
-            end = _other_names_after(text, m.end())
-            if names_no_one(text[start:end]):
-                start, end = m.span()  # "Raman Accounting": the name alone
-            extra.append(
-                Identifier("PERSON", start, end, text[start:end], 0.6, "NameMention")
-            )
+    cued = {
+        w
+        for name in lowercase_from
+        for w in re.findall(r"[^\W\d_][^\W\d_'’-]*", name)
+        if len(w) >= 3 and w.lower() not in _TITLES
+    }
+    alternatives = sorted(words | _lowercase_forms(cued), key=len, reverse=True)
+    if not alternatives:
+        return extra
+    # One pattern for all the words: a pattern per word filled the regex
+    # cache and made other patterns compile again.
+    whole_words = re.compile(
+        rf"(?<![\w'’-])(?:{'|'.join(map(re.escape, alternatives))})(?![\w'’-])"
+    )
+    for m in whole_words.finditer(text):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        start = _given_names_before(text, m.start())
+        end = _other_names_after(text, m.end())
+        if names_no_one(text[start:end]):
+            start, end = m.span()  # "Raman Accounting": the name alone
+        extra.append(
+            Identifier("PERSON", start, end, text[start:end], 0.6, "NameMention")
+        )
     return extra
+
+
+def _lowercase_forms(words: set[str]) -> set[str]:
+    """Return the lowercase forms of name words that are no English word.
+
+    A chat writes a name found elsewhere in lowercase ("gracias ramón!!"
+    after "Ramón:"); "will" or "rose" in lowercase are words, not names.
+    """
+    from anonygraph.identifiers.recognizers.name_checks import model_words
+
+    return {
+        w.lower() for w in words if not w.islower() and w.lower() not in model_words()
+    }
 
 
 _CAPITALS = "A-ZÀ-ÞА-ЯЁІЇЄҐЂЈЉЊЋЏΑ-Ω"
@@ -376,6 +450,21 @@ _CAPITALS = "A-ZÀ-ÞА-ЯЁІЇЄҐЂЈЉЊЋЏΑ-Ω"
 _TITLE_CASE = rf"[{_CAPITALS}](?:(?![{_CAPITALS}])[^\W\d_])+"
 """A word in title case: one capital, then lowercase letters ("Nguyễn",
 "Сапарова", not "TK")."""
+
+
+def word_no_one_carries(word: str) -> bool:
+    """Tell an English word of the model's vocabulary that no one is named.
+
+    "Call", "Salary": lowercase in the pinned model's vocabulary and no
+    given name or surname of any Faker locale ("Rose", "Will" are names).
+    """
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.recognizers.name_checks import (
+        known_names,
+        model_words,
+    )
+
+    return word.lower() in model_words() and fold(word) not in known_names()
 
 
 def _other_names_after(text: str, end: int) -> int:
@@ -387,8 +476,12 @@ def _other_names_after(text: str, end: int) -> int:
     from anonygraph.identifiers.recognizers.name_checks import not_names
 
     for _ in range(3):
-        m = re.match(rf" ({_TITLE_CASE})(?![\w'’.-]*\w)", text[end:])
-        if m is None or m.group(1).lower() in not_names() | _TITLES:
+        m = re.match(rf" ({_TITLE_CASE}(?:-[^\W\d_]+)*)(?![\w'’.-]*\w)", text[end:])
+        if (
+            m is None
+            or m.group(1).lower() in not_names() | _TITLES
+            or word_no_one_carries(m.group(1))
+        ):
             break
         end += m.end(1)
     return end
@@ -435,13 +528,24 @@ def _given_names_before(text: str, start: int) -> int:
             joined
             and re.match(r"[A-ZÀ-Þ]", text[start : start + 1])
             and not re.search(rf"{LABEL}$", text[:start])  # "au nom de": the cue's
+            # "Sanne de Wit" joins "de"; "il CF di Giulia" does not: a
+            # lowercase particle is the name's only after a capitalized word.
+            and (
+                not joined.group(1).islower()
+                or re.search(
+                    r"(?:[A-ZÀ-Þ][a-zà-ÿ][\w'’-]*|[A-ZÀ-Þ]\.)[ ]$",
+                    text[: joined.start(1)],
+                )
+            )
         ):
             start = joined.start(1)
             continue
-        m = re.search(rf"(?<![\w'’.-])({_TITLE_CASE}) $", text[:start])
+        # "Jean-Pierre", "Jun-jun": a hyphenated given name is one word.
+        m = re.search(rf"(?<![\w'’.-])({_TITLE_CASE}(?:-[^\W\d_]+)*) $", text[:start])
         if (
             m is None
             or m.group(1).lower() in not_names() | _TITLES
+            or word_no_one_carries(m.group(1))  # "Call John Smith": a verb
             or re.fullmatch(LABEL, m.group(0))  # "Grandma Rose": a cue word
             or m.group(1).lower() in relation_words()  # "Mammy Rose": kin
             or _cue_word(text, m.start(1), start)  # "Ask Priya": the cue's

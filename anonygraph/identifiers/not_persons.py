@@ -21,6 +21,7 @@ the span is left as the author wrote it, no other kind is guessed.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from anonygraph.identifiers.identifier import Identifier
@@ -101,12 +102,44 @@ def drop_non_persons(text: str, found: list[Identifier]) -> list[Identifier]:
                     _closes_address(text, ident, addresses)
                     or _body_field(text, ident)
                     or _where_no_name_stands(text, ident)
+                    or org_named(text, ident)
                 )
             )
         ):
             continue
         kept.append(ident)
     return kept
+
+
+ORG_RUN = kept_patterns.compile(
+    r"(?:(?<![^ \t])(?:[^\W\d_a-zà-ÿ][\w'’-]*|d[eiau]|del|della|van|von|der|la|le)"
+    r"[ ]){0,3}$"
+)
+"""Up to three words joined by single spaces before a find, none lowercase
+but a particle: the run of its name ("Klub Renang" before "Tirta Sleman",
+"Banque du" before "Cap Bon")."""
+
+
+def org_named(text: str, ident: Identifier) -> bool:
+    """Tell a find whose name's run an organization noun heads.
+
+    "Gimnasio Rambla Fit", "Rīgas Centrālā bibliotēka", "Klub Renang Tirta
+    Sleman": a word of the find, of the three words before it or the word
+    right after it opens with a stem of an organization's noun
+    (`org_contacts.ORG_HEADS`: a gym, a library, a clinic, in their
+    cognates), and is no given name or surname some Faker locale lists
+    ("Storey", "Boardman" are people's).
+    """
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.org_contacts import ORG_HEADS
+    from anonygraph.identifiers.recognizers.name_checks import known_names
+
+    line_start = text.rfind("\n", 0, ident.start) + 1
+    before = ORG_RUN.search(text, line_start, ident.start)
+    after = re.match(r"[ ]([^\W\d_][\w'’-]*)", text[ident.end :])
+    words = ident.text.split() + (before.group(0).split() if before else [])
+    words += [after.group(1)] if after else []
+    return any(ORG_HEADS.match(w) and fold(w) not in known_names() for w in words)
 
 
 def _closes_address(text: str, ident: Identifier, addresses: list[Identifier]) -> bool:

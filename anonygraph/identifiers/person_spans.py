@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.recognizers.addresses import LEADING_TYPES, STREET_TYPES
@@ -264,10 +265,41 @@ def _within_field(text: str, ident: Identifier) -> Identifier | None:
     return None
 
 
+LONG_NUMBER = kept_patterns.compile(r"\d(?:[ ]?\d){5,}")
+"""Six digits or more: an account or an ID between a label and a find."""
+
+
+def _address_labelled(prior: str) -> bool:
+    """Tell a find that an address label governs on its line.
+
+    "Domiciliation: LU28 0019 …, titulaire Luc Wagner-Schmit": an account
+    number between the label and the find is the label's value; the name
+    after it is its holder's, no place.
+    """
+    m = ADDRESS_LABEL.search(prior)
+    return m is not None and not LONG_NUMBER.search(prior, m.start())
+
+
+@lru_cache(maxsize=1)
+def _person_openers() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Return the patterns of a title opening a find and of a person's label."""
+    from anonygraph.identifiers.recognizers.names import HONORIFICS, LABEL
+
+    return (
+        kept_patterns.compile(rf"{HONORIFICS}[ \t]"),
+        kept_patterns.compile(rf"[ \t]*{LABEL}"),
+    )
+
+
 def _place_kind(text: str, ident: Identifier, addresses: list[int]) -> str | None:
     """Tell a person find that is part of an address ("ADDRESS") or a town."""
     line_start = text.rfind("\n", 0, ident.start) + 1
     prior = text[line_start : ident.start]
+    titled, labelled = _person_openers()
+    if titled.match(ident.text) or labelled.match(prior):
+        # "Preneur: M. Luc Wagner-Schmit", "Partner at same address: Will
+        # Mitchell": a title, or a label that names a person, opens it.
+        return None
     if STATE_AND_POSTCODE.match(text, ident.end):
         return "TOWN"  # "Wollongong NSW 2500"
     if (
@@ -275,7 +307,7 @@ def _place_kind(text: str, ident: Identifier, addresses: list[int]) -> str | Non
         or LEADING_FIRST.match(ident.text)
         or HOUSE_NUMBER_BEFORE.search(prior)
         or NUMBERED_PART_BEFORE.search(prior)
-        or ADDRESS_LABEL.search(prior)
+        or _address_labelled(prior)
     ):
         return "ADDRESS"
     after = re.match(r",[ \t]*", text[ident.end :])
@@ -374,6 +406,8 @@ def chat_speakers(text: str) -> list[Identifier]:
         if len(m.group("v")) >= 2
         and not any(w.isupper() and len(w) > 1 for w in m.group("v").split())
         and not any(w.lower() in not_names() for w in m.group("v").split())
+        # "العميل:", "الموظف:": one Arabic word with its article is a role.
+        and not re.fullmatch(r"ال[^\W\d_]+", m.group("v"))
     ]
     counts: dict[str, int] = {}
     for m in matches:

@@ -57,5 +57,32 @@ class OfflineEmailRecognizer(EmailRecognizer):
 
     def invalidate_result(self, pattern_text: str) -> bool:
         """Reject an organization's role address."""
-        local = pattern_text.split("@", 1)[0].lower()
-        return local in ROLE_LOCAL_PARTS or local.split(".")[0] in ROLE_LOCAL_PARTS
+        local, _, host = pattern_text.lower().partition("@")
+        return (
+            local in ROLE_LOCAL_PARTS
+            or local.split(".")[0] in ROLE_LOCAL_PARTS
+            or local in host.split(".")  # "stormur@stormur.is": the body's own name
+            or _word_no_one_carries(local)
+        )
+
+
+def _word_no_one_carries(local: str) -> bool:
+    """Tell a local part that is one word and holds no one's name.
+
+    "appeals@", "socios@", "pandc@": letters only, four or more, and no
+    given name or surname some Faker locale lists at either end of it, an
+    initial or two aside ("rwhitfield", "evargasm", "lipecastro",
+    "hopeac" are people's).
+    """
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.recognizers.name_checks import known_names
+
+    if not (local.isalpha() and len(local) >= 4):
+        return False
+    names = known_names()
+    n = len(local)
+    for i in range(3):
+        for j in range(4 + i, n + 1):
+            if (j == n or i == 0 or j >= n - 2) and fold(local[i:j]) in names:
+                return False
+    return all(fold(local[i:]) not in names for i in range(n - 3))

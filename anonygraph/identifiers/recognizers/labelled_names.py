@@ -23,15 +23,27 @@ from anonygraph.tools import kept_patterns
 PARTICLE = "al|el|bin|binti|van|von|de|da|di|du|del|la|le|dos|das"
 """Lowercase particles inside a name."""
 
-TITLE_WORD = r"[A-ZÀ-ÞĀ-ŽĐ][a-zà-ÿā-žđ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
-"""A word in title case, Latin letters with their diacritics."""
+TITLE_WORD = r"[A-ZÀ-ÞĀ-ŽĐƏ][a-zà-ÿā-žđə][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
+"""A word in title case, Latin letters with their diacritics ("Məmmədova")."""
 
 FIELD_NAME = kept_patterns.compile(
     r"(?m)^[ \t]*(?P<label>[^\W\d_][^\W\d_ \t]*(?:[ \t][^\W\d_]+)?)[ \t]*:[ \t]*"
     rf"(?P<v>{TITLE_WORD}(?: (?:(?:{PARTICLE}) )?{TITLE_WORD}){{1,3}})"
-    r"(?=[ \t]*(?:[,;(|]|$)|[ \t]{2}|\t| (?:and|und|et|y|e|i|&) )"
+    r"(?=[ \t]*(?:[,;(|،]|$)|[ \t]{2}|\t| (?:and|und|et|y|e|i|&) )"
 )
 """A line's label, a colon and a full name that ends the field."""
+
+SCRIPT_FIELD_NAME = kept_patterns.compile(
+    r"(?m)^[ \t]*(?P<label>[^\W\d_][^\W\d_ \t]*(?:[ \t][^\W\d_]+)?)[ \t]*:[ \t]*"
+    r"(?P<v>[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
+    r"(?: [^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*){1,3})"
+    r"(?=[ \t]*[,;(،])(?P<rest>[^\n]*)"
+)
+"""A line's label, a colon and two to four words of any script that end the
+field at a comma or a bracket, then the rest of the line."""
+
+ID_ON_LINE = kept_patterns.compile(r"\d(?:[ ]?\d){6,}")
+"""Seven digits or more (spaces between groups): a person's ID or phone."""
 
 
 NAME_CELL = kept_patterns.compile(
@@ -70,8 +82,57 @@ class LabelledNameRecognizer(CuedPatternRecognizer):
             # Below spaCy's 0.85: where the model read the span too, its own
             # checks (a topic, a famous name) decide; this adds what it missed.
             found.append(self.result(*m.span("v"), 0.8, "field_name"))
+        found += [
+            self.result(*span, 0.8, "script_name") for span in _script_names(text)
+        ]
         found += [self.result(*span, 0.8, "row_name") for span in _row_names(text)]
         return found
+
+
+def _script_names(text: str) -> list[tuple[int, int]]:
+    """Return the field values written in another script that name the line's person.
+
+    "Οδηγός Α: Ανδρέας Χαραλάμπους, ΑΔΤ 0981734", "Нөхөр: Энхбаярын
+    Төмөрбаатар (утас 8808 2741)", "العميل: فاطمة عبدالله العنزي، الرقم
+    المدني 291051203628": the value is in a script outside the Latin one,
+    each word capitalized where the script has case, and the rest of its line
+    holds an ID or a phone (seven digits or more) that is that person's. A
+    place ("Баянзүрх дүүрэг, 26-р хороо") has a lowercase word or no number.
+    """
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.not_persons import PLACE_AND_BODY_LABELS
+    from anonygraph.identifiers.org_contacts import ORG_HEADS
+
+    found = []
+    for m in SCRIPT_FIELD_NAME.finditer(text):
+        value = m.group("v")
+        words = value.split()
+        if (
+            PLACE_AND_BODY_LABELS.match(m.group("label").strip())
+            or not ID_ON_LINE.search(m.group("rest"))
+            or any(c.isalpha() and ord(c) <= 0x24F for c in value)
+            or any(_lowercase(w) or ORG_HEADS.match(w) for w in words)
+            # A script without case ("إذا كان فيه استرداد") shows no name by
+            # its capitals: its first word must be one some Faker locale lists.
+            or (not _cased(words[0]) and fold(words[0]) not in known_names())
+        ):
+            continue
+        found.append(m.span("v"))
+    return found
+
+
+def _lowercase(word: str) -> bool:
+    """Tell a word that opens lowercase in a script written with capitals.
+
+    Georgian's letters are lowercase to Unicode, but its names are written
+    in them without capitals ("ნინო ბერიძე").
+    """
+    return word[0].islower() and not "\u10d0" <= word[0] <= "\u10ff"
+
+
+def _cased(word: str) -> bool:
+    """Tell a word whose script writes names with a capital (Greek, Cyrillic)."""
+    return word[0].isupper()
 
 
 def _row_names(text: str) -> list[tuple[int, int]]:

@@ -60,7 +60,8 @@ def names_no_one(value: str) -> bool:
         return True
     raw = [w for w in value.split() if w not in PARTICLES]
     # "la curatela scientifica dell'Università": a phrase, not a name.
-    return bool(raw) and raw[0].islower() and any(w[:1].isupper() for w in raw)
+    # "dell'Università": a capital after an elided article counts.
+    return bool(raw) and raw[0].islower() and any(not w.islower() for w in raw)
 
 
 LEGAL_FORMS = frozenset("inc corp ltd llc llp plc gmbh ag sa bv lda".split())
@@ -326,3 +327,86 @@ def known_names() -> frozenset[str]:
             if isinstance(listed, (dict, list, tuple, set, frozenset)):
                 found.update(fold(n) for n in listed if isinstance(n, str))
     return frozenset(found)
+
+
+@lru_cache(maxsize=1)
+def model_words() -> frozenset[str]:
+    """Return the lowercase words of the pinned spaCy pipeline's vocabulary.
+
+    The strings the pipeline was shipped with (its ``vocab/strings.json``),
+    read from the package, not from the live vocabulary, which grows with
+    every text parsed. A lowercase word there is one the model met in its
+    training text: "salary", "landlord", "soy".
+    """
+    import importlib
+    import json
+    from pathlib import Path
+
+    from anonygraph.cues.engine import MODEL_PACKAGE
+
+    package = Path(importlib.import_module(MODEL_PACKAGE).__file__ or "").parent
+    words: set[str] = set()
+    for path in package.glob("*/vocab/strings.json"):
+        strings = json.loads(path.read_text("utf-8"))
+        words.update(w for w in strings if w.isalpha() and w.islower())
+    return frozenset(words)
+
+
+def common_word_opening(doc: Any, start: int, value: str) -> bool:
+    """Tell one word that opens its sentence and is a word, not a name.
+
+    "Salary will be credited", "Landlord is Deshawn Pruitt": capitalized
+    only because it opens its sentence or line, a lowercase word of the
+    model's vocabulary, and no given name or surname some Faker locale
+    lists ("Will", "Rose", "Hope" keep the model's reading).
+    """
+    from anonygraph.cues.places import fold
+
+    if " " in value or value.lower() not in model_words():
+        return False
+    if fold(value) in known_names():
+        return False
+    for token in doc:
+        if token.idx == start:
+            line_start = token.doc.text.rfind("\n", 0, start) + 1
+            return bool(
+                token.is_sent_start or not token.doc.text[line_start:start].strip()
+            )
+    return False
+
+
+def uncased_unknown(value: str) -> bool:
+    """Tell a run in a script without capitals whose first word no one carries.
+
+    Arabic, Hebrew or Thai letters are neither upper nor lower case: a
+    capital cannot tell a name there, and a first word that no Faker locale
+    lists as a given name or surname opens a phrase ("محادثة دعم": a
+    support chat). Georgian letters count as lowercase to Unicode and are
+    written without capitals, so they count as caseless too.
+    """
+    from anonygraph.cues.places import fold
+
+    first = value.split()[0] if value.split() else ""
+    letter = next((c for c in first if c.isalpha()), "")
+    caseless = bool(letter) and (
+        letter.upper() == letter.lower() or "\u10d0" <= letter <= "\u10ff"
+    )
+    return caseless and fold(first) not in known_names()
+
+
+def common_words_only(value: str) -> bool:
+    """Tell a run of words that no one carries, or a particle and one word.
+
+    "Algebraic Expressions" (a chapter's title): each word lowercase in the
+    pinned model's vocabulary and no given name or surname some Faker
+    locale lists. "de Comunicación" (of Communication): a particle opening
+    the run, one word after it.
+    """
+    from anonygraph.cues.places import fold
+
+    words = value.split()
+    if len(words) == 2 and words[0] in PARTICLES:
+        return True
+    return len(words) >= 2 and all(
+        w.lower() in model_words() and fold(w) not in known_names() for w in words
+    )

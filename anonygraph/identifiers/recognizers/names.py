@@ -23,6 +23,8 @@ from anonygraph.identifiers.recognizers.name_checks import (
     ENGLISH_SHARE,
     ORG_WORDS,
     PARTICLES,
+    common_word_opening,
+    common_words_only,
     english_share,
     foreign_stop_word,
     imperative,
@@ -36,6 +38,7 @@ from anonygraph.identifiers.recognizers.name_checks import (
     relation_words,
     state_at,
     street_word,
+    uncased_unknown,
 )
 from anonygraph.tools import kept_patterns
 
@@ -49,6 +52,10 @@ WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 CAPITAL = r"[A-ZÀ-Þ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 TITLE = r"[A-ZÀ-Þ][a-zà-ÿ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 """A word in title case: "LAB REPORT" under a heading is no name."""
+WIDE_TITLE = r"[A-ZÀ-ÞĀ-ŽĐ][a-zà-ÿā-žđ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
+"""A word in title case, Latin letters with every diacritic ("Đorđević")."""
+IN_NAME = r"(?i:de|dela|del|da|van|von)"
+"""A particle inside a name after its first word ("Cristina Dela Cruz")."""
 INITIALS = r"(?:[A-ZÀ-Þ][a-z]{0,2}\.[ \t]*)*"
 """Initials or an abbreviated given name before a name ("P.", "Ma.")."""
 FULL_TITLE = kept_patterns.compile(r"(?:Madame|Monsieur|Señora|Señor|Signora|Signor)\b")
@@ -109,7 +116,7 @@ SIGN_OFF_WORD = (
 GREETING_WORDS = frozenset(
     """hi hey hello hiya heya dear dearest hallo hola bonjour ciao olá oi yo
     morning greetings liebe lieber beste cher chère querida querido salut moin
-    servus thanks cheers regards""".split()
+    servus thanks cheers regards soy""".split()
 )
 """Words a model may take into a name's span, left out of it."""
 
@@ -137,6 +144,8 @@ class ContextNameRecognizer(CuedPatternRecognizer):
             0.9,
         ),
         ("greeting", GREETING + NAME, 0.9),
+        # Spanish "soy" (I am) before a capitalized name only: "soy milk".
+        ("self_es", r"(?i:\bsoy[ \t]+)" + NAME, 0.9),
         ("tell", r"(?i:\b(?:tell|ask|text|ping|message)[ \t]+)" + NAME, 0.9),
         ("label", LABEL + NAME, 0.9),
         ("header", HEADER + NAME, 0.9),
@@ -159,6 +168,18 @@ class ContextNameRecognizer(CuedPatternRecognizer):
             "here",
             r"(?:^|[\n!?.,][ \t]*)(?P<v>[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?),?"
             r"[ \t]+here\b",
+            0.9,
+        ),
+        # "dr. Petra Zupančič", "adv. Milice Đorđević", "Ma. Cristina Dela
+        # Cruz": a short abbreviation (a title in many languages) before two
+        # or three capitalized words, the first a name Faker lists; a short
+        # word after an article ends a sentence ("the end. Anna").
+        (
+            "abbreviated_title",
+            r"(?<![\w.])(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bmy )(?<!\bour )"
+            r"(?:[a-zà-žđ]{1,3}|[A-Z][a-z]{1,3})\.[ \t]+"
+            rf"(?P<v>{WIDE_TITLE}(?:[ \t]+(?:{IN_NAME}[ \t]+)?{WIDE_TITLE}){{1,2}})"
+            r"(?![\w'’-])",
             0.9,
         ),
         # "Eleanor Brandt <ellie@example.org>": a mailbox's display name.
@@ -206,12 +227,17 @@ class ContextNameRecognizer(CuedPatternRecognizer):
             pattern for name, pattern, _ in self.compiled if name in ("label", "tell")
         }
         self.title = next(p for name, p, _ in self.compiled if name == "title")
+        self.abbreviated = next(
+            p for name, p, _ in self.compiled if name == "abbreviated_title"
+        )
 
     def span(
         self, match: re.Match[str], text: str, nlp_artifacts: Any
     ) -> tuple[int, int] | None:
         """Cut the candidate down to its name words, or reject it."""
         start = match.start("v")
+        if match.re is self.abbreviated and not _known_first(match.group("v")):
+            return None  # "e.g. Google Drive": a name Faker lists must open it
         end = _name_end(match.group("v"), lower_ok=match.re in self.lower_ok)
         if (
             match.re is self.title
@@ -236,6 +262,14 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         return (start, start + end) if end else None
 
 
+def _known_first(value: str) -> bool:
+    """Tell a run whose first word is a given name or surname Faker lists."""
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.recognizers.name_checks import known_names
+
+    return fold(value.split()[0]) in known_names()
+
+
 def _proper_mid_sentence(nlp_artifacts: Any, text: str, start: int) -> bool:
     """Tell a capitalized proper noun that does not open its sentence."""
     if not text[start : start + 1].isupper():
@@ -245,6 +279,7 @@ def _proper_mid_sentence(nlp_artifacts: Any, text: str, start: int) -> bool:
             following = token.nbor(1) if token.i + 1 < len(token.doc) else None
             return bool(
                 token.pos_ == "PROPN"
+                and len(token.text) >= 2  # "tenant B": a party's letter
                 and not token.is_sent_start
                 and token.text.istitle()
                 and token.text.lower() not in GREETING_WORDS | ORG_WORDS
@@ -328,6 +363,13 @@ def _name_end(candidate: str, *, lower_ok: bool) -> int:
             and bare.islower()
             and (taken == 0 or lowercase)
             and taken < 2
+            # "Hola, soy Florencia": a lowercase word before a capitalized
+            # one is the sentence's verb or particle; the name follows it.
+            and not (
+                taken == 0
+                and i + 1 < len(words)
+                and words[i + 1].group(0)[:1].isupper()
+            )
         ):
             lowercase = True
             taken += 1
@@ -370,6 +412,13 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 first.group(1).lower() in GREETING_WORDS
             ):
                 start += first.end()
+            # Nor a greeting and a title's abbreviation ("Spoštovani g. Matej
+            # Novak"): the name starts after the abbreviation.
+            if abbreviation := re.match(
+                r"(?:[^\W\d_]+[ \t]+)?[a-zà-ž]{1,4}\.[ \t]+(?=[A-ZÀ-Þ])",
+                text[start:end],
+            ):
+                start += abbreviation.end()
             # Nor a lowercase word before the name ("chị Minh": a kinship
             # word, which still tells a name in a text not in English), a
             # particle aside, nor an opening quote.
@@ -399,6 +448,13 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             # does not read as a proper noun is a word, not a name.
             if " " not in value and _common_word(nlp_artifacts.tokens, start):
                 continue
+            # "Salary will be credited": a word capitalized as its sentence's first.
+            if common_word_opening(nlp_artifacts.tokens, start, value):
+                continue
+            # "Algebraic Expressions", "de Comunicación": a title of words
+            # no one carries, or a particle and one word, names no one.
+            if common_words_only(value):
+                continue
             # "a Weegie", "Wah lau", "Perth Amboy": one word the parse reads
             # as a common noun's determiner's, an interjection or a modifier
             # of another proper noun or unknown word is no one's name.
@@ -420,6 +476,10 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             # The English model reads capitalized nouns of other languages
             # ("Daten", "Placa") as names; there only a full name counts.
             if not english and (words_found < 2 or foreign_stop_word(value)):
+                continue
+            # In a script without capitals ("محادثة دعم", "سوار ذهب") the
+            # model has no case to go by: a name Faker lists must open it.
+            if uncased_unknown(value):
                 continue
             result.start, result.end = start, end
             kept.append(result)

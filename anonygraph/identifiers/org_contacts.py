@@ -1,0 +1,167 @@
+"""An organization's public line, told by where the number stands, in any language.
+
+The phone recognizer leaves a number its cue words call a desk's
+("Helpdesk:", "our office"); many letters, forms and receipts name the
+organization instead and put its line beside the name, in a language
+whose desk words we do not list. Two places make a number the
+organization's, not a person's:
+
+- the text's heading: the first line of a text of several lines, holding
+  no person's name and no word by which the writer offers their own
+  number ("Rīgas Centrālā bibliotēka (…), tālr. 67 037 700", "محل الذهبي
+  للرهونات، عمّان (هاتف المحل 06 465 9900)");
+- the clause of an organization's name: a word headed by an organization
+  noun (a clinic, a surgery, a board, an information centre, in their
+  cognates across languages) before the number in its clause, after any
+  person's name there ("GP: Dr Rhodri Bevan, Taff Vale Surgery 01443 …",
+  "the Residential Tenancies Board can be reached on 0818 …").
+
+The number stays as the author wrote it; a person's number beside their
+name or their own label ("Mobile", "my") is still replaced.
+"""
+
+from __future__ import annotations
+
+import re
+
+from anonygraph.identifiers.identifier import Identifier
+from anonygraph.tools import kept_patterns
+
+NUMBER_KINDS = frozenset({"PHONE", "NUMBER"})
+"""Kinds of a find that may be an organization's line."""
+
+HEADING_PLACES = frozenset({"ADDRESS", "POSTCODE"})
+"""Kinds a letterhead holds beside its line: the organization's address."""
+
+BANK_HEADS = kept_patterns.compile(r"(?i)bank|banco|banque|banca|بنك|مصرف")
+"""Organization nouns that name a bank: a bank's name before an account
+number is where a person keeps it ("Bank: Zanaco, account 0874 …")."""
+
+ORG_HEADS = kept_patterns.compile(
+    r"(?i)(?<![^\W\d_])(?:surger(?:y|ies)|clinic|klinik|cl[ií]nica|clinique|"
+    r"pharmac|farmac|apothe|apotek|dental|dentist|ambulant|hospital|h[ôo]pital|"
+    r"ospedale|spital|bolnic|board|council|ministr|municipal|op[ćc]ina|comune|"
+    r"mairie|ayuntamiento|prefeitura|bibliot|library|museum|museo|mus[ée]e|"
+    r"gimnas|gym|fitness|centre|center|centro|zentrum|centar|центр|център|"
+    r"school|schule|escuela|[ée]cole|escola|scuola|skola|[šs]kola|college|"
+    r"coll[èe]ge|colegio|universit|hotel|restaurant|caf[ée]|bakery|shop|store|"
+    r"tienda|magasin|studio|estudio|servic|servizi|agency|agencia|agentur|insurance|assur|"
+    r"versicher|seguro|ασφαλ|informa[cçțtz]|информ|info(?![^\W\d_])|infolin|hotline|bank|banco|banque|banca|"
+    r"r[ée]ception|recepci|recep[çc][ãa]o|accueil|r[ée]clam|bursar|portaria|"
+    r"concierge|club|klub|secretar|sekretar|kanzlei|notar|registry|registrar|"
+    r"محل|متجر|مكتب|مستشفى|عيادة|صيدلية|بنك|مصرف|شركة|مدرسة|جامعة|مركز)"
+)
+"""Stems of the nouns that head an organization's name or its desk, in the
+languages of the texts we read ("Zobni ambulanti", "bibliotēka", "Surgery",
+"infolinka", "Информационен център", "محل الذهبي")."""
+
+OWN_NUMBER = kept_patterns.compile(
+    r"(?i)\b(?:me|my|mine|i|i'm|mich|mir|mein\w*|moi|mon|ma|mi|mio|mia|meu|"
+    r"minha|mój|moja|mig|min|mitt|mobile?|móvil|celular|cell|handy|whats ?app|"
+    r"home|private?|personal|privat|casa|your|yours|votre|vos|ihre?|deine?|"
+    r"tu|tus|seu|sua|uw|jouw)\b"
+)
+"""Words by which a writer offers their own number or asks for the reader's
+("confirm your … account 43917285"), or a person's line."""
+
+CLAUSE_END = kept_patterns.compile(r"[.!?][ \t]+(?=[^\W\d_])|;[ \t]|\n")
+"""Where the clause a number closes begins: after a sentence's stop or a line
+("tel. 04 574 …" is an abbreviation's stop)."""
+
+
+def keep_org_contacts(text: str, found: list[Identifier]) -> list[Identifier]:
+    """Drop the numbers that stand as an organization's public line.
+
+    Args:
+        text: The text the finds are in.
+        found: Non-overlapping finds sorted by start.
+
+    Returns:
+        ``found`` without the numbers of a heading or of an organization's
+        clause (see the module docstring).
+
+    """
+    persons = [i for i in found if i.kind == "PERSON"]
+    return [
+        i
+        for i in found
+        if not (
+            (
+                i.kind in NUMBER_KINDS
+                and (_in_heading(text, i, found) or _in_org_clause(text, i, persons))
+            )
+            # "Pay to club a/c 38-9014-…", "to school account 0917 …": the
+            # organization's account, named before it.
+            or (
+                i.kind == "BANK_ACCOUNT"
+                and _in_org_clause(text, i, persons, banks=False)
+            )
+        )
+    ]
+
+
+def _in_heading(text: str, ident: Identifier, found: list[Identifier]) -> bool:
+    """Tell a number on the first line of a text of several lines, a heading's.
+
+    A heading holds no other identifier than the organization's address: a
+    log's first line ("… cust_id=… phone=+91-… from 2405:201:…") is a
+    record, not one.
+    """
+    first_end = text.find("\n")
+    if first_end < 0 or ident.end > first_end or not text[first_end:].strip():
+        return False
+    prior = text[: ident.start]
+    return (
+        len(re.findall(r"[^\W\d_]{2,}", prior)) >= 2
+        and not any(
+            f.start < first_end and f.kind not in NUMBER_KINDS | HEADING_PLACES
+            for f in found
+        )
+        and not OWN_NUMBER.search(text[:first_end])
+    )
+
+
+def _in_org_clause(
+    text: str, ident: Identifier, persons: list[Identifier], *, banks: bool = True
+) -> bool:
+    """Tell a number whose clause names an organization before it.
+
+    Without ``banks`` a bank's name does not count (an account number sits
+    beside the bank that keeps it).
+    """
+    clause_start = 0
+    for m in CLAUSE_END.finditer(text, 0, ident.start):
+        clause_start = m.end()
+    clause = text[clause_start : ident.start]
+    if OWN_NUMBER.search(clause):
+        return False
+    heads = [
+        m
+        for m in ORG_HEADS.finditer(clause)
+        if not _in_capitals(clause, m) and (banks or not BANK_HEADS.match(m.group(0)))
+    ]
+    if not heads:
+        return False
+    last = heads[-1]
+    if not any(clause_start <= p.start < ident.start for p in persons):
+        return True
+    # "GP: Dr Rhodri Bevan, Taff Vale Surgery 01443 …": beside a person, only
+    # the organization's own name right before the number makes it its line
+    # ("Bill Harrow (board secretary) at (512) …" gives his).
+    word_end = re.match(r"[^\W\d_]*", clause[last.end() :])
+    rest = clause[last.end() + (word_end.end() if word_end else 0) :]
+    named = clause[last.start()].isupper() or re.search(
+        r"['’]s[ \t]+$",
+        clause[: last.start()],  # "Dr Sandhu's surgery (01536 …)"
+    )
+    return bool(named) and bool(NAME_TO_NUMBER.fullmatch(rest))
+
+
+NAME_TO_NUMBER = kept_patterns.compile(r"[ \t,:(–-]*(?:(?i:tel|ph|phone)\.?[ \t:]*)?")
+"""What stands between an organization's name and its number."""
+
+
+def _in_capitals(clause: str, m: re.Match[str]) -> bool:
+    """Tell a stem whose word is written in capitals ("INFO" is a log's level)."""
+    word = re.match(r"[^\W\d_]+", clause[m.start() :])
+    return word is not None and word.group(0).isupper() and word.group(0).isascii()
