@@ -504,6 +504,12 @@ def _cue_word(text: str, word_start: int, name_start: int) -> bool:
     return False
 
 
+_NICKNAME = kept_patterns.compile(
+    r"(?<![\w'’.-])([A-ZÀ-Þ][a-zà-ÿ][\w'’-]*) (['\"‘“(][A-ZÀ-Þ][\w-]*['\"’”)]) $"
+)
+"""A given name and a quoted or bracketed nickname before a surname."""
+
+
 def _given_names_before(text: str, start: int) -> int:
     """Widen a surname's mention over the given names right before it.
 
@@ -539,6 +545,12 @@ def _given_names_before(text: str, start: int) -> int:
             )
         ):
             start = joined.start(1)
+            continue
+        # "Eustace 'Bunny' Forbes": a quoted nickname between a given name
+        # and the surname is the same person's.
+        nick = _NICKNAME.search(text[:start])
+        if nick and nick.group(1).lower() not in not_names():
+            start = nick.start(2)
             continue
         # "Jean-Pierre", "Jun-jun": a hyphenated given name is one word.
         m = re.search(rf"(?<![\w'’.-])({_TITLE_CASE}(?:-[^\W\d_]+)*) $", text[:start])

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.person_spans import SPACY
@@ -103,12 +104,26 @@ def drop_non_persons(text: str, found: list[Identifier]) -> list[Identifier]:
                     or _body_field(text, ident)
                     or _where_no_name_stands(text, ident)
                     or org_named(text, ident)
+                    or _demonym(ident.text)
                 )
             )
         ):
             continue
         kept.append(ident)
     return kept
+
+
+def _demonym(value: str) -> bool:
+    """Tell a people's name ("Lithuanian", "Kiwis"): what someone is, no one."""
+    folded = _fold(value)
+    return folded in _demonyms() or folded.removesuffix("s") in _demonyms()
+
+
+@lru_cache(maxsize=1)
+def _demonyms() -> frozenset[str]:
+    from anonygraph.cues.places import demonyms
+
+    return frozenset(_fold(word) for word in demonyms())
 
 
 ORG_RUN = kept_patterns.compile(

@@ -247,6 +247,15 @@ class ContextNameRecognizer(CuedPatternRecognizer):
             return None  # "Madame Bovary": a title and one word may be a book's
         if end and text[start].islower() and not noun_at(nlp_artifacts, start):
             return None  # "I'm meeting", "hey so": a verb or an adverb, no name
+        if (
+            end
+            and text[start].islower()
+            and not _known_first(text[start : start + end])
+            and capitalizing_writer(text)
+        ):
+            # "I am woman", "Eh bro", "I'm game": a writer who capitalizes
+            # "I" and sentence starts would capitalize a name too.
+            return None
         if end and match.re in self.self_cues and state_at(nlp_artifacts, start):
             return None  # "I'm Dutch", "it's hilarious": what one is, no name
         if (
@@ -260,6 +269,23 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         if end and re.match(r"[-'’]?[^\W_]", text[start + end :]):
             return None  # "Brother TN-2420": part of a longer code, no name
         return (start, start + end) if end else None
+
+
+_LOWER_I = kept_patterns.compile(r"(?<![\w'’])i(?:'m|’m|m|'ve|'d|'ll)?(?![\w'’])")
+_SENTENCE_START = kept_patterns.compile(r"(?:^|[.!?]\s+|\n\s*)([^\W\d_])")
+
+
+def capitalizing_writer(text: str) -> bool:
+    """Tell a text whose writer capitalizes: "I" and most sentence starts.
+
+    Chat that writes "i" or opens its sentences in lowercase may write a
+    name in lowercase too ("hey its maria"); a text that does neither would
+    not.
+    """
+    if _LOWER_I.search(text):
+        return False
+    starts = [m.group(1) for m in _SENTENCE_START.finditer(text)]
+    return bool(starts) and sum(c.isupper() for c in starts) * 2 > len(starts)
 
 
 def _known_first(value: str) -> bool:
