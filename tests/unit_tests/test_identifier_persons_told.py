@@ -81,3 +81,20 @@ def test_when_two_relatives_share_a_surname_then_each_has_a_number() -> None:
     out = IdentifierBook().replace(text)
     assert "[PERSON_1], 88" in out
     assert "including [PERSON_2] of Toronto" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Borned over on Hatteras though, moved after school.", []),
+        # Counter-case: a name after "on" that Faker lists stays a person.
+        (
+            "I rely on Maria Lopez for lifts; text me at ana.ruiz@example.com.",
+            ["Maria Lopez"],
+        ),
+    ],
+)
+def test_when_one_unknown_word_follows_on_then_it_is_no_person(
+    text: str, expected: list[str]
+) -> None:
+    assert persons(text) == expected

@@ -162,6 +162,10 @@ def place_after_locative(text: str, start: int, value: str) -> bool:
         return False
     word = before.group(1).lower()
     whole = text[run_start : start + len(value)]
+    if word == "on" and " " not in whole.strip():
+        # "born on Hatteras", "a week on Rathlin": one word after "on" that
+        # no Faker locale lists as a name is an island or a street, no one.
+        return fold(value) not in known_names()
     return word in PLACE_ONLY or (
         word in LOCATIVES and (fold(value) in gazetteer() or fold(whole) in gazetteer())
     )
