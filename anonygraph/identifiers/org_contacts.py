@@ -33,6 +33,19 @@ NUMBER_KINDS = frozenset({"PHONE", "NUMBER"})
 HEADING_PLACES = frozenset({"ADDRESS", "POSTCODE"})
 """Kinds a letterhead holds beside its line: the organization's address."""
 
+CONTACT_KINDS = NUMBER_KINDS | HEADING_PLACES | {"URL"}
+"""Kinds of an organization's contact under its heading or marked public."""
+
+PUBLIC = kept_patterns.compile(
+    r"(?i)(?<![^\W\d_])(?:public|publique?|p[úu]blic[oa]|pubblic[oa]|"
+    r"öffentlich\w*|offentlig|publiczn\w*)(?![^\W\d_])"
+)
+"""The word by which a writer marks a contact as public ("720 Chuy Ave
+(public)", "# public contact in footer: …", "Carpets (public): …")."""
+
+HEADING_LINES = 3
+"""Lines a letterhead spans at most: the name and a line or two of contacts."""
+
 BANK_HEADS = kept_patterns.compile(r"(?i)bank|banco|banque|banca|بنك|مصرف")
 """Organization nouns that name a bank: a bank's name before an account
 number is where a person keeps it ("Bank: Zanaco, account 0874 …")."""
@@ -82,11 +95,13 @@ def keep_org_contacts(text: str, found: list[Identifier]) -> list[Identifier]:
 
     """
     persons = [i for i in found if i.kind == "PERSON"]
+    letterhead = _letterhead_end(text, found)
     return [
         i
         for i in found
         if not (
-            (
+            (i.kind in CONTACT_KINDS and (i.end <= letterhead or _public(text, i)))
+            or (
                 i.kind in NUMBER_KINDS
                 and (_in_heading(text, i, found) or _in_org_clause(text, i, persons))
             )
@@ -98,6 +113,50 @@ def keep_org_contacts(text: str, found: list[Identifier]) -> list[Identifier]:
             )
         )
     ]
+
+
+def _letterhead_end(text: str, found: list[Identifier]) -> int:
+    """Return where the text's letterhead ends, or 0 where it has none.
+
+    A letterhead is the text's first lines, up to `HEADING_LINES`, before a
+    blank line and before the first line that holds a person's name or a
+    word by which a writer offers their own contact ("SUNVELD ENERGY (PVT)
+    LTD — QUOTATION" over "12 Kelvin Road North, Harare · +263 …", "Office:
+    880 Commerce Street …" under a tax office's name). A first line that is
+    a name alone ("Jane Doe" over her address) opens none.
+    """
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.recognizers.name_checks import known_names
+
+    # A person's name, mailbox, birth date or card on a line makes it theirs;
+    # a company's registration number may read as a national ID.
+    persons = [
+        i
+        for i in found
+        if i.kind not in CONTACT_KINDS | {"NATIONAL_ID", "BANK_ACCOUNT"}
+    ]
+    end = 0
+    for index, line in enumerate(text.split("\n")[:HEADING_LINES]):
+        start = end + 1 if index else 0
+        if not line.strip() or OWN_NUMBER.search(line):
+            break
+        if any(start <= p.start <= start + len(line) for p in persons):
+            break
+        words = re.findall(r"[^\W\d_]+", line)
+        if index == 0 and len(words) <= 4 and words and fold(words[0]) in known_names():
+            return 0
+        end = start + len(line)
+    return end if text[end:].strip() else 0
+
+
+def _public(text: str, ident: Identifier) -> bool:
+    """Tell a contact its line marks public, before it or right after it."""
+    line_start = text.rfind("\n", 0, ident.start) + 1
+    before = text[line_start : ident.start]
+    after = re.match(r"[ \t]*\(([^()\n]{1,20})\)", text[ident.end :])
+    return (bool(PUBLIC.search(before)) and not OWN_NUMBER.search(before)) or bool(
+        after and PUBLIC.search(after.group(1))
+    )
 
 
 def _in_heading(text: str, ident: Identifier, found: list[Identifier]) -> bool:
