@@ -30,6 +30,10 @@ ROLE_LABELS = [
     ("x\nالمشترك: جورجيت إلياس خوري\nالهاتف: 03 418 276", "جورجيت إلياس خوري"),
     ("x\nကျောင်းသားအမည် − မောင်ထက်ဝေယံ\nx", "မောင်ထက်ဝေယံ"),
     ("Borrower: Ma. Cristina Dela Cruz-Villanueva\nMobile: 0917", "Cristina Dela"),
+    ("x\nName, Vorname: Schwarzkopf, Lioba\nGeburtsort: Kitzingen", "Lioba"),
+    ("x\nCustomer / العميل: سالم بن حمد الحارثي (Salim)\nx", "سالم بن حمد الحارثي"),
+    ("Retrait prévu : 13/03/2026. Technicien : Yao (code T-07).", "Yao"),
+    ("x\nPersoană de contact suplimentară: Ion (fiul), 068 305 911.", "Ion"),
     (
         "team_id,member,role,email\nT-031,Aizhan Toktogulova,lead,a@b.example.kg\n"
         "T-031,Saltanat,design,s@c.example.ru",
@@ -54,6 +58,7 @@ NOT_NAMES = [
     ),
     ("name;price;sku\nKettle Deluxe;49.00;KT-200", "Kettle Deluxe"),
     ("Member: Gold\nRenewal: 2026-04-01", "Gold"),
+    ("Technician: Dyson\nModel: V11", "Dyson"),
     ("Client: Universidade Kwanza Sul\nTel: 222 000 111", "Universidade Kwanza Sul"),
 ]
 

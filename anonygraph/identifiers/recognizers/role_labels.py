@@ -52,7 +52,10 @@ PERSON_LABELS = frozenset(
     vendedor|vendeur|verkäufer|продавец|witness|testigo|témoin|zeuge|свидетель|
     beneficiary|beneficiario|bénéficiaire|begünstigter|insured|asegurado|
     assuré|versicherter|policyholder|titular|titulaire|inhaber|inhaberin|
-    владелец|owner|propietario|propriétaire|eigentümer|الاسم|اسم|المشترك|
+    владелец|owner|propietario|propriétaire|eigentümer|filiação|filiación|
+    filiation|advisor|adviser|service advisor|technician|technicien|técnico|
+    técnica|tecnico|captain|capitán|capitaine|steersman|skipper|coach|trainer|
+    caller|operator|operador|opérateur|prepared by|vorname|nachname|الاسم|اسم|المشترك|
     المشتركة|العميل|العميلة|المريض|المريضة|الطالب|الطالبة|المرسل|المستلم|
     الزوج|الزوجة|الأب|الأم|المستأجر|صاحب الطلب|مقدم الطلب|שם|לקוח|מטופל|
     nama|nama lengkap|pelanggan|pasien|siswa|mahasiswa|ชื่อ|ผู้ป่วย|
@@ -85,14 +88,18 @@ name's field ("入居者氏名", "ကျောင်းသားအမည်")."
 WORD = rf"{LETTER}(?:{LETTER}|['’.-])*"
 """A word of a name: letters, apostrophes, hyphens and an initial's stop."""
 
+SECOND_FIELD = kept_patterns.compile(rf"[ \t]*,[ \t]*{WORD}(?=[ \t]*(?:$|\n|[,;(]))")
+"""A comma and a second name's word ending the field."""
+
 ROLE_FIELD = kept_patterns.compile(
-    rf"(?m)^[ \t]*(?P<label>{LETTER}(?:{LETTER}|[.'’])*(?:[ \t]{LETTER}+){{0,2}})"
+    rf"(?m)(?:^|(?<=[.;·][ ]))[ \t]*(?P<label>{LETTER}(?:{LETTER}|[.'’])*"
+    rf"(?:(?:[ \t]|[ \t]?[/,][ \t]?){LETTER}+){{0,3}})"
     r"(?:[ \t]*[:：]|[ \t]+[−–—-])[ \t\u3000]*"
     rf"(?P<v>{WORD}(?:[ \u3000]{WORD}){{0,3}})"
-    r"(?=[ \t\u3000]*(?:$|[,;(（、،|+/]|[ \t]{2}))"
+    r"(?=[ \t\u3000]*(?:$|[,;(（、،|+/]|[ \t]{2})|[ \t]+(?:e|y|i|and|et|und)[ \t])"
 )
-"""A line's label, a colon or a spaced dash, and one to four words that end
-the field."""
+"""A label opening a line or a sentence ("… 13/03/2026. Technicien : Yao"),
+a colon or a spaced dash, and one to four words that end the field."""
 
 PARTICLES = frozenset(
     "al el bin binti bint ibn van von de da di du del della la le dos das y e "
@@ -117,14 +124,17 @@ class RoleLabelNameRecognizer(CuedPatternRecognizer):
         found = [
             self.result(
                 m.start("v") + _title_length(m.group("v")),
-                m.end("v"),
+                _second_field_end(text, m),
                 0.8,
                 "role_label",
             )
             for m in matches
             if labels[m.group("label").strip().lower()] == 1
             and _person_label(m.group("label"))
-            and _name_shape(m.group("v"), alone=False)
+            and _name_shape(
+                text[m.start("v") : _second_field_end(text, m)].replace(",", " "),
+                alone=_bracket_after(text, m.end("v")),
+            )
             and (_cased(m.group("v")) or _name_field(text, m))
         ]
         found += [self.result(*s, 0.8, "name_column") for s in _column_names(text)]
@@ -141,10 +151,46 @@ def _title_length(value: str) -> int:
     return m.end() if m else 0
 
 
+def _second_field_end(text: str, m: re.Match[str]) -> int:
+    """Return where the value ends, over a second field a label of two names.
+
+    "Name, Vorname: Schwarzkopf, Lioba": the label's comma says the value's
+    comma parts the surname from the given name.
+    """
+    if "," in m.group("label"):
+        rest = SECOND_FIELD.match(text, m.end("v"))
+        if rest:
+            return rest.end()
+    return m.end("v")
+
+
+def _bracket_after(text: str, end: int) -> bool:
+    """Tell a value a bracket of its own details follows ("Yao (code T-07)").
+
+    A plan's or a product's one word ("Member: Gold") takes none; a person's
+    does: an extension, a staff code, a kinship ("Ion (fiul)").
+    """
+    return re.match(r"[ \t]*[(（]", text[end:]) is not None
+
+
 def _person_label(label: str) -> bool:
-    """Tell a label that names a person's role or a name field."""
-    folded = " ".join(label.lower().split()).strip(".")
-    return folded in PERSON_LABELS or any(mark in label for mark in NAME_MARKS)
+    """Tell a label that names a person's role or a name field.
+
+    A label in two languages ("Customer / العميل") or of two fields ("Name,
+    Vorname") counts when one of its parts does.
+    """
+    parts = [" ".join(p.lower().split()).strip(".") for p in re.split(r"[/,]", label)]
+    return any(
+        p in PERSON_LABELS or p.split(" ")[0] in PERSON_HEADS for p in parts
+    ) or any(mark in label for mark in NAME_MARKS)
+
+
+PERSON_HEADS = frozenset(
+    "persoană persoana persona pessoa personne person contact contacto kontakt "
+    "contatto".split()
+)
+"""First words of a longer label that names a person ("Persoană de contact
+suplimentară", "Contact person")."""
 
 
 NAME_FIELDS = frozenset(
@@ -189,8 +235,9 @@ def _name_shape(value: str, *, alone: bool = True) -> bool:
 
     In a script with capitals each word but a particle opens with one; no
     word is an organization's noun ("Universidade", "Clinic"). A word of
-    Latin letters alone must be a listed name unless ``alone`` (a column
-    headed "member" says so): "Member: Gold" names a plan.
+    Latin letters alone must be a listed name and the value no place of the
+    gazetteer ("To: Santa Monica") unless ``alone`` (a column headed "member"
+    or a bracket of details after it says so): "Member: Gold" names a plan.
     """
     from anonygraph.cues.places import fold, gazetteer
     from anonygraph.identifiers.org_contacts import ORG_HEADS
@@ -210,7 +257,7 @@ def _name_shape(value: str, *, alone: bool = True) -> bool:
             or (word[0].islower() and lowered not in PARTICLES)
         ):
             return False
-    if words[0].islower() or gazetteer().get(fold(value)) is not None:
+    if words[0].islower() or (not alone and gazetteer().get(fold(value)) is not None):
         return False
     # One word in Latin letters may be a plan's or a product's name ("Member:
     # Gold"): only a listed given name or surname counts alone.
