@@ -13,16 +13,21 @@ line itself, whatever the language:
   course, a group or a place ("Educație: UBB Cluj, Informatică Economică");
 - one word that stands where no name does: the whole of a text's first
   sentence, a greeting opening it ("Sawubona. I'm ..."), or a participle
-  spelled as said, its g left out ("Fixin' to turn 45").
+  spelled as said, its g left out ("Fixin' to turn 45");
+- a phrase of a line not in English that no listed name, title or contact
+  backs ("Ziua Națională a Vinului", "Comprobante de envío").
 
 Only the model's own finds are dropped (a cue's, "Dear Ms Byrne", stays):
-the span is left as the author wrote it, no other kind is guessed.
+the span is left as the author wrote it, no other kind is guessed; only a
+find right after a street's word or "domiciliada en" ("1520 c/ Tomás
+Romero Pereira") is kept, as the address the text says it is.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.person_spans import SPACY
@@ -94,6 +99,14 @@ def drop_non_persons(text: str, found: list[Identifier]) -> list[Identifier]:
     addresses = [i for i in found if i.kind == "ADDRESS"]
     kept = []
     for ident in found:
+        if (
+            ident.kind == "PERSON"
+            and ident.recognizer == SPACY
+            and STREET_BEFORE.search(text, 0, ident.start) is not None
+        ):
+            # The street or district of an address: it goes as the address's.
+            kept.append(replace(ident, kind="ADDRESS"))
+            continue
         if ident.kind == "PERSON" and (
             _fold(ident.text) in GREETINGS
             or (
@@ -141,6 +154,16 @@ def org_named(text: str, ident: Identifier) -> bool:
     words = ident.text.split() + (before.group(0).split() if before else [])
     words += [after.group(1)] if after else []
     return any(ORG_HEADS.match(w) and fold(w) not in known_names() for w in words)
+
+
+STREET_BEFORE = kept_patterns.compile(
+    r"(?i)(?<![^\W\d_])(?:c/|esq\.|esquina|calle|avda?\.|avenida|rua|jl\.|jalan|"
+    r"domiciliad[oa][ \t]+en|domicilio[ \t]+en|resident[ea][ \t]+en)[ \t]*$"
+)
+"""A street's word, the Spanish "c/" (the cross street) or "domiciliada en"
+right before a find: the name is a street's or a district's, named for
+someone ("… 1520 c/ Tomás Romero Pereira", "domiciliada en Barrio San
+Pedro"), and goes as part of the address."""
 
 
 def _closes_address(text: str, ident: Identifier, addresses: list[Identifier]) -> bool:

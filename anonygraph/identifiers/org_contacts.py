@@ -60,7 +60,7 @@ ORG_HEADS = kept_patterns.compile(
     r"school|schule|escuela|[ée]cole|escola|scuola|skola|[šs]kola|college|"
     r"coll[èe]ge|colegio|universi[td]|institut(?!ion)|academ|akadem|cooperativ|"
     r"associa|asociaci|fundaci|funda[çc][ãa]o|foundation|administra|"
-    r"kinderopvang|kindergarten|liceo|lyc[ée]e|hotel|restaurant|caf[ée]|bakery|shop|store|"
+    r"kinderopvang|kindergarten|liceo|lyc[ée]e|desk(?![^\W\d_])|hotel|restaurant|caf[ée]|bakery|shop|store|"
     r"tienda|magasin|studio|estudio|servic|servizi|agency|agencia|agentur|insurance|assur|"
     r"versicher|seguro|ασφαλ|informa[cçțtz]|информ|info(?![^\W\d_])|infolin|hotline|bank|banco|banque|banca|"
     r"r[ée]ception|recepci|recep[çc][ãa]o|accueil|r[ée]clam|bursar|portaria|"

@@ -112,3 +112,15 @@ def test_when_a_title_or_a_contact_stands_by_a_foreign_name_then_it_is_a_person(
     text: str, span: str
 ) -> None:
     assert any(span in p for p in persons(text)), persons(text)
+
+
+def test_when_a_street_word_precedes_the_models_name_then_it_goes_as_the_address() -> (
+    None
+):
+    text = (
+        "entre el Sr. Osvaldo Benítez, domiciliado en Calle Mcal. Estigarribia 1520 "
+        "c/ Tomás Romero Pereira, Encarnación, tel. (0985) 612 447."
+    )
+    found = [(i.kind, i.text) for i in find_identifiers(text)]
+    assert not any(k == "PERSON" and "Romero" in t for k, t in found), found
+    assert any(k == "ADDRESS" and "Romero" in t for k, t in found), found
