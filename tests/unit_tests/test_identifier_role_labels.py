@@ -124,3 +124,16 @@ def test_when_a_street_word_precedes_the_models_name_then_it_goes_as_the_address
     found = [(i.kind, i.text) for i in find_identifiers(text)]
     assert not any(k == "PERSON" and "Romero" in t for k, t in found), found
     assert any(k == "ADDRESS" and "Romero" in t for k, t in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "bracket", "expected"),
+    [
+        ("x\n緊急連絡先：宮坂 浩司（父）090-6218-4457", "父", False),
+        ("x\n入居者氏名：宮坂 瑞穂（みやさか みずほ）\nx", "みやさか みずほ", True),
+    ],
+)
+def test_when_a_bracket_after_a_name_holds_one_letter_then_it_is_no_name(
+    text: str, bracket: str, expected: bool
+) -> None:
+    assert (bracket in persons(text)) is expected, persons(text)
