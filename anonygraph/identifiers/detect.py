@@ -186,7 +186,8 @@ def _names_in_other_scripts(text: str, found: list[Identifier]) -> list[Identifi
         if ident.kind != "PERSON":
             continue
         m = NATIVE_SCRIPT.match(text, ident.end)
-        if m and any(c.isalpha() for c in m.group("v")):
+        # Two letters at least: "（父）" after a name says whose father it is.
+        if m and sum(c.isalpha() for c in m.group("v")) >= 2:
             start, end = m.span("v")
             extra.append(
                 Identifier("PERSON", start, end, m.group("v"), 0.6, "NameMention")

@@ -13,16 +13,21 @@ line itself, whatever the language:
   course, a group or a place ("Educație: UBB Cluj, Informatică Economică");
 - one word that stands where no name does: the whole of a text's first
   sentence, a greeting opening it ("Sawubona. I'm ..."), or a participle
-  spelled as said, its g left out ("Fixin' to turn 45").
+  spelled as said, its g left out ("Fixin' to turn 45");
+- a phrase of a line not in English that no listed name, title or contact
+  backs ("Ziua Națională a Vinului", "Comprobante de envío").
 
 Only the model's own finds are dropped (a cue's, "Dear Ms Byrne", stays):
-the span is left as the author wrote it, no other kind is guessed.
+the span is left as the author wrote it, no other kind is guessed; only a
+find right after a street's word or "domiciliada en" ("1520 c/ Tomás
+Romero Pereira") is kept, as the address the text says it is.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 from functools import lru_cache
 
 from anonygraph.identifiers.identifier import Identifier
@@ -95,6 +100,14 @@ def drop_non_persons(text: str, found: list[Identifier]) -> list[Identifier]:
     addresses = [i for i in found if i.kind == "ADDRESS"]
     kept = []
     for ident in found:
+        if (
+            ident.kind == "PERSON"
+            and ident.recognizer == SPACY
+            and STREET_BEFORE.search(text, 0, ident.start) is not None
+        ):
+            # The street or district of an address: it goes as the address's.
+            kept.append(replace(ident, kind="ADDRESS"))
+            continue
         if ident.kind == "PERSON" and (
             _fold(ident.text) in GREETINGS
             or (
@@ -105,6 +118,7 @@ def drop_non_persons(text: str, found: list[Identifier]) -> list[Identifier]:
                     or _where_no_name_stands(text, ident)
                     or org_named(text, ident)
                     or _demonym(ident.text)
+                    or foreign_line_unknown(text, ident, found)
                 )
             )
         ):
@@ -157,6 +171,16 @@ def org_named(text: str, ident: Identifier) -> bool:
     return any(ORG_HEADS.match(w) and fold(w) not in known_names() for w in words)
 
 
+STREET_BEFORE = kept_patterns.compile(
+    r"(?i)(?<![^\W\d_])(?:c/|esq\.|esquina|calle|avda?\.|avenida|rua|jl\.|jalan|"
+    r"domiciliad[oa][ \t]+en|domicilio[ \t]+en|resident[ea][ \t]+en)[ \t]*$"
+)
+"""A street's word, the Spanish "c/" (the cross street) or "domiciliada en"
+right before a find: the name is a street's or a district's, named for
+someone ("… 1520 c/ Tomás Romero Pereira", "domiciliada en Barrio San
+Pedro"), and goes as part of the address."""
+
+
 def _closes_address(text: str, ident: Identifier, addresses: list[Identifier]) -> bool:
     """Tell a span that follows a street address on its line, only commas between."""
     return any(
@@ -198,3 +222,99 @@ def _where_no_name_stands(text: str, ident: Identifier) -> bool:
     return not text[: ident.start].strip() and bool(
         OPENING_SENTENCE.match(text, ident.end)
     )
+
+
+LINE_WORDS = kept_patterns.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+"""A word of a line, for its share of English function words."""
+
+VALUE_END = kept_patterns.compile(r"[ \t]*(?:$|\n|[,;(])")
+"""What ends a field's value right after a find: the line's end, a comma."""
+
+
+def foreign_line_unknown(text: str, ident: Identifier, found: list[Identifier]) -> bool:
+    """Tell a model's find in a line not in English that no listed name backs.
+
+    The English model reads the capitalized words of other languages as
+    names ("Ziua Națională a Vinului", "Comprobante de envío", "Produse:
+    Rară Neagră 2022", "Cooking School, Luang Prabang"). In a line of three
+    words or more beside the find whose English function words are fewer
+    than `name_checks.ENGLISH_SHARE` of its words, a find counts only when
+    one of its words is a given name or surname some Faker locale lists, or
+    when the line shows a person around it: a labelled field's whole value
+    ("Client : Aya Brou-Koffi"), a title before it ("D. Íñigo Etxeberria"),
+    a chat's speaker before a colon, a name in brackets right after another
+    person's ("(Supawadee Srisuk)"), or a contact or ID right after it or in
+    its sentence while the sentence runs on after it in lowercase
+    ("Bikash Shrestha (98412…)", "Rustam Yusupov sizga … qiladi").
+    """
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.recognizers.name_checks import (
+        ENGLISH_SHARE,
+        PARTICLES,
+        known_names,
+    )
+
+    line_start = text.rfind("\n", 0, ident.start) + 1
+    line_end = text.find("\n", ident.end)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    words = [w.lower() for w in LINE_WORDS.findall(line)]
+    if len(words) - len(ident.text.split()) < 3:
+        return False
+    if sum(w in STOP_WORDS for w in words) >= ENGLISH_SHARE * len(words):
+        return False
+    if any(
+        fold(w) in known_names()
+        for w in LINE_WORDS.findall(ident.text)
+        if w.lower() not in PARTICLES  # "Comprobante de": no name's "De"
+    ):
+        return False
+    before = text[line_start : ident.start]
+    if re.search(r"[:：][ \t]*$", before) and VALUE_END.match(text, ident.end):
+        return False
+    if TITLE_BEFORE.search(before) or re.match(r"[ \t]*[:：]", text[ident.end :]):
+        return False
+    others = [f for f in found if f is not ident]
+    if any(
+        f.kind == "PERSON" and re.fullmatch(r"[ \t]*[(（]", text[f.end : ident.start])
+        for f in others
+    ):
+        return False
+    if any(
+        f.kind != "PERSON"
+        and re.fullmatch(r"[ \t]*[(,:–-]?[ \t]*", text[ident.end : f.start])
+        for f in others
+        if f.start >= ident.end
+    ):
+        return False
+    sentence_start = max(
+        [line_start, *(m.end() for m in STOPS.finditer(text, 0, ident.start))]
+    )
+    stop = STOPS.search(text, ident.end)
+    sentence_end = min(
+        line_end if line_end >= 0 else len(text), stop.start() if stop else len(text)
+    )
+    return not (
+        RUNS_ON.match(text, ident.end)
+        and any(
+            f.kind != "PERSON" and sentence_start <= f.start < sentence_end
+            for f in others
+        )
+    )
+
+
+TITLE_BEFORE = kept_patterns.compile(
+    r"(?i)(?<![^\W\d_])(?:d|dña|dna|don|doña|sr|sra|srta|mr|mrs|ms|dr|herr|frau|"
+    r"m|mme|mlle|sig|sig\.ra|signora|signor|pan|pani|g|ga)\.?[ \t]+"
+    r"(?:[A-ZÀ-Þ][^\W\d_]*[ \t]+){0,2}$"
+)
+"""A title or its abbreviation before a name, given names the model left
+between ("D. Íñigo" before "Etxeberria Zubizarreta")."""
+
+RUNS_ON = kept_patterns.compile(r"(?:[ \t]+[A-ZÀ-Þ][^\W\d_]*){0,2}[ \t]+[^\W\d_A-ZÀ-Þ]")
+"""The sentence going on in lowercase after a find, a surname the model left
+between ("Rustam" before "Yusupov sizga")."""
+
+STOPS = kept_patterns.compile(r"[.!?][ \t]+")
+"""Where a sentence ends inside a line."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from anonygraph.identifiers.identifier import Identifier
+from anonygraph.identifiers.recognizers.name_checks import LETTER
 from anonygraph.tools import kept_patterns
 
 NUMBER_KINDS = frozenset({"PHONE", "NUMBER"})
@@ -32,6 +33,19 @@ NUMBER_KINDS = frozenset({"PHONE", "NUMBER"})
 
 HEADING_PLACES = frozenset({"ADDRESS", "POSTCODE"})
 """Kinds a letterhead holds beside its line: the organization's address."""
+
+CONTACT_KINDS = NUMBER_KINDS | HEADING_PLACES | {"URL"}
+"""Kinds of an organization's contact under its heading or marked public."""
+
+PUBLIC = kept_patterns.compile(
+    r"(?i)(?<![^\W\d_])(?:public|publique?|p[úu]blic[oa]|pubblic[oa]|"
+    r"öffentlich\w*|offentlig|publiczn\w*)(?![^\W\d_])"
+)
+"""The word by which a writer marks a contact as public ("720 Chuy Ave
+(public)", "# public contact in footer: …", "Carpets (public): …")."""
+
+HEADING_LINES = 3
+"""Lines a letterhead spans at most: the name and a line or two of contacts."""
 
 BANK_HEADS = kept_patterns.compile(r"(?i)bank|banco|banque|banca|بنك|مصرف")
 """Organization nouns that name a bank: a bank's name before an account
@@ -44,7 +58,9 @@ ORG_HEADS = kept_patterns.compile(
     r"mairie|ayuntamiento|prefeitura|bibliot|library|museum|museo|mus[ée]e|"
     r"gimnas|gym|fitness|centre|center|centro|zentrum|centar|центр|център|"
     r"school|schule|escuela|[ée]cole|escola|scuola|skola|[šs]kola|college|"
-    r"coll[èe]ge|colegio|universit|hotel|restaurant|caf[ée]|bakery|shop|store|"
+    r"coll[èe]ge|colegio|universi[td]|institut(?!ion)|academ|akadem|cooperativ|"
+    r"associa|asociaci|fundaci|funda[çc][ãa]o|foundation|administra|"
+    r"kinderopvang|kindergarten|liceo|lyc[ée]e|desk(?![^\W\d_])|hotel|restaurant|caf[ée]|bakery|shop|store|"
     r"tienda|magasin|studio|estudio|servic|servizi|agency|agencia|agentur|insurance|assur|"
     r"versicher|seguro|ασφαλ|informa[cçțtz]|информ|info(?![^\W\d_])|infolin|hotline|bank|banco|banque|banca|"
     r"r[ée]ception|recepci|recep[çc][ãa]o|accueil|r[ée]clam|bursar|portaria|"
@@ -82,11 +98,20 @@ def keep_org_contacts(text: str, found: list[Identifier]) -> list[Identifier]:
 
     """
     persons = [i for i in found if i.kind == "PERSON"]
+    letterhead = _letterhead(text, found)
     return [
         i
         for i in found
         if not (
             (
+                i.kind in CONTACT_KINDS
+                and (
+                    any(s <= i.start and i.end <= e for s, e in letterhead)
+                    or _public(text, i)
+                    or (i.kind in NUMBER_KINDS and _mailbox_line(text, i, found))
+                )
+            )
+            or (
                 i.kind in NUMBER_KINDS
                 and (_in_heading(text, i, found) or _in_org_clause(text, i, persons))
             )
@@ -98,6 +123,110 @@ def keep_org_contacts(text: str, found: list[Identifier]) -> list[Identifier]:
             )
         )
     ]
+
+
+def _letterhead(text: str, found: list[Identifier]) -> list[tuple[int, int]]:
+    """Return the spans of the lines of the text's letterhead.
+
+    A letterhead is the text's first lines, up to `HEADING_LINES`, before a
+    blank line and before the first line that holds a person's find or a
+    word by which a writer offers their own contact ("SUNVELD ENERGY (PVT)
+    LTD — QUOTATION" over "12 Kelvin Road North, Harare · +263 …", "Office:
+    880 Commerce Street …" under a tax office's name). A line counts once a
+    line names an organization (`_names_organization`) or by its own label
+    ("Boutique : Riviera 2 …" under a repair slip's title): "Jane Doe" over
+    her address, or "Re: Return of deposit - Apt 12 …", opens none.
+    """
+    # A person's name, mailbox, birth date or card on a line makes it theirs;
+    # a company's registration number may read as a national ID.
+    persons = [
+        i
+        for i in found
+        if i.kind not in CONTACT_KINDS | {"NATIONAL_ID", "BANK_ACCOUNT"}
+    ]
+    spans: list[tuple[int, int]] = []
+    named = False
+    start = 0
+    for line in text.split("\n")[:HEADING_LINES]:
+        end = start + len(line)
+        if not line.strip() or OWN_NUMBER.search(line):
+            break
+        if any(start <= p.start <= end for p in persons):
+            break
+        named = named or _names_organization(line)
+        if named or org_label(line):
+            spans.append((start, end))
+        start = end + 1
+    return spans if text[start:].strip() else []
+
+
+def _mailbox_line(text: str, ident: Identifier, found: list[Identifier]) -> bool:
+    """Tell a number on a line whose mailbox is an organization's role address.
+
+    "From: reservas@puntabejuco-marina.example.pa (tel +507 240-5512)": the
+    role address (one the e-mail recognizer left) tells whose the line is.
+    """
+    line_start = text.rfind("\n", 0, ident.start) + 1
+    line_end = text.find("\n", ident.end)
+    line_end = line_end if line_end >= 0 else len(text)
+    line = text[line_start:line_end]
+    if OWN_NUMBER.search(line) or any(
+        line_start <= f.start < line_end and f.kind not in CONTACT_KINDS for f in found
+    ):
+        return False
+    return bool(re.search(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", line))
+
+
+ORG_LABEL = kept_patterns.compile(
+    r"(?i)^[ \t(]*(?:office|oficina|bureau|büro|ufficio|escrit[óo]rio|company|"
+    r"compa[ñn][íi]a|empresa|entreprise|soci[ée]t[ée]|firma|organi[sz]er|"
+    r"organi[sz]ator|organizador|organisateur|veranstalter|boutique|magasin|"
+    r"tienda|loja|negozio|head ?office|headquarters|sede|si[èe]ge|agence|"
+    r"agencia|filiale|sucursal|branch)[ \t]*[:：]"
+)
+"""A line's label that names an organization's own seat ("Office:",
+"Boutique :", "Organizator:")."""
+
+LEGAL_FORM = kept_patterns.compile(
+    r"(?i)(?<![^\W\d_])(?:ltd|ltda|llc|inc|gmbh|plc|pvt|s\.?a\.?s?|s\.?r\.?l|"
+    r"pty|sp\. z o\.o|a/s|oy|ab|bv|nv|kft|corp|co\.)(?![^\W\d_])|&"
+)
+"""A company's legal form, or an "&" joining its partners' names."""
+
+
+def org_label(line: str) -> bool:
+    """Tell a line whose label names an organization's seat."""
+    return bool(ORG_LABEL.match(line))
+
+
+def _names_organization(heading: str) -> bool:
+    """Tell a heading that names an organization, not a person or a subject.
+
+    An organization's noun (`ORG_HEADS`), a legal form or "&", or a name in
+    capitals of two words or more ("SUNVELD ENERGY", "DÉNEIGEMENT
+    BOURASSA"); "Re: Return of deposit - Apt 12 …" names none.
+    """
+    return bool(
+        ORG_HEADS.search(heading)
+        or LEGAL_FORM.search(heading)
+        or re.search(r"(?<!\w)[^\W\d_a-z]{3,}[ \t]+[^\W\d_a-z]{3,}(?!\w)", heading)
+        or org_label(heading)
+    )
+
+
+def _public(text: str, ident: Identifier) -> bool:
+    """Tell a contact its line marks public: in the line's label, or right after.
+
+    "Carpets (public): … 010 55 23 70", "# public contact in footer: …",
+    "720 Chuy Ave (public)"; "our public fault line … through <her link>"
+    in a sentence marks no other contact.
+    """
+    line_start = text.rfind("\n", 0, ident.start) + 1
+    label, colon, _ = text[line_start : ident.start].rpartition(":")
+    after = re.match(r"[ \t]*\(([^()\n]{1,20})\)", text[ident.end :])
+    return (
+        bool(colon and PUBLIC.search(label)) and not OWN_NUMBER.search(label)
+    ) or bool(after and PUBLIC.search(after.group(1)))
 
 
 def _in_heading(text: str, ident: Identifier, found: list[Identifier]) -> bool:
@@ -112,7 +241,7 @@ def _in_heading(text: str, ident: Identifier, found: list[Identifier]) -> bool:
         return False
     prior = text[: ident.start]
     return (
-        len(re.findall(r"[^\W\d_]{2,}", prior)) >= 2
+        len(re.findall(rf"{LETTER}{{2,}}", prior)) >= 2
         and not any(
             f.start < first_end and f.kind not in NUMBER_KINDS | HEADING_PLACES
             for f in found

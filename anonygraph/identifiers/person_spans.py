@@ -69,6 +69,9 @@ def _closes_chain(text: str, ident: Identifier) -> bool:
 FIELD = "FieldRecognizer"
 """Name of the recognizer that reads names from labelled columns and keys."""
 
+LABELLED = frozenset({FIELD, "RoleLabelNameRecognizer"})
+"""Recognizers whose label or column header says the span is a name."""
+
 
 def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
     """Cut person finds to their field, drop labels and towns, make places addresses.
@@ -95,7 +98,7 @@ def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
             or POSSESSIVE_BEFORE.match(cut.text.split()[0] + " ")
         ):
             continue  # "My Strava is …": a thing of one's own, no one's name
-        if cut.recognizer == FIELD:
+        if cut.recognizer in LABELLED:
             shaped.append(cut)  # a column or key labelled as a name says so
             continue
         cut = _without_shared_title(text, cut)

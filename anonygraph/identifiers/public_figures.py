@@ -7,9 +7,13 @@ whatever the genre:
 
 - the name's possessive before a work noun ("Maggie Beer's version");
 - the name right before a work noun it modifies ("the Noa Kirel show");
-- a work noun and "by" (or "de", "da", "von", "di") before the name
-  ("keynote by Greta Thunberg", "opere da Caravaggio"), or a work noun as
-  the line's label ("Keynote: Guido van Rossum").
+- a work noun and "by" or "of" (or "de", "da", "von", "di") before the
+  name ("keynote by Greta Thunberg", "the novels of Kunzang Choden"), or a
+  work noun as the line's label ("Keynote: Guido van Rossum");
+- a public feat said of the name soon after it ("swears Machel Montano
+  wins again", "Eliud Kipchoge would finish a marathon"), when no
+  possessive, title, kin or role word introduces it and no word of it
+  stands elsewhere in the text.
 
 Only the model's full names that no cue introduced count, and only in a
 sentence with no other identifier: a name beside a phone, an e-mail or an
@@ -48,10 +52,30 @@ DETERMINER_BEFORE = kept_patterns.compile(r"(?i:\b(?:the|a|an|this|that)[ \t]+)$
 """An article before the name: it modifies the noun after it ("the … show")."""
 
 WORK_BY = kept_patterns.compile(
-    rf"(?i:\b(?:{WORK_NOUNS}))[ \t]+(?:by|de|da|di|del|von|van)[ \t]+"
+    rf"(?i:\b(?:{WORK_NOUNS}))[ \t]+(?:by|of|de|da|di|del|von|van)[ \t]+"
     r"(?:[^\W\d_][\w'’-]*,?[ \t]+){0,5}$"
 )
-"""A work noun and "by" before the name, other makers' names between."""
+"""A work noun and "by" or "of" before the name, other makers' names between
+("the novels of Kunzang Choden")."""
+
+FEAT_AFTER = kept_patterns.compile(
+    r"(?i)^[^.!?\n]{0,40}?(?<![^\W\d_])(?:wins|won|winning|scor(?:es|ed|ing)|"
+    r"centur(?:y|ies)|marathons?|hat-?tricks?|trophy|medals?|championships?|"
+    r"grand slam|olympics?|world cup|innings|knockouts?|title fights?|"
+    r"road march|gold)(?![^\W\d_])"
+)
+"""A public feat said of the name soon after it in its sentence ("swears
+Machel Montano wins again", "Virat Kohli ka century dekha?", "Eliud Kipchoge
+would finish a marathon")."""
+
+PRIVATE_BEFORE = kept_patterns.compile(
+    r"(?i)(?<![^\W\d_])(?:my|our|your|his|her|their|mr|mrs|ms|dr|friend|"
+    r"neighbou?r|driver|colleague|boss|manager|teacher|coach|landlord|tenant|"
+    r"client|customer|patient|student|partner|technician|agent|referee|witness)"
+    r"\.?[ \t]+$"
+)
+"""A possessive, a title or a role noun right before the name: someone the
+writer knows ("my cousin", "driver Chhay Sreyleak"), not a public figure."""
 
 WORK_LABEL = kept_patterns.compile(rf"(?:^|\n)[ \t]*(?i:{WORK_NOUNS})[ \t]*:[ \t]*$")
 """A line's label that is a work noun ("Keynote: Guido van Rossum")."""
@@ -94,6 +118,28 @@ def _topic(text: str, ident: Identifier, others: list[Identifier]) -> bool:
         )
         or WORK_BY.search(text, start, ident.start)
         or WORK_LABEL.search(text, max(0, start - 1), ident.start)
+        or (_feat(text, ident, name_end, end) and _once(text, name))
+    )
+
+
+def _feat(text: str, ident: Identifier, name_end: int, end: int) -> bool:
+    """Tell a public feat said of a name no private word introduces."""
+    from anonygraph.identifiers.recognizers.name_checks import relation_words
+
+    before = text[max(0, ident.start - 30) : ident.start]
+    last = re.search(r"([^\W\d_]+)[ \t]+$", before)
+    return bool(
+        FEAT_AFTER.match(text[name_end:end])
+        and not PRIVATE_BEFORE.search(before)
+        and not (last and last.group(1).lower() in relation_words())
+    )
+
+
+def _once(text: str, name: str) -> bool:
+    """Tell a name the text gives once, with no word of it said elsewhere."""
+    return all(
+        len(re.findall(rf"(?<![\w]){re.escape(word)}(?![\w])", text)) == 1
+        for word in name.split()
     )
 
 

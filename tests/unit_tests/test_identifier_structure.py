@@ -205,6 +205,43 @@ TOPICS = [
         "Guido van Rossum",
         False,
     ),
+    # A work "of" the name, or a public feat said of it.
+    (
+        "Email: sonam@mail.example.bt\nBook club topic for April: the novels of "
+        "Kunzang Dorji and how we read.",
+        "Kunzang Dorji",
+        False,
+    ),
+    (
+        "Email: sonam@mail.example.bt\nBook club topic for April: the friends of "
+        "Kunzang Dorji and how we read.",
+        "Kunzang Dorji",
+        True,
+    ),
+    (
+        "Mobile: 1 (868) 734-2219\nRoad march favourite this year? The section "
+        "leader swears Machel Montano wins again.",
+        "Machel Montano",
+        False,
+    ),
+    (
+        "Wanjiru: mine is +254 711 602 348. don't be late, Eliud Kipchoge would "
+        "finish a marathon in the time you're texting lol",
+        "Eliud Kipchoge",
+        False,
+    ),
+    # A feat said of someone the writer knows, or of a name said again.
+    (
+        "Call 0412 555 019.\nMy cousin Tom Hale won the raffle last week.",
+        "Tom Hale",
+        True,
+    ),
+    (
+        "Call 0412 555 019.\nThe section leader says Tom Hale wins again. Tom "
+        "Hale lives next door.",
+        "Tom Hale",
+        True,
+    ),
     # A private person beside an identifier, or a verb after the name.
     ("Jane Smith works at the bank, call 0722 418 905", "Jane Smith", True),
     ("Priya Sharma's phone is 0722 418 905", "Priya Sharma", True),

@@ -69,12 +69,14 @@ from anonygraph.identifiers.recognizers.national_ids import (
 )
 from anonygraph.identifiers.recognizers.phones import PhoneNumberRecognizer
 from anonygraph.identifiers.recognizers.plates import LicensePlateRecognizer
+from anonygraph.identifiers.recognizers.role_labels import RoleLabelNameRecognizer
 from anonygraph.identifiers.recognizers.urls import PersonalUrlRecognizer
 
 OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     ContextNameRecognizer,
     FilteredSpacyRecognizer,
     LabelledNameRecognizer,
+    RoleLabelNameRecognizer,
     OfflineEmailRecognizer,
     PhoneNumberRecognizer,
     PersonalIpRecognizer,

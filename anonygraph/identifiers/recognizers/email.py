@@ -6,6 +6,7 @@ contact, not a person's identifier, and stays in the text.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -28,7 +29,9 @@ ROLE_LOCAL_PARTS = frozenset(
     kansli financeiro financeira tesouraria registrar registry manager
     management parking hola ciao hej admissions membership members
     treasurer secretary helpdesk servicedesk kundendienst verwaltung
-    administracion administracao rh rrhh""".split()
+    administracion administracao rh rrhh intake grants soc noc camp races
+    relations customer customers tax enquire clients client applications
+    registration registrations entries volunteers""".split()
 )
 """Local parts an organization's public contact address uses; one may lead a
 longer part ("help.kakaomap@", "visa.bern@")."""
@@ -63,7 +66,29 @@ class OfflineEmailRecognizer(EmailRecognizer):
             or local.split(".")[0] in ROLE_LOCAL_PARTS
             or local in host.split(".")  # "stormur@stormur.is": the body's own name
             or _word_no_one_carries(local)
+            or _role_pieces(local)
         )
+
+
+def _role_pieces(local: str) -> bool:
+    """Tell a local part of role words, maybe beside a word that names no one.
+
+    "camp.admin@", "customer.relations@", "teuila.races@", "counciltax@":
+    its pieces are letters only, one of them a role word or opens with an
+    organization's noun (a council, a clinic), and no other piece is a given
+    name or surname some Faker locale lists ("maria.sales@" is Maria's).
+    """
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.org_contacts import ORG_HEADS
+    from anonygraph.identifiers.recognizers.name_checks import known_names
+
+    pieces = re.split(r"[._-]", local)
+    if not all(p.isalpha() for p in pieces):
+        return False
+    roles = [p in ROLE_LOCAL_PARTS or bool(ORG_HEADS.match(p)) for p in pieces]
+    return any(roles) and not any(
+        fold(p) in known_names() for p, role in zip(pieces, roles) if not role
+    )
 
 
 def _word_no_one_carries(local: str) -> bool:

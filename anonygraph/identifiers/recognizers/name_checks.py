@@ -287,6 +287,14 @@ def is_label(text: str, start: int, end: int) -> bool:
     return not text[line_start:start].strip() and ":" in rest[:20]
 
 
+MARK = r"(?!\d)[\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]"
+"""A letter or vowel sign of a Brahmic script (Devanagari to Sinhala, Thai,
+Lao, Burmese, Khmer): the signs are no word characters to ``re``."""
+
+LETTER = rf"(?:[^\W\d_]|{MARK})"
+"""A letter of any script, with the Brahmic scripts' signs."""
+
+
 def looks_like_name(value: str) -> bool:
     """Reject spans with digits, symbols, all capitals or a stop word only."""
     if re.search(r"[\d@/#_=<>\[\]{}|\\]", value) or "\n" in value:
