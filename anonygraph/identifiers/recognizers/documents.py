@@ -252,7 +252,9 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
     ENTITY = "DATE_OF_BIRTH"
     FLAGS = re.IGNORECASE
     MONTH = (
-        r"(?:jan(?:uary|uar|vier|eiro)?|feb(?:ruary|ruar)?|f[eé]v(?:rier)?|"
+        r"(?:jan(?:uary|uar|vier|eiro)?|enero|gennaio|feb(?:ruary|ruar|rero|braio)?|"
+        r"f[eé]v(?:rier)?|aprile|maggio|giugno|junho|julho|luglio|settembre|"
+        r"octubre|ottobre|"
         r"fev(?:ereiro)?|mar(?:ch|s|zo|ço)?|märz|maart|apr(?:il)?|abr(?:il)?|"
         r"avr(?:il)?|ma[iy]|mei|mai(?:o)?|mayo|jun[ei]?|juin|juni?o|jul[iy]?|"
         r"juil(?:let)?|juli?o|aug(?:ust(?:us)?)?|ago(?:sto)?|ao[uû]t|"
@@ -277,7 +279,9 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             r"(?:(?<![^\W_])(?:d\.?\s?o\.?\s?b\.?|date\s+of\s+birth|birth\s?date|"
             r"birthday|born(?:\s+on)?|b\.|geb(?:oren)?(?:\s+am)?\.?|geburtsdatum|"
             r"geburtstag|geboortedatum|geboren\s+op|data\s+de\s+nascimento|"
-            r"nascid[oa]\s+em|fecha\s+de\s+nacimiento|nacid[oa]\s+el|"
+            r"nascid[oa]\s+em|fecha\s+de\s+nacimiento|nacid[oa](?:\s+el)?|nacimiento|"
+            # Tajik, Armenian
+            r"(?:санаи\s+)?таваллуд|ծննդյան\s+(?:ամսաթիվ|օր)|ծնվել\s+է|"
             r"date\s+de\s+naissance|n[ée]e?(?:\s?\(e\))?\s+le|data\s+di\s+nascita|"
             r"nat[oa]\s+il|"
             # South Slavic, Russian, Ukrainian, Czech and Slovak, Hungarian,
@@ -304,10 +308,14 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             r"(?:tempat\s*/\s*)?tgl\.?\s+lahir|"
             r"syntym[äa]aika|doğum\s+tarihi|tanggal\s+lahir|petsa\s+ng\s+kapanganakan|"
             r"ngày\s+sinh|tarikh\s+lahir|วันเกิด)"
-            r"(?![^\W_])|生年月日|出生日期|出生年月日|出生于|出生於|생년월일)"
+            r"(?![^\W_])|生年月日|出生日期|出生年月日|出生于|出生於|생년월일|"
+            # Burmese and Khmer glue their marks on: no word boundary.
+            r"မွေးသက္ကရာဇ်|မွေးနေ့|ថ្ងៃខែឆ្នាំកំណើត|ថ្ងៃកំណើត)"
+            # "Nacimiento del vendedor:", "birth of the child:": whose birth
+            r"(?:[ \t]+(?:del?|de[ \t]+la|of(?:[ \t]+the)?|du|des)[ \t]+[^\W\d_]+)?"
             # "(dd/mm/yyyy)", "(as in passport)": a remark on the label
             r"(?:\s*\([^()\n]{1,40}\))?"
-            rf"\s*[:：=\-]?\s*(?:(?:is|was|on|am|le|el|em|il|the)\s+)*"
+            rf"\s*[:：=\-−–—]?\s*(?:(?:is|was|on|am|le|el|em|il|the)\s+)*"
             r"(?:[A-ZÀ-Þ][^\W\d_]+(?:\s[A-ZÀ-Þ][^\W\d_]+)?,\s*)?"  # "Yogyakarta, "
             rf"(?P<v>{DATE})"
             r"(?![\w/.-]\d)",
