@@ -229,6 +229,20 @@ BIRTH_DATES = [
     ("Санаи таваллуд: 12.07.1993", "12.07.1993", True),
     ("Санаи шартнома: 12.07.1993", "12.07.1993", False),
     ("မွေးသက္ကရာဇ် − ၁၄.၀၃.၂၀၁၀", "၁၄.၀၃.၂၀၁၀", True),
+    # Later in the sentence that names a birth date: its first adult's date.
+    (
+        "Her date of birth on the manifest is wrong — it should be 19/06/1990, "
+        "not 19/06/2019",
+        "19/06/1990",
+        True,
+    ),
+    (
+        "Her date of birth on the manifest is wrong — it should be 19/06/1990, "
+        "not 19/06/2019",
+        "19/06/2019",
+        False,
+    ),
+    ("The DOB field was added to the form on 12/03/2024", "12/03/2024", False),
     # The record's layout: a full date of an adult's year right after a name or ID.
     ("Majka: Lejla Hodžić, 14.03.1984, Sarajevo", "14.03.1984", True),
     ("Parent: Jean-Pierre Essomba, CNI 114829375 (02/07/1979)", "02/07/1979", True),

@@ -321,6 +321,19 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             r"(?![\w/.-]\d)",
             0.85,
         ),
+        (
+            # "Her date of birth on the manifest is wrong — it should be
+            # 19/06/1990": the first date of an adult's year later in the
+            # sentence that names a birth date.
+            "date_of_birth_in_sentence",
+            r"(?<![^\W_])(?:date\s+of\s+birth|d\.o\.b\.|dob|birth\s?date|"
+            r"fecha\s+de\s+nacimiento|geburtsdatum|date\s+de\s+naissance|"
+            r"data\s+de\s+nascimento)(?![^\W_])[^\n.!?\d]{1,60}?(?<![\w/.-])"
+            rf"(?P<v>\d{{1,2}}[-/.]\d{{1,2}}[-/.](?:19\d\d|200\d|201[0-2])|"
+            rf"{DAY}[ \t]+{MONTH}[ \t]+(?:19\d\d|200\d|201[0-2]))"
+            r"(?![\w/.-]?\d)",
+            0.8,
+        ),
     )
 
 
