@@ -340,7 +340,7 @@ def test_when_a_passport_word_of_any_language_names_a_number_then_it_is_found(
     check(text, "PASSPORT", span, expected=expected)
 
 
-IBANS_AND_IPS = [
+NUMBERS_OF_ANY_COUNTRY = [
     # An IBAN of a country outside Presidio's table passes mod 97, labelled
     # or not; one digit off, it fails; an institution's account stays.
     (
@@ -373,6 +373,17 @@ IBANS_AND_IPS = [
         "MZ70000301080213549601072",
         False,
     ),
+    # A phone grouped as its country prints a mobile (Japan's 090-…), not
+    # as a premium line is; a Spanish current account.
+    ("緊急連絡先：宮坂 浩司（父）090-6218-4457", "PHONE", "090-6218-4457", True),
+    ("Premium line 09062 184457 for votes", "PHONE", "09062 184457", False),
+    (
+        "Banco de Venezuela, cta. corriente 0102-0488-61-0001937526",
+        "BANK_ACCOUNT",
+        "0102-0488-61-0001937526",
+        True,
+    ),
+    ("cta. corriente 2026, ejercicio cerrado", "BANK_ACCOUNT", "2026", False),
     # A log line's client, after the line's number; a private one stays.
     (
         '4410 198.51.100.23 - - [07/Mar/2026:22:14:03 +1200] "GET / HTTP/1.1" 200',
@@ -389,8 +400,8 @@ IBANS_AND_IPS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "kind", "span", "expected"), IBANS_AND_IPS)
-def test_when_an_iban_of_any_country_or_a_log_client_stands_then_it_is_found(
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), NUMBERS_OF_ANY_COUNTRY)
+def test_when_a_number_is_written_as_its_country_writes_it_then_it_is_found(
     text: str, kind: str, span: str, *, expected: bool
 ) -> None:
     check(text, kind, span, expected=expected)

@@ -186,7 +186,9 @@ class BankAccountRecognizer(CuedPatternRecognizer):
             # "account on file:", "account we pay into:": a label of words.
             r"(?:(?:[ \t]+[^\W\d_]{2,10}){1,3}(?=[ \t]*:))?|acct|a/c|"
             r"conta(?:\s+corrente|\s+poupança)?|kontonummer|konto|rekening(?:nummer)?|"
-            r"compte|cuenta|numéro de compte|clabe|účet|účtu|číslo účtu|cbu|"
+            r"compte|numéro de compte|clabe|účet|účtu|číslo účtu|cbu|"
+            # "cta. corriente 0102-…", "cuenta de ahorros": Spanish accounts
+            r"(?:cuenta|cta)(?:\.?\s+(?:corriente|cte|de\s+ahorros?))?|"
             r"số tài khoản|stk|普通(?:預金)?|当座(?:預金)?|口座番号|"
             r"rib|rip|bban|nuban)\b\.?"
             r"(?:\s*\([^()\n]{1,30}\))?"
