@@ -151,7 +151,28 @@ ADDRESSES_BY_LAYOUT = [
         True,
     ),
     ("Address: Lagos, Nigeria", "ADDRESS", "Lagos", False),
-    # Labels in more languages and scripts, with a full-width colon or a dash.
+    # Labels in more languages and scripts, with a full-width colon or a dash,
+    # or after the line's own label ("العميل: العنوان: …").
+    (
+        "العميل: العنوان: الجابرية، قطعة 1، شارع 12، منزل 27، الكويت 46300. هاتف",
+        "ADDRESS",
+        "الجابرية، قطعة 1، شارع 12، منزل 27",
+        True,
+    ),
+    (
+        "Хаяг: Баянзүрх дүүрэг, 26-р хороо, 15-р байр, 42 тоот, Улаанбаатар",
+        "ADDRESS",
+        "Баянзүрх дүүрэг, 26-р хороо, 15-р байр, 42 тоот",
+        True,
+    ),
+    (
+        "მისამართი: ვაჟა-ფშაველას გამზ. 41, ბინა 12, თბილისი 0177",
+        "ADDRESS",
+        "ვაჟა-ფშაველას გამზ. 41, ბინა 12",
+        True,
+    ),
+    ("Ünvan: Baş mühendis, Ar-Ge bölümü", "ADDRESS", "Baş mühendis", False),
+    ("Ул. Партизанска 56-2/4, 1000 Скопје", "ADDRESS", "Ул. Партизанска 56-2/4", True),
     (
         "العنوان: بناية نصّار، الطابق الثالث، شارع مار مخايل، بيروت",
         "ADDRESS",

@@ -61,7 +61,10 @@ ORG_BEFORE = kept_patterns.compile(
 )
 """An organization right before an address: its public address, not a person's."""
 
-CYRILLIC_TYPES = "ул|улица|вул|вулиця|пр|просп|пр-т|бул|бульв|пер|пл|ш|шосе|наб"
+CYRILLIC_TYPES = (
+    "ул|улица|вул|вулиця|пр|просп|пр-т|бул|бульв|пер|пл|ш|шосе|наб|"
+    "Ул|Улица|Вул|Вулиця|Просп|Бул|Бульв"  # at a line's start
+)
 """Cyrillic street types written before the name (Russian, Ukrainian,
 Bulgarian, Serbian), most often abbreviated with a dot."""
 
@@ -257,7 +260,10 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
 
 
 ADDRESS_LABEL = kept_patterns.compile(
-    r"(?im)^[ \t]*(?P<label>[^\W\d_][^:：−\n|;]{0,40}?)[ \t]*[:：−][ \t]*"
+    # "العميل: العنوان: …": a field's label after the line's own
+    r"(?im)^[ \t]*"
+    r"(?:[^\W\d_][^:：\n|;]{0,20}[:：][ \t]*(?=[^\W\d_][^:：\n]{0,40}[:：]))?"
+    r"(?P<label>[^\W\d_][^:：−\n|;]{0,40}?)[ \t]*[:：−][ \t]*"
     r"(?P<value>[^\n|;]+)"
 )
 """A field at a line's start: its label, a colon, its value up to the line's end."""
@@ -265,8 +271,9 @@ ADDRESS_LABEL = kept_patterns.compile(
 ADDRESS_WORD = kept_patterns.compile(
     r"(?i)\b(?:address|addr|adresse|adres|adresa|adresă|dirección|direccion|"
     r"endereço|morada|indirizzo|anschrift|osoite|cím|lakcím|heimilisfang|naslov|"
-    r"adresas|aadress|адрес|адреса|адресa|residencia|residência|residence|"
-    r"domicilio|domicílio|wohnort|суроға|հասցե)(?!\w)|"
+    r"adresas|aadress|adrese|адрес|адреса|адресa|residencia|residência|residence|"
+    r"domicilio|domicílio|wohnort|суроға|хаяг|ünvan|διεύθυνση|მისამართი|"
+    r"հասցե)(?!\w)|"
     # Scripts that glue a word on ("現住所", "العنوان", "နေရပ်လိပ်စာ")
     r"住所|地址|주소|عنوان|نشانی|လိပ်စာ|អាសយដ្ឋាន"
 )
@@ -371,7 +378,8 @@ def _numbered_part(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 _SHORT_TYPES = STREET_TYPES + "|" + LEADING_TYPES.replace("\\.", "")
 SENTENCE_END = kept_patterns.compile(
-    rf"(?<![\w.])(?!(?i:{_SHORT_TYPES})\.)[^\W\d_]{{4,}}\.[ \t]+(?=[^\W\d_])"
+    rf"(?:(?<![\w.])(?!(?i:{_SHORT_TYPES})\.)[^\W\d_]{{4,}}|(?<![\w.])\d{{4,6}})"
+    r"\.[ \t]+(?=[^\W\d_])"  # "…, Thiès. Mon garant", "…, الكويت 46300. هاتف"
 )
 """A full stop after a word of four letters or more that is no street type's
 short form ("Blvd.", "Pkwy."), before a word: the address ended with its
