@@ -23,7 +23,7 @@ from anonygraph.identifiers.person_spans import (
     reshape_persons,
 )
 from anonygraph.identifiers.public_figures import drop_public_figures
-from anonygraph.identifiers.recognizers.base import luhn_valid
+from anonygraph.identifiers.recognizers.base import iban_valid, luhn_valid
 from anonygraph.identifiers.recognizers.name_checks import names_no_one
 from anonygraph.tools import kept_patterns
 
@@ -276,8 +276,12 @@ def on_boundaries(text: str, ident: Identifier) -> Identifier | None:
     ):
         return None  # "9:[14 AM]", a name inside a path: no identifier
     grouped = start, end
-    if any(c.isdigit() for c in ident.text) and not any(
-        c.islower() for c in ident.text
+    # An address is never a group of a spaced code ("4410 198.51.100.23": a
+    # log line's number, then its client).
+    if (
+        ident.kind != "IP_ADDRESS"
+        and not any(c.islower() for c in ident.text)
+        and any(c.isdigit() for c in ident.text)
     ):
         # Spaced groups on either side: "IR33 " before, " 2000 01" after.
         while m := re.search(r"(?<![\w.,/-])([A-Z0-9]+) $", text[:start]):
@@ -312,19 +316,6 @@ def _widened_kind(value: str, kind: str) -> str:
     if number.isdigit() and 13 <= len(number) <= 19 and luhn_valid(number):
         return "CARD"
     return kind
-
-
-IBAN_FORM = kept_patterns.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")
-"""An IBAN's characters: a country code, two check digits, the account."""
-
-
-def iban_valid(value: str) -> bool:
-    """Tell an IBAN by its form and its mod-97 check ("IR33 0620 … 2000 01")."""
-    compact = value.replace(" ", "")
-    if not IBAN_FORM.fullmatch(compact):
-        return False
-    moved = compact[4:] + compact[:4]
-    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1
 
 
 def _between_groups(text: str, at: int) -> bool:

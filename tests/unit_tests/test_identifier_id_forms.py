@@ -33,7 +33,10 @@ SCHEMES = [
     ("PhilSys No.: 4218-6630-9174-0528", "4218-6630-9174-0528", True),
     # Senegalese NIN: a sex digit and a birth year inside.
     ("CNI enregistrée: 2 751 1990 04183.", "2 751 1990 04183", True),
-    ("CNI enregistrée: 3 751 1990 04183.", "3 751 1990 04183", False),
+    # Of the scheme's shape, its rule decides (1850 is no birth year); of
+    # another shape, the label makes it an ID all the same.
+    ("CNI enregistrée: 2 751 1850 04183.", "2 751 1850 04183", False),
+    ("CNI enregistrée: 3 751 1990 04183.", "3 751 1990 04183", True),
     # Greek or Cypriot ΑΔΤ, Azerbaijani FİN.
     ("Οδηγός: Ανδρέας Χαραλάμπους, ΑΔΤ 0981734, τηλ.", "0981734", True),
     ("Sürücü: Leyla Məmmədova, FİN 5ZK8R2M", "5ZK8R2M", True),
@@ -69,6 +72,16 @@ SCHEMES = [
     ("Medicare (proof of residency): 2953 18477 1", "2953 18477 1", True),
     ("SIN (for income verification only): 519-372-049", "519-372-049", True),
     ("SIN (for income verification only): 519-372-048", "519-372-048", False),
+    (
+        "SIN (only needed for the seniors' tax credit receipt — RL-19): 271 840 696",
+        "271 840 696",
+        True,
+    ),
+    (
+        "SIN (only needed for the seniors' tax credit receipt — RL-19): 271 840 697",
+        "271 840 697",
+        False,
+    ),
 ]
 
 
@@ -116,6 +129,44 @@ LABELLED = [
         True,
     ),
     ("Matricule national: 1982 0412 345 10", "1982 0412 345 10", "NATIONAL_ID", True),
+    # Labels written many ways: a space before the colon, "n.º", two
+    # languages, a remark or a gloss in brackets, no colon at all.
+    ("CNI : CI002345678", "CI002345678", "NATIONAL_ID", True),
+    ("BI n.º: 110100123456B", "110100123456B", "NATIONAL_ID", True),
+    (
+        "Bilhete de Identidade n.º: 004567823LA041",
+        "004567823LA041",
+        "NATIONAL_ID",
+        True,
+    ),
+    ("Bilhete de comboio n.º: 004567823LA041", "004567823LA041", "NATIONAL_ID", False),
+    ("Civil No. / الرقم المدني: 10482736", "10482736", "NATIONAL_ID", True),
+    ("رقم السجل (الهوية): 000418372951", "000418372951", "NATIONAL_ID", True),
+    ("РМА (ИНН): 530418276", "530418276", "NATIONAL_ID", True),
+    ("ООО «Ромашка», ИНН: 7707083893", "7707083893", "NATIONAL_ID", False),
+    ("NID 2081047731, passport P0731852", "2081047731", "NATIONAL_ID", True),
+    ("RUC 4512873-1, domiciliado en Encarnación", "4512873-1", "NATIONAL_ID", True),
+    ("Ferretería Central S.A., RUC 80012345-6", "80012345-6", "NATIONAL_ID", False),
+    ("Remitente: Yuleisy, RIF V-18734562-2", "V-18734562-2", "NATIONAL_ID", True),
+    ("Omang No.: 583219016", "583219016", "NATIONAL_ID", True),
+    (
+        "Rentenversicherungsnummer: 15 170604 S 532",
+        "15 170604 S 532",
+        "NATIONAL_ID",
+        True,
+    ),
+    ("patiëntnummer 00482715", "00482715", "MEDICAL_RECORD", True),
+    ("Aantal patiënten: 00482715", "00482715", "MEDICAL_RECORD", False),
+    # Letters and digits mixed, four digits or more, after an identity label.
+    ("NID: X3T7M2K9. Redeem at any dealer", "X3T7M2K9", "NATIONAL_ID", True),
+    ("Voucher: X3T7M2K9. Redeem at any dealer", "X3T7M2K9", "NATIONAL_ID", False),
+    ("NID: XT7MK2K9A", "XT7MK2K9A", "NATIONAL_ID", False),
+    # A passport's series letter, then its number.
+    ("Шиносномаи шаҳрвандӣ: A 04718236", "A 04718236", "PASSPORT", True),
+    # A label several countries share: the checked scheme decides values of
+    # its own shape, the label any other ("DNI": Spain's, Honduras's).
+    ("DNI 0501-1985-07734", "0501-1985-07734", "NATIONAL_ID", True),
+    ("DNI: 48213967Y", "48213967Y", "NATIONAL_ID", False),
     ("Élève: Ngono Essomba, matricule 2026071234", "2026071234", "NATIONAL_ID", False),
     # Labels of things, businesses and accounts: their numbers stay.
     ("Staff ID: 48213977", "48213977", "NATIONAL_ID", False),
@@ -169,6 +220,29 @@ BIRTH_DATES = [
     ("Data nașterii: 07.11.1984", "07.11.1984", True),
     ("תאריך לידה: 02/03/1990", "02/03/1990", True),
     ("Narozena 3. 5. 1991 v Brně", "3. 5. 1991", True),
+    # A date in words, a possessor between, scripts glued to their marks.
+    ("Nacido: 11 de enero de 1972", "11 de enero de 1972", True),
+    ("née le 3 août 1961 à Lyon", "3 août 1961", True),
+    ("Nacimiento del vendedor: 30/11/1969. Testigo: Lidia", "30/11/1969", True),
+    ("Entrega del vendedor: 30/11/1969. Testigo: Lidia", "30/11/1969", False),
+    ("Hugo Garrido (hijo), nacido 02/02/2015.", "02/02/2015", True),
+    ("Санаи таваллуд: 12.07.1993", "12.07.1993", True),
+    ("Санаи шартнома: 12.07.1993", "12.07.1993", False),
+    ("မွေးသက္ကရာဇ် − ၁၄.၀၃.၂၀၁၀", "၁၄.၀၃.၂၀၁၀", True),
+    # Later in the sentence that names a birth date: its first adult's date.
+    (
+        "Her date of birth on the manifest is wrong — it should be 19/06/1990, "
+        "not 19/06/2019",
+        "19/06/1990",
+        True,
+    ),
+    (
+        "Her date of birth on the manifest is wrong — it should be 19/06/1990, "
+        "not 19/06/2019",
+        "19/06/2019",
+        False,
+    ),
+    ("The DOB field was added to the form on 12/03/2024", "12/03/2024", False),
     # The record's layout: a full date of an adult's year right after a name or ID.
     ("Majka: Lejla Hodžić, 14.03.1984, Sarajevo", "14.03.1984", True),
     ("Parent: Jean-Pierre Essomba, CNI 114829375 (02/07/1979)", "02/07/1979", True),
@@ -194,6 +268,19 @@ REPLIES = [
     ),
     ("Clerk: passport number please\nTom: 548213977", "548213977", "PASSPORT", True),
     ("Agent: what is your order ID?\nMe: 48213977", "48213977", "NATIONAL_ID", False),
+    (
+        "[10:08] Carpets: Ստացողի անձնագիրն ենք պետք\n"
+        "[10:09] Nare: AT0654321, շնորհակալ",
+        "AT0654321",
+        "PASSPORT",
+        True,
+    ),
+    (
+        "[10:08] Carpets: order code?\n[10:09] Nare: AT0654321",
+        "AT0654321",
+        "PASSPORT",
+        False,
+    ),
     ("Ana: call me when you land\nBob: 48213977", "48213977", "NATIONAL_ID", False),
 ]
 
@@ -251,3 +338,70 @@ def test_when_a_passport_word_of_any_language_names_a_number_then_it_is_found(
     text: str, span: str, *, expected: bool
 ) -> None:
     check(text, "PASSPORT", span, expected=expected)
+
+
+NUMBERS_OF_ANY_COUNTRY = [
+    # An IBAN of a country outside Presidio's table passes mod 97, labelled
+    # or not; one digit off, it fails; an institution's account stays.
+    (
+        "Remboursement éventuel : CI41CI1140112039471826500573",
+        "IBAN",
+        "CI41CI1140112039471826500573",
+        True,
+    ),
+    (
+        "للدفع بالتحويل: LB340041000000013018274655",
+        "IBAN",
+        "LB340041000000013018274655",
+        True,
+    ),
+    (
+        "Pay to LB340041000000013018274656 today",
+        "IBAN",
+        "LB340041000000013018274656",
+        False,
+    ),
+    (
+        "virement: SN08 SN01 0015 2000 0485 0000 3035.",
+        "IBAN",
+        "SN08 SN01 0015 2000 0485 0000 3035",
+        True,
+    ),
+    (
+        "Taxa: depósito na conta da Administração MZ70000301080213549601072",
+        "IBAN",
+        "MZ70000301080213549601072",
+        False,
+    ),
+    # A phone grouped as its country prints a mobile (Japan's 090-…), not
+    # as a premium line is; a Spanish current account.
+    ("緊急連絡先：宮坂 浩司（父）090-6218-4457", "PHONE", "090-6218-4457", True),
+    ("Premium line 09062 184457 for votes", "PHONE", "09062 184457", False),
+    (
+        "Banco de Venezuela, cta. corriente 0102-0488-61-0001937526",
+        "BANK_ACCOUNT",
+        "0102-0488-61-0001937526",
+        True,
+    ),
+    ("cta. corriente 2026, ejercicio cerrado", "BANK_ACCOUNT", "2026", False),
+    # A log line's client, after the line's number; a private one stays.
+    (
+        '4410 198.51.100.23 - - [07/Mar/2026:22:14:03 +1200] "GET / HTTP/1.1" 200',
+        "IP_ADDRESS",
+        "198.51.100.23",
+        True,
+    ),
+    (
+        '4411 10.0.4.17 - - [07/Mar/2026:22:14:09 +1200] "GET / HTTP/1.1" 200',
+        "IP_ADDRESS",
+        "10.0.4.17",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), NUMBERS_OF_ANY_COUNTRY)
+def test_when_a_number_is_written_as_its_country_writes_it_then_it_is_found(
+    text: str, kind: str, span: str, *, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)

@@ -218,6 +218,8 @@ HANDLES = [
     ("your order id is zx_55120 for tracking", False, "zx_55120"),
     ("ping me on discord, moonbeam#0921", True, "moonbeam#0921"),
     ("see issue#4471 and PR#120", False, "issue#4471"),
+    ('"GET /profile/epeli.nakau HTTP/1.1" 200', True, "epeli.nakau"),
+    ('"GET /users/v2.1 HTTP/1.1" 200', False, "v2.1"),
 ]
 
 

@@ -136,6 +136,73 @@ ADDRESSES_BY_LAYOUT = [
     ("IP address: 203.0.113.9", "ADDRESS", "203.0.113.9", False),
     ("Office address: Block 9, Kijitonyama", "ADDRESS", "Block 9", False),
     ("Address: Nairobi", "ADDRESS", "Nairobi", False),
+    # Homes without a number: three places or more, or a hamlet before the
+    # region; the last part stays. A town and its country alone stay.
+    (
+        "Residencia: Aldea Chemal, caserío Los Pinos, Todos Santos, Huehuetenango",
+        "ADDRESS",
+        "Aldea Chemal, caserío Los Pinos, Todos Santos",
+        True,
+    ),
+    (
+        "Permanent address: Dzomi village, Punakha Dzongkhag; current: Thimphu",
+        "ADDRESS",
+        "Dzomi village",
+        True,
+    ),
+    ("Address: Lagos, Nigeria", "ADDRESS", "Lagos", False),
+    # Labels in more languages and scripts, with a full-width colon or a dash,
+    # or after the line's own label ("العميل: العنوان: …").
+    (
+        "العميل: العنوان: الجابرية، قطعة 1، شارع 12، منزل 27، الكويت 46300. هاتف",
+        "ADDRESS",
+        "الجابرية، قطعة 1، شارع 12، منزل 27",
+        True,
+    ),
+    (
+        "Хаяг: Баянзүрх дүүрэг, 26-р хороо, 15-р байр, 42 тоот, Улаанбаатар",
+        "ADDRESS",
+        "Баянзүрх дүүрэг, 26-р хороо, 15-р байр, 42 тоот",
+        True,
+    ),
+    (
+        "მისამართი: ვაჟა-ფშაველას გამზ. 41, ბინა 12, თბილისი 0177",
+        "ADDRESS",
+        "ვაჟა-ფშაველას გამზ. 41, ბინა 12",
+        True,
+    ),
+    ("Ünvan: Baş mühendis, Ar-Ge bölümü", "ADDRESS", "Baş mühendis", False),
+    ("Ул. Партизанска 56-2/4, 1000 Скопје", "ADDRESS", "Ул. Партизанска 56-2/4", True),
+    (
+        "العنوان: بناية نصّار، الطابق الثالث، شارع مار مخايل، بيروت",
+        "ADDRESS",
+        "بناية نصّار، الطابق الثالث، شارع مار مخايل",
+        True,
+    ),
+    (
+        "Суроға: ш. Хуҷанд, кӯч. Ленин 63, хонаи 14",
+        "ADDRESS",
+        "ш. Хуҷанд, кӯч. Ленин 63, хонаи 14",
+        True,
+    ),
+    (
+        "現住所：福岡県福岡市東区箱崎三丁目12番7号",
+        "ADDRESS",
+        "福岡県福岡市東区箱崎三丁目12番7号",
+        True,
+    ),
+    (
+        "Address: ផ្ទះលេខ ៤៥ ផ្លូវ ២៧១ សង្កាត់ទឹកល្អក់ទី៣",
+        "ADDRESS",
+        "ផ្ទះលេខ ៤៥ ផ្លូវ ២៧១ សង្កាត់ទឹកល្អក់ទី៣",
+        True,
+    ),
+    (
+        "Office address: Saleaula village, Gagaemauga, Savai'i",
+        "ADDRESS",
+        "Saleaula village, Gagaemauga",
+        False,
+    ),
     # Look-alikes: a reference and a year before a capitalized word.
     ("Order 55, 10115 Units shipped;", "ADDRESS", "Order 55", False),
     ("Room 12, 2024 Annual Review", "ADDRESS", "Room 12", False),

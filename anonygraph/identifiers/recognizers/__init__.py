@@ -28,7 +28,7 @@ from anonygraph.identifiers.recognizers.addresses import (
     PostcodeRecognizer,
     StreetAddressRecognizer,
 )
-from anonygraph.identifiers.recognizers.cards import CardRecognizer
+from anonygraph.identifiers.recognizers.cards import AnyIbanRecognizer, CardRecognizer
 from anonygraph.identifiers.recognizers.documents import (
     BankAccountRecognizer,
     CbuRecognizer,
@@ -87,6 +87,7 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     PostcodeRecognizer,
     DateOfBirthRecognizer,
     CardRecognizer,
+    AnyIbanRecognizer,
     LicensePlateRecognizer,
     PassportRecognizer,
     MedicalRecordRecognizer,

@@ -61,7 +61,10 @@ ORG_BEFORE = kept_patterns.compile(
 )
 """An organization right before an address: its public address, not a person's."""
 
-CYRILLIC_TYPES = "ул|улица|вул|вулиця|пр|просп|пр-т|бул|бульв|пер|пл|ш|шосе|наб"
+CYRILLIC_TYPES = (
+    "ул|улица|вул|вулиця|пр|просп|пр-т|бул|бульв|пер|пл|ш|шосе|наб|"
+    "Ул|Улица|Вул|Вулиця|Просп|Бул|Бульв"  # at a line's start
+)
 """Cyrillic street types written before the name (Russian, Ukrainian,
 Bulgarian, Serbian), most often abbreviated with a dot."""
 
@@ -257,14 +260,22 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
 
 
 ADDRESS_LABEL = kept_patterns.compile(
-    r"(?im)^[ \t]*(?P<label>[^\W\d_][^:\n|;]{0,40}?)[ \t]*:[ \t]*(?P<value>[^\n|;]+)"
+    # "العميل: العنوان: …": a field's label after the line's own
+    r"(?im)^[ \t]*"
+    r"(?:[^\W\d_][^:：\n|;]{0,20}[:：][ \t]*(?=[^\W\d_][^:：\n]{0,40}[:：]))?"
+    r"(?P<label>[^\W\d_][^:：−\n|;]{0,40}?)[ \t]*[:：−][ \t]*"
+    r"(?P<value>[^\n|;]+)"
 )
 """A field at a line's start: its label, a colon, its value up to the line's end."""
 
 ADDRESS_WORD = kept_patterns.compile(
     r"(?i)\b(?:address|addr|adresse|adres|adresa|adresă|dirección|direccion|"
     r"endereço|morada|indirizzo|anschrift|osoite|cím|lakcím|heimilisfang|naslov|"
-    r"adresas|aadress|адрес|адреса|адресa|住所|地址|주소|عنوان|نشانی)(?!\w)"
+    r"adresas|aadress|adrese|адрес|адреса|адресa|residencia|residência|residence|"
+    r"domicilio|domicílio|wohnort|суроға|хаяг|ünvan|διεύθυνση|მისამართი|"
+    r"հասցե)(?!\w)|"
+    # Scripts that glue a word on ("現住所", "العنوان", "နေရပ်လိပ်စာ")
+    r"住所|地址|주소|عنوان|نشانی|လိပ်စာ|អាសយដ្ឋាន"
 )
 """A word of an address label, in the languages of the forms we read."""
 
@@ -306,6 +317,36 @@ class LabelledAddressRecognizer(CuedPatternRecognizer):
         return results
 
 
+PART_BREAK = kept_patterns.compile(r"[,،၊]")
+"""What parts an address's value: a comma, an Arabic or a Burmese one."""
+
+SETTLEMENT = kept_patterns.compile(
+    r"(?i)(?<![^\W\d_])(?:village|aldea|caser[ií]o|bairro|barrio|kampung|desa|"
+    r"quartier|hameau|dorf|selo|село|köy|gaun|kijiji)(?![^\W\d_])"
+)
+"""Words of a hamlet or a neighbourhood, where homes have no number."""
+
+
+def _unnumbered_part(start: int, value: str) -> tuple[int, int] | None:
+    """Return a home's places without a number, up to its last part, or None.
+
+    "Aldea Chemal, caserío Los Pinos, …, Huehuetenango", "Dzomi village,
+    Punakha Dzongkhag": three parts or more, or a hamlet's word before the
+    last part, place the home; the last part (the region or town) stays.
+    "Lagos, Nigeria" is a town only, and stays.
+    """
+    body = value.rstrip()
+    if (paren := body.find("(")) > 0:
+        body = body[:paren].rstrip()  # "Savai'i (near the EFKS church)"
+    parts = PART_BREAK.split(body)
+    if len(parts) < 2 or not all(p.strip() for p in parts):
+        return None
+    if len(parts) < 3 and not SETTLEMENT.search(parts[0]):
+        return None
+    kept = len(body) - len(parts[-1]) - 1
+    return start, start + len(body[:kept].rstrip())
+
+
 def _numbered_part(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Return the value up to its last part holding a number, or None."""
     value = text[start:end]
@@ -313,14 +354,16 @@ def _numbered_part(text: str, start: int, end: int) -> tuple[int, int] | None:
     if stop is not None:  # "Villa 48, Dakar. Votre garant M. Sarr (78 …)"
         value = value[: stop.start()]
     if re.search(r"@|://|\d+\.\d+\.\d+|^\W*\d+\W*$", value) or not re.search(
-        r"[^\W\d_]{3}", value
+        r"[^\W\d_]\W?[^\W\d_]\W?[^\W\d_]", value
     ):
         return None
     if any(p.search(value) for _, p, _ in _ADDRESS.compiled):
         return None  # the street patterns read it, and keep its town apart
+    if not re.search(r"\d", value):
+        return _unnumbered_part(start, value)
     ends = []
     offset = 0
-    for part in value.split(","):
+    for part in PART_BREAK.split(value):
         if re.search(r"\d", part) and part.strip():
             ends.append((offset + len(part.rstrip()), TOWN_POSTCODE.fullmatch(part)))
         offset += len(part) + 1
@@ -335,7 +378,8 @@ def _numbered_part(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 _SHORT_TYPES = STREET_TYPES + "|" + LEADING_TYPES.replace("\\.", "")
 SENTENCE_END = kept_patterns.compile(
-    rf"(?<![\w.])(?!(?i:{_SHORT_TYPES})\.)[^\W\d_]{{4,}}\.[ \t]+(?=[^\W\d_])"
+    rf"(?:(?<![\w.])(?!(?i:{_SHORT_TYPES})\.)[^\W\d_]{{4,}}|(?<![\w.])\d{{4,6}})"
+    r"\.[ \t]+(?=[^\W\d_])"  # "…, Thiès. Mon garant", "…, الكويت 46300. هاتف"
 )
 """A full stop after a word of four letters or more that is no street type's
 short form ("Blvd.", "Pkwy."), before a word: the address ended with its

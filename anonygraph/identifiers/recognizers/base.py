@@ -110,3 +110,16 @@ def luhn_valid(number: str) -> bool:
             d = d * 2 - 9 if d > 4 else d * 2
         total += d
     return bool(number) and total % 10 == 0
+
+
+IBAN_FORM = kept_patterns.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")
+"""An IBAN's characters: a country code, two check digits, the account."""
+
+
+def iban_valid(value: str) -> bool:
+    """Tell an IBAN by its form and its mod-97 check ("IR33 0620 … 2000 01")."""
+    compact = value.replace(" ", "")
+    if not IBAN_FORM.fullmatch(compact):
+        return False
+    moved = compact[4:] + compact[:4]
+    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1

@@ -186,7 +186,9 @@ class BankAccountRecognizer(CuedPatternRecognizer):
             # "account on file:", "account we pay into:": a label of words.
             r"(?:(?:[ \t]+[^\W\d_]{2,10}){1,3}(?=[ \t]*:))?|acct|a/c|"
             r"conta(?:\s+corrente|\s+poupança)?|kontonummer|konto|rekening(?:nummer)?|"
-            r"compte|cuenta|numéro de compte|clabe|účet|účtu|číslo účtu|cbu|"
+            r"compte|numéro de compte|clabe|účet|účtu|číslo účtu|cbu|"
+            # "cta. corriente 0102-…", "cuenta de ahorros": Spanish accounts
+            r"(?:cuenta|cta)(?:\.?\s+(?:corriente|cte|de\s+ahorros?))?|"
             r"số tài khoản|stk|普通(?:預金)?|当座(?:預金)?|口座番号|"
             r"rib|rip|bban|nuban)\b\.?"
             r"(?:\s*\([^()\n]{1,30}\))?"
@@ -252,7 +254,9 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
     ENTITY = "DATE_OF_BIRTH"
     FLAGS = re.IGNORECASE
     MONTH = (
-        r"(?:jan(?:uary|uar|vier|eiro)?|feb(?:ruary|ruar)?|f[eé]v(?:rier)?|"
+        r"(?:jan(?:uary|uar|vier|eiro)?|enero|gennaio|feb(?:ruary|ruar|rero|braio)?|"
+        r"f[eé]v(?:rier)?|aprile|maggio|giugno|junho|julho|luglio|settembre|"
+        r"octubre|ottobre|"
         r"fev(?:ereiro)?|mar(?:ch|s|zo|ço)?|märz|maart|apr(?:il)?|abr(?:il)?|"
         r"avr(?:il)?|ma[iy]|mei|mai(?:o)?|mayo|jun[ei]?|juin|juni?o|jul[iy]?|"
         r"juil(?:let)?|juli?o|aug(?:ust(?:us)?)?|ago(?:sto)?|ao[uû]t|"
@@ -277,7 +281,9 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             r"(?:(?<![^\W_])(?:d\.?\s?o\.?\s?b\.?|date\s+of\s+birth|birth\s?date|"
             r"birthday|born(?:\s+on)?|b\.|geb(?:oren)?(?:\s+am)?\.?|geburtsdatum|"
             r"geburtstag|geboortedatum|geboren\s+op|data\s+de\s+nascimento|"
-            r"nascid[oa]\s+em|fecha\s+de\s+nacimiento|nacid[oa]\s+el|"
+            r"nascid[oa]\s+em|fecha\s+de\s+nacimiento|nacid[oa](?:\s+el)?|nacimiento|"
+            # Tajik, Armenian
+            r"(?:санаи\s+)?таваллуд|ծննդյան\s+(?:ամսաթիվ|օր)|ծնվել\s+է|"
             r"date\s+de\s+naissance|n[ée]e?(?:\s?\(e\))?\s+le|data\s+di\s+nascita|"
             r"nat[oa]\s+il|"
             # South Slavic, Russian, Ukrainian, Czech and Slovak, Hungarian,
@@ -304,14 +310,31 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             r"(?:tempat\s*/\s*)?tgl\.?\s+lahir|"
             r"syntym[äa]aika|doğum\s+tarihi|tanggal\s+lahir|petsa\s+ng\s+kapanganakan|"
             r"ngày\s+sinh|tarikh\s+lahir|วันเกิด)"
-            r"(?![^\W_])|生年月日|出生日期|出生年月日|出生于|出生於|생년월일)"
+            r"(?![^\W_])|生年月日|出生日期|出生年月日|出生于|出生於|생년월일|"
+            # Burmese and Khmer glue their marks on: no word boundary.
+            r"မွေးသက္ကရာဇ်|မွေးနေ့|ថ្ងៃខែឆ្នាំកំណើត|ថ្ងៃកំណើត)"
+            # "Nacimiento del vendedor:", "birth of the child:": whose birth
+            r"(?:[ \t]+(?:del?|de[ \t]+la|of(?:[ \t]+the)?|du|des)[ \t]+[^\W\d_]+)?"
             # "(dd/mm/yyyy)", "(as in passport)": a remark on the label
             r"(?:\s*\([^()\n]{1,40}\))?"
-            rf"\s*[:：=\-]?\s*(?:(?:is|was|on|am|le|el|em|il|the)\s+)*"
+            rf"\s*[:：=\-−–—]?\s*(?:(?:is|was|on|am|le|el|em|il|the)\s+)*"
             r"(?:[A-ZÀ-Þ][^\W\d_]+(?:\s[A-ZÀ-Þ][^\W\d_]+)?,\s*)?"  # "Yogyakarta, "
             rf"(?P<v>{DATE})"
             r"(?![\w/.-]\d)",
             0.85,
+        ),
+        (
+            # "Her date of birth on the manifest is wrong — it should be
+            # 19/06/1990": the first date of an adult's year later in the
+            # sentence that names a birth date.
+            "date_of_birth_in_sentence",
+            r"(?<![^\W_])(?:date\s+of\s+birth|d\.o\.b\.|dob|birth\s?date|"
+            r"fecha\s+de\s+nacimiento|geburtsdatum|date\s+de\s+naissance|"
+            r"data\s+de\s+nascimento)(?![^\W_])[^\n.!?\d]{1,60}?(?<![\w/.-])"
+            rf"(?P<v>\d{{1,2}}[-/.]\d{{1,2}}[-/.](?:19\d\d|200\d|201[0-2])|"
+            rf"{DAY}[ \t]+{MONTH}[ \t]+(?:19\d\d|200\d|201[0-2]))"
+            r"(?![\w/.-]?\d)",
+            0.8,
         ),
     )
 

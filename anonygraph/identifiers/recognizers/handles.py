@@ -98,6 +98,15 @@ class HandleRecognizer(CuedPatternRecognizer):
         ),
         ("tag", r"(?<![\w#@])(?P<v>[A-Za-z][\w.]{2,31}#\d{4})(?!\w)", 0.8),
         (
+            # A request's path in a log, without its host ("GET
+            # /profile/epeli.nakau"): a name with a dot, an underscore or
+            # digits, not the site's own page ("/users/settings").
+            "profile_path",
+            r"(?<![\w.:/-])/(?i:users?|profiles?|members?|people|accounts?)/"
+            r"(?P<v>[A-Za-z]{2,}[._\d][\w.-]*[A-Za-z0-9])(?=[\s/?#\"]|$)",
+            0.8,
+        ),
+        (
             "home_dir",
             r"(?:/home/|/Users/|[A-Z]:\\Users\\)(?P<v>[A-Za-z][\w.-]{1,30})(?=[/\\])",
             0.8,

@@ -70,7 +70,8 @@ after it is that thing's, not a person's ("Order ID", "Staff ID", "Company No.")
 
 PERSONS_OWN = kept_patterns.compile(
     r"(?i)(?<![^\W\d_])(?:national|nationale|nacional|citizen\w*|identity|"
-    r"identit[éeà]|identidad|social\s+security|patient\w*|pacient\w*|paciente|"
+    r"identit[éeà]|identidad|identidade|identifica[çc][ãa]o|identificaci[óo]n|"
+    r"social\s+security|pati[ëe]nt\w*|pacient\w*|paciente|"
     r"pacjent\w*|medical|médical|médico|clinical|cl[íi]nic[ao]|hospital)"
     r"(?![^\W\d_])"
 )

@@ -147,7 +147,8 @@ class SinRecognizer(CuedPatternRecognizer):
         (
             "ca_sin",
             r"\b(?:SIN|[Ss]ocial [Ii]nsurance [Nn]umber|NAS)\b"
-            r"(?:\s*\([^()\n]{1,40}\))?"  # "SIN (for income verification only):"
+            # "SIN (for income verification only):", a remark of any length
+            r"(?:\s*\([^()\n]{1,80}\))?"
             r"(?:,?\s+(?:it's|it is|is|was))?\s*[:#]?\s*"
             r"(?P<v>\d{3}[ -]?\d{3}[ -]?\d{3})\b",
             0.85,

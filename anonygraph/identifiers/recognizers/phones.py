@@ -423,6 +423,12 @@ def _presented_as_phone(text: str, start: int, value: str) -> bool:
     return bool(PHONE_LABEL.search(text[max(line_start, start - 60) : start]))
 
 
+def _as_printed(parsed: phonenumbers.PhoneNumber, value: str) -> bool:
+    """Tell whether a number is written exactly as its region prints it."""
+    national = phonenumbers.PhoneNumberFormat.NATIONAL
+    return phonenumbers.format_number(parsed, national) == value
+
+
 def _verdict(value: str) -> str | None:
     """Return "valid", "possible" or None (not a person's phone number)."""
     value = (
@@ -437,6 +443,7 @@ def _verdict(value: str) -> str | None:
         return None
     possible = False
     types = set()
+    printed = [False, False]  # as a region prints a mobile, as one an org's line
     for region in regions:
         try:
             parsed = phonenumbers.parse(candidate, region)
@@ -447,7 +454,13 @@ def _verdict(value: str) -> str | None:
             if kind not in ORG_TYPES and not digits(value).startswith(ORG_PREFIXES):
                 return "valid"  # a person's number somewhere: no need to go on
             types.add(kind)
+            if kind in ORG_TYPES or kind == PhoneNumberType.MOBILE:
+                printed[kind in ORG_TYPES] |= _as_printed(parsed, value)
         possible = possible or phonenumbers.is_possible_number(parsed)
+    if printed[0] and not printed[1]:
+        # "090-6218-4457": grouped as Japan prints a mobile, not as a British
+        # 0906 premium line is.
+        return "valid"
     if types:
         # One region's premium line is another's mobile (09… in the UK and
         # Japan): a number is an org's when no region gives it to a person,
