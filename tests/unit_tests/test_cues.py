@@ -358,7 +358,7 @@ def test_when_words_are_about_someone_else_then_no_self_cue_is_found(
         ("Our flat overlooks the Eiffel Tower.", "Our flat overlooks a tower."),
         (
             "I did my MBA at INSEAD and loved it.",
-            "I did my degree at a university and loved it.",
+            "I did my degree at [SCHOOL] and loved it.",
         ),
         (
             "I've worked at Amazon's warehouse for years.",
