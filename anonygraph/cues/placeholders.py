@@ -538,6 +538,16 @@ def _in_its_slot(text: str, cue: Cue, doc: Any) -> Cue:
         the = 4 if cue.quote.lower().startswith("the ") else 0
         return unsure(cue, cue.start + the, text)
     if (
+        cue.kind in _PLACE_KINDS
+        and cue.sure
+        and replacement
+        and replacement != _MODIFIER_FORM
+        and _modifies_noun(doc, cue)
+    ):
+        # "with Miami rent": a country before the noun ("the US rent") or a
+        # second place of it ("another part of the US rent") would not read.
+        return unsure(cue)
+    if (
         replacement
         and cue.sure
         and re.match(r"(?:a|an|the)\s", replacement, re.I)

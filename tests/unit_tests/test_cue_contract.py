@@ -107,8 +107,18 @@ def test_when_a_text_speaks_of_no_one_then_its_places_stay(
         # No word of the name or the sentence settles the kind.
         ("Took a plumbing course at Brackmoor and loved it.",
          "Took a plumbing course at [SCHOOL] and loved it."),
-        # A degree settles it.
+        # A degree says what was studied, not what the name is: no kind.
         ("Finished my PhD at Vantor last year.",
+         "Finished my degree at [SCHOOL] last year."),
+        # A name with a study word elsewhere in its sentence is some body.
+        ("I'm an EMT with FDNY, just finished my associate's at Hostos.",
+         "I'm a healthcare worker with FDNY, just finished my degree at [SCHOOL]."),
+        # A kind noun written after the name goes with it ("a company school"
+        # would not read).
+        ("I work as a teaching assistant at Pilling school.",
+         "I work as an educator at a school."),
+        # Counter-case: the name's own word is its kind.
+        ("Finished my PhD at Vantor University last year.",
          "Finished my degree at a university last year."),
         # A study word in a sentence that is not the author's names no school.
         ("Reminder: the class picnic is at Riverside Grounds on Saturday. "
