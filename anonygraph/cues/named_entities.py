@@ -22,7 +22,11 @@ from anonygraph.cues.cue import Cue, sentence_of
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.occupations import job_words
 from anonygraph.cues.person_roles import kin_words, known_name
-from anonygraph.cues.place_contract import LANDMARK_NOUNS, WORK_CONTEXT
+from anonygraph.cues.place_contract import (
+    LANDMARK_NOUNS,
+    WORK_CONTEXT,
+    apposed_kind_noun,
+)
 from anonygraph.cues.placeholders import placeholder
 from anonygraph.cues.places import (
     LANGUAGE_BEFORE,
@@ -435,14 +439,8 @@ def _unknown_place_cue(text: str, ent: Any, start: int, end: int) -> Cue:
     """
     end = _name_end(ent, end)
     if _is_modifier(ent):
-        noun = ent.doc[ent.end]
-        place = noun.head
-        if (
-            noun.dep_ == "appos"
-            and place.pos_ == "PROPN"
-            and place.dep_ == "pobj"
-            and place.head.lower_ in LOCATIVE
-        ):
+        noun = apposed_kind_noun(ent.doc, ent.end)
+        if noun is not None:
             # "born on Taveuni, Somosomo village": the name and its noun,
             # apposed to a place, are one place; "[PLACE], village" would
             # leave its noun alone.
