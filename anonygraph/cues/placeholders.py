@@ -461,7 +461,9 @@ def _settle_place(
         return unsure(cue)  # "between Shah Alam and KL Sentral": a route's end
     if cue.kind != "city" or not cue.exact:
         return cue
-    if _part_of(doc, cue):
+    if _part_of(doc, cue) or (before and before[-1] == "on"):
+        # "a kitchen position on Provo": one is on an island or a street,
+        # in a city; the city of that name is not what the text says.
         return unsure(cue)
     if " in " in cue.quote and "," not in cue.quote:
         # "Richmond in Melbourne": a part of the city the text names, so in

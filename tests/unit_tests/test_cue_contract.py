@@ -350,11 +350,20 @@ def test_when_a_title_word_is_a_verb_then_it_names_no_job(
         # A plural's possessive after its placeholder reads.
         ("I studied on the Islands' scholarship.",
          "I studied on [PLACE]'s scholarship."),
+        # A city's name one is "on" is an island's or a street's.
+        (
+            "Chef, 38, seeking a kitchen job on Provo.",
+            "Hospitality worker, in my thirties, seeking a kitchen job on [PLACE].",
+        ),
         # Counter-cases: the same places standing alone keep their forms.
         ("I'm a nurse in Davao.", "I'm a healthcare worker in the Philippines."),
         ("I live in Hialeah but I was born in Miami.",
          "I live in the US but I was born in another part of the US."),
         ("I live in Labasa town.", "I live in [PLACE] town."),
+        (
+            "Chef, 38, seeking a kitchen job in Provo.",
+            "Hospitality worker, in my thirties, seeking a kitchen job in the US.",
+        ),
     ],
 )  # fmt: skip
 def test_when_a_name_is_part_of_a_longer_name_or_phrase_then_it_goes_with_it(
