@@ -550,7 +550,8 @@ def organization_cue(
     high = re.search(r"high school", sentence, re.I) and not EDUCATION_NAME.search(name)
     noun = ("high school" if high else school_noun(name)) if education else "company"
     words = name.removeprefix("the ").removeprefix("The ").split()
-    if noun == "company" and len(words) > 1 and words[-1].istitle():
+    shift = before == "shift" or re.search(r"\bshift at\s*$", text[:start], re.I)
+    if noun == "company" and len(words) > 1 and words[-1].istitle() and not shift:
         # "Causeway Coast and Glens Borough Council", "Lady Reading Hospital":
         # a name with a head noun of its own says what body it is, and "a
         # company" may well be false of it.
@@ -563,7 +564,7 @@ def organization_cue(
         start = _with_article(text, start)
         return Cue(start, end, text[start:end], "education", "organization", name,
                    "[SCHOOL]", 4, sure=False)  # fmt: skip
-    if before == "shift" or re.search(r"\bshift at\s*$", text[:start], re.I):
+    if shift:
         replacement = "work"
     elif possessive or before not in ("at", "for", "with", "joined", "from", "to"):
         replacement = f"the {noun}"
