@@ -144,6 +144,10 @@ MARKET_BEFORE = kept_patterns.compile(
     r"\b(?:rents?|prices?)\s+(?:in|around|near|here)\b[^,;:]*$", re.IGNORECASE
 )
 """A price a place asks ("rent in Brighton is"): it says nothing of the author."""
+PAY_NOUN_BEFORE = kept_patterns.compile(
+    r"\b(?:salary|pay|wage|wages|income|stipend|pension)\s+$", re.IGNORECASE
+)
+"""A pay noun right before the figure, with no verb between ("salary around")."""
 PAY_OF = kept_patterns.compile(
     r"(?P<det>\b(?:a|an|my|his|her|their|our|the)\s+)(?P<mid>[\w-]+(?P<own>'s)?\s+)?"
     r"(?P<noun>salary|pension|wage|stipend|income|allowance)\s+of\s+$",
@@ -512,6 +516,10 @@ def detect_money(
             elif PAY_IS.search(text[:start]):
                 # "my salary is decent", not "my salary is a decent salary"
                 phrase = MODIFIER_PHRASES[level]
+            elif PAY_NOUN_BEFORE.search(text[:start]):
+                # "salary around RM7k per month": a band phrase would name the
+                # pay twice ("salary a decent salary"); the figure goes alone.
+                phrase = "[INCOME]"
             elif (
                 not after
                 and re.search(r"\b(?:a|an|my|our|his|her|their|the)\s+$", text[:start])
@@ -522,7 +530,7 @@ def detect_money(
                 ]  # "a $34k stipend" -> "a decent stipend"
             cues.append(
                 Cue(start, end, text[start:end], "income_level", "salary", level,
-                    phrase, 4, exact=True)
+                    phrase, 4, exact=True, sure=phrase != "[INCOME]")
             )  # fmt: skip
         elif MARKET_BEFORE.search(clause_before):
             continue  # "rent in Brighton is £1,200": the place's price, not mine

@@ -302,6 +302,9 @@ def test_when_a_clause_is_said_of_someone_else_then_no_first_person_is_added(
         ("Take home is about €520 a week, which isn't much.",
          "Take home is about [INCOME] a week, which isn't much."),
         ("I make like $19/hr so I'm broke.", "I make like [INCOME] so I'm broke."),
+        # A pay noun right before the figure would be said twice.
+        ("Offshore one, salary around RM7k per month can la.",
+         "Offshore one, salary [INCOME] can la."),
         # Counter-cases: a year's or a month's pay of the author's keeps its band.
         ("I get about £21,000 a year before tax.", "I get a decent salary."),
         ("I earn 3,000 euros a month.", "I earn a decent salary."),
