@@ -358,11 +358,15 @@ def test_when_a_title_word_is_a_verb_then_it_names_no_job(
             "Chef, 38, seeking a kitchen job on Provo.",
             "Hospitality worker, in my thirties, seeking a kitchen job on [PLACE].",
         ),
+        # A name right after "married to" is the partner, however parsed.
+        ("Married to Anna Mae twenty-six years, seven children.",
+         "Married to [PERSON] twenty-six years, seven children."),
         # Counter-cases: the same places standing alone keep their forms.
         ("I'm a nurse in Davao.", "I'm a healthcare worker in the Philippines."),
         ("I live in Hialeah but I was born in Miami.",
          "I live in the US but I was born in another part of the US."),
         ("I live in Labasa town.", "I live in [PLACE] town."),
+        ("We got married and moved to Leeds.", "We settled down and moved to the UK."),
         (
             "Chef, 38, seeking a kitchen job in Provo.",
             "Hospitality worker, in my thirties, seeking a kitchen job in the US.",
