@@ -367,6 +367,8 @@ def test_when_a_title_word_is_a_verb_then_it_names_no_job(
          "I live in the US but I was born in another part of the US."),
         ("I live in Labasa town.", "I live in [PLACE] town."),
         ("We got married and moved to Leeds.", "We settled down and moved to the UK."),
+        ("Engaged since June to Shannon, who is from Limerick herself.",
+         "[RELATIONSHIP] since June to [PERSON], who is from Limerick herself."),
         (
             "Chef, 38, seeking a kitchen job in Provo.",
             "Hospitality worker, in my thirties, seeking a kitchen job in the US.",
