@@ -111,7 +111,7 @@ def detect_cues(
     # An amount is in the money of the country the text is set in ("$" in
     # Toronto is Canadian): its income band is that economy's.
     countries = {c.value.rpartition(", ")[2] for c in places}
-    cues = places + detect_ages(text) + detect_money(text, countries)
+    cues = places + detect_ages(text) + detect_money(text, countries, doc)
     cues += detect_phrases(text) + detect_occupations(text, doc)
     cues += detect_teaching(text, doc) + detect_business(text, doc)
     cues += detect_licences(text) + detect_statuses(text, doc)
@@ -462,8 +462,18 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
             head, _, rest = replacement.partition(" ")
             if said and rest and said.group(1).lower() == head.lower():
                 replacement = rest
+        end = cue.end
+        if (
+            replacement
+            and cue.quote.endswith("s")
+            and not replacement.endswith("s")
+            and re.match(r"['’](?!\w)", text[end:])
+        ):
+            # "the Islands' scholarship": a plural's bare apostrophe after
+            # "[PLACE]" would not read; the replacement owns as a singular.
+            replacement, end = replacement + text[end] + "s", end + 1
         out.extend([before, replacement])
-        last = cue.end
+        last = end
     tail = _capitalized(text[last:]) if capitalize else text[last:]
     tail = tail.lstrip(" ") if opened else tail
     result = "".join(out) + tail
@@ -478,7 +488,7 @@ def generalize_text(text: str, cues: Iterable[Cue]) -> str:
         result = result.lstrip(" ")  # a removed first word leaves no space
     # Not after an abbreviation's dot ("Kamloops, B.C., and"): no sentence ends.
     return re.sub(
-        r"(^|(?<!\.[A-Za-z])[.!?])\s*[,;]\s*(\w)",
+        r"(^|(?<!\.[A-Za-z])[.!?])\s*[,;]\s*(\w|\[)",
         lambda m: m.group(1) + (" " if m.group(1) else "") + m.group(2).upper(),
         result,
     )

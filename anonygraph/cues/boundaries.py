@@ -132,6 +132,28 @@ def split_at_joints(ents: Any) -> list[Any]:
     return parts
 
 
+def joined_names(ents: Any) -> list[Any]:
+    """Join two organizations the parse makes one name over "and" or "&".
+
+    "Causeway Coast and Glens Borough Council": the tagger gives two names,
+    but the first one's head is in the second; the council is one body,
+    not a company and a place.
+    """
+    parts: list[Any] = []
+    for ent in ents:
+        last = parts[-1] if parts else None
+        if (
+            last is not None
+            and last.label_ == ent.label_ == "ORG"
+            and ent.doc.text[last.end_char : ent.start_char] in (" and ", " & ")
+            and ent.start <= last.root.head.i < ent.end
+        ):
+            parts[-1] = type(ent)(ent.doc, last.start, ent.end, label=ent.label_)
+            continue
+        parts.append(ent)
+    return parts
+
+
 def within_longer_names(doc: Any, cues: list[Cue]) -> list[Cue]:
     """Widen a place that is one part of a longer name over the whole name.
 
@@ -171,6 +193,11 @@ def within_longer_names(doc: Any, cues: list[Cue]) -> list[Cue]:
             and before.head.i in range(span.start, span.end)
         ):
             cue = replace(cue, start=before.idx, kind="organization")
+        elif before is not None and _joined_name_before(before, span, cues):
+            # "Ateneo de Davao", "Universidad de Chile": a place after a
+            # name's joining word is part of that name, the institution is
+            # the unit ("Ateneo de the Philippines" would cut it).
+            cue = replace(cue, start=doc[before.i - 1].idx, kind="organization")
         elif before is not None and _name_part_before(before, span, cue, cues):
             # "Interior Alaska", "the Go North East lot": a capitalised word
             # before the place, joined to the same noun, makes one longer
@@ -213,6 +240,30 @@ def _abbreviation_dot(text: str, span: Any, cue: Cue) -> bool:
         return False
     following = [t for t in doc[span.end :] if t.idx > cue.end][:1]
     return bool(following) and following[0].pos_ in ("NOUN", "PROPN", "ADJ")
+
+
+def _joined_name_before(joint: Any, span: Any, cues: list[Cue]) -> bool:
+    """Tell a place joined by a lower-case word to a name before it, in one name.
+
+    "Ateneo de Davao": "de" and "Ateneo" hang on the place in the parse, and
+    "Ateneo" is a capitalised name no cue holds. English "of" is left out:
+    "the Republic of Ireland" and "University of Toronto" have cues of their
+    own.
+    """
+    if joint.i < 1 or not joint.text.islower() or joint.lower_ == "of":
+        return False
+    name = joint.doc[joint.i - 1]
+    inside = range(span.start, span.end)
+    return bool(
+        joint.is_alpha
+        and len(joint.text) <= 3
+        and joint.head.i in inside
+        and name.pos_ == "PROPN"
+        and name.text[:1].isupper()
+        and not name.is_sent_start  # "Né à Trois-Rivières": a verb, no name
+        and name.head.i in inside
+        and not any(c.start <= name.idx < c.end for c in cues)
+    )
 
 
 def _name_part_before(before: Any, span: Any, cue: Cue, cues: list[Cue]) -> bool:

@@ -17,7 +17,9 @@ Places:
     "meet Toledo, the collie": `named_as_someone`). A text that never speaks of
     its author (no first-person word, no subject left out, no cue of a trait:
     a timetable, a forecast, a council report, a sentence said of a name)
-    holds no place of the author's (`speaks_of_author`).
+    holds no place of the author's (`speaks_of_author`); a trait its clause
+    says of a name or of "she" ("Moira Doherty, 63") is no word about the
+    author, and a text about no one keeps every word it has.
 Rewrites:
     A replacement brings no first-person word its span lacks into a clause
     whose subject is someone else ("Dolly Parton ... after finishing high
@@ -28,11 +30,10 @@ Ages:
     X, 54, said"), is that person's age, not the author's (`others_age`).
 Schools:
     The kind of institution is what the name says it is (a college stays "a
-    college"); a name with no such word is "a university" only where a
-    degree-level word in its sentence says so, and otherwise the typed
-    placeholder (`school_noun`). A study word elsewhere in a sentence that
-    holds no first-person word ("Class 4B sports day is at X") makes X no
-    school of the author's (`authors_study`).
+    college"); a name with no such word is the typed placeholder, whatever
+    degree its sentence speaks of (`school_noun`). A study word elsewhere in
+    a sentence that holds no first-person word ("Class 4B sports day is at
+    X") makes X no school of the author's (`authors_study`).
 Places further (`anonygraph.cues.place_contract`):
     Which countries the text names, whose a place is, what kind a name says,
     a route's ends, and where the author works.
@@ -100,16 +101,6 @@ INSTITUTION_NOUNS: tuple[tuple[re.Pattern[str], str], ...] = (
 State" and "Cardiff Met" are universities; "Kigali Technical College" a
 college)."""
 
-DEGREE_LEVEL = kept_patterns.compile(
-    r"\b(?:degree|bachelor'?s?|master'?s?|masters|phd|doctorate|mba|msc|bsc|ba|ma|"
-    r"b\.?tech|m\.?tech|bcom|bba|llb|uni|university|postdoc|thesis|professor|"
-    r"lecturer|semester|freshman|sophomore|alma mater)\b",
-    re.IGNORECASE,
-)
-"""Words that settle a name without a kind as a university: degrees and the
-life of one. A diploma, a certificate, a course or a class does not (a
-technical college awards them)."""
-
 
 def speaks_of_author(doc: Any, cues: list[Cue]) -> bool:
     """Tell whether the text speaks of its author at all.
@@ -140,10 +131,50 @@ def speaks_of_author(doc: Any, cues: list[Cue]) -> bool:
         return True  # an empty text has nothing to keep from its author
     # A bare amount ("seats cost Rs. 1,500") is a price as often as a pay,
     # and a named bank or firm is a thing a report speaks of.
+    # A trait said of someone else ("Harbourmaster Colm Devlin, who has
+    # worked the slipway", "she became the first woman to") is theirs.
     return any(
-        (c.attribute in _SELF_ATTRIBUTES and c.kind not in _THINGS) or c.kind in _PEOPLE
+        (c.attribute in _SELF_ATTRIBUTES and c.kind not in _THINGS or c.kind in _PEOPLE)
+        and not _of_someone_else(doc, c)
         for c in cues
     )
+
+
+def _of_someone_else(doc: Any, cue: Cue) -> bool:
+    """Tell a cue its clause says of someone other than the author.
+
+    In a sentence with no first-person word, a span apposed to a name
+    ("Moira Doherty, 63") or in a clause whose subject is a name or a
+    pronoun of the second or third person ("She served as an MP") is that
+    person's.
+    """
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None or any(t.lower_ in author_words.ANY for t in span.sent):
+        return False
+    token = span.root
+    for _ in range(12):  # a clause's subject is a few heads up at most
+        if token.dep_ == "appos" and _third_person(token.head):
+            return True  # "Moira Doherty, 63": said of the name
+        subjects = [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if subjects:
+            subject = subjects[0]
+            return not span.start <= subject.i < span.end and _third_person(subject)
+        if token.head.i == token.i:
+            return False  # no subject up to the root: the author, left out
+        token = token.head
+    return False
+
+
+def _third_person(word: Any) -> bool:
+    """Tell a person named or a pronoun of the third person ("she", "Moira").
+
+    "ur a 22 yo girlie" speaks of the author in the second person, and a
+    word of a dialect ("Mi a nurse") is no name.
+    """
+    if word.pos_ == "PRON":
+        person = word.morph.get("Person")
+        return bool(person) and person[0] == "3" and word.lower_ != "it"
+    return word.ent_type_ == "PERSON" or named_person(word)
 
 
 def _named_subject(verb: Any) -> bool:
@@ -168,17 +199,16 @@ def _subjectless(verb: Any) -> bool:
 
 
 def without_authorless_places(doc: Any, cues: list[Cue]) -> list[Cue]:
-    """Drop the places, organizations and bare amounts of a text about no one."""
+    """Drop every cue of a text about no one.
+
+    Its places, organizations, bare amounts, degrees ("the first woman in
+    East Africa to hold a doctorate") and the traits its clauses say of
+    others are someone else's, and a coarser form of them is a sentence
+    its author did not write.
+    """
     if speaks_of_author(doc, cues):
         return cues
-    return [
-        c
-        for c in cues
-        if c.kind in _PEOPLE
-        or c.attribute not in _PLACE_ATTRIBUTES
-        and c.kind not in PLACE_KINDS
-        and c.kind not in _THINGS
-    ]
+    return []
 
 
 def used_as_person(span: Any) -> bool:
@@ -397,14 +427,12 @@ def others_age(doc: Any, number: Any) -> bool:
     )
 
 
-def school_noun(name: str, sentence: str) -> str:
+def school_noun(name: str) -> str:
     """Return the kind of institution a school's name is, or "" where unsettled.
 
     The name's own word decides ("Technical College" -> "college"); a city's
     name read as a school ("studied law at Cardiff"), a sizeable one, is its
-    university; a
-    name with neither is a university only where its sentence speaks of a
-    degree.
+    university; a name with neither has no kind that is sure.
     """
     from anonygraph.cues.places import fold, gazetteer
 
@@ -414,7 +442,10 @@ def school_noun(name: str, sentence: str) -> str:
     place = gazetteer().get(fold(name))
     if place is not None and place.kind == "city" and place.population >= 100_000:
         return "university"  # a sizeable city names its university
-    return "university" if DEGREE_LEVEL.search(sentence) else ""
+    # A degree in the sentence says what was studied, not what the name is:
+    # "my MBA at INSEAD" (a business school), "an EMT with FDNY, just
+    # finished my associate's" (a fire department).
+    return ""
 
 
 def authors_study(sentence: str) -> bool:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 from anonygraph.attributes.income import income_band
+from anonygraph.cues import author_words
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.numbers import number_value
@@ -142,6 +144,10 @@ MARKET_BEFORE = kept_patterns.compile(
     r"\b(?:rents?|prices?)\s+(?:in|around|near|here)\b[^,;:]*$", re.IGNORECASE
 )
 """A price a place asks ("rent in Brighton is"): it says nothing of the author."""
+PAY_NOUN_BEFORE = kept_patterns.compile(
+    r"\b(?:salary|pay|wage|wages|income|stipend|pension)\s+$", re.IGNORECASE
+)
+"""A pay noun right before the figure, with no verb between ("salary around")."""
 PAY_OF = kept_patterns.compile(
     r"(?P<det>\b(?:a|an|my|his|her|their|our|the)\s+)(?P<mid>[\w-]+(?P<own>'s)?\s+)?"
     r"(?P<noun>salary|pension|wage|stipend|income|allowance)\s+of\s+$",
@@ -219,6 +225,22 @@ def _yearly(amount: float, per: str, sentence: str) -> float:
     if re.search(r"\bmonth", sentence, re.IGNORECASE):
         return amount * 12
     return amount * 2080 if amount < 100 else amount  # a bare small figure is hourly
+
+
+SHORT_PERIODS = frozenset({"hour", "hr", "h", "hourly", "week", "wk", "weekly"})
+"""Periods whose pay says no year's income: the hours and weeks worked are unsaid."""
+
+
+def _hours_unsaid(amount: float, per: str, sentence: str) -> bool:
+    """Tell a pay by the hour or the week, whose yearly band would be a guess.
+
+    "$19/hr so broke af", "€520 a week, which isn't much": a judgement of a
+    year's income ("a decent salary") from them assumes full-time work all
+    year, which the author may be far from.
+    """
+    if per:
+        return per in SHORT_PERIODS
+    return amount < 100 or bool(re.search(r"\bweek", sentence, re.IGNORECASE))
 
 
 FULL_YEAR_FLOOR_USD = 10_000
@@ -306,12 +328,69 @@ def _paid_out(before: str) -> bool:
     return bool(words) and max(words)[1] == "cost"
 
 
-def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
+def _said_of_another(doc: Any, start: int) -> bool:
+    """Tell an amount whose clause has a subject that is neither the author nor a pay.
+
+    "the change saves £140,000 a year", "it costs £35 a month": a saving, a
+    cost, a budget is a sum a thing has. A clause said of "I", "we", "my
+    salary" or "the pension", or one with its subject left out ("Earn about
+    £38k"), may state the author's pay.
+    """
+    if doc is None:
+        return False
+    token = next((t for t in doc if t.idx <= start < t.idx + len(t.text)), None)
+    for _ in range(8):  # the clause's verb is a few heads up at most
+        if token is None or token.head.i == token.i or token.dep_ in ("pobj", "prep"):
+            # "unreal for £11.50 an hour": what a preposition ties the amount
+            # to is not the clause's subject's sum.
+            return False
+        token = token.head
+        if token.pos_ not in ("VERB", "AUX"):
+            continue
+        subjects = [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if subjects:
+            said = " ".join(t.text for s in subjects for t in s.subtree)
+            if any(w in author_words.ANY for w in said.lower().split()):
+                return False
+            return not SALARY_WORDS.search(said) and any(map(_a_thing, subjects))
+    return False
+
+
+def _a_thing(subject: Any) -> bool:
+    """Tell a subject that is a thing or someone else: "the change", "it", "she".
+
+    A bare noun ("ur job is ...", "Bread is like 54 a year") may be the
+    author's own, written without its owner.
+    """
+    if subject.pos_ == "PRON":
+        person = subject.morph.get("Person")
+        return bool(person) and person[0] == "3"
+    return subject.ent_type_ == "PERSON" or any(
+        c.dep_ == "det" and c.lower_ in ("the", "this", "that", "a", "an")
+        for c in subject.children
+    )
+
+
+def detect_money(
+    text: str, countries: Iterable[str] = (), doc: Any = None
+) -> list[Cue]:
     """Find money amounts; salaries state the income level, other sums hint at it.
+
+    An amount is a pay only in a frame of pay: a pay word in its clause
+    ("earn", "salary", "take home") or, for a yearly or hourly figure, a
+    clause said of the author ("I get about £21,000 a year"); one said of a
+    thing ("the change saves £140,000 a year") is a sum, not an income.
 
     A salary's span takes in a hedge before it and its period after it
     ("about 140,000 francs a year"), so the band phrase that replaces it
     reads in the sentence ("I make good money, which ...").
+
+    Args:
+        text: The text to scan.
+        countries: The countries the text names: an amount is in their money.
+        doc: The engine's parse of ``text``, which says whose clause an
+            amount stands in; without it, every yearly figure may be a pay.
+
     """
     cues: list[Cue] = []
     where = frozenset(countries)
@@ -370,33 +449,51 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
         # a sum paid out (and a place's price), not an income.
         clause_before = text[max(sentence_start + 1, previous_end) : start]
         paid_out = not living_on and _paid_out(clause_before)
+        # The pay word must be the amount's own: in its clause ("Take home is
+        # about"), or right after it ("£38k salary"); "made" in another clause
+        # ("At £34.99 it costs more, but the return made it") says no pay.
+        clause_after = re.split(r"[,;:.!?]|\bbut\b", text[end:], maxsplit=1)[0]
+        pay_word = SALARY_WORDS.search(clause_before) or SALARY_WORDS.search(
+            clause_after
+        )
         if not paid_out and (
-            SALARY_WORDS.search(sentence)
-            or living_on
-            or (hourly_or_yearly and not RENT_WORDS.search(sentence))
+            living_on
+            or pay_word
+            or (
+                hourly_or_yearly
+                and not RENT_WORDS.search(sentence)
+                and not _said_of_another(doc, start)
+            )
         ):
             rate = _currency(m, where)
             level = income_level(_yearly(amount, per, sentence) * (rate or 1.0))
+            # A pension or what one lives on comes every week of the year.
+            lives_on = bool(
+                living_on or re.search(r"\bpension|\bretired", sentence, re.I)
+            )
             if (
                 rate is None
                 or _period_unsettled(amount, per, sentence, rate)
                 or (not _currency_written(m, text, figure_end))
+                or (_hours_unsaid(amount, per, sentence) and not lives_on)
             ):
                 # "9 LPA", "40k a year": without its currency a figure's band
-                # is a guess at the economy; the placeholder takes the figure.
+                # is a guess at the economy; "$19/hr", "€520 a week": a year's
+                # band from an hour's or a week's pay guesses the hours worked.
+                # The placeholder takes the figure.
                 figure_start = m.start("num3") if m.group("num3") else m.start()
+                figure_end = m.end()
+                if text.startswith("/", figure_end):  # "$19/hr" is one word
+                    slash = PERIOD_AFTER.match(text[figure_end:])
+                    figure_end += slash.end() if slash else 0
                 cues.append(
-                    Cue(figure_start, m.end(), text[figure_start : m.end()],
+                    Cue(figure_start, figure_end, text[figure_start:figure_end],
                         "income_level", "salary", level, "[INCOME]", 4,
                         exact=True, sure=False)
                 )  # fmt: skip
                 continue
             # "living on R25,000 a month", a pension: an income, not a salary.
-            phrases = (
-                LIVING_PHRASES
-                if living_on or re.search(r"\bpension|\bretired", sentence, re.I)
-                else INCOME_PHRASES
-            )
+            phrases = LIVING_PHRASES if lives_on else INCOME_PHRASES
             hedge = HEDGE_BEFORE.search(text[:start])
             start = hedge.start() if hedge else start
             after = PERIOD_AFTER.match(text[end:])
@@ -419,6 +516,10 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
             elif PAY_IS.search(text[:start]):
                 # "my salary is decent", not "my salary is a decent salary"
                 phrase = MODIFIER_PHRASES[level]
+            elif PAY_NOUN_BEFORE.search(text[:start]):
+                # "salary around RM7k per month": a band phrase would name the
+                # pay twice ("salary a decent salary"); the figure goes alone.
+                phrase = "[INCOME]"
             elif (
                 not after
                 and re.search(r"\b(?:a|an|my|our|his|her|their|the)\s+$", text[:start])
@@ -429,14 +530,12 @@ def detect_money(text: str, countries: Iterable[str] = ()) -> list[Cue]:
                 ]  # "a $34k stipend" -> "a decent stipend"
             cues.append(
                 Cue(start, end, text[start:end], "income_level", "salary", level,
-                    phrase, 4, exact=True)
+                    phrase, 4, exact=True, sure=phrase != "[INCOME]")
             )  # fmt: skip
         elif MARKET_BEFORE.search(clause_before):
             continue  # "rent in Brighton is £1,200": the place's price, not mine
-        elif (
-            paid_out
-            and re.search(r"\b(?:the|a|an|this|that)\s+$", text[:start])
-            and MODIFIES_NOUN.match(text[end:])
+        elif re.search(r"\b(?:the|a|an|this|that)\s+$", text[:start]) and (
+            MODIFIES_NOUN.match(text[end:])
         ):
             continue  # "plus the £60 service charge": a thing's price, no income;
             # "the four figures rent" would not read either

@@ -16,13 +16,17 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from anonygraph.cues.boundaries import split_at_joints
+from anonygraph.cues.boundaries import joined_names, split_at_joints
 from anonygraph.cues.contract import authors_study, school_noun
 from anonygraph.cues.cue import Cue, sentence_of
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.occupations import job_words
 from anonygraph.cues.person_roles import kin_words, known_name
-from anonygraph.cues.place_contract import LANDMARK_NOUNS, WORK_CONTEXT
+from anonygraph.cues.place_contract import (
+    LANDMARK_NOUNS,
+    WORK_CONTEXT,
+    apposed_kind_noun,
+)
 from anonygraph.cues.placeholders import placeholder
 from anonygraph.cues.places import (
     LANGUAGE_BEFORE,
@@ -132,7 +136,7 @@ def detect_entities(text: str, doc: Any, taken: list[Cue]) -> list[Cue]:
 
     """
     cues: list[Cue] = []
-    for ent in split_at_joints(doc.ents):
+    for ent in split_at_joints(joined_names(doc.ents)):
         start, end = ent.start_char, ent.end_char
         if text[start:end].lower().startswith("the "):
             start += 4
@@ -435,6 +439,16 @@ def _unknown_place_cue(text: str, ent: Any, start: int, end: int) -> Cue:
     """
     end = _name_end(ent, end)
     if _is_modifier(ent):
+        noun = apposed_kind_noun(ent.doc, ent.end)
+        if noun is not None:
+            # "born on Taveuni, Somosomo village": the name and its noun,
+            # apposed to a place, are one place; "[PLACE], village" would
+            # leave its noun alone.
+            end = noun.idx + len(noun.text)
+            attribute = place_attribute(text, start)
+            return Cue(start, end, text[start:end], attribute, "area",
+                       text[start:end], placeholder(attribute), 4,
+                       sure=False)  # fmt: skip
         return Cue(start, end, text[start:end], place_attribute(text, start),
                    "name_modifier", text[start:end], "", 4)  # fmt: skip
     start = _with_article(text, start)
@@ -470,6 +484,14 @@ def _named_landmark(name: str) -> bool:
     return len(words) > 1 and bool({words[0], words[-1]} & LANDMARK_NOUNS.keys())
 
 
+KIND_NOUN_AFTER = kept_patterns.compile(
+    r"[ \t]+(?:school|college|university|academy|institute|polytechnic|seminary|"
+    r"conservatory)\b"
+)
+"""An institution's kind noun written in lower case after its name ("Pilling
+school"): the name and its noun are one, and the noun says the kind."""
+
+
 def organization_cue(
     text: str,
     start: int,
@@ -484,6 +506,9 @@ def organization_cue(
     ``school`` says the caller knows it is a school ("started at Oxford"),
     ``employer`` that it is an employer ("a software engineer at Infosys").
     """
+    kind_after = KIND_NOUN_AFTER.match(text, end)
+    if kind_after:
+        end = kind_after.end()  # "at Pilling school": the name and its kind
     name = text[start:end]
     # The nearest words before the name decide: "studying accounting at
     # Deakin, and working part time at Coles" names a school, then a shop.
@@ -503,10 +528,17 @@ def organization_cue(
         EDUCATION_CONTEXT.search(sentence) or WORK_CONTEXT.search(sentence)
     ) and authors_study(sentence):
         # Only a sentence of the author's says the name is the author's
-        # school or work ("Class 4B sports day is at X" names a venue).
+        # school or work ("Class 4B sports day is at X" names a venue); a
+        # study or work word elsewhere in it does not say which the name is
+        # ("an EMT with FDNY, just finished my associate's"): some body.
         education = bool(EDUCATION_CONTEXT.search(sentence)) and not re.search(
             r"\b(?:work|job|shift)\b", sentence, re.IGNORECASE
         )
+        if not re.search(r"\bshift at\s*$", text[:start], re.I):
+            start = _with_article(text, start)
+            return Cue(start, end, text[start:end],
+                       "education" if education else "occupation",
+                       "organization", name, "[ORG]", 4, sure=False)  # fmt: skip
     else:
         # Nothing in the sentence says school or work: "stationed at
         # Lossiemouth" is no company. What the name is stays unsaid.
@@ -516,18 +548,23 @@ def organization_cue(
                    placeholder(attribute), 4, sure=False)  # fmt: skip
     possessive = text[end : end + 2] in ("'s", "’s")
     high = re.search(r"high school", sentence, re.I) and not EDUCATION_NAME.search(name)
-    noun = (
-        ("high school" if high else school_noun(name, sentence))
-        if education
-        else "company"
-    )
+    noun = ("high school" if high else school_noun(name)) if education else "company"
+    words = name.removeprefix("the ").removeprefix("The ").split()
+    shift = before == "shift" or re.search(r"\bshift at\s*$", text[:start], re.I)
+    if noun == "company" and len(words) > 1 and words[-1].istitle() and not shift:
+        # "Causeway Coast and Glens Borough Council", "Lady Reading Hospital":
+        # a name with a head noun of its own says what body it is, and "a
+        # company" may well be false of it.
+        start = _with_article(text, start)
+        return Cue(start, end, text[start:end], "occupation", "organization",
+                   name, "[ORG]", 4, sure=False)  # fmt: skip
     if not noun:
         # A school whose name and sentence say no kind ("Diploma from
         # NORTEC"): "a university" would be a guess.
         start = _with_article(text, start)
         return Cue(start, end, text[start:end], "education", "organization", name,
                    "[SCHOOL]", 4, sure=False)  # fmt: skip
-    if before == "shift" or re.search(r"\bshift at\s*$", text[:start], re.I):
+    if shift:
         replacement = "work"
     elif possessive or before not in ("at", "for", "with", "joined", "from", "to"):
         replacement = f"the {noun}"

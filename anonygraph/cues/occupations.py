@@ -433,6 +433,11 @@ def detect_occupations(text: str, doc: Any) -> list[Cue]:
                 continue  # "nurse" in "nurse training": a modifier, not a job
         if head.pos_ in FUNCTION_TAGS or head.dep_ in ("advmod", "npadvmod"):
             continue  # "so bored rn": the parse reads an adverbial, not a noun
+        if head.pos_ == "VERB":
+            # "and cook until the potatoes break", "guard the door": a title
+            # word the parse reads as a verb names no job; where a verb states
+            # the author's work ("I nurse at St Mary's") the work verbs say so.
+            continue
         title, plural = _forms()[m.group(0).lower()]
         if _relative_owns(head):
             continue  # "mother homemaker": the mother's job, not the author's

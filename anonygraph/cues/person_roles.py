@@ -62,6 +62,14 @@ def _status_partner(span: Any) -> bool:
     """Tell a name that is whom a relationship status is with ("married to Declan")."""
     root = span.root
     preposition = root.head
+    if (
+        span.start >= 2
+        and span.doc[span.start - 1].lower_ == "to"
+        and span.doc[span.start - 2].lower_ in STATUS_WORDS
+    ):
+        # "Married to Anna Mae twenty-six years": the parser may hang the name
+        # on the years; right after "<status> to" it is still the partner.
+        return True
     return bool(
         root.dep_ == "pobj"
         and preposition.lower_ == "to"

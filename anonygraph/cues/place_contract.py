@@ -36,6 +36,12 @@ Routes (`route_end`):
     of theirs; in one of the author's it takes the typed placeholder where
     the other end is no place the gazetteer holds (`unsure_route`): a route
     from a country to a station would not be what the author wrote.
+Names before nouns (`modifies_noun`, `noun_right_after`, `apposed_kind_noun`):
+    A place that modifies a noun ("with Miami rent") takes the typed
+    placeholder: a country ("the US rent") or a second place of one
+    ("another part of the US rent") would not read. A name before its own
+    kind noun, apposed to a place ("born on Taveuni, Somosomo village"),
+    goes with that noun as one place.
 Workplaces (`works_at`):
     A named building or institution ("St Bernard's") is "work" only where
     its clause says the author works there; otherwise it is a place, and
@@ -322,3 +328,60 @@ def second_place(first: Cue, later: Cue) -> str:
     if first.kind == "city" and later.kind == "city" and first.sure and later.sure:
         return "other"
     return "unsure"
+
+
+def apposed_kind_noun(doc: Any, end: int) -> Any:
+    """Return the kind noun after a name that, apposed to a place, makes one place.
+
+    "born on Taveuni, Somosomo village": "village" follows the name and is
+    apposed to a name a preposition puts in place; the name and its noun go
+    together ("[PLACE], village" would leave the noun alone). None where
+    the token at ``end`` is no such noun.
+
+    Args:
+        doc: The text's spaCy parse.
+        end: The index of the token right after the name.
+
+    """
+    if end >= len(doc):
+        return None
+    noun, place = doc[end], doc[end].head
+    if (
+        noun.pos_ == "NOUN"
+        and noun.dep_ == "appos"
+        and place.pos_ == "PROPN"
+        and place.dep_ == "pobj"
+        and place.i < end
+    ):
+        return noun
+    return None
+
+
+def modifies_noun(doc: Any, cue: Cue) -> bool:
+    """Tell a name that modifies the common noun right after it ("Shropshire town")."""
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None or span.end >= len(doc):
+        return False
+    noun = doc[span.end]
+    return bool(noun.pos_ == "NOUN" and span[-1].head.i == noun.i)
+
+
+def noun_right_after(doc: Any, cue: Cue) -> bool:
+    """Tell a name a common noun follows with no word between ("Miami rent").
+
+    Where the parse misreads the phrase ("with Miami rent pero bueno"), the
+    noun right after still shows the name is its modifier; a time ("in
+    Leeds today") or a participle the tagger took for a noun ("from Manila
+    working night shifts") is no such noun.
+    """
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None or span.end >= len(doc):
+        return False
+    noun = doc[span.end]
+    return bool(
+        noun.pos_ == "NOUN"
+        and noun.idx == cue.end + 1
+        and noun.text.islower()
+        and noun.ent_type_ not in ("DATE", "TIME")
+        and not noun.lower_.endswith("ing")  # "Manila working nights": a verb
+    )

@@ -49,9 +49,12 @@ from anonygraph.cues.namesakes import (
 )
 from anonygraph.cues.person_roles import known_name, person_by_role
 from anonygraph.cues.place_contract import (
+    apposed_kind_noun,
     countries_named,
     kind_said,
+    modifies_noun,
     negated,
+    noun_right_after,
     others_place,
     plain_name,
     unsure_route,
@@ -449,12 +452,18 @@ def _settle_place(
         if gazetteer().get(fold(plain_name(cue.quote))) is not None:
             return None
     if cue.replacement == _MODIFIER_FORM:
+        noun = apposed_kind_noun(doc, span.end) if span is not None else None
+        if noun is not None:  # "on Taveuni, Somosomo village": one place
+            end = noun.idx + len(noun.text)
+            return unsure(replace(cue, end=end, quote=text[cue.start : end]))
         return replace(cue, kind=NAME_MODIFIER, replacement="")
     if _in_superlative(doc, cue) or (span is not None and unsure_route(span.root)):
         return unsure(cue)  # "between Shah Alam and KL Sentral": a route's end
     if cue.kind != "city" or not cue.exact:
         return cue
-    if _part_of(doc, cue):
+    if _part_of(doc, cue) or (before and before[-1] == "on"):
+        # "a kitchen position on Provo": one is on an island or a street,
+        # in a city; the city of that name is not what the text says.
         return unsure(cue)
     if " in " in cue.quote and "," not in cue.quote:
         # "Richmond in Melbourne": a part of the city the text names, so in
@@ -530,13 +539,23 @@ def _in_its_slot(text: str, cue: Cue, doc: Any) -> Cue:
     replacement = cue.replacement
     if cue.kind in _PLACE_KINDS and (
         re.match(r"\s+ones?\b", text[cue.end :])
-        or (negated(text, cue.start) and _modifies_noun(doc, cue))
+        or (negated(text, cue.start) and modifies_noun(doc, cue))
     ):
         # "not the Maharashtra one", "not the Shropshire town": a name before
         # a noun says which; "not India one" or "not the UK town" would not
         # read, and "the" stays the phrase's.
         the = 4 if cue.quote.lower().startswith("the ") else 0
         return unsure(cue, cue.start + the, text)
+    if (
+        cue.kind in _PLACE_KINDS
+        and cue.sure
+        and replacement
+        and replacement != _MODIFIER_FORM
+        and (modifies_noun(doc, cue) or noun_right_after(doc, cue))
+    ):
+        # "with Miami rent": a country before the noun ("the US rent") or a
+        # second place of it ("another part of the US rent") would not read.
+        return unsure(cue)
     if (
         replacement
         and cue.sure
@@ -558,12 +577,3 @@ def _in_its_slot(text: str, cue: Cue, doc: Any) -> Cue:
     ):
         return replace(cue, replacement=replacement + cue.quote[-2:])
     return cue
-
-
-def _modifies_noun(doc: Any, cue: Cue) -> bool:
-    """Tell a name that modifies the common noun right after it ("Shropshire town")."""
-    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
-    if span is None or span.end >= len(doc):
-        return False
-    noun = doc[span.end]
-    return bool(noun.pos_ == "NOUN" and span[-1].head.i == noun.i)

@@ -51,7 +51,8 @@ CLASSES = {
         ("I earn 90,000 francs a year in Geneva.", "I earn good money in [PLACE]."),
         ("I earn 3,000 euros a month.", "I earn a decent salary."),
         ("I earn $48k and rent a flat.", "I earn a decent salary and rent a flat."),
-        ("They pay me £900 a week.", "They pay me good money."),
+        # A week's pay says no year's band: the weeks worked are unsaid.
+        ("They pay me £900 a week.", "They pay me [INCOME] a week."),
         (
             "I pay myself 50k a year from the shop.",
             "I pay myself [INCOME] a year from the shop.",

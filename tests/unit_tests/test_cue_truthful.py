@@ -242,12 +242,13 @@ GUESS_CLASSES = {
         ("We live in Richmond, and yes, Richmond in London, not the one in Virginia.",
          "We live in [PLACE], and yes, [PLACE] in [PLACE], not the one in the US."),
     ],
-    # A degree names the school after it; doing a degree is no job.
+    # A degree names the school after it, of no kind it says; doing a degree
+    # is no job.
     "studies read as work": [
         ("Completed my LLB at Strathmore last year.",
-         "Completed my degree at a university last year."),
+         "Completed my degree at [SCHOOL] last year."),
         ("Did my MSc at Strathclyde last year.",
-         "Did my degree at a university last year."),
+         "Did my degree at [SCHOOL] last year."),
     ],
     # A name after "at" with nothing saying school or work is no company:
     # a body the tagger names is some organization, any other name a place.
