@@ -89,7 +89,9 @@ INSTITUTION_NOUNS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (kept_patterns.compile(r"\bHigh\b"), "high school"),
     (
-        kept_patterns.compile(r"\b(?:College|Polytechnic|Poly|Tech|Technical)\b", re.I),
+        kept_patterns.compile(
+            r"(?<![\w-])(?:College|Polytechnic|Poly|Tech|Technical)\b", re.I
+        ),
         "college",
     ),
     (kept_patterns.compile(r"\bInstitute\b", re.I), "institute"),

@@ -71,7 +71,8 @@ LOCATIVE_BEFORE = (LOCATIVE | {"on", "overlooks", "overlooking", "by", "under"})
 ("at" and "of" also precede schools and employers)."""
 
 EDUCATION_NAME = kept_patterns.compile(
-    r"\b(?:University|Uni|College|School|Institute|Academy|High|State|Poly|"
+    # Not joined by a hyphen: "Kulim Hi-Tech" is an industrial park.
+    r"(?<![\w-])(?:University|Uni|College|School|Institute|Academy|High|State|Poly|"
     r"Polytechnic|Tech|Met|Conservatory|Seminary|Business School)\b",
     re.IGNORECASE,
 )
@@ -492,6 +493,12 @@ KIND_NOUN_AFTER = kept_patterns.compile(
 school"): the name and its noun are one, and the noun says the kind."""
 
 
+STREET_END = kept_patterns.compile(
+    r"\b(?:Street|St|Road|Rd|Avenue|Ave|Lane|Boulevard|Blvd|Crescent|Terrace)\.?$"
+)
+"""A street's word closing a name: the name is a street's, no body's."""
+
+
 def organization_cue(
     text: str,
     start: int,
@@ -506,6 +513,12 @@ def organization_cue(
     ``school`` says the caller knows it is a school ("started at Oxford"),
     ``employer`` that it is an employer ("a software engineer at Infosys").
     """
+    if STREET_END.search(text, start, end):
+        # "a forge off Lower High Street": a street, whatever words it holds.
+        start = _with_article(text, start)
+        attribute = place_attribute(text, start)
+        return Cue(start, end, text[start:end], attribute, "area", text[start:end],
+                   placeholder(attribute), 4, sure=False)  # fmt: skip
     kind_after = KIND_NOUN_AFTER.match(text, end)
     if kind_after:
         end = kind_after.end()  # "at Pilling school": the name and its kind

@@ -43,7 +43,10 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "partner": kept_patterns.compile(
             # "The other half and I", "the missus": slang takes "the" for "my".
             r"\b(?P<my>my|our|the(?=\s+(?:wife|missus|missis|mrs|hubby|other half|"
-            r"better half|fella|boyfriend|girlfriend)\b(?!\s+of\b)))\s+"
+            r"better half|fella|boyfriend|girlfriend)\b"
+            # "the fella with the hat", "the girlfriend who called": a
+            # description picks out someone, no partner of the author's.
+            r"(?!\s+(?:of|with|who|that|whose)\b)))\s+"
             # Describing words may stand between: "my German girlfriend".
             r"(?P<adj>(?:(?!(?:ex|late|former|future|best|old)\b)[A-Za-z]+\s+){0,2}?)"
             rf"(?P<word>{_alternation(partners)})(?:'s)?(?![\w-])"
