@@ -141,7 +141,10 @@ def plain_name(quote: str) -> str:
 
 
 def negated(text: str, start: int) -> bool:
-    """Tell whether the phrase a place opens or ends in says "not"."""
+    """Tell whether the phrase a span stands in says "not" before it.
+
+    A place ("not the one in Virginia") or a status ("not yet married").
+    """
     phrase = re.split(r"[,;:.!?()\n]", text[:start])[-1]
     return re.search(r"\bnot\b|n't\b", phrase, re.IGNORECASE) is not None
 
@@ -228,14 +231,23 @@ Thames"): there the first word is the name's head noun. Any other kind word
 first is a modifier of the name's head ("Mountain Home" is a home)."""
 
 
+_IN_BEFORE = kept_patterns.compile(r"(?i)\bin\s+$")
+NOT_ENTERED = frozenset(
+    "bridge falls springs heights point rock tower gate crossing ford".split()
+)
+"""Landmarks one stands on, by or under, not in: after "in" they name a town."""
+
+
 def kind_said(text: str, cue: Cue, cues: list[Cue]) -> bool:
     """Tell whether a landmark's kind ("a mountain", "a river") is what its name says.
 
-    The kind is the name's head noun: its last word ("Swan Street"), a first
-    word that English puts before a name (`PREFIX_KINDS`), or the first of
-    "X of Y" ("Isle of Skye"). A name qualified by a place after a comma
-    ("Mountain Home, Arkansas") or qualifying one ("Basse, Upper River",
-    "Goroka, Eastern Highlands") is a town or a region, whatever its words.
+    A name after "in" with no article, headed by what no one is in ("in
+    Breaux Bridge"), is a town. Otherwise the kind is the name's head noun:
+    its last word ("Swan Street"), a first word that English puts before a
+    name (`PREFIX_KINDS`), or the first of "X of Y" ("Isle of Skye"). A
+    name qualified by a place after a comma ("Mountain Home, Arkansas") or
+    qualifying one ("Basse, Upper River", "Goroka, Eastern Highlands") is a
+    town or a region, whatever its words.
     """
     words = [w for w in _WORD.findall(cue.quote.lower()) if w != "the"]
     if not words:
@@ -245,6 +257,14 @@ def kind_said(text: str, cue: Cue, cues: list[Cue]) -> bool:
     )
     head = words[-1] in LANDMARK_NOUNS or (len(words) > 1 and first)
     if not head:
+        return False
+    if (
+        words[-1] in NOT_ENTERED
+        and not cue.quote.lower().startswith("the ")
+        and _IN_BEFORE.search(text, 0, cue.start)
+    ):
+        # "my house right there in Breaux Bridge": one lives in a town named
+        # for a bridge, not in a bridge (but swims in a lake).
         return False
     return len(words) < 2 or not _beside_place(text, cue, cues)
 

@@ -116,13 +116,6 @@ def unsure(cue: Cue, start: int | None = None, text: str = "") -> Cue:
     return replace(cue, replacement=typed, sure=False)
 
 
-_IN_BEFORE = kept_patterns.compile(r"(?i)\bin\s+$")
-_NOT_ENTERED = kept_patterns.compile(
-    r"(?i)\b(?:bridge|falls|springs|heights|point|rock|tower|gate|crossing|ford)$"
-)
-"""Landmarks one stands on, by or under, not in: after "in" they name a town."""
-
-
 def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
     """Keep the cues the text confirms, placeholder the unsure, drop the non-cues.
 
@@ -162,16 +155,6 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
                 and not kind_said(text, settled, cues)
             ):
                 settled = unsure(settled)  # "Mountain Home, Arkansas": a town
-            elif (
-                settled is not None
-                and settled.kind == "landmark"
-                and _IN_BEFORE.search(text, 0, settled.start)
-                and not settled.quote.lower().startswith("the ")
-                and _NOT_ENTERED.search(settled.quote)
-            ):
-                # "my house right there in Breaux Bridge": one lives in a town
-                # named for a bridge, not in a bridge (but swims in a lake).
-                settled = unsure(settled)
         elif cue.attribute == "relationship_status" and negated(text, cue.start):
             # "not yet married but I have a boyfriend": "not spoken for"
             # would deny the boyfriend; what a negated status hides is unsaid.
