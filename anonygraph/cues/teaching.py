@@ -143,9 +143,10 @@ def detect_teaching(text: str, doc: Any) -> list[Cue]:
             continue  # "Lectures and lesson plans": the noun, not the job
         end = m.end()
         if m.group("obj") in words("languages.tsv"):
-            # A language stays a language: "teach English" -> "work in English".
-            replacement = f"{TEACH_FORMS[word]} in {m.group('obj')}"
-            replacement += " with" if m.group("to") else ""
+            # A language stays a language: "teach English" -> "work with
+            # English" ("work in English" would name the language worked in).
+            replacement = f"{TEACH_FORMS[word]} with {m.group('obj')}"
+            replacement += " for" if m.group("to") else ""
             cues.append(
                 Cue(m.start(), end, m.group(0), "occupation", "job_verb", "teacher",
                     replacement, 4)

@@ -123,12 +123,12 @@ CLASSES = {
         # the author's pronouns, which name no one else.
         (
             "so i'm 19, she/her, just started uni at Leeds doing history",
-            "so i'm in my teens, she/her, just started uni at a university"
+            "so i'm in my teens, she/her, just started uni at [SCHOOL]"
             " doing history",
         ),
         (
             "I studied at Oxford and she studied at Leeds.",
-            "I studied at a university and she studied at Leeds.",
+            "I studied at [SCHOOL] and she studied at Leeds.",
         ),
     ],
     # Names joined as a verb's subject do something: people or teams.

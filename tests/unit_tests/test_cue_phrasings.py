@@ -152,7 +152,7 @@ def test_when_an_informal_demonym_is_the_author_then_it_becomes_its_continent(
          "I have 20 years working behind me."),
         ("Moved back home, now teaching geography at a comprehensive.",
          "Moved back home, now working at a comprehensive."),
-        ("I went to Korea to teach English.", "I went to Asia to work in English."),
+        ("I went to Korea to teach English.", "I went to Asia to work with English."),
         ("The man teaching judo is strict.", "The man teaching judo is strict."),
         ("Taught kids chess - who knew? Loved it.", "Worked - who knew? Loved it."),
         ("Teaching has shown me patience.", "Working has shown me patience."),

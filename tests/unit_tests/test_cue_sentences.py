@@ -130,13 +130,13 @@ def test_when_the_word_before_for_a_living_is_the_verb_then_it_alone_goes(
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("I started at Leeds last autumn.", "I started at a university last autumn."),
-        ("I was accepted at Durham.", "I was accepted at a university."),
+        ("I started at Leeds last autumn.", "I started at [SCHOOL] last autumn."),
+        ("I was accepted at Durham.", "I was accepted at [SCHOOL]."),
         ("Our daughter started at Oxford this year.",
          "Our daughter started at Oxford this year."),  # hers: it stays
     ],
 )  # fmt: skip
-def test_when_a_city_is_started_at_for_a_year_then_it_is_a_university(
+def test_when_a_city_is_started_at_for_a_year_then_it_is_a_school(
     text: str, expected: str
 ) -> None:
     assert rewritten(text) == expected
@@ -158,7 +158,7 @@ def test_when_a_name_follows_for_then_it_is_an_employer(text: str) -> None:
 
 
 def test_when_studies_come_right_before_the_name_then_it_is_a_school() -> None:
-    assert rewritten("I studied law at Cardiff.") == "I studied law at a university."
+    assert rewritten("I studied law at Cardiff.") == "I studied law at [SCHOOL]."
 
 
 @pytest.mark.parametrize(

@@ -253,7 +253,7 @@ def test_when_a_number_is_not_the_authors_age_then_no_age_is_found(text: str) ->
             "teach Spanish",
             "occupation",
             "teacher",
-            "work in Spanish",
+            "work with Spanish",
         ),
         ("I'm a woman who welds for a living.", "welds", "occupation", "weld", "works"),
         (

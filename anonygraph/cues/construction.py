@@ -1,0 +1,164 @@
+"""Which coarser forms are true by construction, and which are readings.
+
+`anonygraph.cues.placeholders.settle` confirms a cue's reading against the
+parse; this module asks a second, narrower question of every cue still sure:
+is its coarser form true whatever the name or word turns out to mean? Six
+held-out sets in a row showed the same class of false sentence, each time in
+new words: a kind read off a word inside a name ("Breaux Bridge" -> "a
+bridge", "Lower High Street" -> "the high school", "Kulim Hi-Tech" -> "the
+college"), a slang word read as a partner ("the fella with the hat" -> "my
+partner"), a word read as a job that was a verb ("cook until"). Word lists
+fixed each set and not the next, so the rule here is by class, not by word:
+
+    Kept coarse: what a number, an amount or a gazetteer gives (an age's
+        decade, an income band, a city's country, a people's continent), a
+        word's meaning in our own tables (a degree's level, a job's field,
+        "husband" -> "partner"), and removals (a tag, a modifier).
+    Typed placeholder: a landmark's kind, a school's or an employer's kind
+        unless the name itself says it ("Liaquat University" -> "a
+        university" stays), a phrase whose replacement adds a word the span
+        does not hold ("a garden centre" -> "a local business"), a job word
+        the parse reads as a verb, a verb phrase rewritten as anything but
+        "work", a partner word that is also a plain person word ("fella",
+        "bloke"), a self-description that would give an age ("boy" -> "kid"),
+        a guess at an event or a budget, and a country after "on" (an
+        island's preposition: "on Provo" -> "on the US").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import cache
+from typing import Any
+
+from anonygraph.cues.cue import Cue
+from anonygraph.cues.lexicon import table
+from anonygraph.cues.placeholders import unsure
+
+_GENERIC_WORDS = frozenset(
+    {
+        "a", "an", "the", "my", "our", "at", "in", "job", "work", "works",
+        "worked", "working", "business", "company", "sector", "public",
+    }
+)  # fmt: skip
+"""Words a phrase's replacement may add to what its span holds: they say
+that there is a job or a firm, which the span already said."""
+
+_WORK = frozenset({"work", "works", "worked", "working"})
+
+_COMPANY_WORDS = frozenset({"with", "for"})
+"""What a verb's replacement may add ("teach history to" -> "work with"); not
+"in", which would name the language worked in ("work in Spanish")."""
+
+_NAME = re.compile(r"(?<![\w'’])(?!The\b)[A-Z]")
+"""A capital that starts a word other than "The": the span holds a name, whose
+kind only its own words can tell. A lowercase phrase ("the fire brigade")
+has its meaning in our tables."""
+
+_LOCAL = re.compile(r"\blocal\s+", re.I)
+
+_NAMED_KINDS = frozenset({"institution", "organization", "workplace", "landmark"})
+"""Kinds whose replacement is read off a name or a phrase."""
+
+_GUESSES = frozenset({"event", "benefits"})
+"""Kinds whose replacement is an inference ("the London Olympics" ->
+"something big", "on the dole" -> "on a tight budget")."""
+
+_AGED_FORMS = frozenset({"kid", "kids", "child", "children"})
+"""Neutral forms that state an age: "a Valley boy, forty-three" is no kid."""
+
+_KIND_SHORT = {"island": {"isle"}, "mountain": {"mount", "mt"}}
+"""A kind word a name writes short: the Isle of Skye is an island."""
+
+_WORD = re.compile(r"[\w'’-]+")
+_ON_BEFORE = re.compile(r"\bon\s+$", re.I)
+_PREPOSITION = re.compile(r"(?:at|in|on|for|with)\s+", re.I)
+
+
+def by_construction(text: str, doc: Any, cue: Cue) -> Cue:
+    """Return ``cue`` as is when its coarser form is sure by construction, else unsure.
+
+    Args:
+        text: The text the cue was found in.
+        doc: Its spaCy parse.
+        cue: A settled cue (`anonygraph.cues.placeholders.settle`).
+
+    Returns:
+        ``cue``, or ``cue`` with its typed placeholder (`unsure`).
+
+    """
+    if not cue.sure or not cue.replacement:
+        return cue  # a placeholder already, or a removal
+    if cue.kind in _GUESSES:
+        return unsure(cue)
+    if cue.kind == "workplace" and _LOCAL.search(cue.replacement):
+        # "a sawmill" -> "a local business": the business is sure, not where.
+        cue = replace(cue, replacement=_LOCAL.sub("", cue.replacement))
+    replacement = cue.replacement.lower()
+    if (
+        cue.kind in _NAMED_KINDS
+        and _NAME.search(cue.quote)
+        and not _said_by_span(cue.quote, replacement)
+    ):
+        return _employer_or_placeholder(cue)
+    if cue.kind == "job" and _read_as_verb(doc, cue):
+        return unsure(cue)  # "cook until golden": a verb, no job
+    if cue.kind == "job_verb" and not _said_by_span(
+        cue.quote, replacement, (_GENERIC_WORDS - {"in"}) | _COMPANY_WORDS
+    ):
+        # "teach Spanish" -> "work in Spanish" is false; "work" alone is true.
+        verb = cue.replacement.split(" ", 1)[0]
+        if verb.lower() in _WORK:
+            return replace(cue, replacement=verb)
+        return unsure(cue)
+    if cue.kind == "partner" and _plain_person_word(cue.quote):
+        return unsure(cue)  # "the fella with the hat": a man, not a partner
+    if cue.kind == "self_reference" and replacement in _AGED_FORMS:
+        return unsure(cue)
+    if (
+        cue.attribute.endswith("country")
+        and cue.kind in ("city", "state", "region", "country")
+        and _ON_BEFORE.search(text[: cue.start])
+    ):
+        return unsure(cue)
+    return cue
+
+
+def _employer_or_placeholder(cue: Cue) -> Cue:
+    if cue.attribute == "education":
+        return replace(unsure(cue), replacement="[SCHOOL]")
+    if cue.attribute != "occupation" or cue.kind == "organization":
+        return unsure(cue)
+    # "a job at the Navy": an employer ([ORG]), not a job title.
+    lead = _PREPOSITION.match(cue.quote)
+    return replace(unsure(cue), replacement=(lead.group(0) if lead else "") + "[ORG]")
+
+
+def _said_by_span(
+    quote: str, replacement: str, generic: frozenset[str] = _GENERIC_WORDS
+) -> bool:
+    """Tell whether every specific word of ``replacement`` stands in ``quote``."""
+    held = {w.lower() for w in _WORD.findall(quote)}
+    held |= {noun for noun, short in _KIND_SHORT.items() if short & held}
+    return all(w in held or w in generic for w in _WORD.findall(replacement.lower()))
+
+
+def _read_as_verb(doc: Any, cue: Cue) -> bool:
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    return span is not None and span.root.pos_ in ("VERB", "AUX")
+
+
+def _plain_person_word(quote: str) -> bool:
+    words = [w.lower() for w in _WORD.findall(quote)]
+    if not words:
+        return False
+    last = re.sub(r"['’]s$", "", words[-1])
+    return last in _person_words() or last.removesuffix("s") in _person_words()
+
+
+@cache
+def _person_words() -> frozenset[str]:
+    # gender.tsv's words whose neutral form is "person": a man or a woman,
+    # whatever else the word may mean in a dialect.
+    return frozenset(row[0].lower() for row in table("gender.tsv") if row[2] == "person")
