@@ -14,9 +14,10 @@ fixed each set and not the next, so the rule here is by class, not by word:
         decade, an income band, a city's country, a people's continent), a
         word's meaning in our own tables (a degree's level, a job's field,
         "husband" -> "partner"), and removals (a tag, a modifier).
-    Typed placeholder: a landmark's kind, a school's or an employer's kind
-        unless the name itself says it ("Liaquat University" -> "a
-        university" stays), a phrase whose replacement adds a word the span
+    Typed placeholder: a kind read off a name (a landmark's, a school's, an
+        employer's) unless the name's own words say it ("Liaquat University"
+        -> "a university" stays, "Westfield High" -> "a high school" goes),
+        a phrase whose replacement adds a word the span
         does not hold ("a garden centre" -> "a local business"), a job word
         the parse reads as a verb, a verb phrase rewritten as anything but
         "work", a partner word that is also a plain person word ("fella",
@@ -161,4 +162,5 @@ def _plain_person_word(quote: str) -> bool:
 def _person_words() -> frozenset[str]:
     # gender.tsv's words whose neutral form is "person": a man or a woman,
     # whatever else the word may mean in a dialect.
-    return frozenset(row[0].lower() for row in table("gender.tsv") if row[2] == "person")
+    rows = table("gender.tsv")
+    return frozenset(row[0].lower() for row in rows if row[2] == "person")

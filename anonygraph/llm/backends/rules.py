@@ -132,12 +132,15 @@ def _option(cue: Cue, options: tuple[str, ...] | None) -> str | None:
     """Return the option a cue's value stands for, None when it names none.
 
     A school's name ("doing law at Cardiff") is no education level, but
-    studying there is one: the level its replacement names.
+    studying there is one: the level its name or replacement names. The
+    attacker guesses from the name ("Westfield High"), which the rewrite
+    leaves unsaid (`anonygraph.cues.construction`).
     """
     if options is None or cue.value in options:
         return cue.value
     if cue.attribute == "education" and cue.kind in ("organization", "institution"):
-        level = "in highschool" if "high" in cue.replacement else "in college"
+        said = f"{cue.quote} {cue.replacement}".lower()
+        level = "in highschool" if "high" in said else "in college"
         return level if level in options else None
     return None
 

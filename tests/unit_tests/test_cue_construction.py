@@ -1,0 +1,78 @@
+"""Only coarser forms true by construction are written (`anonygraph.cues.construction`).
+
+Examples invented for this file; each table holds a kept coarse form beside
+the placeholder its guessing neighbour becomes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from anonygraph.cues import detect_cues, generalize_text
+
+
+def rewritten(text: str) -> str:
+    return generalize_text(text, [c for c in detect_cues(text) if c.exact])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A kind the name's own words say stays; one they do not say goes.
+        ("I did my degree at Ridgemoor University.",
+         "I did my degree at a university."),
+        ("I trained at Ashcombe Tech before the army.",
+         "I trained at [SCHOOL] before the army."),
+        ("We rowed across Lake Tarrow every summer.",
+         "We rowed across a lake every summer."),
+    ],
+)  # fmt: skip
+def test_when_a_kind_is_read_off_a_name_then_only_its_own_words_say_it(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My husband and I run the allotment.", "My partner and I run the allotment."),
+        # "bloke" is any man as well as a partner: the partner is not written.
+        ("My bloke and I run the allotment.",
+         "[RELATIONSHIP] and I run the allotment."),
+    ],
+)  # fmt: skip
+def test_when_a_partner_word_is_also_any_mans_then_no_partner_is_written(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I teach Portuguese at a night school.",
+         "I work with Portuguese at a night school."),
+        ("I teach history to adults.", "I work with adults."),
+    ],
+)  # fmt: skip
+def test_when_a_teaching_verb_goes_then_the_work_it_names_is_all_that_is_said(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I work at a bakery on the ring road.",
+         "I work at a business on the ring road."),
+        # "on the dole" -> "on a tight budget" would be an inference.
+        ("I've been on the dole since the plant shut.",
+         "I've been [INCOME] since the plant shut."),
+    ],
+)  # fmt: skip
+def test_when_a_replacement_adds_a_guess_then_the_guess_goes(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
