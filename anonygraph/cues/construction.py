@@ -72,6 +72,12 @@ _AGED_FORMS = frozenset({"kid", "kids", "child", "children"})
 _KIND_SHORT = {"island": {"isle"}, "mountain": {"mount", "mt"}}
 """A kind word a name writes short: the Isle of Skye is an island."""
 
+_ENTRY_VERBS = frozenset(
+    {"left", "attended", "finished", "quit", "joined", "started", "graduated"}
+)
+"""Verbs the entity tagger takes into a name at a sentence's start ("Left
+King William's College" tagged as one organization)."""
+
 _WORD = re.compile(r"[\w'’-]+")
 _ON_BEFORE = re.compile(r"\bon\s+$", re.I)
 _PREPOSITION = re.compile(r"(?:at|in|on|for|with)\s+", re.I)
@@ -103,6 +109,8 @@ def by_construction(text: str, doc: Any, cue: Cue) -> Cue:
         and not _said_by_span(cue.quote, replacement)
     ):
         return _employer_or_placeholder(cue)
+    if cue.kind in _NAMED_KINDS:
+        cue = _in_named_slot(text, doc, cue)
     if cue.kind == "job" and _read_as_verb(doc, cue):
         return unsure(cue)  # "cook until golden": a verb, no job
     if cue.kind == "job_verb" and not _said_by_span(
@@ -124,6 +132,34 @@ def by_construction(text: str, doc: Any, cue: Cue) -> Cue:
     ):
         return unsure(cue)
     return cue
+
+
+def _in_named_slot(text: str, doc: Any, cue: Cue) -> Cue:
+    """Keep a verb the span starts with, and one article before adjectives.
+
+    "Left King William's College" -> "a college" would lose that the author
+    left it; "the old Victoria Hospital" -> "the old the hospital" would
+    not read.
+    """
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    replacement = cue.replacement
+    if (
+        span is not None
+        and cue.kind != "workplace"  # "run a chip shop" -> "work at a business"
+        and len(span) > 1
+        and (span[0].pos_ == "VERB" or span[0].lower_ in _ENTRY_VERBS)
+    ):
+        verb = span[0].text
+        if re.match(r"(?:a|an|the)\s", replacement, re.I):
+            replacement = f"{verb} {replacement[:1].lower()}{replacement[1:]}"
+    article = re.match(r"(?:a|an|the)\s+", replacement, re.I)
+    if article and span is not None and span.start > 1:
+        before = doc[span.start - 1]
+        if before.pos_ == "ADJ" and any(
+            t.pos_ == "DET" for t in doc[max(0, span.start - 3) : span.start - 1]
+        ):
+            replacement = replacement[article.end() :]
+    return replace(cue, replacement=replacement)
 
 
 def _employer_or_placeholder(cue: Cue) -> Cue:

@@ -25,6 +25,11 @@ def rewritten(text: str) -> str:
          "I trained at [SCHOOL] before the army."),
         ("We rowed across Lake Tarrow every summer.",
          "We rowed across a lake every summer."),
+        # The kind goes in the name's slot: a verb the span holds stays, and
+        # an article after adjectives goes.
+        ("Left Ridgemoor College at eighteen with two A levels.",
+         "Left a college in my teens with two exams."),
+        ("I work at the old Harcastle Hospital.", "I work at the old hospital."),
     ],
 )  # fmt: skip
 def test_when_a_kind_is_read_off_a_name_then_only_its_own_words_say_it(
