@@ -160,11 +160,20 @@ def _of_someone_else(doc: Any, cue: Cue) -> bool:
         subjects = [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")]
         if subjects:
             subject = subjects[0]
-            return not span.start <= subject.i < span.end and _third_person(subject)
+            if span.start <= subject.i < span.end:
+                # "The man, who has run river trips, was flown ...": the span
+                # is the subject, a person named by a noun, not the author.
+                return subject.pos_ == "NOUN" and _third_person(subject)
+            return _third_person(subject)
         if token.head.i == token.i:
             return False  # no subject up to the root: the author, left out
         token = token.head
     return False
+
+
+_THIRD_DETERMINERS = frozenset({"the", "this", "that"})
+"""Determiners of a noun phrase that names someone, in a sentence with no
+first-person word (the caller's test): "the man", "that nurse"."""
 
 
 def _third_person(word: Any) -> bool:
@@ -176,6 +185,15 @@ def _third_person(word: Any) -> bool:
     if word.pos_ == "PRON":
         person = word.morph.get("Person")
         return bool(person) and person[0] == "3" and word.lower_ != "it"
+    determiners = {c.lower_ for c in word.children if c.dep_ == "det"}
+    if word.pos_ == "NOUN" and (
+        determiners & _THIRD_DETERMINERS
+        or (determiners & {"a", "an"} and word.dep_ == "nsubjpass")
+    ):
+        # "The man was flown", "A 58-year-old kayak guide was winched": said
+        # of them. An active "a line cook ... making $19" may be the author's
+        # fragment the parse gave a subject.
+        return True
     return word.ent_type_ == "PERSON" or named_person(word)
 
 
