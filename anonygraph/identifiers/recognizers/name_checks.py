@@ -320,6 +320,28 @@ def known_names() -> frozenset[str]:
     misses many), so callers ask this only beside another signal that the
     word is something else: a town of the gazetteer, a greeting's place.
     """
+    return _faker_names(
+        "first_names", "first_names_male", "first_names_female",
+        "first_names_nonbinary", "last_names",
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def given_names() -> frozenset[str]:
+    """Return the given names of every Faker locale, folded (no surnames).
+
+    A word the sentence puts where a place stands ("after Navratri") keeps
+    its reading as a person's only when someone is given it: surnames
+    ("Noble", "Gore") are towns' and firms' names as often.
+    """
+    return _faker_names(
+        "first_names", "first_names_male", "first_names_female",
+        "first_names_nonbinary",
+    )  # fmt: skip
+
+
+def _faker_names(*attributes: str) -> frozenset[str]:
+    """Return the names some Faker locale lists under ``attributes``, folded."""
     import importlib
     import pkgutil
 
@@ -331,10 +353,7 @@ def known_names() -> frozenset[str]:
     for module in pkgutil.iter_modules(people.__path__):
         locale = importlib.import_module(f"{people.__name__}.{module.name}")
         provider = getattr(locale, "Provider", None)
-        for attribute in (
-            "first_names", "first_names_male", "first_names_female",
-            "first_names_nonbinary", "last_names",
-        ):  # fmt: skip
+        for attribute in attributes:
             listed = getattr(provider, "__dict__", {}).get(attribute)
             if isinstance(listed, (dict, list, tuple, set, frozenset)):
                 found.update(fold(n) for n in listed if isinstance(n, str))

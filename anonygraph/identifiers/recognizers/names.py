@@ -40,6 +40,7 @@ from anonygraph.identifiers.recognizers.name_checks import (
     street_word,
     uncased_unknown,
 )
+from anonygraph.identifiers.recognizers.place_roles import placed_by_structure
 from anonygraph.tools import kept_patterns
 
 HONORIFICS = (
@@ -230,6 +231,12 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         self.abbreviated = next(
             p for name, p, _ in self.compiled if name == "abbreviated_title"
         )
+        # A closing word or an abbreviation's run may be a place's name.
+        self.placeable = {
+            p
+            for name, p, _ in self.compiled
+            if name in ("closing", "abbreviated_title")
+        }
 
     def span(
         self, match: re.Match[str], text: str, nlp_artifacts: Any
@@ -238,6 +245,10 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         start = match.start("v")
         if match.re is self.abbreviated and not _known_first(match.group("v")):
             return None  # "e.g. Google Drive": a name Faker lists must open it
+        if match.re in self.placeable and placed_by_structure(
+            nlp_artifacts.tokens, text, start, match.end("v")
+        ):
+            return None  # "St. Helena Island", "in Brampton, Canada.": a place
         end = _name_end(match.group("v"), lower_ok=match.re in self.lower_ok)
         if (
             match.re is self.title
@@ -491,6 +502,10 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             # "care packages from Manchester", "fishing outta Bonavista",
             # "reside in Much Wenlock": a place after a word of place.
             if place_after_locative(text, start, value):
+                continue
+            # "wedding after Navratri", "papa was with Amul dairy", "nurses
+            # at Noble's": where the sentence puts a place, an event or a firm.
+            if placed_by_structure(nlp_artifacts.tokens, text, start, end):
                 continue
             # "Hubby is away", "Mammy vex": a relation word used as a name
             # claims no name; a cue ("my mum Rose") finds the name itself.
