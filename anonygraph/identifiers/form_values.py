@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from anonygraph.identifiers.birth_dates import EVENT
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.org_contacts import LEGAL_FORM, ORG_HEADS, org_label
 from anonygraph.identifiers.recognizers.lookalikes import (
@@ -37,7 +38,8 @@ from anonygraph.identifiers.recognizers.lookalikes import (
 from anonygraph.tools import kept_patterns
 
 HOLDERS = frozenset({"PERSON", "NATIONAL_ID", "PASSPORT"})
-"""Kinds that say whom the lines under them are about."""
+"""Kinds that say whom the lines under them are about (a phone or an e-mail
+may be a desk's: the references beside it would be taken)."""
 
 FIELD = kept_patterns.compile(
     r"(?m)(?:^|(?<=[·|;\t]))[ \t]*(?P<label>[^\W\d_](?:[^\W\d_]|[ .'’/()-]){0,39}?)"
@@ -72,24 +74,6 @@ day, a month's name in any language and a year."""
 
 CLOCK = kept_patterns.compile(r"(?<!\d)\d{1,2}[:h]\d\d(?!\d)|\b[AaPp]\.?[Mm]\.?(?!\w)")
 """A time of day: the date beside it is a log's or an appointment's."""
-
-EVENT = kept_patterns.compile(
-    r"(?i)(?<![^\W\d_])(?:issue[ds]?|issuing|expir\w*|expiry|valid\w*|until|"
-    r"visit\w*|admi(?:tted|ssion)|discharg\w*|appointment|report\w*|booking|"
-    r"booked|arriv\w*|depart\w*|deliver\w*|payment|paid|due|sign\w*|"
-    r"registr\w*|regist\w*|effective|start\w*|end|ends|hearing|incident|"
-    r"accident|death|died|deceased|submitted|received|filed|created|updated|"
-    r"modified|printed|exam\w*|test|sampl\w*|collected|order\w*|invoice|"
-    r"ausgestellt|ausstellung\w*|gültig\w*|ablauf\w*|termin|eingang|"
-    r"délivr\w*|valable|échéance|rendez-vous|emisi[óo]n|expedici[óo]n|"
-    r"vencimiento|caducidad|v[áa]lid[oa]|cita|emiss[ãa]o|validade|"
-    r"vencimento|rilascio|scadenza|afgifte|geldig\w*|vervaldatum|"
-    r"выдач\w*|выдан\w*|действ\w*|срок\w*|wydan\w*|ważn\w*|"
-    r"date|datum|fecha|data|dato|tarih|sana|tarehe|ngày)(?![^\W\d_])"
-)
-"""Label words that make a date an event's (issued, expires, a visit), in
-the languages whose labels we list; a label that only says "date" names
-the form's own date."""
 
 YOUNGEST, OLDEST = 1, 110
 """Years back a birth date of a listed person may lie."""
