@@ -43,10 +43,17 @@ may be a desk's: the references beside it would be taken)."""
 
 FIELD = kept_patterns.compile(
     r"(?m)(?:^|(?<=[·|;\t]))[ \t]*(?P<label>[^\W\d_](?:[^\W\d_]|[ .'’/()-]){0,39}?)"
-    r"[ \t]*[:：][ \t]*(?P<value>[^\n·|;\t]*[^\s·|;.])"
+    r"(?:[ \t]*(?P<colon>[:：])[ \t]*|[ \t]+(?=\d))(?P<value>[^\n·|;\t]*[^\s·|;.])"
 )
 """A field of a form line: a label of letters (no digits), a colon, a value
-up to the line's end or the next field's separator."""
+up to the line's end or the next field's separator. Without a colon, the
+label's words run up to the first digit ("Nata a Ivano-Frankivsk il …")."""
+
+CODE_PART = kept_patterns.compile(r"(?=[\w/-]*\d{4})(?=[\w/-]*[^\W\d_])[\w/-]{5,}")
+"""A reference or account code in a part of a line ("contract KF-GOM-00871")."""
+
+ADULT = 14
+"""Years back a date without a colon's label must lie to be a birth date."""
 
 BELOW = 6
 """Lines under a person's name or ID that may still hold their fields."""
@@ -85,11 +92,12 @@ HOUSE_NUMBER = kept_patterns.compile(
 """A house, plot, flat or street number ("118", "7/22", "12B"); a year is none."""
 
 NOT_ADDRESS = kept_patterns.compile(
-    r"[@:#()$£€¥₹%]|www\.|\d[.,]\d\d(?!\d)|\d,\d{3}(?!\d)|"
-    r"(?<![\w'’-])(?:x|kg|mg|ml|km|kr)(?!\w)|\d(?:[ -]?\d){6}"
+    r"[@:#()$£€¥₹%\"”″]|www\.|\d[.,]\d\d(?!\d)|\d,\d{3}(?!\d)|\d'\d|"
+    r"(?<![\w'’-])(?:x|kg|mg|ml|km|kr|yrs?|y/o)(?!\w)|\d(?:[ -]?\d){6}"
 )
 """Marks of an e-mail, a link, another field, a bracket's remark, a price,
-a percentage, a quantity or a phone number (seven digits in a run)."""
+a percentage, a quantity, an age, a height or a phone number (seven digits
+in a run)."""
 
 POSTCODE_END = kept_patterns.compile(
     r"(?<![\w-])(?:[A-Z]{1,3}-?)?\d{4,6}(?![\w-])|(?<![\w-])[A-Z]{2}-\d{3}(?![\w-])"
@@ -137,31 +145,51 @@ def form_values(
     extra: list[Identifier] = []
     for m in FIELD.finditer(text):
         start, end = m.span("value")
-        if any(i.start < end and start < i.end for i in found + extra):
-            continue
         line = _line_of(starts, start)
         above = [line - n for n in range(BELOW + 1) if line - n in holder_lines]
         if not above:
             continue
+        inside = [i.end for i in found + extra if i.start < end and start < i.end]
+        if inside:
+            # "Subscriber: <name>, contract …, <street> 23, <quarter>, Goma":
+            # the address closes the line after the finds.
+            tail = _address_tail(text, m, max(inside))
+            if tail is not None:
+                extra.append(_ident("ADDRESS", text, *tail))
+            continue
         label, value = m.group("label"), m.group("value")
-        kind = None
+        colon = m.group("colon") is not None
         if (
             line - above[0] <= BIRTH_BELOW
-            and _birth_date(value, label, this_year)
+            and _birth_date(value, label, this_year, colon=colon)
             and not any(_anchor(line, person_lines) <= b <= line for b in birth_lines)
         ):
-            kind = "DATE_OF_BIRTH"
             birth_lines.add(line)
             end = start + DATE_VALUE.match(value).end()  # type: ignore[union-attr]
-        elif _address(text, m):
-            kind = "ADDRESS"
-        elif _code(text, m):
-            kind = "NATIONAL_ID"
-        if kind is not None:
-            extra.append(
-                Identifier(kind, start, end, text[start:end], 0.55, "form_values")
-            )
+            extra.append(_ident("DATE_OF_BIRTH", text, start, end))
+        elif colon and _address(value, m):
+            extra.append(_ident("ADDRESS", text, start, end))
+        elif colon and _code(text, m):
+            extra.append(_ident("NATIONAL_ID", text, start, end))
     return extra
+
+
+def _ident(kind: str, text: str, start: int, end: int) -> Identifier:
+    return Identifier(kind, start, end, text[start:end], 0.55, "form_values")
+
+
+def _address_tail(text: str, m: re.Match[str], after: int) -> tuple[int, int] | None:
+    """Return the span of the address that closes a field after its finds."""
+    end = m.end("value")
+    for comma in re.finditer(",", text[after:end]):
+        start = after + comma.end()
+        start += len(text[start:end]) - len(text[start:end].lstrip())
+        part_end = text.find(",", start, end)
+        if CODE_PART.search(text[start : part_end if part_end >= 0 else end]):
+            continue  # "contract KF-GOM-00871, …": a code opens no address
+        if _address(text[start:end], m):
+            return start, end
+    return None
 
 
 def _anchor(line: int, person_lines: set[int]) -> int:
@@ -192,10 +220,20 @@ def _line_of(starts: list[int], at: int) -> int:
     return lo
 
 
-def _birth_date(value: str, label: str, this_year: int) -> bool:
-    """Tell a value that opens with a past full date and names no event."""
+def _birth_date(value: str, label: str, this_year: int, *, colon: bool) -> bool:
+    """Tell a value that opens with a past full date and names no event.
+
+    Without a colon the label's words lead to the date in a line of its
+    own ("Nata a Ivano-Frankivsk il 12/10/1987"): only an adult's birth
+    year is read so, with nothing but a place after it.
+    """
     m = DATE_VALUE.match(value)
     if m is None or CLOCK.search(value) or EVENT.search(label):
+        return False
+    if not colon and (
+        len(label.split()) > 6
+        or not re.fullmatch(r"(?:,[^\d]*|[ \t]+\([^\d]*\))?", value[m.end() :])
+    ):
         return False
     year = next(int(y) for g in ("iso", "y", "wy", "my", "ay") if (y := m.group(g)))
     if m.group("a") and not (
@@ -204,12 +242,11 @@ def _birth_date(value: str, label: str, this_year: int) -> bool:
         and min(int(m.group("a")), int(m.group("b"))) <= 12
     ):
         return False
-    return YOUNGEST <= this_year - year <= OLDEST
+    return (YOUNGEST if colon else ADULT) <= this_year - year <= OLDEST
 
 
-def _address(text: str, m: re.Match[str]) -> bool:
-    """Tell a value shaped like a home's address: numbered and named parts."""
-    value = m.group("value")
+def _address(value: str, m: re.Match[str]) -> bool:
+    """Tell a field's value shaped like a home's address: numbered, named parts."""
     parts = [p.strip() for p in value.split(",")]
     if len(parts) < 2 or len(value) > 140 or NOT_ADDRESS.search(value):
         return False

@@ -39,6 +39,11 @@ BIRTH_DATES = [
     ),
     # A form about no one: a shop's stock sheet.
     ("Kaubanimi: tee\nSaabunud: 17.02.1983\n", "17.02.1983", False),
+    # Without a colon, words lead to an adult's birth date on its own line.
+    (NAME + "Sündinud Viljandis 17.02.1983\n", "17.02.1983", True),
+    # ... but not to a recent date, nor to one a sentence goes on after.
+    (NAME + "Saabus Viljandisse 17.02.2025\n", "17.02.2025", False),
+    (NAME + "Kolis 17.02.1983 Tartusse ja jäi\n", "17.02.1983", False),
 ]
 
 ADDRESSES = [
@@ -50,6 +55,12 @@ ADDRESSES = [
     (
         NAME + "Kodunurk: Mwinyi kitalu 27, Mbezi Beach, Dar es Salaam\n",
         "Mwinyi kitalu 27, Mbezi Beach, Dar es Salaam",
+        True,
+    ),
+    # After the person's name and a contract's code on the same line.
+    (
+        "Name: Liisbet Kaarmann-Oja, leping KL-TRT-00419, Ülikooli 18, Pärnu 80010\n",
+        "Ülikooli 18, Pärnu 80010",
         True,
     ),
     # A list of product versions is no address.
