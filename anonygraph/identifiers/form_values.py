@@ -15,7 +15,11 @@ the label says:
   make an address;
 - one code of letters and digits (six to twenty, five digits or more)
   that is no date, price, version or reference, under a person's name,
-  is that person's ID number.
+  is that person's ID number;
+- an address may also close a field after the person's name and other
+  finds ("Subscriber: <name>, contract …, <street> 23, <quarter>, Goma");
+- a line of words without a colon that leads to an adult's birth year
+  ("Nata a Ivano-Frankivsk il 12/10/1987") is read as a birth date too.
 
 Only values on lines at most a few lines below a person's name or ID are
 read (the person's own block); a label that names a thing ("Order no."),
@@ -133,7 +137,7 @@ def form_values(
 
     """
     holders = [i for i in found if i.kind in HOLDERS]
-    if not holders or ":" not in text and "：" not in text:
+    if not holders:
         return []
     starts = _line_starts(text)
     holder_lines = {_line_of(starts, i.start) for i in holders}
@@ -149,16 +153,18 @@ def form_values(
         above = [line - n for n in range(BELOW + 1) if line - n in holder_lines]
         if not above:
             continue
+        colon = m.group("colon") is not None
         inside = [i.end for i in found + extra if i.start < end and start < i.end]
-        if inside:
+        if inside and colon:
             # "Subscriber: <name>, contract …, <street> 23, <quarter>, Goma":
             # the address closes the line after the finds.
             tail = _address_tail(text, m, max(inside))
             if tail is not None:
                 extra.append(_ident("ADDRESS", text, *tail))
             continue
+        if inside:
+            continue
         label, value = m.group("label"), m.group("value")
-        colon = m.group("colon") is not None
         if (
             line - above[0] <= BIRTH_BELOW
             and _birth_date(value, label, this_year, colon=colon)
@@ -175,6 +181,7 @@ def form_values(
 
 
 def _ident(kind: str, text: str, start: int, end: int) -> Identifier:
+    """Return the find of ``text[start:end]`` as ``kind``."""
     return Identifier(kind, start, end, text[start:end], 0.55, "form_values")
 
 
