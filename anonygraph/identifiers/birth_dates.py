@@ -1,4 +1,4 @@
-"""A date of birth the record's layout shows, without a birth word.
+"""A date of birth the record's layout shows, in words no rule knows.
 
 A record line that gives a person's name, ID number, e-mail or phone and,
 right after it, a full calendar date whose year makes its subject 14 to 110
@@ -7,7 +7,10 @@ years old, holds that person's date of birth ("Lejla Hodžić, 14.03.1984", "CNI
 they were born. Only punctuation and short marks ("F", "geb.") may stand
 between: a verb or a noun between them ("was sworn in on", "admitted")
 makes the date an event's, and it stays; so do log stamps, appointments
-and deliveries, whose dates come with no one's name beside them.
+and deliveries, whose dates come with no one's name beside them. A clause
+of the person's sentence may stand between (", nato a Verona il", ",
+føddur") in any language, unless a word of it names an event ("married",
+"issued", "since").
 """
 
 from __future__ import annotations
@@ -38,6 +41,31 @@ GAP = kept_patterns.compile(
 YOUNGEST, OLDEST = 14, 110
 """Ages a listed person's birth year may give (a newborn's needs a birth word)."""
 
+CLAUSE = kept_patterns.compile(r"\)?,[^\n.!?;:\d()]{3,40}?[ \t]")
+"""A clause between a person's name or ID and a date in their sentence
+(", nato a Verona il ", ", føddur "): no sentence end, number or bracket."""
+
+EVENT = kept_patterns.compile(
+    r"(?i)(?<![^\W\d_])(?:issue[ds]?|issuing|expir\w*|expiry|valid\w*|until|"
+    r"since|from|visit\w*|admi(?:tted|ssion)|discharg\w*|appointment|report\w*|"
+    r"booking|booked|arriv\w*|depart\w*|deliver\w*|payment|paid|due|sign\w*|"
+    r"registr\w*|regist\w*|effective|start\w*|end|ends|hearing|incident|"
+    r"accident|death|died|deceased|dece\w*|submitted|received|filed|created|"
+    r"updated|modified|printed|exam\w*|test|sampl\w*|collected|order\w*|"
+    r"invoice|hired|joined|employed|married|marriage|divorc\w*|graduat\w*|"
+    r"enrol\w*|moved|bought|sold|ausgestellt|ausstellung\w*|gültig\w*|"
+    r"ablauf\w*|termin|eingang|seit|verheiratet|gestorben|délivr\w*|valable|"
+    r"échéance|rendez-vous|depuis|mari[ée]e?|d[ée]c[ée]d[ée]e?|emisi[óo]n|"
+    r"expedici[óo]n|vencimiento|caducidad|v[áa]lid[oa]|cita|desde|casad[oa]|"
+    r"fallecid[oa]|emiss[ãa]o|validade|vencimento|rilascio|scadenza|dal|"
+    r"sposat[oa]|mort[oa]|afgifte|geldig\w*|vervaldatum|sinds|"
+    r"выдач\w*|выдан\w*|действ\w*|срок\w*|wydan\w*|ważn\w*|"
+    r"date|datum|fecha|data|dato|tarih|sana|tarehe|ngày)(?![^\W\d_])"
+)
+"""Words that make a date an event's (issued, expires, a visit, a wedding),
+in the languages whose labels we list; a label that only says "date" names
+the form's own date."""
+
 
 def birth_dates_beside(text: str, found: list[Identifier]) -> list[Identifier]:
     """Return the full dates right after a person's name or ID, as dates of birth.
@@ -66,7 +94,12 @@ def birth_dates_beside(text: str, found: list[Identifier]) -> list[Identifier]:
         if not before:
             continue
         nearest = max(before, key=lambda i: i.end)
-        if GAP.fullmatch(text, nearest.end, start):
+        gap = CLAUSE.fullmatch(text, nearest.end, start)
+        if GAP.fullmatch(text, nearest.end, start) or (
+            gap is not None
+            and not EVENT.search(gap.group())
+            and not any(nearest.end <= i.start < start for i in found)
+        ):
             extra.append(
                 Identifier(
                     kind="DATE_OF_BIRTH",

@@ -13,6 +13,7 @@ from anonygraph.cues.engine import Engine
 from anonygraph.identifiers.birth_dates import birth_dates_beside
 from anonygraph.identifiers.coordinated_names import coordinated_names
 from anonygraph.identifiers.engine import LANGUAGE, analyzer
+from anonygraph.identifiers.form_values import form_values
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.kinds import KINDS, kind_of
 from anonygraph.identifiers.not_persons import drop_non_persons
@@ -146,6 +147,9 @@ def _find(
     chosen = keep_org_contacts(text, chosen)
     if "DATE_OF_BIRTH" in wanted:
         chosen = _non_overlapping(chosen + birth_dates_beside(text, chosen))
+    chosen = _non_overlapping(
+        chosen + [i for i in form_values(text, chosen) if i.kind in wanted]
+    )
     return merge_addresses(text, chosen)
 
 
