@@ -40,6 +40,7 @@ from anonygraph.identifiers.recognizers.documents import (
 )
 from anonygraph.identifiers.recognizers.email import OfflineEmailRecognizer
 from anonygraph.identifiers.recognizers.fields import FieldRecognizer
+from anonygraph.identifiers.recognizers.form_values import FormValueNameRecognizer
 from anonygraph.identifiers.recognizers.handles import HandleRecognizer
 from anonygraph.identifiers.recognizers.id_fields import IdFieldRecognizer
 from anonygraph.identifiers.recognizers.id_schemes import IdSchemeRecognizer
@@ -77,6 +78,7 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     FilteredSpacyRecognizer,
     LabelledNameRecognizer,
     RoleLabelNameRecognizer,
+    FormValueNameRecognizer,
     OfflineEmailRecognizer,
     PhoneNumberRecognizer,
     PersonalIpRecognizer,
