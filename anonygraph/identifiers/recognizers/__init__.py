@@ -42,6 +42,7 @@ from anonygraph.identifiers.recognizers.email import OfflineEmailRecognizer
 from anonygraph.identifiers.recognizers.fields import FieldRecognizer
 from anonygraph.identifiers.recognizers.form_values import FormValueNameRecognizer
 from anonygraph.identifiers.recognizers.handles import HandleRecognizer
+from anonygraph.identifiers.recognizers.honorifics import HonorificNameRecognizer
 from anonygraph.identifiers.recognizers.id_fields import IdFieldRecognizer
 from anonygraph.identifiers.recognizers.id_schemes import IdSchemeRecognizer
 from anonygraph.identifiers.recognizers.ip import PersonalIpRecognizer
@@ -79,6 +80,7 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     LabelledNameRecognizer,
     RoleLabelNameRecognizer,
     FormValueNameRecognizer,
+    HonorificNameRecognizer,
     OfflineEmailRecognizer,
     PhoneNumberRecognizer,
     PersonalIpRecognizer,
