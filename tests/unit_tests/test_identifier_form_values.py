@@ -53,6 +53,10 @@ FORMS = [
         "Ergebnis: bestanden",
         "Anna-Lena Weißgerber",
     ),
+    # One word: a listed name; one the model also knows as a word needs a
+    # bracket of details after it.
+    ("Rapport\nRéférente: Leokadia.\nDate: 02/02/2026\nSalle: 4", "Leokadia"),
+    ("Shift log\nHanded over to: Desmond (nights)\nKeys: 3\nAlarm: set", "Desmond"),
     (
         "Trip log\nSigned off by: Taavi Rebane.\nHours: 6\nFuel: 40 l",
         "Taavi Rebane",
@@ -82,6 +86,10 @@ NOT_NAMES = [
         "Shelf: 4B\nCondition: good",
         "Gabriel",
     ),
+    # One word that is also a common word, with no bracket after it.
+    ("Order 88\nColour: Rose\nSize: 40\nQty: 2", "Rose"),
+    # One word that is a town.
+    ("Anmeldung\nWohnt in: Speyer\nKlasse: 7b\nTel: 06232 1234", "Speyer"),
     # A code in capitals, a street.
     ("Depot: NORTH YARD\nShift: 2\nGate: 4", "NORTH YARD"),
     ("Meeting point: Calle Mayor\nTime: 10:00\nGuide phone: 600 111 222", "Calle"),

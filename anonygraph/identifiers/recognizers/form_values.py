@@ -10,6 +10,10 @@ gazetteer or a number, holds a person's name ("Fahrlehrer: Momo Akgül",
 organization, a place, a product or a course ("Company:", "Ville:",
 "Fahrzeug:") says its value is none.
 
+One word says less: it counts when a name list holds it and, if it is a
+word of the model's vocabulary too, a bracket of details follows ("Handed
+over to: Desmond (nights)").
+
 In a script without capitals the value's shape tells less: two or three
 short words in an East Asian or Ethiopic script ("旧所有者：大河内 蓮"),
 or in another caseless script when a name list knows the first word.
@@ -41,17 +45,23 @@ FORM_LINE = kept_patterns.compile(
 )
 """A line opening with a label of one to five words and a colon."""
 
+FIELD_END = r"[ \t\u3000]*(?:\n|$|[,;(（、،|·]|[ \t][-–—][ \t]|[ \t]{2}|\.[ \t]*$)"
+"""What ends a field: the line, a comma, a bracket, a middle dot, a spaced
+dash, a wide gap or the line's last full stop."""
+
 VALUE = kept_patterns.compile(
     rf"(?P<v>{WORD}(?:[ \u3000]{WORD}){{1,3}})"
-    r"(?=[ \t\u3000]*(?:\n|$|[,;(（、،|·]|[ \t][-–—][ \t]|[ \t]{2}|\.[ \t]*$))"
+    rf"(?={FIELD_END})"
 )
-"""Two to four words that end the field (the line, a comma, a bracket, a
-middle dot, a spaced dash, a wide gap or the line's last full stop)."""
+"""Two to four words that end the field."""
 
 FORM_SCORE = 0.86
 """Above spaCy's PERSON score (0.85): the analyzer keeps one result of a span,
 and the form's cue must stand, or a name the model found too reads as a
 topic's (see `detect._without_topics`)."""
+
+ONE_WORD = kept_patterns.compile(rf"(?P<v>{WORD})(?P<end>{FIELD_END})")
+"""One word that ends the field."""
 
 MIN_FORM_LINES = 3
 """Labelled lines a record needs to be a form."""
@@ -113,6 +123,11 @@ class FormValueNameRecognizer(CuedPatternRecognizer):
                 continue
             value = VALUE.match(text, line.start("rest"))
             if value is None:
+                one = ONE_WORD.match(text, line.start("rest"))
+                if one is not None and _one_name(one.group("v").rstrip("."), one):
+                    start = one.start("v")
+                    end = start + len(one.group("v").rstrip("."))
+                    found.append(self.result(start, end, FORM_SCORE, "form_word"))
                 continue
             start, end = value.span("v")
             start += title_length(value.group("v"))  # "Dr. Anna Weber"
@@ -180,6 +195,38 @@ def name_shaped(value: str) -> bool:
         and not re.match(rf"(?i:{LEADING_TYPES})\b", value)
         and not re.search(rf"\b(?i:{STREET_TYPES})\.?$", value)
     )
+
+
+def _one_name(word: str, match: re.Match[str]) -> bool:
+    """Tell a field's one-word value that is a given name or a surname.
+
+    One word says less than two: it must be in title case, a given name or
+    surname some Faker locale lists, no place of the gazetteer ("Ort:
+    Speyer") and, when it is also a word of the model's vocabulary ("Rose",
+    "Hope"), a bracket of the person's details must follow ("Desmond
+    (nights)").
+    """
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    from anonygraph.cues.places import fold, gazetteer
+    from anonygraph.identifiers.recognizers.name_checks import (
+        known_names,
+        model_words,
+        not_names,
+    )
+
+    lowered = word.lower()
+    if not (word[:1].isupper() and word[1:].islower() and len(word) >= 3):
+        return False
+    if (
+        lowered in STOP_WORDS
+        or lowered in not_names()
+        or fold(word) not in known_names()
+    ):
+        return False
+    if gazetteer().get(fold(word)) is not None:
+        return False
+    return lowered not in model_words() or "(" in match.group("end")
 
 
 def _caseless_name(words: list[str]) -> bool:
