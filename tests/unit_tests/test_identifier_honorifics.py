@@ -36,6 +36,10 @@ NAMED = [
     ("paket diambil Rizwan bhai jam 5", "Rizwan"),
     ("anahtarı emre abim getirecek", "emre"),
     ("The form went to Watanabe-san on Friday.", "Watanabe-san"),
+    # A birth name's marker before a surname.
+    ("Mutter: Ilse Vogt geb. Krummenacher, wohnhaft in Chur", "Krummenacher"),
+    ("Matka: Halina Zając z domu Wiśniewska", "Wiśniewska"),
+    ("Adoptante: Ginette Pradel née LAMBERTIN, enseignante", "LAMBERTIN"),
 ]
 
 
@@ -57,6 +61,9 @@ UNNAMED = [
     # A pronoun or a greeting before a trailing kin word.
     ("My anna lives in Chennai now.", "My"),
     ("Sat Sri Akal ji, how are you all?", "Akal"),
+    # A birth marker before a date or a place is "born on", "born in".
+    ("Elle est née le 3 mai à Lyon.", "le"),
+    ("Nacida Buenos Aires, 1990.", "Buenos"),
     # A lowercase word no name list holds before a trailing honorific.
     ("bada bhai will come later", "bada"),
 ]

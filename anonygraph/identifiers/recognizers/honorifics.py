@@ -1,11 +1,12 @@
-"""A name after a form of address or a rank, or before a kinship honorific.
+"""A name beside a form of address, a rank, a birth name's marker or an honorific.
 
 Forms of address are a closed grammatical class, listed once here across
 the languages we read: "Dona Benedita", "Bapak Sutrisno", "Shri Ramesh
 Kulkarni", "Mwalimu Kiprono", "pani Kowalska", "cabo Ayala", "Officer
 Nuñez". The capitalized words after one are a person's name. Some
 languages put the honorific after the name ("Ahsan bhai", "murat abim",
-"Tanaka-san"): the word before one is a name.
+"Tanaka-san"): the word before one is a name. A birth name's marker ("née",
+"geb.", "rođ.", "z domu") stands before a surname.
 
 A word after a form of address must still look like a name: in title case,
 no lowercase word of the language model's vocabulary that no name list
@@ -67,6 +68,17 @@ AFTER = kept_patterns.compile(
 """A word and an honorific after it ("Ahsan bhai", "Tanaka-san")."""
 
 
+BIRTH_NAME = kept_patterns.compile(
+    r"(?<![\w.'’-])(?:née|nee|geb\.|geborene|rođ\.|rođena|rodjena|roz\.|rozená|"
+    r"z[ \t]+domu|nacida|nascida|nata|po[ \t]+mężu)[ \t]+"
+    rf"(?P<v>(?:{TITLE_WORD}|[A-ZÀ-ÞĀ-ŽĐ]{{2,}}(?:-[A-ZÀ-ÞĀ-ŽĐ]{{2,}})*)"
+    rf"(?:[ \t]+{TITLE_WORD}){{0,2}})"
+    r"(?![\w'’-])"
+)
+"""A birth name's marker and the surname after it ("née Arceneaux", "rođ.
+Mehmedović", "née ADJOVI Rosine")."""
+
+
 class HonorificNameRecognizer(CuedPatternRecognizer):
     """A name a form of address, a rank or a trailing honorific marks."""
 
@@ -83,6 +95,9 @@ class HonorificNameRecognizer(CuedPatternRecognizer):
             # "Don Benito", "Cabo Verde": the form of address opens a place.
             if end > start and not _place(text[m.start() : end]):
                 found.append(self.result(start, end, 0.86, "address_form"))
+        for m in BIRTH_NAME.finditer(text):
+            if not _place(m.group("v")):
+                found.append(self.result(*m.span("v"), 0.86, "birth_name"))
         for m in AFTER.finditer(text):
             if _before_honorific(m.group("v")):
                 # "Watanabe-san" is one token: the span takes it whole.
