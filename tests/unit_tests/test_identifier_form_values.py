@@ -53,6 +53,16 @@ FORMS = [
         "Ergebnis: bestanden",
         "Anna-Lena Weißgerber",
     ),
+    # A surname in capitals beside given names, a numbered label, an initial.
+    (
+        "Dossier 4\nRequérant 1: KPODAR Edem Yaovi, né le 02/02/1980\n"
+        "Téléphone: 90 00 00 00\nFrais: 5000 F",
+        "KPODAR Edem Yaovi",
+    ),
+    (
+        "Paid 2026-03-06. Checked: yes. Counted by: T. Mokoena.\nBales: 4\nGross: 80",
+        "T. Mokoena",
+    ),
     # One word: a listed name; one the model also knows as a word needs a
     # bracket of details after it.
     ("Rapport\nRéférente: Leokadia.\nDate: 02/02/2026\nSalle: 4", "Leokadia"),
@@ -80,6 +90,8 @@ NOT_NAMES = [
     # Words of the language model's vocabulary: a status, an amount.
     ("Order 5521\nStatus now: Awaiting Payment\nTotal: 45.00\nRef: Q-77", "Awaiting"),
     ("Amount in words: Two Hundred\nDate: 02/02/2026\nRef: 881", "Two Hundred"),
+    # A firm's legal form, in capitals with stops.
+    ("Supplier ref: Dijkstra Bouw B.V.\nInvoice: 2026-114\nDue: 30 days", "B.V"),
     # A work's author is a public name, no private person's.
     (
         "Title: Cien años de soledad\nAuthor: Gabriel García Márquez\n"

@@ -10,6 +10,10 @@ gazetteer or a number, holds a person's name ("Fahrlehrer: Momo Akgül",
 organization, a place, a product or a course ("Company:", "Ville:",
 "Fahrzeug:") says its value is none.
 
+A label may open a sentence inside a line ("… Counted by: T. Mokoena.")
+and carry a number ("Adoptant 1:"); a surname in capitals counts beside
+given names in title case ("KPODAR Edem Yaovi"), all capitals do not.
+
 One word says less: it counts when a name list holds it and, if it is a
 word of the model's vocabulary too, a bracket of details follows ("Handed
 over to: Desmond (nights)").
@@ -39,9 +43,10 @@ WORD = rf"{LETTER}(?:{LETTER}|['’.-])*"
 """A word of a value: letters, apostrophes, hyphens and an initial's stop."""
 
 FORM_LINE = kept_patterns.compile(
-    rf"(?m)^[ \t]*(?P<label>{LETTER}(?:{LETTER}|[.'’()])*"
-    rf"(?:(?:[ \t]|[ \t]?[/,][ \t]?){LETTER}(?:{LETTER}|[.'’()])*){{0,4}})"
-    r"[ \t]*[:：][ \t\u3000]*(?P<rest>[^\n]*)"
+    rf"(?m)(?:^|(?<=[.;·][ ]))[ \t]*(?P<label>{LETTER}(?:{LETTER}|[.'’()])*"
+    rf"(?:(?:[ \t]|[ \t]?[/,][ \t]?){LETTER}(?:{LETTER}|[.'’()])*){{0,4}}"
+    r"(?:[ \t]+\d{1,2})?)"
+    r"[ \t]*[:：][ \t\u3000]*(?=(?P<rest>[^\n]*))"
 )
 """A line opening with a label of one to five words and a colon."""
 
@@ -130,7 +135,9 @@ class FormValueNameRecognizer(CuedPatternRecognizer):
                     found.append(self.result(start, end, FORM_SCORE, "form_word"))
                 continue
             start, end = value.span("v")
-            start += title_length(value.group("v"))  # "Dr. Anna Weber"
+            title = title_length(value.group("v"))
+            if title > 3:  # "Dr. Anna Weber"; "R. Molapo" keeps its initial
+                start += title
             # The line's full stop ends the field, an initial's ("Ngarta B.") not.
             if text[end - 1] == "." and len(text[start:end].split()[-1]) > 2:
                 end -= 1
@@ -178,9 +185,15 @@ def name_shaped(value: str) -> bool:
         return False
     for word in cased:
         bare = word.strip(".")
-        lowered = bare.lower()
-        if not (word[0].isupper() and (len(bare) == 1 or not bare.isupper())):
+        lowered = bare.lower().replace(".", "")  # "B.V." is "bv"
+        if not word[0].isupper():
             return False
+        # A word in capitals is a surname ("HOUNKPATIN Gbêtondji") when the
+        # value has a word in title case too; all capitals is a code or a firm.
+        if bare.isupper() and len(bare) > 1 and all(w.isupper() for w in cased):
+            return False
+        if len(bare) == 1:
+            continue  # an initial
         if (
             ORG_HEADS.search(word)
             or lowered in ORG_WORDS
