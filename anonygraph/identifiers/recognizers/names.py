@@ -30,7 +30,9 @@ from anonygraph.identifiers.recognizers.name_checks import (
     imperative,
     in_quoted_title,
     is_label,
+    known_names,
     looks_like_name,
+    model_words,
     not_a_name_role,
     not_names,
     noun_at,
@@ -226,6 +228,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         self.role = {
             pattern for name, pattern, _ in self.compiled if name in ("label", "tell")
         }
+        self.greeting = next(p for name, p, _ in self.compiled if name == "greeting")
         self.title = next(p for name, p, _ in self.compiled if name == "title")
         self.abbreviated = next(
             p for name, p, _ in self.compiled if name == "abbreviated_title"
@@ -266,9 +269,36 @@ class ContextNameRecognizer(CuedPatternRecognizer):
             # "ask for Will": a word that is also a name, capitalized after
             # the cue in mid-sentence and read by the parse as a proper noun.
             end = len(re.match(r"[^\W\d_]+", text[start:]).group(0))  # type: ignore[union-attr]
+        if not end and match.re is self.greeting:
+            end = _vocative_end(text, start)
         if end and re.match(r"[-'’]?[^\W_]", text[start + end :]):
             return None  # "Brother TN-2420": part of a longer code, no name
         return (start, start + end) if end else None
+
+
+VOCATIVE = kept_patterns.compile(
+    r"[A-ZÀ-Þ][^\W\d_'’-]+(?:[ ][A-ZÀ-Þ][^\W\d_'’-]+){0,2}(?=[ \t]*(?:[,!]|\n))"
+)
+"""One to three capitalized words that close a greeting ("Hi Will,")."""
+
+
+def _vocative_end(text: str, start: int) -> int:
+    """Return the length of the name a greeting's comma closes, 0 for none.
+
+    "Hi Will,", "Dear CHIKONDI BANDA,": the words the greeting addresses,
+    kept even when a word is also a verb or in capitals, if each is a name
+    some Faker locale lists or no word of the model's vocabulary ("Hi
+    Team,", "Dear Valued Customer," address no one by name).
+    """
+    from anonygraph.cues.places import fold
+
+    m = VOCATIVE.match(text, start)
+    if m is None or not all(
+        fold(w) in known_names() or w.lower() not in model_words()
+        for w in m.group().split()
+    ):
+        return 0
+    return m.end() - start
 
 
 _LOWER_I = kept_patterns.compile(r"(?<![\w'’])i(?:'m|’m|m|'ve|'d|'ll)?(?![\w'’])")
