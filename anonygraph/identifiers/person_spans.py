@@ -11,6 +11,7 @@ person. A town before a state code and postcode is left as text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import lru_cache
 
@@ -384,10 +385,15 @@ def _postcodes_after_towns(text: str, found: list[Identifier]) -> list[Identifie
 SPEAKER = kept_patterns.compile(
     r"(?m)^[ \t]*(?P<stamp>\[[^\]\n]{0,40}?\d[:.]\d\d[^\]\n]{0,30}\][ \t]*|"
     r"\d{1,2}[:.]\d\d(?:[ \t]*[AaPp][Mm])?[ \t]*[-–][ \t]*)?"
+    r"(?P<loose>(?<![^\n])[ \t]*(?:\d{1,4}[./-]\d{1,2}[./-]\d{1,4}[ \t,]+)?"
+    r"\d{1,2}[:.]\d\d(?:[ \t]*[AaPp][Mm])?[ \t]+)?"
     r"(?P<v>[^\W\d_]+(?:['’-][^\W\d_]+)*(?:[ \t][^\W\d_]+(?:['’-][^\W\d_]+)*){0,2})"
+    r"(?P<role>[ \t]*[(（][^()（）\n]{1,40}[)）])?"
     r"[ \t]*:[ \t]+(?=\S)"
 )
-"""A chat line's speaker: an optional time stamp, one to three words, a colon."""
+"""A chat line's speaker: an optional time stamp, one to three words, an
+optional bracket of the speaker's role ("Abeer (parent):"), a colon. A bare
+time and date before the speaker ("10:02 Anjali:") is a looser stamp."""
 
 
 def chat_speakers(text: str) -> list[Identifier]:
@@ -424,11 +430,40 @@ def chat_speakers(text: str) -> list[Identifier]:
         and max(counts.values(), default=0) >= 2
         and len(matches) >= 0.8 * len(lines)
     )
+    # A bare time opens an itinerary's lines too ("09:00 Breakfast: …"):
+    # it stamps a chat where two lines or more open so and the speaker is
+    # no word of the model's vocabulary that no name list holds.
+    loose = sum(1 for m in matches if m.group("loose")) >= 2
+    # A bracket after the speaker may say a shop speaks ("Carpets (public)").
     return [
         Identifier("PERSON", *m.span("v"), m.group("v"), 0.6, "ChatSpeaker")
         for m in matches
-        if m.group("stamp") or chatty
+        if not (m.group("role") and _shop_or_phrase(m.group("v"), any))
+        and (m.group("stamp") or chatty or (loose and m.group("loose")))
+        and not (m.group("loose") and _shop_or_phrase(m.group("v"), all))
     ]
+
+
+def _shop_or_phrase(value: str, how: Callable[[Iterable[bool]], bool]) -> bool:
+    """Tell a speaker that is no person's name, by ``how`` (any or all) of its words.
+
+    A word of the model's vocabulary no name list holds ("Breakfast",
+    "Արտաշատ Carpets"), or a run of Han letters longer than a name's
+    ("小綠生活館", a shop). The vocabulary holds many names in lowercase
+    ("deepak"): a bare time's speaker is dropped only when all its words
+    are such, a speaker with a bracket of its role when any is.
+    """
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.recognizers.name_checks import (
+        known_names,
+        model_words,
+    )
+
+    return how(
+        (w.lower() in model_words() and fold(w) not in known_names())
+        or re.fullmatch(r"[\u3400-\u9fff]{5,}", w) is not None
+        for w in value.split()
+    )
 
 
 UNIT_BEFORE = kept_patterns.compile(

@@ -40,7 +40,9 @@ from anonygraph.identifiers.recognizers.documents import (
 )
 from anonygraph.identifiers.recognizers.email import OfflineEmailRecognizer
 from anonygraph.identifiers.recognizers.fields import FieldRecognizer
+from anonygraph.identifiers.recognizers.form_names import FormValueNameRecognizer
 from anonygraph.identifiers.recognizers.handles import HandleRecognizer
+from anonygraph.identifiers.recognizers.honorifics import HonorificNameRecognizer
 from anonygraph.identifiers.recognizers.id_fields import IdFieldRecognizer
 from anonygraph.identifiers.recognizers.id_schemes import IdSchemeRecognizer
 from anonygraph.identifiers.recognizers.ip import PersonalIpRecognizer
@@ -77,6 +79,8 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     FilteredSpacyRecognizer,
     LabelledNameRecognizer,
     RoleLabelNameRecognizer,
+    FormValueNameRecognizer,
+    HonorificNameRecognizer,
     OfflineEmailRecognizer,
     PhoneNumberRecognizer,
     PersonalIpRecognizer,

@@ -19,6 +19,7 @@ from presidio_analyzer import RecognizerResult
 from presidio_analyzer.predefined_recognizers import SpacyRecognizer
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
+from anonygraph.identifiers.recognizers.honorifics import vocative_end
 from anonygraph.identifiers.recognizers.name_checks import (
     ENGLISH_SHARE,
     ORG_WORDS,
@@ -227,6 +228,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         self.role = {
             pattern for name, pattern, _ in self.compiled if name in ("label", "tell")
         }
+        self.greeting = next(p for name, p, _ in self.compiled if name == "greeting")
         self.title = next(p for name, p, _ in self.compiled if name == "title")
         self.abbreviated = next(
             p for name, p, _ in self.compiled if name == "abbreviated_title"
@@ -277,6 +279,8 @@ class ContextNameRecognizer(CuedPatternRecognizer):
             # "ask for Will": a word that is also a name, capitalized after
             # the cue in mid-sentence and read by the parse as a proper noun.
             end = len(re.match(r"[^\W\d_]+", text[start:]).group(0))  # type: ignore[union-attr]
+        if not end and match.re is self.greeting:
+            end = vocative_end(text, start)
         if end and re.match(r"[-'’]?[^\W_]", text[start + end :]):
             return None  # "Brother TN-2420": part of a longer code, no name
         return (start, start + end) if end else None

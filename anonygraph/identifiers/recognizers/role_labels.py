@@ -123,7 +123,7 @@ class RoleLabelNameRecognizer(CuedPatternRecognizer):
         labels = Counter(m.group("label").strip().lower() for m in matches)
         found = [
             self.result(
-                m.start("v") + _title_length(m.group("v")),
+                m.start("v") + title_length(m.group("v")),
                 _second_field_end(text, m),
                 0.8,
                 "role_label",
@@ -145,7 +145,7 @@ TITLE = kept_patterns.compile(r"[^\W\d_]{1,4}\.[ \t]+(?=[^\W\d_])")
 """A title's abbreviation opening a value ("Ma. Cristina", "Dña. Elena")."""
 
 
-def _title_length(value: str) -> int:
+def title_length(value: str) -> int:
     """Return the length of a title's abbreviation opening ``value``, or 0."""
     m = TITLE.match(value)
     return m.end() if m else 0
