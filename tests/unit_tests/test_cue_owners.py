@@ -123,8 +123,7 @@ CLASSES = {
         # the author's pronouns, which name no one else.
         (
             "so i'm 19, she/her, just started uni at Leeds doing history",
-            "so i'm in my teens, she/her, just started uni at [SCHOOL]"
-            " doing history",
+            "so i'm in my teens, she/her, just started uni at [SCHOOL] doing history",
         ),
         (
             "I studied at Oxford and she studied at Leeds.",
