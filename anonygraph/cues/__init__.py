@@ -27,7 +27,7 @@ from typing import Any
 
 from anonygraph.cues.ages import detect_ages
 from anonygraph.cues.boundaries import apart, on_whole_words, within_longer_names
-from anonygraph.cues.construction import by_construction
+from anonygraph.cues.construction import constructed
 from anonygraph.cues.contract import (
     without_authorless_places,
     without_borrowed_first_person,
@@ -139,7 +139,7 @@ def detect_cues(
     # What the parse and the rest of the text do not confirm becomes a typed
     # placeholder; what they show is no cue (a house number) is dropped.
     cues = confirm_employers(text, doc, settle(text, doc, cues))
-    cues = [by_construction(text, doc, c) for c in cues]  # no guessed kind
+    cues = constructed(text, doc, cues)  # no guessed kind, country or status
     # "finishing my studies" said of Dolly Parton would be a false sentence.
     cues = without_borrowed_first_person(doc, cues)
     # A span cut inside a word ("m 17" in "im 17") would leave a fragment.

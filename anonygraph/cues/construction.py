@@ -35,7 +35,8 @@ from typing import Any
 
 from anonygraph.cues.cue import Cue
 from anonygraph.cues.lexicon import table
-from anonygraph.cues.placeholders import unsure
+from anonygraph.cues.place_contract import negated
+from anonygraph.cues.placeholders import ASIDE, unsure
 
 _GENERIC_WORDS = frozenset(
     {
@@ -45,6 +46,10 @@ _GENERIC_WORDS = frozenset(
 )  # fmt: skip
 """Words a phrase's replacement may add to what its span holds: they say
 that there is a job or a firm, which the span already said."""
+
+_NAME_GENERIC = _GENERIC_WORDS - {"company", "business"}
+"""What a name's replacement may add: not that it is a firm ("For Meskel and
+Timkat we go back home" is no employer, "for PTI" an institute)."""
 
 _WORK = frozenset({"work", "works", "worked", "working"})
 
@@ -79,6 +84,7 @@ _ENTRY_VERBS = frozenset(
 King William's College" tagged as one organization)."""
 
 _WORD = re.compile(r"[\w'’-]+")
+_COUNTRY_KINDS = frozenset({"city", "state", "region", "country"})
 _ON_BEFORE = re.compile(r"\bon\s+$", re.I)
 _PREPOSITION = re.compile(r"(?:at|in|on|for|with)\s+", re.I)
 
@@ -103,12 +109,13 @@ def by_construction(text: str, doc: Any, cue: Cue) -> Cue:
         # "a sawmill" -> "a local business": the business is sure, not where.
         cue = replace(cue, replacement=_LOCAL.sub("", cue.replacement))
     replacement = cue.replacement.lower()
+    generic = _GENERIC_WORDS if cue.kind == "workplace" else _NAME_GENERIC
     if (
         cue.kind in _NAMED_KINDS
         and _NAME.search(cue.quote)
-        and not _said_by_span(cue.quote, replacement)
+        and not _said_by_span(cue.quote, replacement, generic)
     ):
-        return _employer_or_placeholder(cue)
+        return _employer_or_placeholder(cue)  # "for PTI" is no "a company"
     if cue.kind in _NAMED_KINDS:
         cue = _in_named_slot(text, doc, cue)
     if cue.kind == "job" and _read_as_verb(doc, cue):
@@ -127,11 +134,66 @@ def by_construction(text: str, doc: Any, cue: Cue) -> Cue:
         return unsure(cue)
     if (
         cue.attribute.endswith("country")
-        and cue.kind in ("city", "state", "region", "country")
-        and _ON_BEFORE.search(text[: cue.start])
+        and cue.kind in _COUNTRY_KINDS
+        and (
+            _ON_BEFORE.search(text[: cue.start])
+            or (cue.kind in ("region", "state") and ASIDE.match(text, cue.end))
+            or negated(text, cue.start)
+        )
     ):
+        # "on Provo": an island's preposition; "Essex, the Maryland one not
+        # England": the aside says which, and the country would deny it; "I
+        # don't live in Oregon": "not in the US" would deny more than said.
         return unsure(cue)
+    if cue.kind == "status" and "on my own" in replacement and _shared(doc, cue):
+        return unsure(cue)  # "Me and the missus are separated": not "on my own"
     return cue
+
+
+def constructed(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
+    """Return ``cues`` with only what is true by construction kept coarse.
+
+    Each cue goes through `by_construction`; a place name a writer who
+    capitalizes wrote in lowercase ("Paida hue Ujjain mein", "electrician in
+    metro") is no place and is dropped; a city whose country is not that of
+    the place it is qualified by ("Bole, Addis Ababa") is a namesake the
+    gazetteer does not hold, and becomes its placeholder.
+    """
+    out = [by_construction(text, doc, c) for c in cues if not _lowercase_place(text, c)]
+    settled = {c.start: c for c in out if c.sure and c.kind in _COUNTRY_KINDS}
+    for i, cue in enumerate(out):
+        comma = re.match(r",\s*", text[cue.end :])
+        after = settled.get(cue.end + comma.end()) if comma else None
+        if (
+            after is not None
+            and cue.sure
+            and cue.kind in _COUNTRY_KINDS
+            and after.replacement != cue.replacement
+        ):
+            out[i] = unsure(cue)
+    return out
+
+
+def _lowercase_place(text: str, cue: Cue) -> bool:
+    name = re.sub(r"^the\s+", "", cue.quote, flags=re.I)  # "the Bay Area"
+    if cue.kind not in _COUNTRY_KINDS or not name[:1].islower():
+        return False
+    from anonygraph.identifiers.recognizers.names import capitalizing_writer
+
+    return capitalizing_writer(text)
+
+
+def _shared(doc: Any, cue: Cue) -> bool:
+    """Tell a status whose clause's subject is more than the author ("Me and X")."""
+    span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
+    if span is None:
+        return False
+    verb = span.root if span.root.pos_ in ("VERB", "AUX") else span.root.head
+    return any(
+        c.dep_ in ("nsubj", "nsubjpass")
+        and (c.lower_ in ("we", "they") or any(g.dep_ == "conj" for g in c.children))
+        for c in verb.children
+    )
 
 
 def _in_named_slot(text: str, doc: Any, cue: Cue) -> Cue:

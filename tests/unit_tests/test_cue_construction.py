@@ -81,3 +81,43 @@ def test_when_a_replacement_adds_a_guess_then_the_guess_goes(
     text: str, expected: str
 ) -> None:
     assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A place name written in lowercase by a writer who capitalizes is a
+        # word, not the place ("nice" is no French city here).
+        ("I live in Leeds. The food here is nice and cheap.",
+         "I live in the UK. The food here is nice and cheap."),
+        # Counter-case: a writer who writes everything in lowercase.
+        ("im from leeds lol", "im from the UK lol"),
+        # A city set in a place of another country is a namesake the
+        # gazetteer does not hold: its country would contradict the text.
+        ("I rent a room in Bole, Addis Ababa.", "I rent a room in [PLACE], Ethiopia."),
+        # A negated place: its country would deny more than the author did.
+        ("I don't live in Ohio anymore.", "I don't live in [PLACE] anymore."),
+    ],
+)  # fmt: skip
+def test_when_a_country_would_contradict_the_text_then_the_place_is_a_placeholder(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "on my own" said of "me and my wife" would deny the wife.
+        ("Me and the wife are separated now.",
+         "Me and my partner are [RELATIONSHIP] now."),
+        ("I'm separated now.", "I'm on my own now."),
+        # An employer's name says it is an organization, not that it is a firm.
+        ("I've driven for Trelawny for two years.",
+         "I've driven for [ORG] for two years."),
+    ],
+)  # fmt: skip
+def test_when_a_status_or_employer_form_would_add_a_claim_then_it_is_a_placeholder(
+    text: str, expected: str
+) -> None:
+    assert rewritten(text) == expected

@@ -33,14 +33,15 @@ CLASSES = {
         # An associate's degree is a college's: no word settles "university".
         ("Finished my associate's at Bunker Hill this spring.",
          "Finished my degree at [SCHOOL] this spring."),
-        # Counter-cases: the parse ties the name to the author's work, or the
-        # name's noun is a street the author lives on.
+        # The parse ties the name to the author's work: an employer, whose
+        # kind (a firm, a hospital, a ministry) the name does not say.
         ("I've worked at Globex for six years.",
-         "I've worked at a company for six years."),
+         "I've worked at [ORG] for six years."),
         ("I drove for Uber while I studied.",
-         "I drove for a company while I studied."),
+         "I drove for [ORG] while I studied."),
         ("I work a shift at the market for Tesco.",
-         "I work a shift at the market for a company."),
+         "I work a shift at the market for [ORG]."),
+        # Counter-case: the name's noun is a street the author lives on.
         ("I live on Swan Street.", "I live on a street."),
     ],
     # The object of "to" after a status word is a person, not a place; its
@@ -73,7 +74,7 @@ CLASSES = {
         ("Change at Athlone for Westport.", "Change at [PLACE] for Westport."),
         ("I teach at Brown University in Providence.",
          "I work at a university in the US."),
-        ("I work at Eskom in Witbank.", "I work at a company in [PLACE]."),
+        ("I work at Eskom in Witbank.", "I work at [ORG] in [PLACE]."),
         # Counter-case: "of" belongs inside a name.
         ("We moved to the Isle of Skye last year.",
          "We moved to an island last year."),
@@ -105,7 +106,7 @@ CLASSES = {
          "[PLACE] (the windy one, not the [PLACE] town)."),
         # Counter-case: a negated place that modifies nothing keeps its form.
         ("I live in Richmond, not the one in Virginia.",
-         "I live in [PLACE], not the one in the US."),
+         "I live in [PLACE], not the one in [PLACE]."),
     ],
     # "A widow of N years": how long, or her age, when N could be an age.
     "widowhood or age": [

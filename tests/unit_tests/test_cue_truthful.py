@@ -240,7 +240,7 @@ GUESS_CLASSES = {
     # The text says which of several places of a name it means.
     "place the text sets elsewhere": [
         ("We live in Richmond, and yes, Richmond in London, not the one in Virginia.",
-         "We live in [PLACE], and yes, [PLACE] in [PLACE], not the one in the US."),
+         "We live in [PLACE], and yes, [PLACE] in [PLACE], not the one in [PLACE]."),
     ],
     # A degree names the school after it, of no kind it says; doing a degree
     # is no job.
@@ -257,8 +257,8 @@ GUESS_CLASSES = {
          "Just made sergeant, stationed at [PLACE], and the drinks were on me."),
         ("Sat my finals at Keele last week.", "Sat my finals at [ORG] last week."),
         ("I've worked at Globex for six years.",
-         "I've worked at a company for six years."),
-        ("I write code for Globex these days.", "I work for a company these days."),
+         "I've worked at [ORG] for six years."),
+        ("I write code for Globex these days.", "I work for [ORG] these days."),
     ],
     # An amount the author pays out is a price, not an income.
     "price read as income": [
