@@ -6,9 +6,10 @@ case ("doing deliveries for Deliveroo"). The parse says more: the name may
 say where a place is ("a private hospital at Mangaluru": a town), or hang on
 a clause about someone or something else ("the lobola for Lerato is nearly
 paid off": a person). A name the tagger reads as a place (GPE, LOC) is no
-sure employer either. `confirm_employers` keeps "a company" where the
+sure employer either. `confirm_employers` keeps the employer where the
 preposition hangs on a verb whose subject is the author or unsaid ("I drove
-for Uber", "Drove for Uber"); after a job noun the occupation detectors
+for Uber", "Drove for Uber"), and `anonygraph.cues.construction` then
+writes ``[ORG]`` for it, since the name does not say it is a firm; after a job noun the occupation detectors
 found ("a staff nurse at KTPH", a hospital) the name is where the author
 works but of no kind the job says, so ``[ORG]``; after one of the
 vocabulary's kinds of place (`LANDMARK_NOUNS`: hospital, station, market,
