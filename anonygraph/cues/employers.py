@@ -9,9 +9,10 @@ paid off": a person). A name the tagger reads as a place (GPE, LOC) is no
 sure employer either. `confirm_employers` keeps the employer where the
 preposition hangs on a verb whose subject is the author or unsaid ("I drove
 for Uber", "Drove for Uber"), and `anonygraph.cues.construction` then
-writes ``[ORG]`` for it, since the name does not say it is a firm; after a job noun the occupation detectors
-found ("a staff nurse at KTPH", a hospital) the name is where the author
-works but of no kind the job says, so ``[ORG]``; after one of the
+writes ``[ORG]`` for it, since the name does not say it is a firm; after a
+job noun the occupation detectors found ("a staff nurse at KTPH", a
+hospital) the name is where the author works but of no kind the job says,
+so ``[ORG]``; after one of the
 vocabulary's kinds of place (`LANDMARK_NOUNS`: hospital, station, market,
 ...) the name becomes ``[PLACE]``, and elsewhere the organization's
 placeholder ``[ORG]``.
