@@ -66,6 +66,8 @@ UNNAMED = [
     ("Nacida Buenos Aires, 1990.", "Buenos"),
     # A lowercase word no name list holds before a trailing honorific.
     ("bada bhai will come later", "bada"),
+    # A kin word that goes on into an e-mail address is no honorific.
+    ("Write anna.kowalczyk@example.org for the keys.", "Write"),
 ]
 
 

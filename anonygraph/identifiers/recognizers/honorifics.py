@@ -64,9 +64,10 @@ BEFORE = kept_patterns.compile(
 
 AFTER = kept_patterns.compile(
     rf"(?<![\w'’-])(?P<v>[^\W\d_][^\W\d_'’-]+)(?:[ \t]+(?:{TRAILING})"
-    r"|(?P<joined>-(?:san|sama|kun|chan|sensei|ssi|nim)))(?![\w'’-])"
+    r"|(?P<joined>-(?:san|sama|kun|chan|sensei|ssi|nim)))(?![\w'’-]|[.@]\w)"
 )
-"""A word and an honorific after it ("Ahsan bhai", "Tanaka-san")."""
+"""A word and an honorific after it ("Ahsan bhai", "Tanaka-san"); not a word
+that goes on into an address ("Mail anna.schmidt@...")."""
 
 
 BIRTH_NAME = kept_patterns.compile(
