@@ -32,7 +32,7 @@ from anonygraph.cues.contract import (
     without_authorless_places,
     without_borrowed_first_person,
 )
-from anonygraph.cues.cue import Cue, clause_before, sentence_of
+from anonygraph.cues.cue import PLACE_KINDS, Cue, clause_before, sentence_of
 from anonygraph.cues.employers import confirm_employers
 from anonygraph.cues.engine import Engine, default_engine
 from anonygraph.cues.frames import detect_frames
@@ -64,7 +64,7 @@ from anonygraph.cues.places import (
     fold,
     gazetteer,
 )
-from anonygraph.cues.qualified_places import PLACE_KINDS, merge_qualified_places
+from anonygraph.cues.qualified_places import merge_qualified_places
 from anonygraph.cues.retirement import detect_retirement
 from anonygraph.cues.self_descriptions import detect_self_descriptions
 from anonygraph.cues.statuses import detect_statuses

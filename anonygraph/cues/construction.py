@@ -33,7 +33,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from anonygraph.cues.cue import Cue
+from anonygraph.cues.cue import PLACE_KINDS, Cue
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.place_contract import negated
 from anonygraph.cues.placeholders import ASIDE, unsure
@@ -53,7 +53,7 @@ Timkat we go back home" is no employer, "for PTI" an institute)."""
 
 _WORK = frozenset({"work", "works", "worked", "working"})
 
-_COMPANY_WORDS = frozenset({"with", "for"})
+_VERB_WORDS = (_GENERIC_WORDS - {"in"}) | {"with", "for"}
 """What a verb's replacement may add ("teach history to" -> "work with"); not
 "in", which would name the language worked in ("work in Spanish")."""
 
@@ -84,7 +84,8 @@ _ENTRY_VERBS = frozenset(
 King William's College" tagged as one organization)."""
 
 _WORD = re.compile(r"[\w'’-]+")
-_COUNTRY_KINDS = frozenset({"city", "state", "region", "country"})
+_COUNTRY_KINDS = PLACE_KINDS - {"area", "landmark"}
+"""Place kinds whose coarser form is a country the gazetteer gives."""
 _ON_BEFORE = re.compile(r"\bon\s+$", re.I)
 _PREPOSITION = re.compile(r"(?:at|in|on|for|with)\s+", re.I)
 
@@ -121,7 +122,7 @@ def by_construction(text: str, doc: Any, cue: Cue) -> Cue:
     if cue.kind == "job" and _read_as_verb(doc, cue):
         return unsure(cue)  # "cook until golden": a verb, no job
     if cue.kind == "job_verb" and not _said_by_span(
-        cue.quote, replacement, (_GENERIC_WORDS - {"in"}) | _COMPANY_WORDS
+        cue.quote, replacement, _VERB_WORDS
     ):
         # "teach Spanish" -> "work in Spanish" is false; "work" alone is true.
         verb = cue.replacement.split(" ", 1)[0]
@@ -159,7 +160,9 @@ def constructed(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
     the place it is qualified by ("Bole, Addis Ababa") is a namesake the
     gazetteer does not hold, and becomes its placeholder.
     """
-    out = [by_construction(text, doc, c) for c in cues if not _lowercase_place(text, c)]
+    if any(_lowercase_name(c) for c in cues) and _capitalizing_writer(text):
+        cues = [c for c in cues if not _lowercase_name(c)]
+    out = [by_construction(text, doc, c) for c in cues]
     settled = {c.start: c for c in out if c.sure and c.kind in _COUNTRY_KINDS}
     for i, cue in enumerate(out):
         comma = re.match(r",\s*", text[cue.end :])
@@ -174,10 +177,12 @@ def constructed(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
     return out
 
 
-def _lowercase_place(text: str, cue: Cue) -> bool:
+def _lowercase_name(cue: Cue) -> bool:
     name = re.sub(r"^the\s+", "", cue.quote, flags=re.I)  # "the Bay Area"
-    if cue.kind not in _COUNTRY_KINDS or not name[:1].islower():
-        return False
+    return cue.kind in _COUNTRY_KINDS and name[:1].islower()
+
+
+def _capitalizing_writer(text: str) -> bool:
     from anonygraph.identifiers.recognizers.names import capitalizing_writer
 
     return capitalizing_writer(text)

@@ -62,7 +62,6 @@ from anonygraph.cues.cue import Cue
 from anonygraph.cues.place_contract import in_english, named_person
 from anonygraph.tools import kept_patterns
 
-PLACE_KINDS = frozenset({"city", "state", "region", "country", "area", "landmark"})
 _PLACE_ATTRIBUTES = frozenset({"city_country", "birth_city_country"})
 _SELF_ATTRIBUTES = frozenset(
     {"age", "sex", "occupation", "relationship_status", "income_level"}

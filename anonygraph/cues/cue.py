@@ -55,6 +55,9 @@ class Cue:
         return self.start < other.end and other.start < self.end
 
 
+PLACE_KINDS = frozenset({"city", "state", "region", "country", "area", "landmark"})
+"""Cue kinds that name a place (a demonym is a word about people, not one)."""
+
 SENTENCE_MARKS = ".!?\n"
 """Characters that end a sentence for the recognizers."""
 

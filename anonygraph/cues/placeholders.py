@@ -40,7 +40,7 @@ from typing import Any
 from anonygraph.cues import author_words
 from anonygraph.cues.ages import decade_phrase
 from anonygraph.cues.contract import named_as_someone, others_age, used_as_person
-from anonygraph.cues.cue import Cue
+from anonygraph.cues.cue import PLACE_KINDS, Cue
 from anonygraph.cues.namesakes import (
     SURE_CITY_POPULATION,
     holders,
@@ -100,7 +100,6 @@ _MODIFIER_FORM = "local"
 """A place's form before a noun ("a Zurich insurer" -> "a local insurer"), as
 the detectors write it: a guess (the insurer may be local to nowhere the
 author is), so the name goes and its noun stays ("an insurer")."""
-_PLACE_KINDS = frozenset({"city", "state", "region", "country", "area", "landmark"})
 
 
 def placeholder(attribute: str) -> str:
@@ -146,7 +145,7 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
             # "Councillor X, 54, said": the number is the subject's age.
             others = number is not None and others_age(doc, number)
             settled = None if others else _settle_age(text, doc, cue)
-        elif cue.kind in _PLACE_KINDS and cue.attribute.endswith("country"):
+        elif cue.kind in PLACE_KINDS and cue.attribute.endswith("country"):
             settled = _settle_place(text, doc, cue, context, qualified)
             if (
                 settled is not None
@@ -174,7 +173,7 @@ def settle(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
 
 
 def _person_named(doc: Any, cue: Cue) -> bool:
-    if cue.kind not in _PLACE_KINDS or not cue.attribute.endswith("country"):
+    if cue.kind not in PLACE_KINDS or not cue.attribute.endswith("country"):
         return False
     span = doc.char_span(cue.start, cue.end, alignment_mode="expand")
     if span is None:
@@ -203,7 +202,7 @@ def _someone_elses(doc: Any, cue: Cue) -> bool:
     if span is None:
         return False
     if (
-        cue.kind in _PLACE_KINDS
+        cue.kind in PLACE_KINDS
         and cue.attribute.endswith("country")
         and others_place(span)
     ):
@@ -541,7 +540,7 @@ def _aside_against(text: str, end: int) -> bool:
 def _in_its_slot(text: str, cue: Cue, doc: Any) -> Cue:
     """Fall back to the placeholder where the coarser phrase would not read."""
     replacement = cue.replacement
-    if cue.kind in _PLACE_KINDS and (
+    if cue.kind in PLACE_KINDS and (
         re.match(r"\s+ones?\b", text[cue.end :])
         or (negated(text, cue.start) and modifies_noun(doc, cue))
     ):
@@ -551,7 +550,7 @@ def _in_its_slot(text: str, cue: Cue, doc: Any) -> Cue:
         the = 4 if cue.quote.lower().startswith("the ") else 0
         return unsure(cue, cue.start + the, text)
     if (
-        cue.kind in _PLACE_KINDS
+        cue.kind in PLACE_KINDS
         and cue.sure
         and replacement
         and replacement != _MODIFIER_FORM
@@ -568,13 +567,13 @@ def _in_its_slot(text: str, cue: Cue, doc: Any) -> Cue:
     ):
         return unsure(cue)  # "the Richmond area" -> "the [PLACE] area"
     owner = re.search(r"(?:'s|’s)$", cue.quote) or re.match(r"['’]s\b", text[cue.end :])
-    if cue.kind in _PLACE_KINDS - {"country"} and owner and cue.sure and replacement:
+    if cue.kind in PLACE_KINDS - {"country"} and owner and cue.sure and replacement:
         # "Brooklyn's flat", "Sydney's beaches": the country's ("the US's
         # flat") is another owner, and the name may be a person's.
         cue = unsure(cue)
         replacement = cue.replacement
     if (
-        cue.kind in _PLACE_KINDS
+        cue.kind in PLACE_KINDS
         and re.search(r"(?:'s|’s)$", cue.quote)
         and replacement
         and not re.search(r"(?:'s|’s)$", replacement)

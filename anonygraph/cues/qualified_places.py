@@ -10,12 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from anonygraph.cues.cue import Cue
+from anonygraph.cues.cue import PLACE_KINDS, Cue
 from anonygraph.cues.namesakes import sure_city
 from anonygraph.cues.places import display_country, fold, gazetteer, postal_codes
-
-PLACE_KINDS = frozenset({"city", "state", "region", "country", "area", "landmark"})
-"""Cue kinds that name a place (a demonym is a word about people, not one)."""
 
 
 def merge_qualified_places(text: str, cues: list[Cue]) -> list[Cue]:
