@@ -220,6 +220,14 @@ PLACE_LABELS = frozenset("GPE LOC FAC ORG NORP".split())
 """Entity labels of a head word that makes its modifier part of a place's name."""
 
 
+def token_starting_at(doc: Any, start: int) -> Any:
+    """Return the parse's token that starts at character ``start``, or None."""
+    span = doc.char_span(start, start + 1, alignment_mode="expand")
+    if span is None or not len(span) or span[0].idx != start:
+        return None
+    return span[0]
+
+
 def not_a_name_role(doc: Any, start: int) -> bool:
     """Tell a single word whose role in the parse is no person's.
 
@@ -228,34 +236,33 @@ def not_a_name_role(doc: Any, start: int) -> bool:
     that is a place or organization ("Perth Amboy") or a lowercase unknown
     word ("Wah lau").
     """
-    for token in doc:
-        if token.idx != start:
-            continue
-        if token.pos_ == "INTJ" or any(c.dep_ == "det" for c in token.lefts):
-            return True
-        head = token.head
-        return bool(
-            token.dep_ == "compound"
-            and head.i > token.i
-            and (
-                head.ent_type_ in PLACE_LABELS
-                or (head.text.islower() and head.pos_ in {"PROPN", "X", "INTJ"})
-            )
+    token = token_starting_at(doc, start)
+    if token is None:
+        return False
+    if token.pos_ == "INTJ" or any(c.dep_ == "det" for c in token.lefts):
+        return True
+    head = token.head
+    return bool(
+        token.dep_ == "compound"
+        and head.i > token.i
+        and (
+            head.ent_type_ in PLACE_LABELS
+            or (head.text.islower() and head.pos_ in {"PROPN", "X", "INTJ"})
         )
-    return False
+    )
 
 
 def imperative(doc: Any, start: int) -> bool:
     """Tell a sentence-initial word followed by a preposition ("Bake at 180°C")."""
-    for token in doc:
-        if token.idx == start:
-            following = doc[token.i + 1] if token.i + 1 < len(doc) else None
-            return bool(
-                token.is_sent_start
-                and following is not None
-                and following.pos_ in {"ADP", "DET", "NUM", "PRON", "PART"}
-            )
-    return False
+    token = token_starting_at(doc, start)
+    if token is None:
+        return False
+    following = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    return bool(
+        token.is_sent_start
+        and following is not None
+        and following.pos_ in {"ADP", "DET", "NUM", "PRON", "PART"}
+    )
 
 
 ENGLISH_SHARE = 0.25
@@ -397,13 +404,11 @@ def common_word_opening(doc: Any, start: int, value: str) -> bool:
         return False
     if fold(value) in known_names():
         return False
-    for token in doc:
-        if token.idx == start:
-            line_start = token.doc.text.rfind("\n", 0, start) + 1
-            return bool(
-                token.is_sent_start or not token.doc.text[line_start:start].strip()
-            )
-    return False
+    token = token_starting_at(doc, start)
+    if token is None:
+        return False
+    line_start = token.doc.text.rfind("\n", 0, start) + 1
+    return bool(token.is_sent_start or not token.doc.text[line_start:start].strip())
 
 
 def uncased_unknown(value: str) -> bool:

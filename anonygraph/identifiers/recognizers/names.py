@@ -39,6 +39,7 @@ from anonygraph.identifiers.recognizers.name_checks import (
     relation_words,
     state_at,
     street_word,
+    token_starting_at,
     uncased_unknown,
 )
 from anonygraph.identifiers.recognizers.place_roles import placed_by_structure
@@ -553,10 +554,8 @@ PROPER_TAGS = frozenset({"NNP", "NNPS"})
 
 def _common_word(doc: Any, start: int) -> bool:
     """Tell a word the tagger reads as a common noun, verb or adjective."""
-    for token in doc:
-        if token.idx == start:
-            return token.tag_ not in PROPER_TAGS and token.tag_ != ""
-    return False
+    token = token_starting_at(doc, start)
+    return token is not None and token.tag_ not in PROPER_TAGS and token.tag_ != ""
 
 
 def _agents(doc: Any) -> list[tuple[int, int]]:

@@ -117,7 +117,10 @@ def placed_by_structure(doc: Any, text: str, start: int, end: int) -> bool:
 
     """
     from anonygraph.cues.places import country_of, fold
-    from anonygraph.identifiers.recognizers.name_checks import given_names
+    from anonygraph.identifiers.recognizers.name_checks import (
+        given_names,
+        token_starting_at,
+    )
 
     value = text[start:end]
     words = value.split()
@@ -134,7 +137,7 @@ def placed_by_structure(doc: Any, text: str, start: int, end: int) -> bool:
         return True
     if _in_place_apposition(text, start, end, bare):
         return True
-    token = _token_at(doc, start)
+    token = token_starting_at(doc, start)
     if token is None:
         return False
     possessive = POSSESSIVE.match(text, start + len(bare)) is not None
@@ -174,14 +177,6 @@ def _in_place_apposition(text: str, start: int, end: int, bare: str) -> bool:
     if word.lower() in PLACE_AND_ROLE_WORDS | PLACE_HEADS:
         return True
     return fold(word) in gazetteer() and fold(word) not in given_names()
-
-
-def _token_at(doc: Any, start: int) -> Any:
-    """Return the parse's token that starts at ``start``, or None."""
-    for token in doc:
-        if token.idx == start:
-            return token
-    return None
 
 
 def _saint_before(text: str, start: int) -> bool:
