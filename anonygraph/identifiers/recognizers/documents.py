@@ -309,7 +309,10 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             r"data\s+urodzenia|urodzon[ya]|f[öo]dd|født|f[öo]delsedatum|f[øo]dselsdato|"
             r"(?:tempat\s*/\s*)?tgl\.?\s+lahir|"
             r"syntym[äa]aika|doğum\s+tarihi|tanggal\s+lahir|petsa\s+ng\s+kapanganakan|"
-            r"ngày\s+sinh|tarikh\s+lahir|วันเกิด)"
+            r"ngày\s+sinh|tarikh\s+lahir|วันเกิด|"
+            # A birth word's short forms ("nasc.", "naiss.", "nac.") and the
+            # Arabic "born (in)" of a civil record ("مواليد", "مولود").
+            r"nasc(?:id[oa]|imento)?\.|naiss\.|nac\.|مواليد|مولود[ةه]?)"
             r"(?![^\W_])|生年月日|出生日期|出生年月日|出生于|出生於|생년월일|"
             # Burmese and Khmer glue their marks on: no word boundary.
             r"မွေးသက္ကရာဇ်|မွေးနေ့|ថ្ងៃខែឆ្នាំកំណើត|ថ្ងៃកំណើត)"
