@@ -1,0 +1,171 @@
+"""Identifiers a person's row, a birth word, a home label or a log key places.
+
+Each row: a text, the kind, the span, and whether the span is found as that
+kind (True) or is a look-alike that stays (False). Every class has its
+counter-case: the same shape where the row is no person's, a label names a
+register or a role, or a key names a machine.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit_tests.test_identifier_kinds import check
+
+ROW_IDS = [
+    # A short acronym of the record's own language right before a long number.
+    (
+        "Member: Thandeka Nxumalo, born 04/05/1988, NPI 7730418852, mobile 7622 9013",
+        "NATIONAL_ID",
+        "7730418852",
+        True,
+    ),
+    # Seven digits bare after an acronym: a register's number, not an ID.
+    (
+        "Member: Thandeka Nxumalo, born 04/05/1988, GMC 7730418, mobile 7622 9013",
+        "NATIONAL_ID",
+        "7730418",
+        False,
+    ),
+    # The next cell after a person's name in a table: a code of their own.
+    (
+        "2 | Kwabena Asante | TQ7R3M8P | 024 551 7720 | Kumasi",
+        "NATIONAL_ID",
+        "TQ7R3M8P",
+        True,
+    ),
+    # The same code in a row about a product stays.
+    (
+        "2 | Widget pack | TQ7R3M8P | 024 551 7720 | Kumasi",
+        "NATIONAL_ID",
+        "TQ7R3M8P",
+        False,
+    ),
+    # A person's years in brackets are no number of theirs.
+    ("Pupil: Ana Lusia Fifita (1931-2019) was honoured", "PHONE", "1931-2019", False),
+    (
+        "Pupil: Ana Lusia Fifita (1931-2019) was honoured",
+        "NATIONAL_ID",
+        "1931-2019",
+        False,
+    ),
+    # A phone's groups right after the name, where no plan reads them.
+    ("Caller: Neha Raghavan, 913 42 07.", "PHONE", "913 42 07", True),
+]
+
+ROW_ADDRESSES = [
+    # A plot's number opens the home's part; the region after it stays.
+    (
+        "Holder: Rangi Parata, Lot 12 Kaiwaka Flats, Northland Coast — cell 655-2093",
+        "ADDRESS",
+        "Lot 12 Kaiwaka Flats",
+        True,
+    ),
+    # A settlement's word names the home's place.
+    (
+        "Applicant: Sefo Tuilagi, Malifa village, Upolu — phone 772 3310",
+        "ADDRESS",
+        "Malifa village",
+        True,
+    ),
+    # "of" leads to a quarter of a listed town.
+    (
+        "Applicant: Sefo Tuilagi, born 12/02/1979, of Taufusi East, Apia, tel 772 3310",
+        "ADDRESS",
+        "Taufusi East",
+        True,
+    ),
+    # A role and a town, a class and a school: no home.
+    (
+        "Holder: Rangi Parata, Teacher, Auckland — cell 655-2093",
+        "ADDRESS",
+        "Teacher",
+        False,
+    ),
+    (
+        "Holder: Rangi Parata, Form 5, Kaiwaka Secondary — cell 655-2093",
+        "ADDRESS",
+        "Form 5",
+        False,
+    ),
+]
+
+BIRTH_WORDS = [
+    # A birth word's short form, and the Arabic "born" of a civil record.
+    ("Ward: Gregory Mensah, nasc. 21/03/1984, Rua Nova 4, Praia", "21/03/1984", True),
+    ("العميل: كريم فاضل الدليمي، مواليد 1987/11/30، هاتف", "1987/11/30", True),
+    # A date with no birth word and no person stays.
+    ("Saída do porto: 21/03/2024 às 06h10", "21/03/2024", False),
+]
+
+HOME_LABELS = [
+    # A named quarter without a number after a home's label; the town stays.
+    ("Address: Tinkong Layout, Brikama District", "ADDRESS", "Tinkong Layout", True),
+    ("Address: Accra, Ghana", "ADDRESS", "Accra", False),
+    # The label in another spelling ("Adrès").
+    ("Adrès: Katye Bwa Nèf #7, Jacmel", "ADDRESS", "Katye Bwa Nèf #7", True),
+    # A quarter's name alone after a home's label; a company's label keeps it.
+    ("Address: Sukuta North, Brikama District", "ADDRESS", "Sukuta North", True),
+    (
+        "Office address: Sukuta North, Brikama District",
+        "ADDRESS",
+        "Sukuta North",
+        False,
+    ),
+]
+
+LABELLED_IDS = [
+    # The Arabic adjective agrees with "card": a national ID's label still.
+    ("رقم البطاقة الوطنية: 198711300457", "NATIONAL_ID", "198711300457", True),
+    # A Chinese label glued to the words before it, a check digit in brackets.
+    ("澳門居民身份證 BIR：7308816(3)", "NATIONAL_ID", "7308816(3)", True),
+    # Letters and digits in hyphenated groups after an identity label.
+    ("National ID: 4Q8M-2T7X", "NATIONAL_ID", "4Q8M-2T7X", True),
+    # Groups that hold no real day and month are no date.
+    ("CIN: 05-03-88-1991-02-00418", "NATIONAL_ID", "05-03-88-1991-02-00418", True),
+    # France's overseas NIR (three-digit department), its mod 97 key right or off.
+    ("NIR 1 92 05 974 12 077 60", "NATIONAL_ID", "1 92 05 974 12 077 60", True),
+    ("NIR 1 92 05 974 12 077 61", "NATIONAL_ID", "1 92 05 974 12 077 61", False),
+]
+
+LOG_ADDRESSES = [
+    # A private address a log line assigns to a named user's session.
+    (
+        "2026-03-01T10:00:00Z gw session=aa91 user=lmensah assigned=10.9.3.44 proto=wg",
+        "10.9.3.44",
+        True,
+    ),
+    # A node's internal address beside a user's number stays.
+    ("2026-03-01T10:00:00Z api INFO user_id=771 node=10.9.3.44 ok", "10.9.3.44", False),
+    ("worker-2 connected to 10.12.0.5:5432 ip=10.1.1.1", "10.1.1.1", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), ROW_IDS + ROW_ADDRESSES)
+def test_when_a_persons_row_holds_a_value_then_its_place_types_it(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), BIRTH_WORDS)
+def test_when_a_birth_word_leads_to_a_date_then_it_is_a_birth_date(
+    text: str, span: str, expected: bool
+) -> None:
+    check(text, "DATE_OF_BIRTH", span, expected=expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "span", "expected"), HOME_LABELS + LABELLED_IDS
+)
+def test_when_a_label_names_a_home_or_an_identity_then_its_value_is_one(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), LOG_ADDRESSES)
+def test_when_a_log_key_gives_a_user_an_internal_address_then_it_is_theirs(
+    text: str, span: str, expected: bool
+) -> None:
+    check(text, "IP_ADDRESS", span, expected=expected)
