@@ -31,7 +31,7 @@ OWNERS = frozenset({"PERSON", "DATE_OF_BIRTH", "NATIONAL_ID", "PASSPORT"})
 """Kinds that make a line a person's record."""
 
 ACRONYM_ID = kept_patterns.compile(
-    r"(?<![\w.-])(?P<label>[A-Z]{2,5})(?P<word>[ \t]*(?:no|nr|n[°º]|#)\.?)?"
+    r"(?<![\w.-])(?P<label>[A-Z]{2,5})(?=[ \t:#])(?P<word>[ \t]*(?:no|nr|n[°º]|#)\.?)?"
     r"[ \t]*(?P<colon>[:#])?[ \t]*"
     r"(?P<v>(?=[A-Z0-9]*\d)[0-9][0-9A-Z]*(?:[ -][0-9]+)*(?<=\d)[A-Z]?|"
     r"(?=(?:[A-Z-]*\d){3})(?=(?:[0-9-]*[A-Z]){2})[A-Z0-9]{3,}(?:-[A-Z0-9]{3,})*)"
