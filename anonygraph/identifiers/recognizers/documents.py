@@ -139,6 +139,8 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
             # then "is".
             r"(?P<fill>[ \t]+[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,3}?"
             r"[ \t]+(?:is|es|é|ist|est))?"
+            # "hospital no. if ever needed: H0418273": a remark its colon closes.
+            r"(?P<note>[ \t]+[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,3}?(?=[ \t]*:))?"
             r"\s*[:#=]?\s*(?P<v>(?-i:\d{3,4}(?: \d{3,4}){1,3}(?: [A-Z]{1,2}\b)?)|"
             r"(?-i:(?:HN|AN) )?[A-Z]{0,4}[-/]?\d[\dA-Z/-]{3,14})"
             r"(?![\w-])",
@@ -151,6 +153,8 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
     ) -> tuple[int, int] | None:
         """Accept a bare cue, or a wider cue with its number word."""
         cue = re.sub(r"\s+", " ", match.group("cue").lower())
+        if match.group("note") and not match.group("word").strip(" ._-"):
+            return None  # a remark closes a label only after its number word
         if match.group("fill") and not NUMBER_BEFORE.search(
             text, max(0, match.start() - 20), match.start()
         ):
