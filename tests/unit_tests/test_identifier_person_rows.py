@@ -41,6 +41,13 @@ ROW_IDS = [
         "TQ7R3M8P",
         False,
     ),
+    # Capitals glued to a code are the code's own ("code SKL4H2JX9P"), no label.
+    (
+        "[08:15] Otieno: nimetuma KSh 3,500, code SKL4H2JX9P",
+        "NATIONAL_ID",
+        "4H2JX9P",
+        False,
+    ),
     # A person's years in brackets are no number of theirs.
     ("Pupil: Ana Lusia Fifita (1931-2019) was honoured", "PHONE", "1931-2019", False),
     (
@@ -169,3 +176,57 @@ def test_when_a_log_key_gives_a_user_an_internal_address_then_it_is_theirs(
     text: str, span: str, expected: bool
 ) -> None:
     check(text, "IP_ADDRESS", span, expected=expected)
+
+
+OTHER_LAYOUTS = [
+    # A patient's number after its cue, a remark closed by a colon between.
+    (
+        "Asthma. Her clinic no. in case of emergency: K7720391",
+        "MEDICAL_RECORD",
+        "K7720391",
+        True,
+    ),
+    # The same remark without a number word names no record.
+    (
+        "The hospital car park opens for everyone: 2024 spaces",
+        "MEDICAL_RECORD",
+        "2024",
+        False,
+    ),
+    # A personal page's label with a second word joined on.
+    (
+        "Portfolio & samples: https://kofimensah.example.gh",
+        "URL",
+        "https://kofimensah.example.gh",
+        True,
+    ),
+    (
+        "Shop & prices: https://kofimensah.example.gh",
+        "URL",
+        "https://kofimensah.example.gh",
+        False,
+    ),
+    # Japanese block and room numbers; the town alone stays.
+    (
+        "2. 佐藤 一郎 高倉町14 コーポ高倉305号室 携帯 090-0000-2222",
+        "ADDRESS",
+        "高倉町14 コーポ高倉305号室",
+        True,
+    ),
+    ("会場は京都市の高倉町です。", "ADDRESS", "高倉町", False),
+    # A Korean road address with its building's dong and ho; the road alone stays.
+    (
+        "1) 김민서 | 서울특별시 마포구 월드컵북로 21, 105동 802호",
+        "ADDRESS",
+        "서울특별시 마포구 월드컵북로 21, 105동 802호",
+        True,
+    ),
+    ("도로 공사는 마포구 월드컵북로에서 진행됩니다.", "ADDRESS", "월드컵북로", False),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), OTHER_LAYOUTS)
+def test_when_a_layout_shows_a_record_page_or_block_then_it_is_found(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)

@@ -28,6 +28,7 @@ from anonygraph.identifiers.recognizers.addresses import (
     PostcodeRecognizer,
     StreetAddressRecognizer,
 )
+from anonygraph.identifiers.recognizers.block_addresses import BlockAddressRecognizer
 from anonygraph.identifiers.recognizers.cards import AnyIbanRecognizer, CardRecognizer
 from anonygraph.identifiers.recognizers.documents import (
     BankAccountRecognizer,
@@ -88,6 +89,7 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     HandleRecognizer,
     StreetAddressRecognizer,
     LabelledAddressRecognizer,
+    BlockAddressRecognizer,
     PostcodeRecognizer,
     DateOfBirthRecognizer,
     CardRecognizer,
