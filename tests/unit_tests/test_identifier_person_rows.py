@@ -230,3 +230,35 @@ def test_when_a_layout_shows_a_record_page_or_block_then_it_is_found(
     text: str, kind: str, span: str, expected: bool
 ) -> None:
     check(text, kind, span, expected=expected)
+
+
+LETTERHEADS = [
+    # A desk's one-word mailbox in an association's letterhead stays with its
+    # address; the member's own mailbox below is replaced.
+    (
+        "Segelverein Kiel e.V. · Hafenweg 3, 24103 Kiel · buchung@svkiel.example.de\n"
+        "Aufnahmeantrag 2027\n\nName: Jonas Vogt\nE-Mail: jonas.vogt@mail.example.de",
+        "buchung@svkiel.example.de",
+        False,
+    ),
+    (
+        "Segelverein Kiel e.V. · Hafenweg 3, 24103 Kiel · buchung@svkiel.example.de\n"
+        "Aufnahmeantrag 2027\n\nName: Jonas Vogt\nE-Mail: jonas.vogt@mail.example.de",
+        "jonas.vogt@mail.example.de",
+        True,
+    ),
+    # A person's mailbox (names joined by a dot) in a first line is theirs.
+    (
+        "Hafenweg Events · Hafenweg 3, 24103 Kiel · jonas.vogt@mail.example.de\n"
+        "Aufnahmeantrag 2027\n\nName: Jonas Vogt\nTelefon: 0431 555 2231",
+        "jonas.vogt@mail.example.de",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), LETTERHEADS)
+def test_when_a_letterhead_gives_a_desks_mailbox_then_it_stays(
+    text: str, span: str, expected: bool
+) -> None:
+    check(text, "EMAIL", span, expected=expected)
