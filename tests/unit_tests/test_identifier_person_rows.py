@@ -262,3 +262,22 @@ def test_when_a_letterhead_gives_a_desks_mailbox_then_it_stays(
     text: str, span: str, expected: bool
 ) -> None:
     check(text, "EMAIL", span, expected=expected)
+
+
+LABELLED_PHONES = [
+    # A phone's label, a remark, a colon: a number no plan reads is a phone's.
+    ("Tél. (Orange Money) : 70 41 28 93", "PHONE", "70 41 28 93", True),
+    ("Oqarasuaat / Mobil: +299 54 81 27", "PHONE", "+299 54 81 27", True),
+    # A date or an extension after the label stays.
+    ("Tel: 2026-11-20", "PHONE", "2026-11-20", False),
+    ("Phone: ext. 22", "PHONE", "22", False),
+    # A US territory's letters before its ZIP code.
+    ("Home: 12 Calle Luna, San Juan, PR 00901", "POSTCODE", "00901", True),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "span", "expected"), LABELLED_PHONES)
+def test_when_a_label_names_a_phone_or_a_territory_then_its_number_is_one(
+    text: str, kind: str, span: str, expected: bool
+) -> None:
+    check(text, kind, span, expected=expected)

@@ -48,6 +48,7 @@ from anonygraph.identifiers.recognizers.id_fields import IdFieldRecognizer
 from anonygraph.identifiers.recognizers.id_schemes import IdSchemeRecognizer
 from anonygraph.identifiers.recognizers.ip import PersonalIpRecognizer
 from anonygraph.identifiers.recognizers.labelled_names import LabelledNameRecognizer
+from anonygraph.identifiers.recognizers.labelled_phones import LabelledPhoneRecognizer
 from anonygraph.identifiers.recognizers.names import (
     ContextNameRecognizer,
     FilteredSpacyRecognizer,
@@ -84,6 +85,7 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     HonorificNameRecognizer,
     OfflineEmailRecognizer,
     PhoneNumberRecognizer,
+    LabelledPhoneRecognizer,
     PersonalIpRecognizer,
     PersonalUrlRecognizer,
     HandleRecognizer,
