@@ -133,6 +133,7 @@ def person_rows(text: str, found: list[Identifier]) -> list[Identifier]:
     for start, end in lines:
         in_line = [i for i in found if start <= i.start < end]
         extra += _ids(text, start, end, in_line + extra)
+    extra += _same_column(text, found + extra, extra)
     taken = found + extra
     for start, end in lines:
         in_line = sorted(
@@ -143,6 +144,47 @@ def person_rows(text: str, found: list[Identifier]) -> list[Identifier]:
             if span is not None and not _overlaps(span, taken + extra):
                 extra.append(_ident("ADDRESS", text, *span))
     return extra
+
+
+def _same_column(
+    text: str, found: list[Identifier], ids: list[Identifier]
+) -> list[Identifier]:
+    """Return the codes in a table's column where other rows hold a person's ID.
+
+    A row whose name no rule read (a nickname in quotes inside it) still has
+    its ID in the column where the other persons' rows have theirs.
+    """
+    columns: set[tuple[int, int]] = set()
+    for ident in ids:
+        start = text.rfind("\n", 0, ident.start) + 1
+        cells = text[start : _line_end(text, start)].split("|")
+        if len(cells) >= 3:
+            columns.add((len(cells), text[start : ident.start].count("|")))
+    extra: list[Identifier] = []
+    if not columns:
+        return extra
+    start = 0
+    for line in text.split("\n"):
+        cells = line.split("|")
+        offset = start
+        for at, cell in enumerate(cells):
+            value = cell.strip()
+            if (len(cells), at) in columns and value:
+                span_start = offset + cell.index(value)
+                span = (span_start, span_start + len(value))
+                if (
+                    ID_CELL.fullmatch(value)
+                    and not _overlaps(span, found + extra)
+                    and _id_value(text, *span, label="")
+                ):
+                    extra.append(_ident("NATIONAL_ID", text, *span))
+            offset += len(cell) + 1
+        start += len(line) + 1
+    return extra
+
+
+ID_CELL = kept_patterns.compile(r"[A-Z0-9]+(?:-[A-Z0-9]+)*")
+"""A table cell of one code (no words, no spaced groups)."""
 
 
 def _line_end(text: str, at: int) -> int:

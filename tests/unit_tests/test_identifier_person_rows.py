@@ -281,3 +281,21 @@ def test_when_a_label_names_a_phone_or_a_territory_then_its_number_is_one(
     text: str, kind: str, span: str, expected: bool
 ) -> None:
     check(text, kind, span, expected=expected)
+
+
+TABLE = (
+    "No | Name | Card | Phone | Village\n"
+    "1 | Kwabena Asante | TQ7R3M8P | 024 551 7720 | Kumasi\n"
+    '2 | Abena "Maa Abena" Owusu | 7KD2PX4M | 024 661 1180 | Ejisu\n'
+    "3 | Yaw Boateng | LQ3W8R2N | 020 441 2290 | Ejisu\n"
+    "4 | Drums (spare) | 12 | none | Ejisu"
+)
+
+
+@pytest.mark.parametrize(
+    ("span", "expected"), [("7KD2PX4M", True), ("LQ3W8R2N", True), ("12", False)]
+)
+def test_when_a_column_holds_persons_ids_then_each_rows_code_there_is_one(
+    span: str, expected: bool
+) -> None:
+    check(TABLE, "NATIONAL_ID", span, expected=expected)
