@@ -193,6 +193,14 @@ OTHER_LAYOUTS = [
         "2024",
         False,
     ),
+    # "acc." abbreviates an account before its number; a quantity stays.
+    (
+        "Bank: Standard Lesotho, acc. 9082 4417 3301",
+        "BANK_ACCOUNT",
+        "9082 4417 3301",
+        True,
+    ),
+    ("Acc. 12 pcs of cable, 4410 m", "BANK_ACCOUNT", "4410", False),
     # A personal page's label with a second word joined on.
     (
         "Portfolio & samples: https://kofimensah.example.gh",

@@ -188,7 +188,7 @@ class BankAccountRecognizer(CuedPatternRecognizer):
             "account",
             r"\b(?:(?:bank\s+|checking\s+|savings\s+|current\s+)?account"
             # "account on file:", "account we pay into:": a label of words.
-            r"(?:(?:[ \t]+[^\W\d_]{2,10}){1,3}(?=[ \t]*:))?|acct|a/c|"
+            r"(?:(?:[ \t]+[^\W\d_]{2,10}){1,3}(?=[ \t]*:))?|acct|a/c|acc(?=\.)|"
             r"conta(?:\s+corrente|\s+poupança)?|kontonummer|konto|rekening(?:nummer)?|"
             r"compte|numéro de compte|clabe|účet|účtu|číslo účtu|cbu|"
             # "cta. corriente 0102-…", "cuenta de ahorros": Spanish accounts
