@@ -18,6 +18,7 @@ from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.kinds import KINDS, kind_of
 from anonygraph.identifiers.not_persons import drop_non_persons
 from anonygraph.identifiers.org_contacts import keep_org_contacts
+from anonygraph.identifiers.person_rows import person_rows
 from anonygraph.identifiers.person_spans import (
     chat_speakers,
     merge_addresses,
@@ -147,9 +148,10 @@ def _find(
     chosen = keep_org_contacts(text, chosen)
     if "DATE_OF_BIRTH" in wanted:
         chosen = _non_overlapping(chosen + birth_dates_beside(text, chosen))
-    chosen = _non_overlapping(
-        chosen + [i for i in form_values(text, chosen) if i.kind in wanted]
-    )
+    for rule in (form_values, person_rows):
+        chosen = _non_overlapping(
+            chosen + [i for i in rule(text, chosen) if i.kind in wanted]
+        )
     return merge_addresses(text, chosen)
 
 

@@ -60,6 +60,7 @@ ORG_HEADS = kept_patterns.compile(
     r"school|schule|escuela|[ée]cole|escola|scuola|skola|[šs]kola|college|"
     r"coll[èe]ge|colegio|universi[td]|institut(?!ion)|academ|akadem|cooperativ|"
     r"associa|asociaci|fundaci|funda[çc][ãa]o|foundation|administra|"
+    r"organi[sz]a(?:tion|ci[óo]n|cij|cj|[çc][ãa]o|zione)|organisme|organismo|"
     r"kinderopvang|kindergarten|liceo|lyc[ée]e|desk(?![^\W\d_])|hotel|restaurant|caf[ée]|bakery|shop|store|"
     r"tienda|magasin|studio|estudio|servic|servizi|agency|agencia|agentur|insurance|assur|"
     r"versicher|seguro|ασφαλ|informa[cçțtz]|информ|info(?![^\W\d_])|infolin|hotline|bank|banco|banque|banca|"
@@ -104,7 +105,7 @@ def keep_org_contacts(text: str, found: list[Identifier]) -> list[Identifier]:
         for i in found
         if not (
             (
-                i.kind in CONTACT_KINDS
+                (i.kind in CONTACT_KINDS or _desk_mailbox(i))
                 and (
                     any(s <= i.start and i.end <= e for s, e in letterhead)
                     or _public(text, i)
@@ -143,6 +144,7 @@ def _letterhead(text: str, found: list[Identifier]) -> list[tuple[int, int]]:
         i
         for i in found
         if i.kind not in CONTACT_KINDS | {"NATIONAL_ID", "BANK_ACCOUNT"}
+        and not _desk_mailbox(i)
     ]
     spans: list[tuple[int, int]] = []
     named = False
@@ -158,6 +160,17 @@ def _letterhead(text: str, found: list[Identifier]) -> list[tuple[int, int]]:
             spans.append((start, end))
         start = end + 1
     return spans if text[start:].strip() else []
+
+
+DESK_LOCAL = kept_patterns.compile(r"[^\W\d_]{2,20}")
+"""A mailbox's local part of one word ("payments", "relief", "prijava"): a
+desk's, where a person's joins names or initials ("delphine.ezr")."""
+
+
+def _desk_mailbox(ident: Identifier) -> bool:
+    """Tell an e-mail address whose local part is one word (a desk's)."""
+    local = ident.text.partition("@")[0]
+    return ident.kind == "EMAIL" and DESK_LOCAL.fullmatch(local) is not None
 
 
 def _mailbox_line(text: str, ident: Identifier, found: list[Identifier]) -> bool:
@@ -189,7 +202,9 @@ ORG_LABEL = kept_patterns.compile(
 
 LEGAL_FORM = kept_patterns.compile(
     r"(?i)(?<![^\W\d_])(?:ltd|ltda|llc|inc|gmbh|plc|pvt|s\.?a\.?s?|s\.?r\.?l|"
-    r"pty|sp\. z o\.o|a/s|oy|ab|bv|nv|kft|corp|co\.)(?![^\W\d_])|&"
+    r"pty|sp\. z o\.o|a/s|oy|ab|bv|nv|kft|corp|co\.|"
+    # In capitals only: "AG", "KG", "e.V.", "W.L.L.", "d.o.o." ("ag" is a word).
+    r"(?-i:AG|KG|e\.V|W\.L\.L|d\.o\.o))(?![^\W\d_])|&"
 )
 """A company's legal form, or an "&" joining its partners' names."""
 

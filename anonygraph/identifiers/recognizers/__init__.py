@@ -28,6 +28,7 @@ from anonygraph.identifiers.recognizers.addresses import (
     PostcodeRecognizer,
     StreetAddressRecognizer,
 )
+from anonygraph.identifiers.recognizers.block_addresses import BlockAddressRecognizer
 from anonygraph.identifiers.recognizers.cards import AnyIbanRecognizer, CardRecognizer
 from anonygraph.identifiers.recognizers.documents import (
     BankAccountRecognizer,
@@ -47,6 +48,7 @@ from anonygraph.identifiers.recognizers.id_fields import IdFieldRecognizer
 from anonygraph.identifiers.recognizers.id_schemes import IdSchemeRecognizer
 from anonygraph.identifiers.recognizers.ip import PersonalIpRecognizer
 from anonygraph.identifiers.recognizers.labelled_names import LabelledNameRecognizer
+from anonygraph.identifiers.recognizers.labelled_phones import LabelledPhoneRecognizer
 from anonygraph.identifiers.recognizers.names import (
     ContextNameRecognizer,
     FilteredSpacyRecognizer,
@@ -83,11 +85,13 @@ OURS: tuple[Callable[[], EntityRecognizer], ...] = (
     HonorificNameRecognizer,
     OfflineEmailRecognizer,
     PhoneNumberRecognizer,
+    LabelledPhoneRecognizer,
     PersonalIpRecognizer,
     PersonalUrlRecognizer,
     HandleRecognizer,
     StreetAddressRecognizer,
     LabelledAddressRecognizer,
+    BlockAddressRecognizer,
     PostcodeRecognizer,
     DateOfBirthRecognizer,
     CardRecognizer,

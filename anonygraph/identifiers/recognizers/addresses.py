@@ -293,8 +293,10 @@ class LabelledAddressRecognizer(CuedPatternRecognizer):
     "Address: Khiaban-e Vali-ye Asr, Kuche-ye Tavanir, Pelak 22, Vahed 5,
     Tehran": the label says what the value is, whatever its country's order.
     The value runs to its last comma-separated part holding a number (the
-    town after it stays); a value the street patterns already read, one
-    without a number, and a machine's or an organization's address are left
+    town after it stays); without a number, its parts before the last
+    (a hamlet, a named quarter not in the gazetteer: "Kotu Layout,
+    Kanifing"). A value the street patterns already read, a town and its
+    country alone, and a machine's or an organization's address are left
     to the others.
     """
 
@@ -307,7 +309,7 @@ class LabelledAddressRecognizer(CuedPatternRecognizer):
         results = []
         for m in ADDRESS_LABEL.finditer(text):
             label = m.group("label")
-            if not ADDRESS_WORD.search(label) or NOT_HOME_LABEL.search(label):
+            if not _home_label(label) or NOT_HOME_LABEL.search(label):
                 continue
             if ORG_BEFORE.search(label + " "):
                 continue
@@ -322,7 +324,9 @@ PART_BREAK = kept_patterns.compile(r"[,،၊]")
 
 SETTLEMENT = kept_patterns.compile(
     r"(?i)(?<![^\W\d_])(?:village|aldea|caser[ií]o|bairro|barrio|kampung|desa|"
-    r"quartier|hameau|dorf|selo|село|köy|gaun|kijiji)(?![^\W\d_])"
+    r"quartier|hameau|dorf|selo|село|köy|gaun|kijiji|estate|community|layout|"
+    r"compound|township|settlement|barangay|purok|sitio|colonia|kebele|mahalle|"
+    r"mohalla|kampong|kg)(?![^\W\d_])"
 )
 """Words of a hamlet or a neighbourhood, where homes have no number."""
 
@@ -342,9 +346,31 @@ def _unnumbered_part(start: int, value: str) -> tuple[int, int] | None:
     if len(parts) < 2 or not all(p.strip() for p in parts):
         return None
     if len(parts) < 3 and not SETTLEMENT.search(parts[0]):
-        return None
+        # "Kotu Layout, Kanifing": a named quarter; "Lagos, Nigeria" is a
+        # town and its country, "Baş mühendis, Ar-Ge" a title, no home.
+        if _known_place(parts[0]) or not all(w[0].isupper() for w in parts[0].split()):
+            return None
     kept = len(body) - len(parts[-1]) - 1
     return start, start + len(body[:kept].rstrip())
+
+
+def _home_label(label: str) -> bool:
+    """Tell a label that names a home's place, accents aside ("Adrès", "Village")."""
+    from anonygraph.cues.places import fold
+
+    return bool(
+        ADDRESS_WORD.search(label)
+        or ADDRESS_WORD.search(fold(label))
+        or SETTLEMENT.fullmatch(label.strip())
+        or label.strip().lower() == "home"
+    )
+
+
+def _known_place(part: str) -> bool:
+    """Tell a part that is a town, region or country the gazetteer lists."""
+    from anonygraph.cues.places import fold, gazetteer
+
+    return fold(part.strip()) in gazetteer()
 
 
 def _numbered_part(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -399,7 +425,8 @@ EU_PREFIXES = "A|B|BG|CH|CZ|D|DK|E|EE|F|FI|GR|H|HR|I|L|LT|LV|N|NL|P|PL|RO|S|SI|S
 AU_STATES = "NSW|VIC|QLD|WA|SA|TAS|ACT|NT"
 US_STATES = (
     "AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|"
-    "MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC"
+    "MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC|"
+    "PR|VI|GU"  # the territories with ZIP codes
 )
 
 

@@ -139,6 +139,8 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
             # then "is".
             r"(?P<fill>[ \t]+[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,3}?"
             r"[ \t]+(?:is|es|é|ist|est))?"
+            # "hospital no. if ever needed: H0418273": a remark its colon closes.
+            r"(?P<note>[ \t]+[^\W\d_]+(?:[ \t]+[^\W\d_]+){0,3}?(?=[ \t]*:))?"
             r"\s*[:#=]?\s*(?P<v>(?-i:\d{3,4}(?: \d{3,4}){1,3}(?: [A-Z]{1,2}\b)?)|"
             r"(?-i:(?:HN|AN) )?[A-Z]{0,4}[-/]?\d[\dA-Z/-]{3,14})"
             r"(?![\w-])",
@@ -151,6 +153,8 @@ class MedicalRecordRecognizer(CuedPatternRecognizer):
     ) -> tuple[int, int] | None:
         """Accept a bare cue, or a wider cue with its number word."""
         cue = re.sub(r"\s+", " ", match.group("cue").lower())
+        if match.group("note") and not match.group("word").strip(" ._-"):
+            return None  # a remark closes a label only after its number word
         if match.group("fill") and not NUMBER_BEFORE.search(
             text, max(0, match.start() - 20), match.start()
         ):
@@ -184,7 +188,7 @@ class BankAccountRecognizer(CuedPatternRecognizer):
             "account",
             r"\b(?:(?:bank\s+|checking\s+|savings\s+|current\s+)?account"
             # "account on file:", "account we pay into:": a label of words.
-            r"(?:(?:[ \t]+[^\W\d_]{2,10}){1,3}(?=[ \t]*:))?|acct|a/c|"
+            r"(?:(?:[ \t]+[^\W\d_]{2,10}){1,3}(?=[ \t]*:))?|acct|a/c|acc(?=\.)|"
             r"conta(?:\s+corrente|\s+poupança)?|kontonummer|konto|rekening(?:nummer)?|"
             r"compte|numéro de compte|clabe|účet|účtu|číslo účtu|cbu|"
             # "cta. corriente 0102-…", "cuenta de ahorros": Spanish accounts
@@ -309,7 +313,10 @@ class DateOfBirthRecognizer(CuedPatternRecognizer):
             r"data\s+urodzenia|urodzon[ya]|f[öo]dd|født|f[öo]delsedatum|f[øo]dselsdato|"
             r"(?:tempat\s*/\s*)?tgl\.?\s+lahir|"
             r"syntym[äa]aika|doğum\s+tarihi|tanggal\s+lahir|petsa\s+ng\s+kapanganakan|"
-            r"ngày\s+sinh|tarikh\s+lahir|วันเกิด)"
+            r"ngày\s+sinh|tarikh\s+lahir|วันเกิด|"
+            # A birth word's short forms ("nasc.", "naiss.", "nac.") and the
+            # Arabic "born (in)" of a civil record ("مواليد", "مولود").
+            r"nasc(?:id[oa]|imento)?\.|naiss\.|nac\.|مواليد|مولود[ةه]?)"
             r"(?![^\W_])|生年月日|出生日期|出生年月日|出生于|出生於|생년월일|"
             # Burmese and Khmer glue their marks on: no word boundary.
             r"မွေးသက္ကရာဇ်|မွေးနေ့|ថ្ងៃខែឆ្នាំកំណើត|ថ្ងៃកំណើត)"

@@ -58,13 +58,14 @@ IDENTITY_WORDS = (
     r"личн\w*|удостоверени\w*|паспорт\w*|пасош\w*|идентификац\w*|регистр\w*|"
     r"ταυτότητ\w*|διαβατήρι\w*|kimlik|şəxsiyyət|shaxs\w*|vəsiqə|шиноснома\w*|"
     r"անձնագ\w*|"
-    r"هوية|الهوية|الوطني|القومي|جواز|זהות|身份证|身分證|证件|證件|"
+    # Arabic adjectives agree with a feminine noun ("البطاقة الوطنية").
+    r"هوية|الهوية|الوطنية?|القومية?|جواز|זהות|身份证|身份證|身分證|证件|證件|"
     r"個人番号|免許証|주민등록|외국인등록|여권|căn\s+cước|identitas|pengenalan|"
     r"bemor|tibbiy|paciente|prontu[áa]rio|pacjent\w*|pacient\w*|patienten\w*|"
     r"hasta\s+(?=no\b|numaras)|bệnh\s+nhân|медицинск\w*|пациент\w*|الطبي|المريض|"
     r"मरीज|रोगी|"
     # Chinese, Japanese, Korean labels glue their number word on.
-    r"(?:身份证|身分證|证件|證件|病历|病歷|病案|住院|门诊|門診|患者|カルテ|診察券|"
+    r"(?:身份证|身份證|身分證|证件|證件|病历|病歷|病案|住院|门诊|門診|患者|カルテ|診察券|"
     r"個人番号|免許証|주민등록|외국인등록|환자|车牌|車牌)"
     r"(?:号码|號碼|号|號|番号|번호|编号|編號)?"
 )
@@ -92,13 +93,17 @@ NUMBER_WORD = (
 """Words between a label and its value ("ID card no.", "Número de documento")."""
 
 VALUE = (
-    r"(?P<v>(?-i:[A-ZА-ЯЁΑ-Ω0-9](?:[A-ZА-ЯЁΑ-Ω0-9]|[-/. ](?=[A-ZА-ЯЁΑ-Ω0-9])){5,23}))"
+    r"(?P<v>(?-i:[A-ZА-ЯЁΑ-Ω0-9](?:[A-ZА-ЯЁΑ-Ω0-9]|[-/. ](?=[A-ZА-ЯЁΑ-Ω0-9])){5,23})"
+    r"(?:\((?-i:[0-9A-Z])\))?)"
     r"(?![\w-]|[.,/]\w)"
 )
-"""An ID-shaped value: capitals and digits, single separators, 6 to 24 long."""
+"""An ID-shaped value: capitals and digits, single separators, 6 to 24 long,
+maybe with its check character in brackets ("5184273(6)")."""
 
 LABELLED = kept_patterns.compile(
-    rf"(?i)(?<![^\W_])(?P<label>{IDENTITY_WORDS})"
+    # "居民身份證": a Chinese label glues its words on before as after.
+    r"(?i)(?:(?<![^\W_])|(?<=[\u3400-\u9fff])(?=[\u3400-\u9fff]))"
+    rf"(?P<label>{IDENTITY_WORDS})"
     r"(?:(?<=[\u3000-\uffff])|(?![^\W_]))"
     # "Bemor ID (tibbiy karta):", "رقم السجل (الهوية):", a remark of any length
     r"\)?(?:[ \t]*\([^()\n]{1,80}\))?"
@@ -217,8 +222,11 @@ def _kind(label: str) -> str:
 DATE = kept_patterns.compile(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}")
 """A date, day or month first."""
 
-DATED = kept_patterns.compile(r"(?<!\d)\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d\d(?!\d)")
-"""A full date inside a value ("01.01.2025-31.12.2025": a period, no one's number)."""
+DATED = kept_patterns.compile(
+    r"(?<!\d)(?:0?[1-9]|[12]\d|3[01])[./-](?:0?[1-9]|[12]\d|3[01])[./-](?:19|20)\d\d(?!\d)"
+)
+"""A full date inside a value ("01.01.2025-31.12.2025": a period, no one's
+number); "07-99-1983" holds no day and month, only groups of a number."""
 
 YEARS = kept_patterns.compile(r"(?:19|20)\d\d(?:[-/](?:19|20)?\d\d)?")
 """A year or a span of years ("2025/2026", "2025-26")."""
@@ -269,7 +277,7 @@ def _id_shaped(value: str, *, mixed: bool = False) -> bool:
     After an identity label (``mixed``), a code of letters and digits eight
     long with four digits or more is one too ("NID: X3T7M2K9").
     """
-    if mixed and MIXED.fullmatch(value):
+    if mixed and MIXED.fullmatch(value.replace("-", "")):  # "7K2P-9A4M"
         return True
     if len(digits(value)) < 6 or re.fullmatch(r"\d+(?:\.\d+){3}(?:/\d+)?", value):
         return False

@@ -1,7 +1,10 @@
 """IP addresses that can point at a subscriber: public IPv4 and IPv6.
 
 Private, loopback and link-local addresses (10.x, 192.168.x, 127.0.0.1,
-fe80::) name a machine inside a network, not a person, and stay.
+fe80::) name a machine inside a network, not a person, and stay; a private
+address a log line gives a user ("user=… assigned=10.8.14.22", "holder=…
+ip=10.24.8.117": a VPN's or a site's address for that person's session)
+is that person's.
 """
 
 from __future__ import annotations
@@ -23,6 +26,18 @@ VERSION_HEAD = re.compile(
 )
 """A version cue right before the dotted numbers."""
 
+GIVEN_KEY = re.compile(
+    r"(?i)(?<![\w.-])(?:assigned|ip|(?:client|user|remote|tunnel|vpn|framed|src)_?ip)"
+    r"[ \t]*[=:][ \t]*$"
+)
+"""A log key that names the address a user's session was given."""
+
+USER_KEY = re.compile(
+    r"(?i)(?<![\w.-])(?:user(?:name)?|login|holder|member|subscriber|customer|"
+    r"account|msisdn|email)[ \t]*[=:]"
+)
+"""A log key that names the person a line is about."""
+
 
 class PersonalIpRecognizer(IpRecognizer):
     """Presidio's IP recognizer, without internal addresses or version strings."""
@@ -40,6 +55,7 @@ class PersonalIpRecognizer(IpRecognizer):
             for r in super().analyze(text, entities, nlp_artifacts, regex_flags)
             if not VERSION_TAIL.match(text[r.end : r.end + 2])
             and not VERSION_HEAD.search(text[max(0, r.start - 9) : r.start])
+            and (not _internal(text[r.start : r.end]) or _given(text, r.start))
         ]
 
     def invalidate_result(self, pattern_text: str) -> bool:
@@ -48,15 +64,35 @@ class PersonalIpRecognizer(IpRecognizer):
         if prefix.isdigit() and "." in host and int(prefix) < 32:
             return True  # "10.12.0.0/16": a network's block (an IPv6 /56 is a home's)
         try:
-            address = ipaddress.ip_address(host)
+            ipaddress.ip_address(host)
         except ValueError:
             return bool(VERSION.search(pattern_text))
-        return bool(
-            address.is_loopback
-            or address.is_link_local
-            or address.is_unspecified
-            or (address.is_private and address.version == 4 and not _shared(address))
-        )
+        return False  # an internal address is judged in its line (`analyze`)
+
+
+def _internal(value: str) -> bool:
+    """Tell a private, loopback, link-local or unspecified address."""
+    try:
+        address = ipaddress.ip_address(value.strip("[]").partition("/")[0])
+    except ValueError:
+        return False
+    return bool(
+        address.is_loopback
+        or address.is_link_local
+        or address.is_unspecified
+        or (address.is_private and address.version == 4 and not _shared(address))
+    )
+
+
+def _given(text: str, start: int) -> bool:
+    """Tell an address a log key gives a user the same line names."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    return bool(
+        GIVEN_KEY.search(text[max(line_start, start - 24) : start])
+        and USER_KEY.search(line)
+    )
 
 
 def _shared(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:

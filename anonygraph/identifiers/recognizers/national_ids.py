@@ -167,8 +167,10 @@ class NirRecognizer(CuedPatternRecognizer):
     PATTERNS = (
         (
             "fr_nir",
-            r"\b(?P<v>[12] ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?(?:\d{2}|2[AB]) ?\d{3} ?"
-            r"\d{3} ?\d{2})\b",
+            # An overseas department has three digits and its commune two
+            # ("974 11"); the mainland's two and three.
+            r"\b(?P<v>[12] ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?"
+            r"(?:(?:\d{2}|2[AB]) ?\d{3}|9[78]\d ?\d{2}) ?\d{3} ?\d{2})\b",
             0.85,
         ),
     )

@@ -69,9 +69,10 @@ FIRST_PERSON = kept_patterns.compile(
 
 PERSONAL_CUE = kept_patterns.compile(
     r"(?:portfolio|website|homepage|home page|my site|my blog|blog|personal site|"
-    r"my page|web)\s*[:\-]?\s*$"
+    r"my page|web)(?:\s*(?:&|and|/)\s*[^\W\d_]+)?\s*[:\-]?\s*$"
 )
-"""Words that introduce a URL as someone's own page."""
+"""Words that introduce a URL as someone's own page, maybe with a second
+word joined on ("Portfolio & references:")."""
 
 
 class PersonalUrlRecognizer(CuedPatternRecognizer):
