@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Any
 
 from anonygraph.cues import Cue, detect_cues, generalize, is_generalization
+from anonygraph.cues.cue import PLACE_KINDS
 
 MAX_GROWTH = 3.0
 """Anonymizing generalizes and trims: a rewrite far longer than its input rambles."""
@@ -341,10 +342,16 @@ def check_new_specifics(original: str, rewrite: str) -> str | None:
     of the original (`anonygraph.cues.is_generalization`: Calgary -> Canada,
     27 -> "in my late twenties"); a number or a capitalized name mid-sentence
     must appear in the original or in a generalization of one of its cues.
+    A place's country is one (Calgary -> Canada) even where the rules write
+    the placeholder because the text does not confirm it: the rewriter may
+    have read the text as a whole; the cue check above judges the place.
     """
     old_cues = detect_cues(original)
     lowered = original.lower()
-    allowed = " ".join(generalize(c) for c in old_cues).lower()
+    allowed = " ".join(
+        [generalize(c) for c in old_cues]
+        + [c.value for c in old_cues if c.kind in PLACE_KINDS]
+    ).lower()
     for cue in detect_cues(rewrite):
         if cue.quote.lower() in lowered or _restates(cue, original, old_cues):
             continue
