@@ -24,11 +24,15 @@ The city's own reading must be sure first (`anonygraph.cues.placeholders`
 and `anonygraph.cues.construction` decide that); this module only withdraws.
 
 A country named by the span itself keeps its continent ("from Ghana" ->
-"from Africa"): the gazetteer puts each country in one continent. A region
+"from Africa"), and a nationality its continent's adjective: the gazetteer
+puts each country in one continent (GeoNames' choice for a country on two,
+Russia in Europe and Turkey in Asia, is kept as the gazetteer's). A region
 of several countries keeps its continent only where every member country is
 in it (`continent_true`): "the Middle East" -> "Asia" would be false of
-Egypt, so it becomes the placeholder. States and regions of one country
-keep that country: their names are the division's, not a town's guess.
+Egypt, and "Southeast Asia" lists Timor-Leste, which GeoNames puts in
+Oceania, so both become the placeholder. States and regions of one country
+keep that country: their names are the division's, not a town's guess. No
+rule writes "abroad" or "overseas": those would say where the author is not.
 """
 
 from __future__ import annotations

@@ -20,8 +20,12 @@ def cues_of(text: str, attribute: str) -> list[Cue]:
     [
         # A city alone: its country is the gazetteer's guess, not the text's.
         ("Moved to Calgary for work.", "Calgary", "city_country", "[PLACE]"),
-        ("Moved to Calgary for work. Canada is cold.", "Calgary", "city_country",
-         "Canada"),
+        (
+            "Moved to Calgary for work. Canada is cold.",
+            "Calgary",
+            "city_country",
+            "Canada",
+        ),
         # Halifax, Reading: big towns of two countries, the text says neither.
         ("Back home in Halifax it rains.", "Halifax", "birth_city_country", "[PLACE]"),
         ("I grew up in Zürich.", "Zürich", "birth_city_country", "[PLACE]"),
@@ -42,8 +46,12 @@ def cues_of(text: str, attribute: str) -> list[Cue]:
         ),
         ("I love Toulouse in spring.", "Toulouse", "city_country", "[PLACE]"),
         # Another place only that country holds confirms it.
-        ("I love Toulouse in spring, and Lyon in autumn.", "Toulouse",
-         "city_country", "France"),
+        (
+            "I love Toulouse in spring, and Lyon in autumn.",
+            "Toulouse",
+            "city_country",
+            "France",
+        ),
     ],
 )
 def test_when_a_place_is_named_then_it_is_a_cue_with_a_coarser_place(
