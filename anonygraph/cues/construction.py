@@ -22,8 +22,11 @@ fixed each set and not the next, so the rule here is by class, not by word:
         the parse reads as a verb, a verb phrase rewritten as anything but
         "work", a partner word that is also a plain person word ("fella",
         "bloke"), a self-description that would give an age ("boy" -> "kid"),
-        a guess at an event or a budget, and a country after "on" (an
-        island's preposition: "on Provo" -> "on the US").
+        a guess at an event or a budget, a country after "on" (an
+        island's preposition: "on Provo" -> "on the US"), a city's country
+        the text does not confirm (`anonygraph.cues.country_evidence`:
+        "Collingwood" -> "Canada" is the gazetteer's guess), and a region's
+        continent not true of every country in it.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
+from anonygraph.cues.country_evidence import confirmed_places
 from anonygraph.cues.cue import PLACE_KINDS, Cue
 from anonygraph.cues.lexicon import table
 from anonygraph.cues.place_contract import negated
@@ -158,7 +162,9 @@ def constructed(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
     capitalizes wrote in lowercase ("Paida hue Ujjain mein", "electrician in
     metro") is no place and is dropped; a city whose country is not that of
     the place it is qualified by ("Bole, Addis Ababa") is a namesake the
-    gazetteer does not hold, and becomes its placeholder.
+    gazetteer does not hold, and becomes its placeholder; so does a city
+    whose country the text does not confirm, and a region whose continent
+    is not every member's (`country_evidence.confirmed_places`).
     """
     if any(_lowercase_name(c) for c in cues) and _capitalizing_writer(text):
         cues = [c for c in cues if not _lowercase_name(c)]
@@ -174,7 +180,7 @@ def constructed(text: str, doc: Any, cues: list[Cue]) -> list[Cue]:
             and after.replacement != cue.replacement
         ):
             out[i] = unsure(cue)
-    return out
+    return confirmed_places(text, doc, out)
 
 
 def _lowercase_name(cue: Cue) -> bool:

@@ -14,7 +14,8 @@ Countries (`countries_named`):
     country) settles which of several places of one name is meant; another
     city, however sure, does not ("Maya Angelou's St. Louis ... my room in
     Norwich" is no Norwich in the US). A city alone takes a country only
-    where the gazetteer's reading is sure (`namesakes.sure_city`), and
+    where the gazetteer's reading is sure (`namesakes.sure_city`) and the
+    text confirms it (`anonygraph.cues.country_evidence`), and
     "another part of" is said only between two cities settled so
     (`second_place`).
 Someone else's places (`others_place`):

@@ -15,7 +15,9 @@ What makes a cue sure:
         verb whose subject is the author, or on a verb with no subject.
     Places: a city's name belongs to one country (the gazetteer holds no
         city, state or region of that name in any other) and is a sizeable
-        city, or the text itself names that country or another place in it;
+        city, or the text itself names that country or another place in it
+        (and, either way, the text confirms the country:
+        `anonygraph.cues.country_evidence`);
         a name the text sets in another country than the gazetteer's guess
         takes that country or the placeholder, and so does a name with an
         aside ("Perth (Scotland, not WA)", "Victoria, the Australian state").

@@ -278,7 +278,7 @@ def test_when_someone_else_is_on_benefits_then_it_stays() -> None:
         ("Just a Kiwi bloke trying to buy a house.",
          "Just an Oceanian bloke trying to buy a house."),
         ("Aussie expat in Dubai here.",
-         "Oceanian expat in the United Arab Emirates here."),
+         "Oceanian expat in [PLACE] here."),
         ("I grew up near the North York Moors.", "I grew up near the moors."),
     ],
 )  # fmt: skip

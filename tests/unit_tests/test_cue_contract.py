@@ -160,7 +160,7 @@ def test_when_a_school_is_named_then_its_kind_is_what_a_source_says(
         # A city a country shares with another (Halifax, England) is settled
         # by no other city: only a country the text names would settle it.
         ("I moved to Calgary for work and now I'm back home in Halifax.",
-         "I moved to Canada for work and now I'm back home in [PLACE]."),
+         "I moved to [PLACE] for work and now I'm back home in [PLACE]."),
     ],
 )  # fmt: skip
 def test_when_two_places_share_a_country_then_another_part_is_said_of_two_cities(
@@ -216,7 +216,7 @@ def test_when_a_span_is_replaced_then_the_line_stays_grammatical(
         ("Married to my wife of ten years, I live by the sea.",
          "With my partner of ten years, I live by the sea."),
         # A tag removed after a label's colon leaves no ":,".
-        ("About me: 29F, born in Leeds.", "About me: born in the UK."),
+        ("About me: 29F, born in Leeds.", "About me: born in [PLACE]."),
         # A body the tagger names, after "at", with nothing saying school or
         # work, is an organization; a name it does not call one stays a place.
         ("After six years at Northgate Freight Solutions, I'm moving on to a "
@@ -245,19 +245,19 @@ def test_when_a_text_is_empty_then_it_has_no_cue(text: str) -> None:
         ("Orlando scored twice in the second half, not bad for a rookie. "
          "I coach the under-18s in Leeds.",
          "Orlando scored twice in the second half, not bad for a rookie. "
-         "I coach the under-18s in the UK."),
+         "I coach the under-18s in [PLACE]."),
         # Apposed to a common noun, a name is what that noun says it is.
         ("We hope to adopt Memphis, the old beagle at the shelter. I'm in Glasgow.",
-         "We hope to adopt Memphis, the old beagle at the shelter. I'm in the UK."),
+         "We hope to adopt Memphis, the old beagle at the shelter. I'm in [PLACE]."),
         # Counter-cases: the same names where a sentence puts a place.
         ("Orlando born, Orlando raised, I live in Leeds now.",
-         "The US born, the US raised, I live in the UK now."),
+         "[PLACE] born, [PLACE] raised, I live in [PLACE] now."),
         ("I grew up in Memphis and moved to Leeds last year.",
-         "I grew up in the US and moved to the UK last year."),
+         "I grew up in [PLACE] and moved to [PLACE] last year."),
         # A name no person carries keeps its place reading out of that role
         # too: a preposition left out in speech.
         ("Calgary is freezing today, I can't feel my toes.",
-         "Canada is freezing today, I can't feel my toes."),
+         "[PLACE] is freezing today, I can't feel my toes."),
     ],
 )  # fmt: skip
 def test_when_a_name_stands_where_a_person_does_then_it_is_no_place(
@@ -326,7 +326,7 @@ def test_when_an_amount_is_no_pay_of_the_author_or_its_band_a_guess_then_no_band
          "Guard the door and clean the floor, then judge the cakes."),
         # Counter-case: the same word as a noun of the author's is a job.
         ("I'm a cook at a diner in Leeds.",
-         "I'm a hospitality worker at a diner in the UK."),
+         "I'm a hospitality worker at a diner in [PLACE]."),
     ],
 )  # fmt: skip
 def test_when_a_title_word_is_a_verb_then_it_names_no_job(
@@ -362,16 +362,16 @@ def test_when_a_title_word_is_a_verb_then_it_names_no_job(
         ("Married to Anna Mae twenty-six years, seven children.",
          "Married to [PERSON] twenty-six years, seven children."),
         # Counter-cases: the same places standing alone keep their forms.
-        ("I'm a nurse in Davao.", "I'm a healthcare worker in the Philippines."),
+        ("I'm a nurse in Davao.", "I'm a healthcare worker in [PLACE]."),
         ("I live in Hialeah but I was born in Miami.",
          "I live in the US but I was born in another part of the US."),
         ("I live in Labasa town.", "I live in [PLACE] town."),
-        ("We got married and moved to Leeds.", "We settled down and moved to the UK."),
+        ("We got married and moved to Leeds.", "We settled down and moved to [PLACE]."),
         ("Engaged since June to Shannon, who is from Limerick herself.",
          "[RELATIONSHIP] since June to [PERSON], who is from Limerick herself."),
         (
             "Chef, 38, seeking a kitchen job in Provo.",
-            "Hospitality worker, in my thirties, seeking a kitchen job in the US.",
+            "Hospitality worker, in my thirties, seeking a kitchen job in [PLACE].",
         ),
     ],
 )  # fmt: skip
@@ -395,7 +395,7 @@ def test_when_a_name_is_part_of_a_longer_name_or_phrase_then_it_goes_with_it(
         # Counter-case: an active "a baker ... earning" is the author's
         # fragment, whatever subject the parse gives it.
         ("Born in Cork in '88, now a baker in Leeds earning $21 an hour.",
-         "Born in Ireland in the 1980s, now a food worker in the UK earning "
+         "Born in [PLACE] in the 1980s, now a food worker in [PLACE] earning "
          "[INCOME] an hour."),
     ],
 )  # fmt: skip

@@ -50,15 +50,15 @@ CLASSES = {
         ("I'm a guard in Ballina, married to Declan these twelve years.",
          "I'm a guard in [PLACE], married to [PERSON] these twelve years."),
         ("Engaged to Tamsin since June, and I live in Leeds.",
-         "Engaged to [PERSON] since June, and I live in the UK."),
+         "Engaged to [PERSON] since June, and I live in [PLACE]."),
         ("Chelsea and [PERSON_2] are at the door.",
          "[PERSON] and [PERSON_2] are at the door."),
         # Counter-cases: places after "to" and "in" stay places.
-        ("I moved to Tulsa after college.", "I moved to the US after college."),
+        ("I moved to Tulsa after college.", "I moved to [PLACE] after college."),
         ("I live in Chelsea and work in Fulham.",
          "I live in [PLACE] and work in [PLACE]."),
         ("I moved to Hamilton, Ontario and Mum and Dad stayed in Leeds.",
-         "I moved to Canada and Mum and Dad stayed in the UK."),
+         "I moved to Canada and Mum and Dad stayed in [PLACE]."),
     ],
     # A span cut inside a word is trimmed to whole words, typed placeholder.
     "span inside a word": [
@@ -66,14 +66,14 @@ CLASSES = {
         ("I'm a 26 y/o roughneck in Midland, TX.",
          "I'm a twenty-something [OCCUPATION] in the US."),
         # Counter-cases: whole-word spans keep their coarser forms.
-        ("I'm 29yo and I work in Leeds.", "I'm in my twenties and I work in the UK."),
+        ("I'm 29yo and I work in Leeds.", "I'm in my twenties and I work in [PLACE]."),
         ("I'm 17 and just got a job.", "I'm in my teens and just got a job."),
     ],
     # A name the tagger ran on over a preposition is two names.
     "words outside the name": [
         ("Change at Athlone for Westport.", "Change at [PLACE] for Westport."),
         ("I teach at Brown University in Providence.",
-         "I work at a university in the US."),
+         "I work at a university in [PLACE]."),
         ("I work at Eskom in Witbank.", "I work at [ORG] in [PLACE]."),
         # Counter-case: "of" belongs inside a name.
         ("We moved to the Isle of Skye last year.",
@@ -84,18 +84,18 @@ CLASSES = {
         ("I did my B.Tech at IIT Delhi.", "I did my degree at [ORG]."),
         ("I reside at present in Much Wenlock.", "I reside at present in [PLACE]."),
         # Counter-case: a place after a preposition is the place.
-        ("I did my B.Tech in Delhi.", "I did my degree in India."),
+        ("I did my B.Tech in Delhi.", "I did my degree in [PLACE]."),
     ],
     # A word that opens a text or is kin stays; "an" before "my" is "and".
     "greeting, kin and dialect words": [
         ("Kia ora [PERSON_1]! I'm a teacher in Rotorua.",
          "Kia ora [PERSON_1]! I'm an educator in [PLACE]."),
         ("Still no husband, Mammy vex, and I live in Leeds.",
-         "Still no husband, Mammy vex, and I live in the UK."),
+         "Still no husband, Mammy vex, and I live in [PLACE]."),
         ("Me an the wife got a flat in Leeds.",
-         "Me an my partner got a flat in the UK."),
+         "Me an my partner got a flat in [PLACE]."),
         # Counter-case: a real article still agrees with its replacement.
-        ("I'm an engineer in Leeds.", "I'm a professional in the UK."),
+        ("I'm an engineer in Leeds.", "I'm a professional in [PLACE]."),
     ],
     # A place the author's is not, or a name before "one", says which.
     "negated and pronoun places": [
@@ -111,10 +111,10 @@ CLASSES = {
     # "A widow of N years": how long, or her age, when N could be an age.
     "widowhood or age": [
         ("I am a widow of seventy-three years, and I live in Leeds.",
-         "I am a [RELATIONSHIP] of seventy-three years, and I live in the UK."),
+         "I am a [RELATIONSHIP] of seventy-three years, and I live in [PLACE]."),
         # Counter-case: a count no adult's age can be is how long.
         ("I'm a widower of six years and live in Leeds.",
-         "I've been on my own for six years and live in the UK."),
+         "I've been on my own for six years and live in [PLACE]."),
     ],
     # A place equated with a smaller place is no country.
     "place said to be a district": [

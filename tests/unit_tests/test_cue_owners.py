@@ -29,14 +29,14 @@ CLASSES = {
         ),
         (
             "Hi all! 34, from Leeds, looking for a running club.",
-            "Hi all! In my thirties, from the UK, looking for a running club.",
+            "Hi all! In my thirties, from [PLACE], looking for a running club.",
         ),
     ],
     # A band is written only for a currency and period the text settles.
     "amount the rules cannot place": [
         (
             "My salary is 200 000 francs a month and I live in Douala.",
-            "My salary is [INCOME] a month and I live in Cameroon.",
+            "My salary is [INCOME] a month and I live in [PLACE].",
         ),
         (
             "I earn RM4k plus, not enough for a condo.",
@@ -92,12 +92,12 @@ CLASSES = {
         ),
         # Counter-cases: the author is a subject, an object or the one it
         # is done with; a partner's home is the author's.
-        ("My sister and I grew up in Cardiff.", "My sister and I grew up in the UK."),
+        ("My sister and I grew up in Cardiff.", "My sister and I grew up in [PLACE]."),
         (
             "My mum booked me a flight to Leeds for my birthday.",
-            "My mum booked me a flight to the UK for my birthday.",
+            "My mum booked me a flight to [PLACE] for my birthday.",
         ),
-        ("I live in Glasgow with my gran.", "I live in the UK with my gran."),
+        ("I live in Glasgow with my gran.", "I live in [PLACE] with my gran."),
         # York is no sure city (several countries hold the name), and Leeds,
         # mum's, names no country: the author's York is unsettled.
         (
@@ -106,7 +106,7 @@ CLASSES = {
         ),
         (
             "My mum moved to Leeds and I stayed in Edinburgh.",
-            "My mum moved to Leeds and I stayed in the UK.",
+            "My mum moved to Leeds and I stayed in [PLACE].",
         ),
         (
             "My husband works offshore in the North Sea.",
@@ -142,7 +142,7 @@ CLASSES = {
         ),
         # Counter-cases: a lone place the sentence is about, a route of the
         # author's.
-        ("Leeds is where I live.", "The UK is where I live."),
+        ("Leeds is where I live.", "[PLACE] is where I live."),
         ("I drive Bath to Bristol every day.", "I drive Bath to [PLACE] every day."),
     ],
     # The coarse status form takes no "from ...": the one it was from goes too.

@@ -70,7 +70,7 @@ def test_when_a_kind_word_is_not_the_names_head_then_no_school_is_said(
          "Come say hi to the fella with the Massey Ferguson hat."),
         # The fella who is the author's: "fella" is also any man, so the
         # partner it may mean is not written (`construction`).
-        ("The fella and I went to Cork.", "[RELATIONSHIP] and I went to Ireland."),
+        ("The fella and I went to Cork.", "[RELATIONSHIP] and I went to [PLACE]."),
     ],
 )  # fmt: skip
 def test_when_a_description_follows_a_partner_word_then_it_is_someone_else(

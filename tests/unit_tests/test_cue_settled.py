@@ -22,7 +22,7 @@ from unit_tests.rules_rewrite import rewritten
     [
         # A sure city settles no other city's country: Richmond is in four.
         ("Spent a year in Chicago, then moved to Richmond.",
-         "Spent a year in the US, then moved to [PLACE]."),
+         "Spent a year in [PLACE], then moved to [PLACE]."),
         # Counter-case: a state the text names settles it, and two settled
         # cities of one country are two parts of it.
         ("Spent a year in Chicago, then moved to Richmond, Virginia.",
@@ -44,7 +44,7 @@ def test_when_only_a_city_is_named_then_it_settles_no_other_citys_country(
         ("Just finished a biography of Nina Simone: born in Chicago in 1933, "
          "she trained as a pianist. I read it on the bus home to Leeds.",
          "Just finished a biography of Nina Simone: born in Chicago in 1933, "
-         "she trained as a pianist. I read it on the bus home to the UK."),
+         "she trained as a pianist. I read it on the bus home to [PLACE]."),
         # The identifier pass's person is someone named, however tagged.
         ("Book club notes: we read a novel. [PERSON_1] was born in Chicago in "
          "1933 and wrote it at 30.",
@@ -52,7 +52,7 @@ def test_when_only_a_city_is_named_then_it_settles_no_other_citys_country(
          "1933 and wrote it at 30."),
         # Counter-case: the same clause of the author's.
         ("Born in Chicago in 1983, I trained as a pianist.",
-         "Born in the US in the 1980s, I trained as a pianist."),
+         "Born in [PLACE] in the 1980s, I trained as a pianist."),
     ],
 )  # fmt: skip
 def test_when_a_place_is_in_someone_elses_clause_then_it_stays_theirs(
@@ -168,7 +168,7 @@ def test_when_a_place_gives_a_title_a_residence_reading_then_it_is_a_placeholder
          "I commute between [PLACE] and KL Sentral every day."),
         # Counter-case: two places of a kind, each settled.
         ("I split my time between Leeds and Nairobi.",
-         "I split my time between the UK and Kenya."),
+         "I split my time between [PLACE] and [PLACE]."),
     ],
 )  # fmt: skip
 def test_when_a_place_ends_a_route_then_its_country_stands_only_beside_a_place(

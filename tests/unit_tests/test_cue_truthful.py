@@ -56,7 +56,7 @@ def test_when_a_text_has_no_cue_of_the_author_then_it_comes_back_unchanged(
 
 REWRITES = [
     # Issue 34's examples.
-    ("I live at 42 Elm Street, Springfield.", "I live at 42 Elm Street, the US."),
+    ("I live at 42 Elm Street, Springfield.", "I live at 42 Elm Street, [PLACE]."),
     (
         "Papa says at 32 I should settle down.",
         "Papa says in my thirties I should settle down.",
@@ -97,7 +97,7 @@ REWRITES = [
     ("Grew up in Hamilton, Ontario.", "Grew up in Canada."),
     ("Moved to Victoria last year.", "Moved to [PLACE] last year."),
     # Leeds is sure, and settles no other city's country: Halifax is in two.
-    ("I moved from Halifax to Leeds.", "I moved from [PLACE] to the UK."),
+    ("I moved from Halifax to Leeds.", "I moved from [PLACE] to [PLACE]."),
     (
         "We moved to Richmond last year, close to the city of Melbourne.",
         "We moved to [PLACE] last year, close to the city.",
@@ -116,14 +116,14 @@ REWRITES = [
     ("Going to visit Paris in June.", "Going to visit [PLACE] in June."),
     (
         "My dad says I should take the 2 crore flat in Pune.",
-        "My dad says I should take the 2 crore flat in India.",
+        "My dad says I should take the 2 crore flat in [PLACE].",
     ),
     # A person is no place; the place beside them still goes.
     (
         "Yesterday Papa said I should move to Perth.",
         "Yesterday Papa said I should move to [PLACE].",
     ),
-    ("I met Georgia at a party in Calgary.", "I met Georgia at a party in Canada."),
+    ("I met Georgia at a party in Calgary.", "I met Georgia at a party in [PLACE]."),
     # Money: no written currency, no band.
     ("I earn 40k a year.", "I earn [INCOME] a year."),
     ("I earn 2 crore a year.", "I earn [INCOME] a year."),
@@ -133,7 +133,7 @@ REWRITES = [
         "Mate, I'm on 60 grand a year and still skint.",
         "Mate, I'm on [INCOME] a year and still skint.",
     ),
-    ("I earn 3 lakh a month in Mumbai.", "I earn [INCOME] a month in India."),
+    ("I earn 3 lakh a month in Mumbai.", "I earn [INCOME] a month in [PLACE]."),
     (
         "I got a job at a startup paying 40k.",
         "I got a job at a startup paying [INCOME].",
@@ -212,7 +212,9 @@ GUESS_CLASSES = {
          "My partner and I live just north of [PLACE]."),
         ("It's the cheapest suburb in Brisbane, which is why I live there.",
          "It's the cheapest suburb in [PLACE], which is why I live there."),
-        ("I live in Toronto.", "I live in Canada."),
+        ("I live in Toronto.", "I live in [PLACE]."),
+        ("I live in Toronto, it's the biggest city in Canada.",
+         "I live in Canada, it's the biggest city in Canada."),
     ],
     # A status word before a noun goes; after a verb it has its coarser form.
     "status before a noun": [

@@ -18,10 +18,17 @@ def cues_of(text: str, attribute: str) -> list[Cue]:
 @pytest.mark.parametrize(
     ("text", "quote", "attribute", "replacement"),
     [
-        ("Moved to Calgary for work.", "Calgary", "city_country", "Canada"),
+        # A city alone: its country is the gazetteer's guess, not the text's.
+        ("Moved to Calgary for work.", "Calgary", "city_country", "[PLACE]"),
+        (
+            "Moved to Calgary for work. Canada is cold.",
+            "Calgary",
+            "city_country",
+            "Canada",
+        ),
         # Halifax, Reading: big towns of two countries, the text says neither.
         ("Back home in Halifax it rains.", "Halifax", "birth_city_country", "[PLACE]"),
-        ("I grew up in Zürich.", "Zürich", "birth_city_country", "Switzerland"),
+        ("I grew up in Zürich.", "Zürich", "birth_city_country", "[PLACE]"),
         ("I moved to Reading last year.", "Reading", "city_country", "[PLACE]"),
         (
             "Back home in Halifax, Nova Scotia.",
@@ -37,7 +44,14 @@ def cues_of(text: str, attribute: str) -> list[Cue]:
             "city_country",
             "the US",
         ),
-        ("I love Toulouse in spring.", "Toulouse", "city_country", "France"),
+        ("I love Toulouse in spring.", "Toulouse", "city_country", "[PLACE]"),
+        # Another place only that country holds confirms it.
+        (
+            "I love Toulouse in spring, and Lyon in autumn.",
+            "Toulouse",
+            "city_country",
+            "France",
+        ),
     ],
 )
 def test_when_a_place_is_named_then_it_is_a_cue_with_a_coarser_place(
@@ -329,7 +343,7 @@ def test_when_words_are_about_someone_else_then_no_self_cue_is_found(
     [
         (
             "My girlfriend and I moved to Austin. I'm 27 and I make $85k a year.",
-            "My partner and I moved to the US. I'm in my twenties and I make "
+            "My partner and I moved to [PLACE]. I'm in my twenties and I make "
             "good money.",
         ),
         # Two places that generalize to one stay two: the author still moved.
@@ -338,7 +352,7 @@ def test_when_words_are_about_someone_else_then_no_self_cue_is_found(
             "Moved to Canada three winters ago. Back home in another part of "
             "Canada it was mild.",
         ),
-        ("Calgary is cold. I love Calgary.", "Canada is cold. I love Canada."),
+        ("Calgary is cold. I love Calgary.", "[PLACE] is cold. I love [PLACE]."),
         # The parse and the words around a name decide its form.
         (
             "I grew up in a village outside Cork.",

@@ -1,7 +1,9 @@
 """A place name becomes its country only when no namesake could be meant (issue 34).
 
-A name is certain when the gazetteer holds no city, state or region of that
-name in another country, or when the text beside it says which; otherwise,
+A name is certain when the text confirms its country (the country named,
+a qualifier beside it, or another place only that country holds) and the
+gazetteer holds no city, state or region of that name in a country the text
+names too; otherwise,
 and whenever an aside right after the name speaks of it, the name becomes
 the typed placeholder.
 """
@@ -34,13 +36,17 @@ CLASSES = {
         ("We bought a little house in Victoria.",
          "We bought a little house in [PLACE]."),
     ],
-    # No other country holds the name.
+    # No other country holds the name in the gazetteer: still its guess (a
+    # suburb or town it does not hold may share the name) until the text
+    # confirms the country (`anonygraph.cues.country_evidence`).
     "unique name": [
         ("Our flat in Calgary has a view of the river.",
-         "Our flat in Canada has a view of the river."),
-        ("Retired to Toulouse with my wife.", "Retired to France with my wife."),
+         "Our flat in [PLACE] has a view of the river."),
+        ("Retired to Toulouse with my wife.", "Retired to [PLACE] with my wife."),
         ("Spent my twenties working in Hamburg.",
-         "Spent my twenties working in Germany."),
+         "Spent my twenties working in [PLACE]."),
+        ("Spent my twenties working in Hamburg and Munich.",
+         "Spent my twenties working in Germany and another part of Germany."),
     ],
     # The state or country right beside the name says which one.
     "settled by the text": [

@@ -157,10 +157,10 @@ def test_when_the_anonymizer_is_rules_then_policy_cues_are_generalized() -> None
     )
     assert isinstance(answer, Rewrite)
     assert answer.text == (
-        "My husband and I moved to Canada last spring. I'm in my thirties and I "
+        "My husband and I moved to [PLACE] last spring. I'm in my thirties and I "
         "work as a nurse at Foothills Hospital, which pays $85k a year."
     )
-    assert "'Calgary' -> 'Canada'" in answer.changes
+    assert "'Calgary' -> '[PLACE]'" in answer.changes
 
 
 def test_when_evidence_has_no_rule_then_the_anonymizer_says_so() -> None:
