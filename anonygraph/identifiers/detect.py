@@ -26,6 +26,7 @@ from anonygraph.identifiers.person_spans import (
 from anonygraph.identifiers.public_figures import drop_public_figures
 from anonygraph.identifiers.recognizers.base import iban_valid, luhn_valid
 from anonygraph.identifiers.recognizers.name_checks import names_no_one
+from anonygraph.identifiers.recognizers.name_slots import listed_name_in_slot
 from anonygraph.tools import kept_patterns
 
 PLACEHOLDER = kept_patterns.compile(r"\[(?:[A-Z]+_)*[A-Z]+(?:_\d+)?\]")
@@ -378,9 +379,11 @@ def _without_topics(text: str, found: list[Identifier]) -> list[Identifier]:
         return found
     cued = [(i.start, i.end) for i in found if i.recognizer != SPACY]
 
-    def uncued(i: Identifier) -> bool:
-        return i.recognizer == SPACY and not any(
-            s <= i.start and i.end <= e for s, e in cued
+    def uncued(i: Identifier) -> bool:  # a field's value is no topic either
+        return (
+            i.recognizer == SPACY
+            and not any(s <= i.start and i.end <= e for s, e in cued)
+            and not listed_name_in_slot(text, i.start, i.end)
         )
 
     from anonygraph.identifiers.recognizers.name_checks import PARTICLES

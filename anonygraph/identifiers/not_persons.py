@@ -255,6 +255,7 @@ def foreign_line_unknown(text: str, ident: Identifier, found: list[Identifier]) 
         PARTICLES,
         known_names,
     )
+    from anonygraph.identifiers.recognizers.name_slots import in_person_slot
 
     line_start = text.rfind("\n", 0, ident.start) + 1
     line_end = text.find("\n", ident.end)
@@ -273,6 +274,8 @@ def foreign_line_unknown(text: str, ident: Identifier, found: list[Identifier]) 
     before = text[line_start : ident.start]
     if re.search(r"[:：][ \t]*$", before) and VALUE_END.match(text, ident.end):
         return False
+    if in_person_slot(text, ident.start, ident.end) or NICKNAME.search(ident.text):
+        return False  # "peseur : Salif Tapsoba.", 'Kemar "Boots" Alleyne'
     if TITLE_BEFORE.search(before) or re.match(r"[ \t]*[:：]", text[ident.end :]):
         return False
     others = [f for f in found if f is not ident]
@@ -315,6 +318,9 @@ between ("D. Íñigo" before "Etxeberria Zubizarreta")."""
 RUNS_ON = kept_patterns.compile(r"(?:[ \t]+[A-ZÀ-Þ][^\W\d_]*){0,2}[ \t]+[^\W\d_A-ZÀ-Þ]")
 """The sentence going on in lowercase after a find, a surname the model left
 between ("Rustam" before "Yusupov sizga")."""
+
+NICKNAME = kept_patterns.compile(r"[^\W\d_][ ][\"“][^\W\d_]{1,15}[\"”][ ][^\W\d_]")
+"""A nickname in quotes between a name's words ('Tanisha "Tee" Morrison')."""
 
 STOPS = kept_patterns.compile(r"[.!?][ \t]+")
 """Where a sentence ends inside a line."""
