@@ -15,7 +15,9 @@ line itself, whatever the language:
   sentence, a greeting opening it ("Sawubona. I'm ..."), or a participle
   spelled as said, its g left out ("Fixin' to turn 45");
 - a phrase of a line not in English that no listed name, title or contact
-  backs ("Ziua Națională a Vinului", "Comprobante de envío").
+  backs ("Ziua Națională a Vinului", "Comprobante de envío");
+- one word that is a language's name in Babel's data, in the languages of
+  the texts we read, and in no name list ("we speak Kirundi").
 
 Only the model's own finds are dropped (a cue's, "Dear Ms Byrne", stays):
 the span is left as the author wrote it, no other kind is guessed; only a
@@ -118,6 +120,7 @@ def drop_non_persons(text: str, found: list[Identifier]) -> list[Identifier]:
                     or _where_no_name_stands(text, ident)
                     or org_named(text, ident)
                     or _demonym(ident.text)
+                    or _language(ident.text)
                     or foreign_line_unknown(text, ident, found)
                 )
             )
@@ -138,6 +141,38 @@ def _demonyms() -> frozenset[str]:
     from anonygraph.cues.places import demonyms
 
     return frozenset(_fold(word) for word in demonyms())
+
+
+LANGUAGE_LOCALES = (
+    "en de fr es pt it nl da nb sv is fi et lv lt pl cs sk hu ro hr sr sl sq el "
+    "bg ru uk tr id ms vi sw mi"
+).split()
+"""The locales of the letters and forms we read, in whose words Babel (CLDR)
+names the world's languages ("Kirundi" in Swahili, Dutch and Spanish)."""
+
+
+def _language(value: str) -> bool:
+    """Tell one word that is a language's name and no one's ("Kirundi").
+
+    A name some Faker locale lists keeps the model's reading: "Cheyenne" and
+    "Miranda" are languages' names and people's.
+    """
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.recognizers.name_checks import known_names
+
+    word = _fold(value)
+    return " " not in word and word in _languages() and fold(value) not in known_names()
+
+
+@lru_cache(maxsize=1)
+def _languages() -> frozenset[str]:
+    from babel import Locale
+
+    return frozenset(
+        _fold(name)
+        for locale in LANGUAGE_LOCALES
+        for name in Locale(locale).languages.values()
+    )
 
 
 ORG_RUN = kept_patterns.compile(

@@ -165,3 +165,65 @@ def test_when_a_places_field_has_a_names_shape_then_no_person_is_found(
     text: str, word: str
 ) -> None:
     assert not any(word in p for p in persons(text))
+
+
+LANGUAGES = [
+    # A language's name in Babel's data is no one (nor "French" joined to
+    # it by "and"); a language's name that is also a listed name stays one.
+    (
+        "I teach at a primary school in Gitega. In our house we speak Kirundi "
+        "and French, and my wife sells mangoes.",
+        "Kirundi",
+        False,
+    ),
+    (
+        "I teach at a primary school in Gitega. In our house we speak Kirundi "
+        "and French, and my wife sells mangoes.",
+        "French",
+        False,
+    ),
+    ("I'm 52, a nurse in Male. I speak Dhivehi and some Hindi.", "Dhivehi", False),
+    (
+        "My friend Cheyenne runs a bakery in Tulsa, call her on 918-555-0143.",
+        "Cheyenne",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "word", "expected"), LANGUAGES)
+def test_when_the_model_finds_a_languages_name_then_it_is_no_person(
+    text: str, word: str, expected: bool
+) -> None:
+    assert (word in persons(text)) is expected
+
+
+CAPITALS = [
+    # A full name in capitals after a label, first word a given name.
+    ("Pass data:\n  Name: MARTA OLIVARES PUIG · DNI 48213970J", "MARTA OLIVARES PUIG"),
+    # A found surname written again in capitals on the same form.
+    (
+        "Nom : TAHRAOUI — Prénom : Yamina\nAccompagnateur : son fils Karim "
+        "Tahraoui, tél. 0770 25 19 64",
+        "TAHRAOUI",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "name"), CAPITALS)
+def test_when_a_name_is_written_in_capitals_in_a_field_then_it_is_found(
+    text: str, name: str
+) -> None:
+    assert name in persons(text)
+
+
+NO_CAPITALS = [
+    # Capitals that open with no given name, or a name word that is English.
+    ("Ticket 4471\nStatus: ON HOLD\nPlan: GOLD PLUS\nPhone: 020 7946 0018", "ON HOLD"),
+    ("Ask Will Baxter on 020 7946 0018.\nI WILL be late tomorrow.", "WILL"),
+]
+
+
+@pytest.mark.parametrize(("text", "word"), NO_CAPITALS)
+def test_when_capitals_name_no_one_then_they_stay(text: str, word: str) -> None:
+    assert word not in persons(text)

@@ -43,7 +43,10 @@ from anonygraph.identifiers.recognizers.name_checks import (
     token_starting_at,
     uncased_unknown,
 )
-from anonygraph.identifiers.recognizers.name_slots import word_in_person_slot
+from anonygraph.identifiers.recognizers.name_slots import (
+    in_person_slot,
+    word_in_person_slot,
+)
 from anonygraph.identifiers.recognizers.place_roles import placed_by_structure
 from anonygraph.tools import kept_patterns
 
@@ -525,8 +528,9 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 if not slot:
                     continue
             # In a script without capitals ("محادثة دعم", "سوار ذهب") the
-            # model has no case to go by: a name Faker lists must open it.
-            if uncased_unknown(value):
+            # model has no case to go by: a name Faker lists must open it,
+            # or the line must put it in a person's slot ("Landlord: …").
+            if uncased_unknown(value) and not in_person_slot(text, start, end):
                 continue
             result.start, result.end = start, end
             kept.append(result)
