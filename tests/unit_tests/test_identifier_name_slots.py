@@ -138,7 +138,7 @@ DETECTED = [
     (
         "Fiche\nProducteur : KONÉ Issa\nSecrétaire : Mme SANOU "
         "Mariam, 70 11 22 33\nDate : 02/02/2026",
-        "SANOU Mariam",
+        "Mme SANOU Mariam",
     ),
 ]
 
@@ -227,3 +227,33 @@ NO_CAPITALS = [
 @pytest.mark.parametrize(("text", "word"), NO_CAPITALS)
 def test_when_capitals_name_no_one_then_they_stay(text: str, word: str) -> None:
     assert word not in persons(text)
+
+
+NICKNAMES = [
+    # A nickname in quotes between a name's words says a person.
+    ('Skipper: Anselmo "Tico" Fortes, tel. 991 2233', 'Anselmo "Tico" Fortes'),
+    (
+        "Conducteur : Jean-Marc « Ti Marc » Payet, né le 01/02/1980",
+        "Jean-Marc « Ti Marc » Payet",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "name"), NICKNAMES)
+def test_when_a_nickname_in_quotes_stands_inside_a_name_then_the_whole_is_found(
+    text: str, name: str
+) -> None:
+    assert name in persons(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'We watched Operation "Desert" Storm clips. Call 020 7946 0018.',
+        'The "Big" Apple never sleeps. Call 020 7946 0018.',
+    ],
+)
+def test_when_a_quoted_word_stands_in_a_title_then_no_person_is_found(
+    text: str,
+) -> None:
+    assert persons(text) == []

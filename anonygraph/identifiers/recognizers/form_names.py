@@ -138,12 +138,13 @@ class FormValueNameRecognizer(CuedPatternRecognizer):
             title = title_length(value.group("v"))
             if title > 3:  # "Dr. Anna Weber"; "R. Molapo" keeps its initial
                 start += title
-            elif not title:
-                start += title_word_length(value.group("v"))  # "Mme LOMPO Zénabou"
+            # "Mme LOMPO Zénabou": the title stays with the name, its shape
+            # is read without it.
+            shape_from = start + (0 if title else title_word_length(value.group("v")))
             # The line's full stop ends the field, an initial's ("Ngarta B.") not.
             if text[end - 1] == "." and len(text[start:end].split()[-1]) > 2:
                 end -= 1
-            if name_shaped(text[start:end]):
+            if name_shaped(text[shape_from:end]):
                 found.append(self.result(start, end, FORM_SCORE, "form_value"))
         return found
 

@@ -54,6 +54,14 @@ SCRIPT_FIELD_NAME = kept_patterns.compile(
 """A line's label, a colon and two to four words of any script that end the
 field at a comma or a bracket, then the rest of the line."""
 
+NICKNAMED = kept_patterns.compile(
+    rf"(?<![\w'’-])(?P<v>{TITLE_WORD}(?: {TITLE_WORD})? [\"“«][ \u00a0]?"
+    r"(?P<nick>[^\W\d_]+(?: [^\W\d_]+)?)[ \u00a0]?[\"”»]"
+    rf"(?: {TITLE_WORD}){{1,2}})(?![\w'’-])"
+)
+"""A name with a nickname in quotes between its words ('Nilton "Ti Nino"
+Évora', "Jean-Claude « Ti Jean » Hoarau"): the nickname says a person."""
+
 ID_ON_LINE = kept_patterns.compile(r"\d(?:[ ]?\d){6,}")
 """Seven digits or more (spaces between groups): a person's ID or phone."""
 
@@ -95,6 +103,11 @@ class LabelledNameRecognizer(CuedPatternRecognizer):
             # checks (a topic, a famous name) decide; this adds what it missed.
             found.append(self.result(*m.span("v"), 0.8, "field_name"))
         found += [
+            self.result(*m.span("v"), 0.9, "nicknamed")
+            for m in NICKNAMED.finditer(text)
+            if _nicknamed(m.group("v"), m.group("nick"))
+        ]
+        found += [
             self.result(*m.span("v"), 0.8, "caps_name")
             for m in CAPS_FIELD_NAME.finditer(text)
             if _caps_name(m.group("label"), m.group("v"))
@@ -104,6 +117,29 @@ class LabelledNameRecognizer(CuedPatternRecognizer):
         ]
         found += [self.result(*span, 0.8, "row_name") for span in _row_names(text)]
         return found
+
+
+def _nicknamed(value: str, nick: str) -> bool:
+    """Tell a run around a quoted word whose outer words are a name's.
+
+    'Operation "Desert" Storm', 'The "Big" Apple': an outer word that is a
+    word of the model's vocabulary and no listed name, or an organization's
+    word, makes it a title or a phrase.
+    """
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.recognizers.name_checks import (
+        ORG_WORDS,
+        known_names,
+        model_words,
+    )
+
+    outer = value.replace(nick, " ").split()
+    return not any(
+        w.strip('"“”«»').lower() in ORG_WORDS
+        or (w.lower() in model_words() and fold(w) not in known_names())
+        for w in outer
+        if w.strip('"“”«»')
+    )
 
 
 def _caps_name(label: str, value: str) -> bool:
