@@ -257,3 +257,22 @@ def test_when_a_quoted_word_stands_in_a_title_then_no_person_is_found(
     text: str,
 ) -> None:
     assert persons(text) == []
+
+
+SPELLED_AGAIN = [
+    # A field's value before a bracket holding a found person's name.
+    ("Branch manager: Ti Pè (Pierre Altéus)\nTel: 3344 5566", "Ti Pè", True),
+    # Lowercase words before the bracket are a sentence, not a name.
+    (
+        "Please write to our support team (Pierre Altéus), tel 3344 5566",
+        "support team",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "value", "expected"), SPELLED_AGAIN)
+def test_when_a_value_stands_before_a_bracketed_name_then_it_is_that_person(
+    text: str, value: str, expected: bool
+) -> None:
+    assert any(value in p for p in persons(text)) is expected
