@@ -276,3 +276,27 @@ def test_when_a_value_stands_before_a_bracketed_name_then_it_is_that_person(
     text: str, value: str, expected: bool
 ) -> None:
     assert any(value in p for p in persons(text)) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A cue inside another cue's name: "ask for" takes Karim, "cousin"
+        # takes Yusra.
+        (
+            "If the shop is shut, ask for Karim's cousin Yusra at the counter, "
+            "call 0612 345 678.",
+            ["Karim's", "Yusra"],
+        ),
+        # The kin word with no name after it names no one more.
+        (
+            "If the shop is shut, ask for Karim's cousin at the counter, "
+            "call 0612 345 678.",
+            ["Karim's"],
+        ),
+    ],
+)
+def test_when_a_label_cue_stands_inside_another_cues_name_then_both_names_count(
+    text: str, expected: list[str]
+) -> None:
+    assert persons(text) == expected

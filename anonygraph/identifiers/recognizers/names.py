@@ -149,7 +149,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         # Spanish "soy" (I am) before a capitalized name only: "soy milk".
         ("self_es", r"(?i:\bsoy[ \t]+)" + NAME, 0.9),
         ("tell", r"(?i:\b(?:tell|ask|text|ping|message)[ \t]+)" + NAME, 0.9),
-        ("label", LABEL + NAME, 0.9),
+        ("label", LABEL + "(?=" + NAME + ")", 0.9),  # "for Hamid's cousin Naweed"
         ("header", HEADER + NAME, 0.9),
         # "t.n.v. S. de Vries", "c/o Ana Lima": on behalf of, in care of.
         ("behalf", r"(?i:(?<!\w)(?:t\.[an]\.v\.|c/o)[ \t]*)" + NAME, 0.9),
