@@ -1,7 +1,7 @@
 """Names joined to a found person's by "and", "&" or "+": a second person.
 
 A field's value before a bracket that holds a found person's name is that
-person spelled again ("1. Дмитрий Белозёров (Dmitrij Belozerov)").
+person spelled again ("1. Олег Ким (Oleg Kim)").
 
 "Household: Tenzin Dolma & Karma Wangchuk", "to Tunde and Kemi Balogun for
 the van", "Giulia Bianchi + Marco Ferri": the words a coordinator joins to
@@ -36,15 +36,15 @@ BEFORE = kept_patterns.compile(
 
 
 NAME_WORD = r"[^\W\d_]+(?:[-'’][^\W\d_]+)*"
-"""A word of a name in any script ("Jean-Claude", "Белозёров")."""
+"""A word of a name in any script ("Jean-Claude", "Ким")."""
 
 SPELLED_BEFORE = kept_patterns.compile(
     rf"(?:^|(?<=[:;,—–])|(?<=\d[.)]))[ \t]*(?P<v>{NAME_WORD}(?:[ ]{NAME_WORD}){{0,3}})"
     r"[ \t]*[(（]$"
 )
 """A field's whole value before a bracket that holds a found person's name:
-the same person spelled again ("1. Дмитрий Белозёров (Dmitrij Belozerov)",
-"Manager: Ti Jo (Joseph Altidor)")."""
+the same person spelled again ("1. Олег Ким (Oleg Kim)",
+"Manager: Ti Pè (Pierre Altéus)")."""
 
 
 def coordinated_names(text: str, found: list[Identifier]) -> list[Identifier]:

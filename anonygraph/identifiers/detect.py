@@ -458,8 +458,8 @@ def _case_forms(cued: set[str], words: set[str]) -> set[str]:
     """Return cued name words in lowercase and all in capitals, no English word.
 
     A chat writes a name found elsewhere in lowercase ("gracias ramón!!"
-    after "Ramón:"), a form a surname in capitals ("BOUKHALFA" beside "Bouzid
-    Boukhalfa"); "will", "ROSE" are words, not names.
+    after "Ramón:"), a form a surname in capitals ("TAHRAOUI" beside "Karim
+    Tahraoui"); "will", "ROSE" are words, not names.
     """
     from anonygraph.identifiers.recognizers.name_checks import model_words
 

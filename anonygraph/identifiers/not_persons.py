@@ -17,7 +17,7 @@ line itself, whatever the language:
 - a phrase of a line not in English that no listed name, title or contact
   backs ("Ziua Națională a Vinului", "Comprobante de envío");
 - one word that is a language's name in Babel's data, in the languages of
-  the texts we read, and in no name list ("we speak Kirundi").
+  the texts we read, and in no name list ("lessons in Kirundi").
 
 Only the model's own finds are dropped (a cue's, "Dear Ms Byrne", stays):
 the span is left as the author wrote it, no other kind is guessed; only a
@@ -310,7 +310,7 @@ def foreign_line_unknown(text: str, ident: Identifier, found: list[Identifier]) 
     if re.search(r"[:：][ \t]*$", before) and VALUE_END.match(text, ident.end):
         return False
     if in_person_slot(text, ident.start, ident.end) or NICKNAME.search(ident.text):
-        return False  # "peseur : Salif Tapsoba.", 'Kemar "Boots" Alleyne'
+        return False  # "caissier : Ibrahima Ndao.", 'Anselmo "Tico" Fortes'
     if TITLE_BEFORE.search(before) or re.match(r"[ \t]*[:：]", text[ident.end :]):
         return False
     others = [f for f in found if f is not ident]

@@ -279,7 +279,7 @@ def _within_field(text: str, ident: Identifier) -> Identifier | None:
             and not (ident.recognizer != SPACY and text.startswith(".", part_end))
         ):
             # "Batch B", "Block C": a word and a letter, no name; a form's
-            # "Le greffier: Ngarta B." ends on an initial.
+            # "Le greffier: Moussa K." ends on an initial.
             return None
         return replace(ident, start=part_start, end=part_end, text=stripped)
     return None
@@ -292,7 +292,7 @@ LABEL_WORD = kept_patterns.compile(r"(?<![^\W\d_])[a-zà-ÿ]{2,}[ \t]")
 def _label_names(text: str, start: int, value: str) -> bool:
     """Tell a full name that closes a label after a lowercase word.
 
-    "Ablösesumme an Vorpächter Karl-Heinz Dreesen: 1.850 €", "Paid to Ana
+    "Rückzahlung an Vermieterin Ilse Brandauer: 400 €", "Paid to Ana
     Lima: 40": the label says what goes to whom, the name is the person's.
     """
     line_start = text.rfind("\n", 0, start) + 1

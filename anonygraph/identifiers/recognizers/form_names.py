@@ -138,7 +138,7 @@ class FormValueNameRecognizer(CuedPatternRecognizer):
             title = title_length(value.group("v"))
             if title > 3:  # "Dr. Anna Weber"; "R. Molapo" keeps its initial
                 start += title
-            # "Mme LOMPO Zénabou": the title stays with the name, its shape
+            # "Mme SANOU Mariam": the title stays with the name, its shape
             # is read without it.
             shape_from = start + (0 if title else title_word_length(value.group("v")))
             # The line's full stop ends the field, an initial's ("Ngarta B.") not.

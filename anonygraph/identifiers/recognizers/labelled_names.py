@@ -3,7 +3,7 @@
 "Sponsor: Rashid Al Mazrouei", "Tužilac: Dragan Petrović, preko …",
 "Borrowers: DeShawn Whitaker and …": a line that opens with a label and a
 colon, then two to four words in title case (or in capitals, the first a
-given name: "Name: INÉS CABALLERO FERRARY") that end the field (a comma, a
+given name: "Name: MARTA OLIVARES PUIG") that end the field (a comma, a
 bracket, a run of spaces, "and", the line's end). The label's language is
 not read, so the value must look like a person's name on its own: its first
 word is a given name or surname some Faker locale lists, no word is an
@@ -35,7 +35,7 @@ FIELD_NAME = kept_patterns.compile(
 """A line's label, a colon and a full name that ends the field."""
 
 CAPS_WORD = r"[A-ZÀ-ÞĀ-ŽĐƏ]{2,}(?:[-'’][A-ZÀ-ÞĀ-ŽĐƏ]{2,})*"
-"""A word in capitals, Latin letters with their diacritics ("INÉS")."""
+"""A word in capitals, Latin letters with their diacritics ("ÉLODIE")."""
 
 CAPS_FIELD_NAME = kept_patterns.compile(
     r"(?m)^[ \t]*(?P<label>[^\W\d_][^\W\d_ \t]*(?:[ \t][^\W\d_]+)?)[ \t]*:[ \t]*"
@@ -43,7 +43,7 @@ CAPS_FIELD_NAME = kept_patterns.compile(
     r"(?=[ \t]*(?:[,;(|·]|$)|[ \t]{2}|\t)"
 )
 """A line's label, a colon and a full name in capitals that ends the field
-("Name: INÉS CABALLERO FERRARY · DNI …", as a pass or an ID prints it)."""
+("Name: MARTA OLIVARES PUIG · DNI …", as a pass or an ID prints it)."""
 
 SCRIPT_FIELD_NAME = kept_patterns.compile(
     r"(?m)^[ \t]*(?P<label>[^\W\d_][^\W\d_ \t]*(?:[ \t][^\W\d_]+)?)[ \t]*:[ \t]*"
@@ -59,8 +59,8 @@ NICKNAMED = kept_patterns.compile(
     r"(?P<nick>[^\W\d_]+(?: [^\W\d_]+)?)[ \u00a0]?[\"”»]"
     rf"(?: {TITLE_WORD}){{1,2}})(?![\w'’-])"
 )
-"""A name with a nickname in quotes between its words ('Nilton "Ti Nino"
-Évora', "Jean-Claude « Ti Jean » Hoarau"): the nickname says a person."""
+"""A name with a nickname in quotes between its words ('Anselmo "Tico" Fortes',
+"Jean-Marc « Ti Marc » Payet"): the nickname says a person."""
 
 ID_ON_LINE = kept_patterns.compile(r"\d(?:[ ]?\d){6,}")
 """Seven digits or more (spaces between groups): a person's ID or phone."""

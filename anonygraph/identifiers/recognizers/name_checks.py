@@ -321,7 +321,7 @@ def looks_like_name(value: str) -> bool:
         return False
     if any(w.strip(".,").lower() in ORG_WORDS for w in words):
         return False
-    # An initial ("Sri K. Narayanaswamy") is a capital and its stop, no code.
+    # An initial ("Sri K. Raman") is a capital and its stop, no code.
     return not any(w.isupper() and len(w.rstrip(".")) > 1 for w in words)
 
 
@@ -473,7 +473,7 @@ def titles() -> frozenset[str]:
 def title_word_length(value: str) -> int:
     """Return the length of a listed title and its space opening a longer name.
 
-    "Mme LOMPO Zénabou": the title goes with no name list's word; a value
+    "Mme SANOU Mariam": the title goes with no name list's word; a value
     of two words keeps its first ("Don Carlos" may be a given name).
     """
     words = value.split()

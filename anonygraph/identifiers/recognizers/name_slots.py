@@ -1,16 +1,16 @@
 """Where a line puts a person's name: a field's value, a list's entry, a spelling.
 
 The model's PERSON finds in a text not in English are mostly capitalized
-nouns, so the checks that drop them ask for two words or a listed name.
-The line's structure says more than the words: a find that is the whole
-value of a "Label: value" field ("Agent : Révérien (guichet 2)", "peseur :
-Salif Tapsoba."), an item of such a field's list ("Apologies: Sipho,
-Nomcebo."), the whole of a numbered line's first field ("3. Belozerov
-Timofej, born …") or another spelling in brackets of such a value
-("Landlord: ተስፋይ ገብረመድህን (Tesfay Gebremedhin)") stands where a form puts a
-person. A label that names an organization, a place, a product or a
-category (`form_names.NOT_A_PERSON_LABEL`: "Ville:", "Produit:") says its
-value is none.
+nouns, so the checks that drop them ask for two words or a listed name. The
+line's structure says more than the words: a find that is the whole value of
+a "Label: value" field ("Agent : Ndikumana (guichet 2)", "caissier :
+Ibrahima Ndao."), an item of such a field's list ("Excused: Thandeka,
+Lwazi."), the whole of a numbered line's first field ("2. Ostojić Vuk, born
+…") or another spelling in brackets of such a value ("Owner: Анна Иванова
+(Anna Ivanova)") stands where a form puts a person. A label that names an
+organization, a place, a product or a category
+(`form_names.NOT_A_PERSON_LABEL`: "Ville:", "Produit:") says its value is
+none.
 """
 
 from __future__ import annotations
@@ -35,8 +35,7 @@ LABELLED_BEFORE = kept_patterns.compile(
 )
 """A label and its colon before a find, on the find's line: a title may
 stand between ("Secrétaire : Mme …"), and items of the value's list before
-it, each a run of words with its bracket of details ("Retards : Fanta
-Keïta (2 500 FCFA), …")."""
+it, each a run of words with its bracket of details ("Excused: Thandeka (sick), …")."""
 
 LINE_CLOSE = kept_patterns.compile(r"[ \t]*(?:$|\n|[(（])")
 """A field's value closing its line, or a bracket of its details after it."""
@@ -87,10 +86,9 @@ def numbered_entry(text: str, start: int, end: int) -> bool:
 def bracketed_spelling(text: str, start: int, end: int) -> bool:
     """Tell a find in brackets after a field's value: the name spelled again.
 
-    "Landlord: ተስፋይ ገብረመድህን (Tesfay Gebremedhin)", "1. Дмитрий Белозёров
-    (Dmitrij Belozerov)": the bracket closes right after the find, and what
-    stands before it, letters only, is a labelled field's value or a
-    numbered line's first field.
+    "Owner: Анна Иванова (Anna Ivanova)", "1. Олег Ким (Oleg Kim)": the
+    bracket closes right after the find, and what stands before it, letters
+    only, is a labelled field's value or a numbered line's first field.
     """
     if not text.startswith((")", "）"), end):
         return False
@@ -147,7 +145,7 @@ def listed_name_in_slot(text: str, start: int, end: int) -> bool:
     "Sponsor: Omar Haddad": the field says whose name it is, not a topic the
     text discusses; a bank or a firm in the same slot ("Банк: Сбербанк
     России") opens with no listed name, and a name the line goes on about
-    ("Next time: Hanne Ørstavik, 240 pages") may be a work's author.
+    ("Next time: Ingrid Solberg, 240 pages") may be a work's author.
     """
     from anonygraph.cues.places import fold
     from anonygraph.identifiers.recognizers.name_checks import known_names

@@ -149,7 +149,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         # Spanish "soy" (I am) before a capitalized name only: "soy milk".
         ("self_es", r"(?i:\bsoy[ \t]+)" + NAME, 0.9),
         ("tell", r"(?i:\b(?:tell|ask|text|ping|message)[ \t]+)" + NAME, 0.9),
-        ("label", LABEL + "(?=" + NAME + ")", 0.9),  # "for Hamid's cousin Naweed"
+        ("label", LABEL + "(?=" + NAME + ")", 0.9),  # "for Karim's cousin Yusra"
         ("header", HEADER + NAME, 0.9),
         # "t.n.v. S. de Vries", "c/o Ana Lima": on behalf of, in care of.
         ("behalf", r"(?i:(?<!\w)(?:t\.[an]\.v\.|c/o)[ \t]*)" + NAME, 0.9),
@@ -487,7 +487,7 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 continue
             # "Description", "Impressed": one capitalized word the tagger
             # does not read as a proper noun is a word, not a name, unless
-            # it stands in a field's or a list's slot ("Apologies: Sipho").
+            # it stands in a field's or a list's slot ("Excused: Lwazi").
             slot = " " not in value and word_in_person_slot(text, start, end)
             if " " not in value and _common_word(nlp_artifacts.tokens, start):
                 if not slot:
@@ -523,13 +523,13 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 continue
             # The English model reads capitalized nouns of other languages
             # ("Daten", "Placa") as names; there only a full name counts.
-            # A field's value or a list's item counts alone ("Agent : Révérien").
+            # A field's value or a list's item counts alone ("Agent : Ndikumana").
             if not english and (words_found < 2 or foreign_stop_word(value)):
                 if not slot:
                     continue
             # In a script without capitals ("محادثة دعم", "سوار ذهب") the
             # model has no case to go by: a name Faker lists must open it,
-            # or the line must put it in a person's slot ("Landlord: …").
+            # or the line must put it in a person's slot ("Owner: …").
             if uncased_unknown(value) and not in_person_slot(text, start, end):
                 continue
             result.start, result.end = start, end
