@@ -1,5 +1,8 @@
 """Names joined to a found person's by "and", "&" or "+": a second person.
 
+A field's value before a bracket that holds a found person's name is that
+person spelled again ("1. Олег Ким (Oleg Kim)").
+
 "Household: Tenzin Dolma & Karma Wangchuk", "to Tunde and Kemi Balogun for
 the van", "Giulia Bianchi + Marco Ferri": the words a coordinator joins to
 a person's name are of the same kind as it. They count when they look like
@@ -32,6 +35,18 @@ BEFORE = kept_patterns.compile(
 """The capitalized run and a coordinator before a name."""
 
 
+NAME_WORD = r"[^\W\d_]+(?:[-'’][^\W\d_]+)*"
+"""A word of a name in any script ("Jean-Claude", "Ким")."""
+
+SPELLED_BEFORE = kept_patterns.compile(
+    rf"(?:^|(?<=[:;,—–])|(?<=\d[.)]))[ \t]*(?P<v>{NAME_WORD}(?:[ ]{NAME_WORD}){{0,3}})"
+    r"[ \t]*[(（]$"
+)
+"""A field's whole value before a bracket that holds a found person's name:
+the same person spelled again ("1. Олег Ким (Oleg Kim)",
+"Manager: Ti Pè (Pierre Altéus)")."""
+
+
 def coordinated_names(text: str, found: list[Identifier]) -> list[Identifier]:
     """Find the names a coordinator joins to a found person's.
 
@@ -50,7 +65,10 @@ def coordinated_names(text: str, found: list[Identifier]) -> list[Identifier]:
         line_start = text.rfind("\n", 0, ident.start) + 1
         after = AFTER.match(text, ident.end)
         before = BEFORE.search(text, line_start, ident.start)
-        for m in (after, before):
+        spelled = None
+        if text.startswith((")", "）"), ident.end):
+            spelled = SPELLED_BEFORE.search(text, line_start, ident.start)
+        for m in (after, before, spelled):
             if m is not None and _names_someone(m.group("v")):
                 start, end = m.span("v")
                 extra.append(

@@ -27,6 +27,7 @@ from anonygraph.identifiers.person_spans import (
 from anonygraph.identifiers.public_figures import drop_public_figures
 from anonygraph.identifiers.recognizers.base import iban_valid, luhn_valid
 from anonygraph.identifiers.recognizers.name_checks import names_no_one
+from anonygraph.identifiers.recognizers.name_slots import listed_name_in_slot
 from anonygraph.tools import kept_patterns
 
 PLACEHOLDER = kept_patterns.compile(r"\[(?:[A-Z]+_)*[A-Z]+(?:_\d+)?\]")
@@ -380,9 +381,11 @@ def _without_topics(text: str, found: list[Identifier]) -> list[Identifier]:
         return found
     cued = [(i.start, i.end) for i in found if i.recognizer != SPACY]
 
-    def uncued(i: Identifier) -> bool:
-        return i.recognizer == SPACY and not any(
-            s <= i.start and i.end <= e for s, e in cued
+    def uncued(i: Identifier) -> bool:  # a field's value is no topic either
+        return (
+            i.recognizer == SPACY
+            and not any(s <= i.start and i.end <= e for s, e in cued)
+            and not listed_name_in_slot(text, i.start, i.end)
         )
 
     from anonygraph.identifiers.recognizers.name_checks import PARTICLES
@@ -432,7 +435,7 @@ def name_mentions(
         for w in re.findall(r"[^\W\d_][^\W\d_'’-]*", name)
         if len(w) >= 3 and w.lower() not in _TITLES
     }
-    alternatives = sorted(words | _lowercase_forms(cued), key=len, reverse=True)
+    alternatives = sorted(words | _case_forms(cued, words), key=len, reverse=True)
     if not alternatives:
         return extra
     # One pattern for all the words: a pattern per word filled the regex
@@ -453,17 +456,18 @@ def name_mentions(
     return extra
 
 
-def _lowercase_forms(words: set[str]) -> set[str]:
-    """Return the lowercase forms of name words that are no English word.
+def _case_forms(cued: set[str], words: set[str]) -> set[str]:
+    """Return cued name words in lowercase and all in capitals, no English word.
 
     A chat writes a name found elsewhere in lowercase ("gracias ramón!!"
-    after "Ramón:"); "will" or "rose" in lowercase are words, not names.
+    after "Ramón:"), a form a surname in capitals ("TAHRAOUI" beside "Karim
+    Tahraoui"); "will", "ROSE" are words, not names.
     """
     from anonygraph.identifiers.recognizers.name_checks import model_words
 
-    return {
-        w.lower() for w in words if not w.islower() and w.lower() not in model_words()
-    }
+    lower = {w.lower() for w in cued if not w.islower()}
+    upper = {w.upper() for w in words if len(w) >= 4 and not w.isupper()}
+    return {w for w in lower | upper if w.lower() not in model_words()}
 
 
 _CAPITALS = "A-ZÀ-ÞА-ЯЁІЇЄҐЂЈЉЊЋЏΑ-Ω"

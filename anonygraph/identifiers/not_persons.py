@@ -15,7 +15,9 @@ line itself, whatever the language:
   sentence, a greeting opening it ("Sawubona. I'm ..."), or a participle
   spelled as said, its g left out ("Fixin' to turn 45");
 - a phrase of a line not in English that no listed name, title or contact
-  backs ("Ziua Națională a Vinului", "Comprobante de envío").
+  backs ("Ziua Națională a Vinului", "Comprobante de envío");
+- one word that is a language's name in Babel's data, in the languages of
+  the texts we read, and in no name list ("lessons in Kirundi").
 
 Only the model's own finds are dropped (a cue's, "Dear Ms Byrne", stays):
 the span is left as the author wrote it, no other kind is guessed; only a
@@ -118,6 +120,7 @@ def drop_non_persons(text: str, found: list[Identifier]) -> list[Identifier]:
                     or _where_no_name_stands(text, ident)
                     or org_named(text, ident)
                     or _demonym(ident.text)
+                    or _language(ident.text)
                     or foreign_line_unknown(text, ident, found)
                 )
             )
@@ -138,6 +141,38 @@ def _demonyms() -> frozenset[str]:
     from anonygraph.cues.places import demonyms
 
     return frozenset(_fold(word) for word in demonyms())
+
+
+LANGUAGE_LOCALES = (
+    "en de fr es pt it nl da nb sv is fi et lv lt pl cs sk hu ro hr sr sl sq el "
+    "bg ru uk tr id ms vi sw mi"
+).split()
+"""The locales of the letters and forms we read, in whose words Babel (CLDR)
+names the world's languages ("Kirundi" in Swahili, Dutch and Spanish)."""
+
+
+def _language(value: str) -> bool:
+    """Tell one word that is a language's name and no one's ("Kirundi").
+
+    A name some Faker locale lists keeps the model's reading: "Cheyenne" and
+    "Miranda" are languages' names and people's.
+    """
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.recognizers.name_checks import known_names
+
+    word = _fold(value)
+    return " " not in word and word in _languages() and fold(value) not in known_names()
+
+
+@lru_cache(maxsize=1)
+def _languages() -> frozenset[str]:
+    from babel import Locale
+
+    return frozenset(
+        _fold(name)
+        for locale in LANGUAGE_LOCALES
+        for name in Locale(locale).languages.values()
+    )
 
 
 ORG_RUN = kept_patterns.compile(
@@ -255,6 +290,7 @@ def foreign_line_unknown(text: str, ident: Identifier, found: list[Identifier]) 
         PARTICLES,
         known_names,
     )
+    from anonygraph.identifiers.recognizers.name_slots import in_person_slot
 
     line_start = text.rfind("\n", 0, ident.start) + 1
     line_end = text.find("\n", ident.end)
@@ -273,6 +309,8 @@ def foreign_line_unknown(text: str, ident: Identifier, found: list[Identifier]) 
     before = text[line_start : ident.start]
     if re.search(r"[:：][ \t]*$", before) and VALUE_END.match(text, ident.end):
         return False
+    if in_person_slot(text, ident.start, ident.end) or NICKNAME.search(ident.text):
+        return False  # "caissier : Ibrahima Ndao.", 'Anselmo "Tico" Fortes'
     if TITLE_BEFORE.search(before) or re.match(r"[ \t]*[:：]", text[ident.end :]):
         return False
     others = [f for f in found if f is not ident]
@@ -315,6 +353,9 @@ between ("D. Íñigo" before "Etxeberria Zubizarreta")."""
 RUNS_ON = kept_patterns.compile(r"(?:[ \t]+[A-ZÀ-Þ][^\W\d_]*){0,2}[ \t]+[^\W\d_A-ZÀ-Þ]")
 """The sentence going on in lowercase after a find, a surname the model left
 between ("Rustam" before "Yusupov sizga")."""
+
+NICKNAME = kept_patterns.compile(r"[^\W\d_][ ][\"“][^\W\d_]{1,15}[\"”][ ][^\W\d_]")
+"""A nickname in quotes between a name's words ('Tanisha "Tee" Morrison')."""
 
 STOPS = kept_patterns.compile(r"[.!?][ \t]+")
 """Where a sentence ends inside a line."""

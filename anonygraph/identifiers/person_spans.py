@@ -18,6 +18,7 @@ from functools import lru_cache
 from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.recognizers.addresses import LEADING_TYPES, STREET_TYPES
 from anonygraph.identifiers.recognizers.name_checks import names_no_one
+from anonygraph.identifiers.recognizers.name_slots import in_person_slot
 from anonygraph.tools import kept_patterns
 
 POSSESSIVE_BEFORE = kept_patterns.compile(r"(?i)\b(?:my|your|his|her|our|their)[ \t]+$")
@@ -111,7 +112,12 @@ def reshape_persons(text: str, found: list[Identifier]) -> list[Identifier]:
             continue
         if cut.recognizer == SPACY and _on_header_line(text, cut):
             continue
-        if cut.recognizer == SPACY and " " in cut.text and _place_first(cut):
+        if (
+            cut.recognizer == SPACY
+            and " " in cut.text
+            and _place_first(cut)
+            and not in_person_slot(text, cut.start, cut.end)
+        ):
             continue  # "Dhaka Metro-Ga 14-2291": a plate's region, no one
         cut = _without_paired_word(text, cut)
         kind_or_none = _place_kind(text, cut, addresses)
@@ -261,12 +267,41 @@ def _within_field(text: str, ident: Identifier) -> Identifier | None:
         part_end = part_start + len(stripped)
         if re.match(r"[ \t]*[:=]", text[part_end:]) and part_end < ident.end - 1:
             continue  # "… Geburtsdatum:", 'target="…': a label or a key
-        if ident.recognizer == SPACY and VALUE_LABEL.match(text, part_end):
+        if (
+            ident.recognizer == SPACY
+            and VALUE_LABEL.match(text, part_end)
+            and not _label_names(text, part_start, stripped)
+        ):
             return None  # "More photos: https://…": a label, no name
-        if re.search(r"(?:^|\s)[A-Z]$", stripped) and " " in stripped:
-            return None  # "Batch B", "Block C": a word and a letter, no name
+        if (
+            re.search(r"(?:^|\s)[A-Z]$", stripped)
+            and " " in stripped
+            and not (ident.recognizer != SPACY and text.startswith(".", part_end))
+        ):
+            # "Batch B", "Block C": a word and a letter, no name; a form's
+            # "Le greffier: Moussa K." ends on an initial.
+            return None
         return replace(ident, start=part_start, end=part_end, text=stripped)
     return None
+
+
+LABEL_WORD = kept_patterns.compile(r"(?<![^\W\d_])[a-zà-ÿ]{2,}[ \t]")
+"""A lowercase word inside a label: a preposition ties a name to it."""
+
+
+def _label_names(text: str, start: int, value: str) -> bool:
+    """Tell a full name that closes a label after a lowercase word.
+
+    "Rückzahlung an Vermieterin Ilse Brandauer: 400 €", "Paid to Ana
+    Lima: 40": the label says what goes to whom, the name is the person's.
+    """
+    line_start = text.rfind("\n", 0, start) + 1
+    words = value.split()
+    return (
+        len(words) >= 2
+        and all(w[:1].isupper() and not w.isupper() for w in words)
+        and LABEL_WORD.search(text, line_start, start) is not None
+    )
 
 
 LONG_NUMBER = kept_patterns.compile(r"\d(?:[ ]?\d){5,}")
@@ -287,7 +322,8 @@ def _address_labelled(prior: str) -> bool:
 @lru_cache(maxsize=1)
 def _person_openers() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """Return the patterns of a title opening a find and of a person's label."""
-    from anonygraph.identifiers.recognizers.names import HONORIFICS, LABEL
+    from anonygraph.identifiers.recognizers.name_checks import HONORIFICS
+    from anonygraph.identifiers.recognizers.names import LABEL
 
     return (
         kept_patterns.compile(rf"{HONORIFICS}[ \t]"),

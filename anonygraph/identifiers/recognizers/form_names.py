@@ -35,7 +35,7 @@ from typing import Any
 from presidio_analyzer import RecognizerResult
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
-from anonygraph.identifiers.recognizers.name_checks import LETTER
+from anonygraph.identifiers.recognizers.name_checks import LETTER, title_word_length
 from anonygraph.identifiers.recognizers.role_labels import title_length
 from anonygraph.tools import kept_patterns
 
@@ -138,10 +138,13 @@ class FormValueNameRecognizer(CuedPatternRecognizer):
             title = title_length(value.group("v"))
             if title > 3:  # "Dr. Anna Weber"; "R. Molapo" keeps its initial
                 start += title
+            # "Mme SANOU Mariam": the title stays with the name, its shape
+            # is read without it.
+            shape_from = start + (0 if title else title_word_length(value.group("v")))
             # The line's full stop ends the field, an initial's ("Ngarta B.") not.
             if text[end - 1] == "." and len(text[start:end].split()[-1]) > 2:
                 end -= 1
-            if name_shaped(text[start:end]):
+            if name_shaped(text[shape_from:end]):
                 found.append(self.result(start, end, FORM_SCORE, "form_value"))
         return found
 

@@ -2,7 +2,8 @@
 
 "Sponsor: Rashid Al Mazrouei", "Tužilac: Dragan Petrović, preko …",
 "Borrowers: DeShawn Whitaker and …": a line that opens with a label and a
-colon, then two to four words in title case that end the field (a comma, a
+colon, then two to four words in title case (or in capitals, the first a
+given name: "Name: MARTA OLIVARES PUIG") that end the field (a comma, a
 bracket, a run of spaces, "and", the line's end). The label's language is
 not read, so the value must look like a person's name on its own: its first
 word is a given name or surname some Faker locale lists, no word is an
@@ -33,6 +34,17 @@ FIELD_NAME = kept_patterns.compile(
 )
 """A line's label, a colon and a full name that ends the field."""
 
+CAPS_WORD = r"[A-ZÀ-ÞĀ-ŽĐƏ]{2,}(?:[-'’][A-ZÀ-ÞĀ-ŽĐƏ]{2,})*"
+"""A word in capitals, Latin letters with their diacritics ("ÉLODIE")."""
+
+CAPS_FIELD_NAME = kept_patterns.compile(
+    r"(?m)^[ \t]*(?P<label>[^\W\d_][^\W\d_ \t]*(?:[ \t][^\W\d_]+)?)[ \t]*:[ \t]*"
+    rf"(?P<v>{CAPS_WORD}(?: (?:DE |DEL |DA |VAN )?{CAPS_WORD}){{1,3}})"
+    r"(?=[ \t]*(?:[,;(|·]|$)|[ \t]{2}|\t)"
+)
+"""A line's label, a colon and a full name in capitals that ends the field
+("Name: MARTA OLIVARES PUIG · DNI …", as a pass or an ID prints it)."""
+
 SCRIPT_FIELD_NAME = kept_patterns.compile(
     r"(?m)^[ \t]*(?P<label>[^\W\d_][^\W\d_ \t]*(?:[ \t][^\W\d_]+)?)[ \t]*:[ \t]*"
     r"(?P<v>[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
@@ -41,6 +53,14 @@ SCRIPT_FIELD_NAME = kept_patterns.compile(
 )
 """A line's label, a colon and two to four words of any script that end the
 field at a comma or a bracket, then the rest of the line."""
+
+NICKNAMED = kept_patterns.compile(
+    rf"(?<![\w'’-])(?P<v>{TITLE_WORD}(?: {TITLE_WORD})? [\"“«][ \u00a0]?"
+    r"(?P<nick>[^\W\d_]+(?: [^\W\d_]+)?)[ \u00a0]?[\"”»]"
+    rf"(?: {TITLE_WORD}){{1,2}})(?![\w'’-])"
+)
+"""A name with a nickname in quotes between its words ('Anselmo "Tico" Fortes',
+"Jean-Marc « Ti Marc » Payet"): the nickname says a person."""
 
 ID_ON_LINE = kept_patterns.compile(r"\d(?:[ ]?\d){6,}")
 """Seven digits or more (spaces between groups): a person's ID or phone."""
@@ -83,10 +103,62 @@ class LabelledNameRecognizer(CuedPatternRecognizer):
             # checks (a topic, a famous name) decide; this adds what it missed.
             found.append(self.result(*m.span("v"), 0.8, "field_name"))
         found += [
+            self.result(*m.span("v"), 0.9, "nicknamed")
+            for m in NICKNAMED.finditer(text)
+            if _nicknamed(m.group("v"), m.group("nick"))
+        ]
+        found += [
+            self.result(*m.span("v"), 0.8, "caps_name")
+            for m in CAPS_FIELD_NAME.finditer(text)
+            if _caps_name(m.group("label"), m.group("v"))
+        ]
+        found += [
             self.result(*span, 0.8, "script_name") for span in _script_names(text)
         ]
         found += [self.result(*span, 0.8, "row_name") for span in _row_names(text)]
         return found
+
+
+def _nicknamed(value: str, nick: str) -> bool:
+    """Tell a run around a quoted word whose outer words are a name's.
+
+    'Operation "Desert" Storm', 'The "Big" Apple': an outer word that is a
+    word of the model's vocabulary and no listed name, or an organization's
+    word, makes it a title or a phrase.
+    """
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.recognizers.name_checks import (
+        ORG_WORDS,
+        known_names,
+        model_words,
+    )
+
+    outer = value.replace(nick, " ").split()
+    return not any(
+        w.strip('"“”«»').lower() in ORG_WORDS
+        or (w.lower() in model_words() and fold(w) not in known_names())
+        for w in outer
+        if w.strip('"“”«»')
+    )
+
+
+def _caps_name(label: str, value: str) -> bool:
+    """Tell a field's value in capitals that opens with a given name.
+
+    A heading or a code in capitals ("Status: ON HOLD", "Plan: GOLD PLUS")
+    opens with no given name a Faker locale lists, or names a firm.
+    """
+    from anonygraph.cues.places import fold, gazetteer
+    from anonygraph.identifiers.not_persons import PLACE_AND_BODY_LABELS
+    from anonygraph.identifiers.recognizers.name_checks import ORG_WORDS, given_names
+
+    words = value.split()
+    return (
+        not PLACE_AND_BODY_LABELS.match(label.strip())
+        and fold(words[0]) in given_names()
+        and not any(w.lower() in ORG_WORDS for w in words)
+        and gazetteer().get(fold(value)) is None
+    )
 
 
 def _script_names(text: str) -> list[tuple[int, int]]:

@@ -13,6 +13,12 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
+HONORIFICS = (
+    r"(?:(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Frau|Herr|Sr|Sra|Srta|Mme|Mlle|Dott|Dra|Mevr|Dhr)"
+    r"\.?|M\.|Madame|Monsieur|Señora|Señor|Signora|Signor)"
+)
+"""Titles kept with the name they precede."""
+
 PARTICLES = frozenset(
     "de da das do dos di del della van von der den ter ten la le du mac mc bin "
     "binti bint al el ibn ap y e zu wa".split()
@@ -315,7 +321,8 @@ def looks_like_name(value: str) -> bool:
         return False
     if any(w.strip(".,").lower() in ORG_WORDS for w in words):
         return False
-    return not any(w.isupper() and len(w) > 1 for w in words)
+    # An initial ("Sri K. Raman") is a capital and its stop, no code.
+    return not any(w.isupper() and len(w.rstrip(".")) > 1 for w in words)
 
 
 @lru_cache(maxsize=1)
@@ -446,3 +453,30 @@ def common_words_only(value: str) -> bool:
     return len(words) >= 2 and all(
         w.lower() in model_words() and fold(w) not in known_names() for w in words
     )
+
+
+@lru_cache(maxsize=1)
+def titles() -> frozenset[str]:
+    """Return the titles written before a name, lowercased, without a stop.
+
+    Faker's person prefixes of every locale ("Dr", "Frau", "Sra", "Bwana")
+    and the honorifics the cue recognizer keeps with a name ("Mme").
+    """
+    listed = _faker_names(
+        "prefixes", "prefixes_male", "prefixes_female", "prefixes_nonbinary"
+    )
+    found = {t.rstrip(".") for t in listed if " " not in t}
+    found |= {w.lower() for w in re.findall(r"[^\W\d_]+", HONORIFICS)}
+    return frozenset(found)
+
+
+def title_word_length(value: str) -> int:
+    """Return the length of a listed title and its space opening a longer name.
+
+    "Mme SANOU Mariam": the title goes with no name list's word; a value
+    of two words keeps its first ("Don Carlos" may be a given name).
+    """
+    words = value.split()
+    if len(words) < 3 or words[0].rstrip(".").lower() not in titles():
+        return 0
+    return len(value) - len(value[len(words[0]) :].lstrip())

@@ -22,6 +22,7 @@ from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
 from anonygraph.identifiers.recognizers.honorifics import vocative_end
 from anonygraph.identifiers.recognizers.name_checks import (
     ENGLISH_SHARE,
+    HONORIFICS,
     ORG_WORDS,
     PARTICLES,
     common_word_opening,
@@ -42,14 +43,12 @@ from anonygraph.identifiers.recognizers.name_checks import (
     token_starting_at,
     uncased_unknown,
 )
+from anonygraph.identifiers.recognizers.name_slots import (
+    in_person_slot,
+    word_in_person_slot,
+)
 from anonygraph.identifiers.recognizers.place_roles import placed_by_structure
 from anonygraph.tools import kept_patterns
-
-HONORIFICS = (
-    r"(?:(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Frau|Herr|Sr|Sra|Srta|Mme|Mlle|Dott|Dra|Mevr|Dhr)"
-    r"\.?|M\.|Madame|Monsieur|Señora|Señor|Signora|Signor)"
-)
-"""Titles kept with the name they precede."""
 
 WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
 CAPITAL = r"[A-ZÀ-Þ][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
@@ -150,7 +149,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         # Spanish "soy" (I am) before a capitalized name only: "soy milk".
         ("self_es", r"(?i:\bsoy[ \t]+)" + NAME, 0.9),
         ("tell", r"(?i:\b(?:tell|ask|text|ping|message)[ \t]+)" + NAME, 0.9),
-        ("label", LABEL + NAME, 0.9),
+        ("label", LABEL + "(?=" + NAME + ")", 0.9),  # "for Karim's cousin Yusra"
         ("header", HEADER + NAME, 0.9),
         # "t.n.v. S. de Vries", "c/o Ana Lima": on behalf of, in care of.
         ("behalf", r"(?i:(?<!\w)(?:t\.[an]\.v\.|c/o)[ \t]*)" + NAME, 0.9),
@@ -444,9 +443,9 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 start -= 1
             while end < len(text) and (text[end].isalnum() or text[end] in "-'’"):
                 end += 1
-            # A run of spaces or a tab parts a form's fields ("Owner: Ana
-            # Lima   Co-owner: …"): the name ends before it.
-            if gap := re.search(r"[ ]{2,}|\t", text[start:end]):
+            # A run of spaces, a tab or a line's end parts a form's fields
+            # ("Owner: Ana Lima   Co-owner: …"): the name ends before it.
+            if gap := re.search(r"[ ]{2,}|\t|\n", text[start:end]):
                 end = start + gap.start()
             # The model may take the greeting with the name ("Hallo Frau
             # Brinkmann"): the greeting stays in the text.
@@ -487,9 +486,12 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             if " " not in value and imperative(nlp_artifacts.tokens, start):
                 continue
             # "Description", "Impressed": one capitalized word the tagger
-            # does not read as a proper noun is a word, not a name.
+            # does not read as a proper noun is a word, not a name, unless
+            # it stands in a field's or a list's slot ("Excused: Lwazi").
+            slot = " " not in value and word_in_person_slot(text, start, end)
             if " " not in value and _common_word(nlp_artifacts.tokens, start):
-                continue
+                if not slot:
+                    continue
             # "Salary will be credited": a word capitalized as its sentence's first.
             if common_word_opening(nlp_artifacts.tokens, start, value):
                 continue
@@ -521,11 +523,14 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
                 continue
             # The English model reads capitalized nouns of other languages
             # ("Daten", "Placa") as names; there only a full name counts.
+            # A field's value or a list's item counts alone ("Agent : Ndikumana").
             if not english and (words_found < 2 or foreign_stop_word(value)):
-                continue
+                if not slot:
+                    continue
             # In a script without capitals ("محادثة دعم", "سوار ذهب") the
-            # model has no case to go by: a name Faker lists must open it.
-            if uncased_unknown(value):
+            # model has no case to go by: a name Faker lists must open it,
+            # or the line must put it in a person's slot ("Owner: …").
+            if uncased_unknown(value) and not in_person_slot(text, start, end):
                 continue
             result.start, result.end = start, end
             kept.append(result)
