@@ -382,11 +382,9 @@ def _without_topics(text: str, found: list[Identifier]) -> list[Identifier]:
     cued = [(i.start, i.end) for i in found if i.recognizer != SPACY]
 
     def uncued(i: Identifier) -> bool:  # a field's value is no topic either
-        return (
-            i.recognizer == SPACY
-            and not any(s <= i.start and i.end <= e for s, e in cued)
-            and not listed_name_in_slot(text, i.start, i.end)
-        )
+        if i.recognizer != SPACY or any(s <= i.start <= i.end <= e for s, e in cued):
+            return False
+        return not listed_name_in_slot(text, i.start, i.end)
 
     from anonygraph.identifiers.recognizers.name_checks import PARTICLES
 
@@ -465,9 +463,9 @@ def _case_forms(cued: set[str], words: set[str]) -> set[str]:
     """
     from anonygraph.identifiers.recognizers.name_checks import model_words
 
-    lower = {w.lower() for w in cued if not w.islower()}
-    upper = {w.upper() for w in words if len(w) >= 4 and not w.isupper()}
-    return {w for w in lower | upper if w.lower() not in model_words()}
+    forms = {w.lower() for w in cued if not w.islower()}
+    forms |= {w.upper() for w in words if len(w) >= 4 and not w.isupper()}
+    return {w for w in forms if w.lower() not in model_words()}
 
 
 _CAPITALS = "A-ZÀ-ÞА-ЯЁІЇЄҐЂЈЉЊЋЏΑ-Ω"

@@ -47,6 +47,10 @@ SLOTS = [
     ("We met Anna Ivanova (Anna) at noon.", "Anna", False),
     ("2. Ostojić Vuk said he would come", "Ostojić Vuk", False),
     ("Note that Keiko Hanazawa called.", "Keiko Hanazawa", False),
+    # An earlier item with a lowercase word is an address's part: the list
+    # is an address, its last item a town.
+    ("Tenant: Ama Boateng, Asafo estate, Kumasi", "Kumasi", False),
+    ("Present: Ana de Souza, Kofi.", "Kofi", True),
 ]
 
 

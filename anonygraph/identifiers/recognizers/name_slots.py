@@ -16,7 +16,7 @@ none.
 from __future__ import annotations
 
 from anonygraph.identifiers.recognizers.form_names import NOT_A_PERSON_LABEL
-from anonygraph.identifiers.recognizers.name_checks import titles
+from anonygraph.identifiers.recognizers.name_checks import PARTICLES, titles
 from anonygraph.tools import kept_patterns
 
 FIELD_VALUE_END = kept_patterns.compile(
@@ -36,6 +36,12 @@ LABELLED_BEFORE = kept_patterns.compile(
 """A label and its colon before a find, on the find's line: a title may
 stand between ("Secrétaire : Mme …"), and items of the value's list before
 it, each a run of words with its bracket of details ("Excused: Thandeka (sick), …")."""
+
+BRACKETED = kept_patterns.compile(r"[(（][^()（）\n]*[)）]")
+"""An item's bracket of details ("Thandeka (sick)")."""
+
+LOWER_WORD = kept_patterns.compile(r"(?<![\w'’-])[a-z][\w'’-]*")
+"""A word in lowercase; no name's word unless it is a particle ("de")."""
 
 LINE_CLOSE = kept_patterns.compile(r"[ \t]*(?:$|\n|[(（])")
 """A field's value closing its line, or a bracket of its details after it."""
@@ -70,6 +76,13 @@ def labelled_value(text: str, start: int, end: int) -> bool:
         return False
     title = before.group("title").strip().rstrip(".").lower()
     if title and title not in titles():
+        return False
+    # "Applicant: Sefo Tuilagi, Malifa village, Upolu": an earlier item
+    # with a lowercase word ("village", "rue") is an address's part, and the
+    # list is an address, not a list of names.
+    items = BRACKETED.sub("", before.group("items")).split(",")
+    lower = (w.group() for item in items for w in LOWER_WORD.finditer(item))
+    if any(word not in PARTICLES for word in lower):
         return False
     return not NOT_A_PERSON_LABEL.search(before.group("label"))
 
