@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult
 
+from anonygraph.identifiers.recognizers.needs import could_match
 from anonygraph.tools import kept_patterns
 
 
@@ -48,6 +49,8 @@ class CuedPatternRecognizer(EntityRecognizer):
         """Return one result per validated match of any pattern."""
         results: list[RecognizerResult] = []
         for name, pattern, score in self.compiled:
+            if not could_match(pattern, text):
+                continue  # a text without what every match holds: no match to find
             for match in pattern.finditer(text):
                 span = self.span(match, text, nlp_artifacts)
                 if span is None:
