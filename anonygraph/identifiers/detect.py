@@ -544,11 +544,12 @@ def _given_names_before(text: str, start: int) -> int:
     from anonygraph.identifiers.recognizers.names import LABEL
 
     for _ in range(3):
+        # No pattern below takes a line break: search the name's line only.
+        line = text.rfind("\n", 0, max(start - 1, 0)) + 1
         # "O. Le Goff": an initial or a particle of the name comes with it.
-        joined = re.search(
-            r"(?<![\w'’.-])([A-ZÀ-Þ]\.|(?i:" + "|".join(PARTICLES) + r")) $",
-            text[:start],
-        )
+        joined = re.compile(
+            r"(?<![\w'’.-])([A-ZÀ-Þ]\.|(?i:" + "|".join(PARTICLES) + r")) $"
+        ).search(text, line, start)
         if (
             joined
             and re.match(r"[A-ZÀ-Þ]", text[start : start + 1])
@@ -567,12 +568,14 @@ def _given_names_before(text: str, start: int) -> int:
             continue
         # "Eustace 'Bunny' Forbes": a quoted nickname between a given name
         # and the surname is the same person's.
-        nick = _NICKNAME.search(text[:start])
+        nick = _NICKNAME.search(text, line, start)
         if nick and nick.group(1).lower() not in not_names():
             start = nick.start(2)
             continue
         # "Jean-Pierre", "Jun-jun": a hyphenated given name is one word.
-        m = re.search(rf"(?<![\w'’.-])({_TITLE_CASE}(?:-[^\W\d_]+)*) $", text[:start])
+        m = re.compile(rf"(?<![\w'’.-])({_TITLE_CASE}(?:-[^\W\d_]+)*) $").search(
+            text, line, start
+        )
         if (
             m is None
             or m.group(1).lower() in not_names() | _TITLES

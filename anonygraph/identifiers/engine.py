@@ -126,11 +126,24 @@ class SharedArtifacts(NlpArtifacts):
         self._indices: list[int] | None = None
         self._keywords: list[str] | None = None
 
+    def _read_tokens(self) -> None:
+        """Read each token's lemma (or lowercased word) and offset, in one pass."""
+        lemmas: list[str] = []
+        indices: list[int] = []
+        for token in self.tokens:
+            lemmas.append(token.lemma_ or token.lower_)
+            indices.append(token.idx)
+        if self._lemmas is None:
+            self._lemmas = lemmas
+        if self._indices is None:
+            self._indices = indices
+
     @property
     def lemmas(self) -> list[str]:
         """Return each token's lemma, or its lowercased word where none."""
         if self._lemmas is None:
-            self._lemmas = [t.lemma_ or t.lower_ for t in self.tokens]
+            self._read_tokens()
+        assert self._lemmas is not None
         return self._lemmas
 
     @lemmas.setter
@@ -141,7 +154,8 @@ class SharedArtifacts(NlpArtifacts):
     def tokens_indices(self) -> list[int]:
         """Return each token's offset in the text."""
         if self._indices is None:
-            self._indices = [t.idx for t in self.tokens]
+            self._read_tokens()
+        assert self._indices is not None
         return self._indices
 
     @tokens_indices.setter

@@ -105,7 +105,7 @@ class Needs:
         """Tell whether a text with these facts may hold a match."""
         if found.digit_run < self.digits:
             return False
-        return self.strings is None or any(s in found.folded for s in self.strings)
+        return self.strings is None or any(map(found.folded.__contains__, self.strings))
 
 
 @dataclass(frozen=True)
