@@ -13,6 +13,7 @@ that have context words.
 from __future__ import annotations
 
 import threading
+from bisect import bisect_right
 from collections import defaultdict
 from functools import lru_cache
 from typing import Any
@@ -213,6 +214,23 @@ class ContextWordEnhancer(LemmaContextAwareEnhancer):
         for i, result in zip(chosen, enhanced, strict=True):
             results[i] = result
         return results
+
+    @staticmethod
+    def _find_index_of_match_token(
+        word: str, start: int, tokens: Any, tokens_indices: list[int]
+    ) -> int:
+        """Return the index of the first token that ends after ``start``.
+
+        Presidio walks the tokens from the first; their offsets are sorted
+        and they do not overlap, so it is the last token to start at or
+        before ``start`` where that one reaches past it, else the next one.
+        """
+        at = bisect_right(tokens_indices, start) - 1
+        if at >= 0 and tokens_indices[at] + len(tokens[at]) > start:
+            return at
+        if at + 1 < len(tokens_indices):
+            return at + 1
+        raise ValueError(f"Did not find word '{word}' in the list of tokens")
 
 
 _ID_KEY = RecognizerResult.RECOGNIZER_IDENTIFIER_KEY

@@ -128,13 +128,21 @@ _UNKNOWN = _Node(None, None, None, 0)
 _EMPTY = _Node(frozenset({""}), None, 0, 0)
 
 
-@lru_cache(maxsize=1024)
+_READ: dict[int, tuple[re.Pattern[str], Needs]] = {}
+"""Each pattern's needs by its id (a pattern's own hash reads its whole code);
+the pattern is kept with them, so its id is not reused."""
+
+
 def needs_of(pattern: re.Pattern[str]) -> Needs:
     """Read a compiled pattern's necessary conditions (once per pattern)."""
+    known = _READ.get(id(pattern))
+    if known is not None:
+        return known[1]
     tree = _parser.parse(pattern.pattern, pattern.flags)
     node = _sequence(list(tree.data))
-    strings = _better(node.needs, _usable(node.exact))
-    return Needs(strings=strings, digits=node.run)
+    needs = Needs(strings=_better(node.needs, _usable(node.exact)), digits=node.run)
+    _READ[id(pattern)] = (pattern, needs)
+    return needs
 
 
 def could_match(pattern: re.Pattern[str], text: str) -> bool:

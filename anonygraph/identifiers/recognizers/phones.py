@@ -200,8 +200,10 @@ BETWEEN_ORG_AND_NUMBER = kept_patterns.compile(
 
 
 def _organizations(nlp_artifacts: Any) -> list[Any]:
-    """Return the parse's organization entities (spaCy builds ``doc.ents`` anew
-    at each read: once per text, not once per number)."""
+    """Return the parse's organization entities, read once per text.
+
+    spaCy builds ``doc.ents`` anew at each read: not once per number.
+    """
     doc = getattr(nlp_artifacts, "tokens", None)
     return [ent for ent in getattr(doc, "ents", ()) or () if ent.label_ == "ORG"]
 
@@ -269,6 +271,8 @@ def _check(match: re.Match[str], text: str) -> str | None:
         or ORG_CUE.search(prior)
         or ORG_AFTER.match(text[end : end + 30])
         or _on_desk_line(text, start)
+        # A label that refuses even a valid number refuses any: no parse.
+        or not _label_allows(text, start, value, "valid")
     ):
         return None
     verdict = _verdict(value)
