@@ -26,7 +26,7 @@ from anonygraph.identifiers.person_spans import (
 from anonygraph.identifiers.public_figures import drop_public_figures
 from anonygraph.identifiers.recognizers.base import iban_valid, luhn_valid
 from anonygraph.identifiers.recognizers.name_checks import names_no_one
-from anonygraph.identifiers.recognizers.needs import could_match
+from anonygraph.identifiers.recognizers.needs import Screen
 from anonygraph.tools import kept_patterns
 
 PLACEHOLDER = kept_patterns.compile(r"\[(?:[A-Z]+_)*[A-Z]+(?:_\d+)?\]")
@@ -508,16 +508,16 @@ def _other_names_after(text: str, end: int) -> int:
 
 
 @lru_cache(maxsize=1)
-def _cue_patterns() -> tuple[re.Pattern[str], ...]:
+def _cue_patterns() -> Screen:
     from anonygraph.identifiers.recognizers.names import ContextNameRecognizer
 
-    return tuple(pattern for _, pattern, _ in ContextNameRecognizer().compiled)
+    return Screen(pattern for _, pattern, _ in ContextNameRecognizer().compiled)
 
 
 def _cue_word(text: str, word_start: int, name_start: int) -> bool:
     """Tell a word that is a name cue for the name after it ("Ask", "Dear")."""
     window = max(0, word_start - 40)
-    for pattern in filter(lambda p: could_match(p, text), _cue_patterns()):
+    for pattern in _cue_patterns().live(text):
         for m in pattern.finditer(text, window, name_start + 1):
             if m.start() <= word_start and m.start("v") == name_start:
                 return True

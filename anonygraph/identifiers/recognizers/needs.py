@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import _sre
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from re import _casefix, _parser  # type: ignore[attr-defined]
@@ -140,7 +141,13 @@ def needs_of(pattern: re.Pattern[str]) -> Needs:
         return known[1]
     tree = _parser.parse(pattern.pattern, pattern.flags)
     node = _sequence(list(tree.data))
-    needs = Needs(strings=_better(node.needs, _usable(node.exact)), digits=node.run)
+    strings = _better(node.needs, _usable(node.exact))
+    if strings is not None:
+        # A string that holds another of the set adds nothing to "one of".
+        strings = frozenset(
+            s for s in strings if not any(o != s and o in s for o in strings)
+        )
+    needs = Needs(strings=strings, digits=node.run)
     _READ[id(pattern)] = (pattern, needs)
     return needs
 
@@ -148,6 +155,28 @@ def needs_of(pattern: re.Pattern[str]) -> Needs:
 def could_match(pattern: re.Pattern[str], text: str) -> bool:
     """Tell whether ``pattern`` may match in ``text`` (False: it cannot)."""
     return needs_of(pattern).met_by(facts(text))
+
+
+class Screen:
+    """Patterns asked of many windows of one text: those that may match it.
+
+    The answer for the last text asked is kept (one entry, replaced whole, so
+    threads that share a screen never read half of one).
+    """
+
+    def __init__(self, patterns: Iterable[re.Pattern[str]]) -> None:
+        """Keep the patterns, in their order."""
+        self.patterns = tuple(patterns)
+        self._last: tuple[str, tuple[re.Pattern[str], ...]] | None = None
+
+    def live(self, text: str) -> tuple[re.Pattern[str], ...]:
+        """Return the patterns that may match in ``text``, in their order."""
+        last = self._last
+        if last is None or last[0] != text:
+            found = facts(text)
+            last = (text, tuple(p for p in self.patterns if needs_of(p).met_by(found)))
+            self._last = last
+        return last[1]
 
 
 def _usable(strings: frozenset[str] | None) -> frozenset[str] | None:
