@@ -18,6 +18,7 @@ from anonygraph.identifiers.identifier import Identifier
 from anonygraph.identifiers.kinds import KINDS, kind_of
 from anonygraph.identifiers.not_persons import drop_non_persons
 from anonygraph.identifiers.org_contacts import keep_org_contacts
+from anonygraph.identifiers.other_scripts import names_in_other_scripts
 from anonygraph.identifiers.person_rows import person_rows
 from anonygraph.identifiers.person_spans import (
     chat_speakers,
@@ -28,6 +29,7 @@ from anonygraph.identifiers.public_figures import drop_public_figures
 from anonygraph.identifiers.recognizers.base import iban_valid, luhn_valid
 from anonygraph.identifiers.recognizers.name_checks import names_no_one
 from anonygraph.identifiers.recognizers.name_slots import listed_name_in_slot
+from anonygraph.identifiers.recognizers.needs import Screen
 from anonygraph.tools import kept_patterns
 
 PLACEHOLDER = kept_patterns.compile(r"\[(?:[A-Z]+_)*[A-Z]+(?:_\d+)?\]")
@@ -142,7 +144,7 @@ def _find(
             chosen = _non_overlapping(
                 chosen + name_mentions(text, names, taken, lowercase_from=cued)
             )
-        chosen = _non_overlapping(chosen + _names_in_other_scripts(text, chosen))
+        chosen = _non_overlapping(chosen + names_in_other_scripts(text, chosen))
         chosen = _joined_persons(text, chosen)
     # An organization's own line is no one's: it neither stays a find nor
     # ties a date beside it to a person.
@@ -174,55 +176,6 @@ def _joined_persons(text: str, found: list[Identifier]) -> list[Identifier]:
             continue
         joined.append(ident)
     return joined
-
-
-NATIVE_SCRIPT = kept_patterns.compile(
-    r"[ \t]*[(（](?P<v>[^\x00-\u024f()（）\n](?:[^\x00-\u024f()（）\n]| ){0,29}?)[)）]"
-)
-"""A parenthesis of letters outside the Latin script ("(田中 由紀)")."""
-
-
-LATIN_SPELLING = kept_patterns.compile(
-    r"[ \t]*[(（](?P<v>[A-ZÀ-ÞĀ-Ž][^\W\d_]+(?:[ -][A-ZÀ-ÞĀ-Ž][^\W\d_]+){1,3})[)）]"
-)
-"""A parenthesis of two to four capitalized Latin words ("(Olzhas Bekov)")."""
-
-
-def _names_in_other_scripts(text: str, found: list[Identifier]) -> list[Identifier]:
-    """Find a name written again in another script, in brackets right after it.
-
-    "Yuki Tanaka (田中 由紀)", "Dmitri Volkov (Дмитрий Волков)": the bracket
-    holds the same person's name in letters outside the Latin script; "Олжас
-    (Olzhas Bekov)": a name outside it, then its Latin spelling (two words
-    or more of a name's shape).
-    """
-    from anonygraph.identifiers.recognizers.form_names import name_shaped
-
-    extra: list[Identifier] = []
-    for ident in found:
-        if ident.kind != "PERSON":
-            continue
-        # "Олжас (Olzhas Bekov)", "ተስፋይ ገብረመድህን (Tesfay Gebremedhin)": a
-        # name outside the Latin script, then its spelling in Latin letters.
-        latin = LATIN_SPELLING.match(text, ident.end)
-        if (
-            latin
-            and any(c.isalpha() and ord(c) > 0x24F for c in ident.text)
-            and name_shaped(latin.group("v"))
-        ):
-            start, end = latin.span("v")
-            extra.append(
-                Identifier("PERSON", start, end, latin.group("v"), 0.6, "NameMention")
-            )
-            continue
-        m = NATIVE_SCRIPT.match(text, ident.end)
-        # Two letters at least: "（父）" after a name says whose father it is.
-        if m and sum(c.isalpha() for c in m.group("v")) >= 2:
-            start, end = m.span("v")
-            extra.append(
-                Identifier("PERSON", start, end, m.group("v"), 0.6, "NameMention")
-            )
-    return extra
 
 
 JOINERS = "-./_@+"
@@ -511,16 +464,16 @@ def _other_names_after(text: str, end: int) -> int:
 
 
 @lru_cache(maxsize=1)
-def _cue_patterns() -> tuple[re.Pattern[str], ...]:
+def _cue_patterns() -> Screen:
     from anonygraph.identifiers.recognizers.names import ContextNameRecognizer
 
-    return tuple(pattern for _, pattern, _ in ContextNameRecognizer().compiled)
+    return Screen(pattern for _, pattern, _ in ContextNameRecognizer().compiled)
 
 
 def _cue_word(text: str, word_start: int, name_start: int) -> bool:
     """Tell a word that is a name cue for the name after it ("Ask", "Dear")."""
     window = max(0, word_start - 40)
-    for pattern in _cue_patterns():
+    for pattern in _cue_patterns().live(text):
         for m in pattern.finditer(text, window, name_start + 1):
             if m.start() <= word_start and m.start("v") == name_start:
                 return True
@@ -548,11 +501,12 @@ def _given_names_before(text: str, start: int) -> int:
     from anonygraph.identifiers.recognizers.names import LABEL
 
     for _ in range(3):
+        # No pattern below takes a line break: search the name's line only.
+        line = text.rfind("\n", 0, max(start - 1, 0)) + 1
         # "O. Le Goff": an initial or a particle of the name comes with it.
-        joined = re.search(
-            r"(?<![\w'’.-])([A-ZÀ-Þ]\.|(?i:" + "|".join(PARTICLES) + r")) $",
-            text[:start],
-        )
+        joined = re.compile(
+            r"(?<![\w'’.-])([A-ZÀ-Þ]\.|(?i:" + "|".join(PARTICLES) + r")) $"
+        ).search(text, line, start)
         if (
             joined
             and re.match(r"[A-ZÀ-Þ]", text[start : start + 1])
@@ -571,12 +525,14 @@ def _given_names_before(text: str, start: int) -> int:
             continue
         # "Eustace 'Bunny' Forbes": a quoted nickname between a given name
         # and the surname is the same person's.
-        nick = _NICKNAME.search(text[:start])
+        nick = _NICKNAME.search(text, line, start)
         if nick and nick.group(1).lower() not in not_names():
             start = nick.start(2)
             continue
         # "Jean-Pierre", "Jun-jun": a hyphenated given name is one word.
-        m = re.search(rf"(?<![\w'’.-])({_TITLE_CASE}(?:-[^\W\d_]+)*) $", text[:start])
+        m = re.compile(rf"(?<![\w'’.-])({_TITLE_CASE}(?:-[^\W\d_]+)*) $").search(
+            text, line, start
+        )
         if (
             m is None
             or m.group(1).lower() in not_names() | _TITLES

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult
 
+from anonygraph.identifiers.recognizers.needs import facts, needs_of
 from anonygraph.tools import kept_patterns
 
 
@@ -47,7 +48,10 @@ class CuedPatternRecognizer(EntityRecognizer):
     ) -> list[RecognizerResult]:
         """Return one result per validated match of any pattern."""
         results: list[RecognizerResult] = []
+        found = facts(text)
         for name, pattern, score in self.compiled:
+            if not needs_of(pattern).met_by(found):
+                continue  # a text without what every match holds: no match to find
             for match in pattern.finditer(text):
                 span = self.span(match, text, nlp_artifacts)
                 if span is None:

@@ -26,6 +26,7 @@ from anonygraph.identifiers.recognizers.lookalikes import (
     is_lookalike,
     names_a_thing,
 )
+from anonygraph.identifiers.recognizers.needs import could_match
 from anonygraph.identifiers.recognizers.scheme_checks import (
     baltic_code,
     bg_egn,
@@ -533,6 +534,8 @@ class IdSchemeRecognizer(CuedPatternRecognizer):
             label = self.anywhere.get(name)
             if label is not None and not label.search(windows):
                 continue
+            if not could_match(pattern, text):
+                continue  # e.g. fewer digits in a row than the shape holds
             for match in pattern.finditer(text):
                 start, end = match.span("v")
                 score = self._score(scheme, match.group("v"), text, start, end)

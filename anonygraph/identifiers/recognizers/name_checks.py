@@ -277,8 +277,13 @@ ENGLISH_SHARE = 0.25
 
 def english_share(doc: Any) -> float:
     """Return the share of a parse's words that are English stop words."""
-    words = [t for t in doc if t.is_alpha]
-    return sum(t.is_stop for t in words) / len(words) if words else 1.0
+    from spacy.attrs import IS_ALPHA, IS_STOP
+
+    # Read as arrays: a walk over the tokens builds an object per token.
+    flags = doc.to_array([IS_ALPHA, IS_STOP])
+    words = int(flags[:, 0].sum()) if len(doc) else 0
+    stops = int((flags[:, 0] & flags[:, 1]).sum()) if len(doc) else 0
+    return stops / words if words else 1.0
 
 
 @lru_cache(maxsize=1)

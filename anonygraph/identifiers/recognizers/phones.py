@@ -154,9 +154,12 @@ class PhoneNumberRecognizer(CuedPatternRecognizer):
     ) -> list[RecognizerResult]:
         """Return one result per phone number, scored by how sure the parse is."""
         results: list[RecognizerResult] = []
+        organizations: list[Any] | None = None  # the parse's, read at the first number
         for name, pattern, score in self.compiled:
             for match in pattern.finditer(text):
-                if _after_organization(nlp_artifacts, text, match.start()):
+                if organizations is None:
+                    organizations = _organizations(nlp_artifacts)
+                if _after_organization(organizations, text, match.start()):
                     continue
                 verdict = _check(match, text)
                 if verdict is not None:
@@ -196,7 +199,16 @@ BETWEEN_ORG_AND_NUMBER = kept_patterns.compile(
 """What may stand between an organization's name and its number."""
 
 
-def _after_organization(nlp_artifacts: Any, text: str, start: int) -> bool:
+def _organizations(nlp_artifacts: Any) -> list[Any]:
+    """Return the parse's organization entities, read once per text.
+
+    spaCy builds ``doc.ents`` anew at each read: not once per number.
+    """
+    doc = getattr(nlp_artifacts, "tokens", None)
+    return [ent for ent in getattr(doc, "ents", ()) or () if ent.label_ == "ORG"]
+
+
+def _after_organization(organizations: list[Any], text: str, start: int) -> bool:
     """Tell a number that follows an organization's name as its line.
 
     "Follow-up at Riverside Family Medicine, (206) 555-0155": the parse's
@@ -206,9 +218,8 @@ def _after_organization(nlp_artifacts: Any, text: str, start: int) -> bool:
     """
     from anonygraph.identifiers.recognizers.name_checks import ORG_WORDS
 
-    doc = getattr(nlp_artifacts, "tokens", None)
-    for ent in getattr(doc, "ents", ()) or ():
-        if ent.label_ != "ORG" or not 0 <= start - ent.end_char <= 20:
+    for ent in organizations:
+        if not 0 <= start - ent.end_char <= 20:
             continue
         if titled(text, ent.start_char):
             continue  # "Votre agent: Mme Anouk Reuter, +352 …": a person's line
@@ -260,6 +271,8 @@ def _check(match: re.Match[str], text: str) -> str | None:
         or ORG_CUE.search(prior)
         or ORG_AFTER.match(text[end : end + 30])
         or _on_desk_line(text, start)
+        # A label that refuses even a valid number refuses any: no parse.
+        or not _label_allows(text, start, value, "valid")
     ):
         return None
     verdict = _verdict(value)
