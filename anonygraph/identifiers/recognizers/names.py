@@ -48,6 +48,7 @@ from anonygraph.identifiers.recognizers.name_slots import (
     word_in_person_slot,
 )
 from anonygraph.identifiers.recognizers.place_roles import placed_by_structure
+from anonygraph.identifiers.recognizers.prose_roles import no_one_by_role
 from anonygraph.tools import kept_patterns
 
 WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
@@ -513,6 +514,10 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             # "wedding after Navratri", "papa was with Amul dairy", "nurses
             # at Noble's": where the sentence puts a place, an event or a firm.
             if placed_by_structure(nlp_artifacts.tokens, text, start, end):
+                continue
+            # "a Shimano hub", "in Giorgoba we cook", "born down Southend":
+            # a role in the parse that only a thing takes.
+            if " " not in value and no_one_by_role(nlp_artifacts.tokens, text, start):
                 continue
             # "Hubby is away", "Mammy vex": a relation word used as a name
             # claims no name; a cue ("my mum Rose") finds the name itself.
