@@ -49,6 +49,7 @@ from anonygraph.identifiers.recognizers.name_slots import (
 )
 from anonygraph.identifiers.recognizers.place_roles import placed_by_structure
 from anonygraph.identifiers.recognizers.prose_roles import no_one_by_role
+from anonygraph.identifiers.recognizers.role_names import with_role_names
 from anonygraph.tools import kept_patterns
 
 WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
@@ -543,7 +544,7 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
         for start, end in _agents(nlp_artifacts.tokens):
             if not any(s < end and start < e for s, e in taken):
                 kept.append(self._result(start, end))
-        return kept
+        return with_role_names(kept, nlp_artifacts.tokens, self.id)
 
     def _result(self, start: int, end: int) -> RecognizerResult:
         """Build a PERSON result of this recognizer (read as spaCy's)."""
