@@ -25,6 +25,7 @@ ROLES = [
     ("Lohri time we all go out to the village.", "Lohri", True),
     ("Last night we had dinner with Jessica aunty and her kids.", "Jessica", False),
     ("My cousin Dev's wife cooked for all of us.", "Dev", False),
+    ("We went by Jessica place after church.", "Jessica", False),
     # The object of "in": a place, a season or a thing.
     ("In Kvirikoba we roast a lamb and the whole village eats.", "Kvirikoba", True),
     ("Every year in Mariamoba we bake bread for the neighbours.", "Mariamoba", True),

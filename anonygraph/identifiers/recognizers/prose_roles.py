@@ -6,8 +6,10 @@ maker ("a Shimano hub"), a season ("Naadam time we go"), a town ("born down
 Southend"). The parse still says which role the word plays, and a few roles
 are a thing's, never a person's. A single word counts as no one when:
 
-- it modifies the common noun right after it and that noun is no kind of
-  person ("Shimano hub", "Naadam time"; not "Sharma uncle", "Ava girl");
+- it modifies the common noun right after it, that noun is no kind of
+  person ("Shimano hub", "Naadam time"; not "Sharma uncle", "Ava girl") and
+  no one is given the word (where the possessive ending is dropped, "my son
+  Kevin birthday" names Kevin);
 - it is joined by "and" or "or" to a preposition's object and that object
   stands where a place or an event stands, for the conjunct shares the role
   ("for Meskel and Timkat we go back home");
@@ -69,8 +71,12 @@ def _possessive(token: Any) -> bool:
 
 
 def _modifies_thing(token: Any) -> bool:
-    """Tell a word that modifies the next word, a common noun of no person."""
-    from anonygraph.identifiers.recognizers.name_checks import model_words
+    """Tell a word no one is given that modifies a common noun of no person."""
+    from anonygraph.cues.places import fold
+    from anonygraph.identifiers.recognizers.name_checks import (
+        given_names,
+        model_words,
+    )
 
     doc = token.doc
     if token.dep_ != "compound" or token.i + 1 >= len(doc):
@@ -79,7 +85,9 @@ def _modifies_thing(token: Any) -> bool:
     if head.i != token.head.i or head.pos_ != "NOUN" or not head.text.islower():
         return False
     word = head.text
-    return word in model_words() and word not in _person_nouns()
+    if word not in model_words() or word in _person_nouns():
+        return False
+    return fold(token.text) not in given_names()
 
 
 def _object_of_in(token: Any) -> bool:
