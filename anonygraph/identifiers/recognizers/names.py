@@ -48,6 +48,8 @@ from anonygraph.identifiers.recognizers.name_slots import (
     word_in_person_slot,
 )
 from anonygraph.identifiers.recognizers.place_roles import placed_by_structure
+from anonygraph.identifiers.recognizers.prose_roles import no_one_by_role
+from anonygraph.identifiers.recognizers.role_names import with_role_names
 from anonygraph.tools import kept_patterns
 
 WORD = r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*"
@@ -514,6 +516,10 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
             # at Noble's": where the sentence puts a place, an event or a firm.
             if placed_by_structure(nlp_artifacts.tokens, text, start, end):
                 continue
+            # "a Shimano hub", "in Giorgoba we cook", "born down Southend":
+            # a role in the parse that only a thing takes.
+            if " " not in value and no_one_by_role(nlp_artifacts.tokens, text, start):
+                continue
             # "Hubby is away", "Mammy vex": a relation word used as a name
             # claims no name; a cue ("my mum Rose") finds the name itself.
             if " " not in value and value.lower() in relation_words():
@@ -538,7 +544,7 @@ class FilteredSpacyRecognizer(SpacyRecognizer):
         for start, end in _agents(nlp_artifacts.tokens):
             if not any(s < end and start < e for s, e in taken):
                 kept.append(self._result(start, end))
-        return kept
+        return with_role_names(kept, nlp_artifacts.tokens, self.id)
 
     def _result(self, start: int, end: int) -> RecognizerResult:
         """Build a PERSON result of this recognizer (read as spaCy's)."""

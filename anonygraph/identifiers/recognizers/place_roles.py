@@ -143,7 +143,7 @@ def placed_by_structure(doc: Any, text: str, start: int, end: int) -> bool:
     possessive = POSSESSIVE.match(text, start + len(bare)) is not None
     if not possessive and _before_place_head(token):
         return True
-    return _object_of_place(token, text, start, given=given, possessive=possessive)
+    return object_of_place(token, text, start, given=given, possessive=possessive)
 
 
 APPOSED_PLACE = re.compile(r",[ \t]+(?:in|near|on)[ \t]+[A-ZÀ-Þ]")
@@ -203,7 +203,7 @@ def _before_place_head(token: Any) -> bool:
     return word in PLACE_HEADS
 
 
-def _object_of_place(
+def object_of_place(
     token: Any, text: str, start: int, *, given: bool, possessive: bool
 ) -> bool:
     """Tell a preposition's object that the preposition and its head place."""
