@@ -266,7 +266,7 @@ def _kin_before(token: Any) -> bool:
 
 
 def _clause_of(token: Any) -> list[Any]:
-    """Return the words of the clause ``token`` stands in, without the clauses joined to it.
+    """Return the words of ``token``'s clause, without the clauses joined to it.
 
     "My cousin moved to Leeds, so I spent the weekend there": the author is
     the subject of the second clause, not of the first.
