@@ -69,7 +69,49 @@ def no_places(doc: Any, cues: list[Cue]) -> list[Cue]:
     Street Heating", reads in the parse as "Corner Brook" does: both stay
     placeholders.)
     """
-    return [c for c in cues if c.attribute in PLACE_ATTRIBUTES and _no_place(doc, c)]
+    return [
+        c for c in cues
+        if c.attribute in PLACE_ATTRIBUTES
+        and (_no_place(doc, c) or (c.attribute == "city_country" and _visit(doc, c)))
+    ]  # fmt: skip
+
+
+LENGTH_ARTICLES = frozenset({"a", "an", "the"})
+BE_FORMS = frozenset("be been being is was were am are 's 'm 're".split())
+SHORT_SPANS = frozenset(
+    "night day week weekend fortnight month summer winter spring autumn fall "
+    "holiday holidays break evening afternoon morning hour".split()
+)
+"""Units of time shorter than a year: a stay that long is a visit, not a home."""
+
+
+def _visit(doc: Any, cue: Cue) -> bool:
+    """Tell a place its clause says someone only spent a short time in.
+
+    "Stayed two nights at the inn in Napier", "spent a summer in Salzburg":
+    the verb's object or measure is a span of time shorter than a year, so
+    the place is a visit, and no home of the author's ("spent ten years in
+    Leeds", "been in Leeds a month now" may be).
+    """
+    head = token_at(doc, cue.start)
+    for _ in range(8):
+        if head is None or head.pos_ in CLAUSE_HEADS or head.head.i == head.i:
+            break
+        head = head.head
+    # The pipeline has no lemmatizer: the forms are read as written.
+    if head is None or head.pos_ not in CLAUSE_HEADS or head.lower_ in BE_FORMS:
+        return False
+    return any(
+        c.dep_ in ("dobj", "npadvmod")
+        and (c.lower_ in SHORT_SPANS or c.lower_.removesuffix("s") in SHORT_SPANS)
+        # A length ("two nights", "a summer"), not a time that is now or
+        # then ("these days I do payroll in Stockport", "from home that day").
+        and any(
+            g.dep_ == "nummod" or (g.dep_ == "det" and g.lower_ in LENGTH_ARTICLES)
+            for g in c.children
+        )
+        for c in head.children
+    )
 
 
 def _no_place(doc: Any, cue: Cue) -> bool:
@@ -162,7 +204,7 @@ def _someone_by_title(noun: Any) -> bool:
         noun.pos_ == "NOUN"
         and noun.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj")
         and any(c.dep_ in ("det", "poss") for c in noun.children)
-        and (noun.lower_ in _title_heads() or noun.lemma_.lower() in _title_heads())
+        and noun.lower_ in _title_heads()
     )
 
 

@@ -4,7 +4,8 @@ Classes found on cue held-out 9 to 17's texts with no cue and their traps:
 a noun read as the author's "mine", a dateline the tagger took for a verb
 with its subject left out, an obituary's verbless fragments, a relative
 clause's "who", a person named by their job with a description apposed to
-them, and a relative's clause joined to one of the author's. The phrasings
+them, a relative's clause joined to one of the author's, and a short stay
+somewhere (a visit, no home). The phrasings
 are our own; each class keeps a counter-case where the author's own fact in
 the same shape is still replaced.
 """
@@ -90,6 +91,33 @@ CLASSES = {
             "weekend carrying boxes.",
             "My cousin [PERSON_1] and I just moved to [PLACE], so we spent the "
             "weekend carrying boxes.",
+        ),
+    ],
+    # A stay shorter than a year is a visit; a longer one, or being there now,
+    # may be the author's home.
+    "short stay": [
+        (
+            "Stayed three nights at a guesthouse in Oban: clean rooms, friendly "
+            "owners. Would go back.",
+            "Stayed three nights at a guesthouse in Oban: clean rooms, friendly "
+            "owners. Would go back.",
+        ),
+        (
+            "I live in Whitby and spent the weekend in York with the kids.",
+            "I live in [PLACE] and spent the weekend in York with the kids.",
+        ),
+        (
+            "Been in Leeds a month now and loving it.",
+            "Been in [PLACE] a month now and loving it.",
+        ),
+        (
+            "I spent ten years in Leeds before the move.",
+            "I spent ten years in [PLACE] before the move.",
+        ),
+        # A time that is now is no length: "these days" is where the author is.
+        (
+            "Spent a year abroad once. These days I live in Stockport.",
+            "Spent a year abroad once. These days I live in [PLACE].",
         ),
     ],
 }
