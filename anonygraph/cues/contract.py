@@ -17,7 +17,9 @@ Places:
     "meet Toledo, the collie": `named_as_someone`). A text that never speaks of
     its author (no first-person word, no subject left out, no cue of a trait:
     a timetable, a forecast, a council report, a sentence said of a name)
-    holds no place of the author's (`speaks_of_author`); a trait its clause
+    holds no place of the author's (`speaks_of_author`: "mine" counts only as
+    a pronoun, a one-word heading is no verb, and an obituary's fragments
+    after a clause about its subject are that person's); a trait its clause
     says of a name or of "she" ("Moira Doherty, 63") is no word about the
     author, and a text about no one keeps every word it has.
 Rewrites:

@@ -5,7 +5,11 @@ Nebraska", "His group recorded in Kingston": the place, the job and the age
 belong to the clause's subject, a person who is not the author. Such a span
 is no cue of the author, and rewriting it would change a fact the author
 stated about someone else. A clause with the author as (one of) its subjects,
-or with no subject at all ("Born in Leeds"), stays the author's.
+or with no subject at all ("Born in Leeds"), stays the author's. A relative
+clause's "who" is the noun it hangs on ("his daughter, who trained in Lyon"),
+a subject named by a job owns what is apposed to it ("our guide, a student
+from Tartu"), and a place stayed in for a length shorter than a year ("spent
+a summer in Salzburg") is a visit, no home.
 """
 
 from __future__ import annotations
