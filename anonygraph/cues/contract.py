@@ -17,7 +17,9 @@ Places:
     "meet Toledo, the collie": `named_as_someone`). A text that never speaks of
     its author (no first-person word, no subject left out, no cue of a trait:
     a timetable, a forecast, a council report, a sentence said of a name)
-    holds no place of the author's (`speaks_of_author`); a trait its clause
+    holds no place of the author's (`speaks_of_author`: "mine" counts only as
+    a pronoun, a one-word heading is no verb, and an obituary's fragments
+    after a clause about its subject are that person's); a trait its clause
     says of a name or of "she" ("Moira Doherty, 63") is no word about the
     author, and a text about no one keeps every word it has.
 Rewrites:
@@ -114,8 +116,7 @@ def speaks_of_author(doc: Any, cues: list[Cue]) -> bool:
     of a name ("The Bank of Ghana raised its rate in Accra"), states where a
     bus, the weather or someone else goes, not where its author is.
     """
-    text = doc.text
-    if _FIRST_WORD.search(text):
+    if any(_author_token(t) for t in doc):
         return True
     if not in_english(doc):
         # Words of another language ("Mimi ni msee wa 22", "je live à
@@ -139,6 +140,21 @@ def speaks_of_author(doc: Any, cues: list[Cue]) -> bool:
         and not _of_someone_else(doc, c)
         for c in cues
     )
+
+
+def _author_token(token: Any) -> bool:
+    """Tell a word of the author's, read with its part of speech.
+
+    "mine" and "us" are the author only as pronouns: "the mine museum" and
+    "a US firm" name a pit and a country.
+    """
+    if _FIRST_WORD.fullmatch(token.text) is None:
+        return False
+    return token.lower_ not in _HOMOGRAPHS or token.pos_ == "PRON"
+
+
+_HOMOGRAPHS = frozenset({"mine", "us"})
+"""Words of the author's that are also nouns or names."""
 
 
 def _of_someone_else(doc: Any, cue: Cue) -> bool:
@@ -165,9 +181,33 @@ def _of_someone_else(doc: Any, cue: Cue) -> bool:
                 return subject.pos_ == "NOUN" and _third_person(subject)
             return _third_person(subject)
         if token.head.i == token.i:
-            return False  # no subject up to the root: the author, left out
+            # No subject up to the root: the author left out, unless the text
+            # is about someone else ("She was a teacher. Mother of Ann, 61, a
+            # midwife."): a fragment after it goes on describing them.
+            return _about_third_person(doc, token.sent)
         token = token.head
     return False
+
+
+def _about_third_person(doc: Any, fragment: Any) -> bool:
+    """Tell a text with no word of its author's whose earlier clause is someone's.
+
+    An obituary or a profile names its subject in a clause ("X died", "she
+    was"), and its verbless fragments after it go on with that person; a
+    bio of fragments alone ("Nurse, mum of two, Leeds") is the author's.
+    """
+    if any(t.lower_ in author_words.ANY for t in doc):
+        return False
+    return any(
+        s.end <= fragment.start
+        and any(
+            c.dep_ in ("nsubj", "nsubjpass") and _third_person(c)
+            for t in s
+            if t.pos_ in ("VERB", "AUX")
+            for c in t.children
+        )
+        for s in doc.sents
+    )
 
 
 _THIRD_DETERMINERS = frozenset({"the", "this", "that"})
@@ -210,8 +250,11 @@ def _subjectless(verb: Any) -> bool:
     left out is the author. A verb in the third person ("departs Kitwe at
     06:00") has a subject of its own, left out in a timetable's style.
     """
+    # A word alone ("TROMSØ:", a dateline) is a heading the tagger took for
+    # a verb, not a clause.
     return bool(
         verb.pos_ in ("VERB", "AUX")
+        and any(c.dep_ != "punct" for c in verb.children)
         and verb.tag_ in ("VBD", "VBP", "VBN", "VBG")
         and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children)
     )

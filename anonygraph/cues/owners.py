@@ -5,7 +5,11 @@ Nebraska", "His group recorded in Kingston": the place, the job and the age
 belong to the clause's subject, a person who is not the author. Such a span
 is no cue of the author, and rewriting it would change a fact the author
 stated about someone else. A clause with the author as (one of) its subjects,
-or with no subject at all ("Born in Leeds"), stays the author's.
+or with no subject at all ("Born in Leeds"), stays the author's. A relative
+clause's "who" is the noun it hangs on ("his daughter, who trained in Lyon"),
+a subject named by a job owns what is apposed to it ("our guide, a student
+from Tartu"), and a place stayed in for a length shorter than a year ("spent
+a summer in Salzburg") is a visit, no home.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ author's partner even in "my wife is a nurse", so it is left out)."""
 EMPLOYER_KINDS = frozenset({"organization", "employer"})
 """A relative's employer may still pin the family's city: it stays a cue."""
 OTHER_PRONOUNS = frozenset({"he", "she", "they", "him", "her", "them", "his", "their"})
+RELATIVE_TAGS = frozenset({"WP", "WDT"})
+"""A relative clause's "who" or "that": its subject is the noun it hangs on."""
 CLAUSE_HEADS = frozenset({"VERB", "AUX"})
 PERSON_MARK = kept_patterns.compile(r"PERSON_\d+")
 """The inside of the identifier pass's ``[PERSON_n]``, as the parse splits it."""
@@ -67,7 +73,49 @@ def no_places(doc: Any, cues: list[Cue]) -> list[Cue]:
     Street Heating", reads in the parse as "Corner Brook" does: both stay
     placeholders.)
     """
-    return [c for c in cues if c.attribute in PLACE_ATTRIBUTES and _no_place(doc, c)]
+    return [
+        c for c in cues
+        if c.attribute in PLACE_ATTRIBUTES
+        and (_no_place(doc, c) or (c.attribute == "city_country" and _visit(doc, c)))
+    ]  # fmt: skip
+
+
+LENGTH_ARTICLES = frozenset({"a", "an", "the"})
+BE_FORMS = frozenset("be been being is was were am are 's 'm 're".split())
+SHORT_SPANS = frozenset(
+    "night day week weekend fortnight month summer winter spring autumn fall "
+    "holiday holidays break evening afternoon morning hour".split()
+)
+"""Units of time shorter than a year: a stay that long is a visit, not a home."""
+
+
+def _visit(doc: Any, cue: Cue) -> bool:
+    """Tell a place its clause says someone only spent a short time in.
+
+    "Stayed two nights at the inn in Napier", "spent a summer in Salzburg":
+    the verb's object or measure is a span of time shorter than a year, so
+    the place is a visit, and no home of the author's ("spent ten years in
+    Leeds", "been in Leeds a month now" may be).
+    """
+    head = token_at(doc, cue.start)
+    for _ in range(8):
+        if head is None or head.pos_ in CLAUSE_HEADS or head.head.i == head.i:
+            break
+        head = head.head
+    # The pipeline has no lemmatizer: the forms are read as written.
+    if head is None or head.pos_ not in CLAUSE_HEADS or head.lower_ in BE_FORMS:
+        return False
+    return any(
+        c.dep_ in ("dobj", "npadvmod")
+        and (c.lower_ in SHORT_SPANS or c.lower_.removesuffix("s") in SHORT_SPANS)
+        # A length ("two nights", "a summer"), not a time that is now or
+        # then ("these days I do payroll in Stockport", "from home that day").
+        and any(
+            g.dep_ == "nummod" or (g.dep_ == "det" and g.lower_ in LENGTH_ARTICLES)
+            for g in c.children
+        )
+        for c in head.children
+    )
 
 
 def _no_place(doc: Any, cue: Cue) -> bool:
@@ -116,7 +164,9 @@ def _other_owns(doc: Any, cue: Cue) -> bool:
             for c in current.children
         ):
             return False  # "our 10th anniversary": the author's as well
-        if current.dep_ == "appos" and _other_person(current.head, cue):
+        if current.dep_ == "appos" and (
+            _other_person(current.head, cue) or _someone_by_title(current.head)
+        ):
             return True  # "my uncle, a retired welder": an apposition of him
         if current.pos_ in CLAUSE_HEADS or current.head is current:
             break
@@ -126,6 +176,12 @@ def _other_owns(doc: Any, cue: Cue) -> bool:
     subject = subject_of(current)
     if subject is None and current.dep_ == "acl":
         subject = current.head  # "His group, ..., recorded in": the noun it tells of
+    if (
+        subject is not None
+        and subject.tag_ in RELATIVE_TAGS
+        and current.dep_ == "relcl"
+    ):
+        subject = current.head  # "his daughter, who trained in Lyon": the daughter
     if subject is None or subject.i == token.i:
         return False
     if _includes_author(subject) or _author_in_clause(current):
@@ -137,6 +193,34 @@ def _other_owns(doc: Any, cue: Cue) -> bool:
         c.dep_ == "poss" and (_other_person(c, cue) or c.lower_ in OTHER_PRONOUNS)
         for c in subject.children
     )
+
+
+def _someone_by_title(noun: Any) -> bool:
+    """Tell a noun that names a person by their job, in a clause not the author's.
+
+    "Our waiter, a student from Bratislava, was charming", "the owner, a
+    retired seaman": a subject or object with its determiner or owner, whose
+    word is a job title, is someone the author speaks of; what is apposed to
+    it is theirs. A fragment's head ("Nurse, mum of two, from Leeds") or a
+    complement of the author ("I'm a nurse, a mum from Leeds") is the author.
+    """
+    return bool(
+        noun.pos_ == "NOUN"
+        and noun.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj")
+        and any(c.dep_ in ("det", "poss") for c in noun.children)
+        and noun.lower_ in _title_heads()
+    )
+
+
+@lru_cache(maxsize=1)
+def _title_heads() -> frozenset[str]:
+    """Return the last words of the job titles: the nouns that name a worker.
+
+    "driver" heads "bus driver", "guide" heads "tour guide".
+    """
+    from anonygraph.cues.occupations import titles
+
+    return frozenset(title.rpartition(" ")[2] for title in titles())
 
 
 def _names_other(token: Any, cue: Cue) -> bool:
@@ -196,22 +280,23 @@ def _other_person(token: Any, cue: Cue) -> bool:
                 or (token.dep_ == "compound" and token.head.pos_ == "PROPN")
             )
         )
-        # A name is someone else's unless the sentence is the author's
+        # A name is someone else's unless its clause is the author's
         # ("Myself Karthikeyan, 30 yrs, from Salem" introduces the author).
         # A name spaCy calls a person but the gazetteer holds ("the Perth in
         # the name") is not settled as one.
         or (
             token.ent_type_ == "PERSON"
             and token.pos_ == "PROPN"
-            and not any(t.lower_ in author_words.PERSONS for t in token.sent)
+            and not any(t.lower_ in author_words.PERSONS for t in _clause_of(token))
             and fold(token.text) not in gazetteer()
         )
         # "Uncle [PERSON_1] is a plumber in Leeds": the identifier pass's
-        # person after a kin word, in a sentence not the author's.
+        # person after a kin word, in a clause not the author's ("My cousin
+        # [PERSON_1] moved to X, so I helped": the author is in the next one).
         or (
             PERSON_MARK.fullmatch(token.text) is not None
             and _kin_before(token)
-            and not any(t.lower_ in author_words.PERSONS for t in token.sent)
+            and not any(t.lower_ in author_words.PERSONS for t in _clause_of(token))
         )
     )
 
@@ -224,3 +309,21 @@ def _kin_before(token: Any) -> bool:
     return (
         at >= 0 and RELATIVE_SUBJECT.fullmatch(f"my {token.doc[at].lower_}") is not None
     )
+
+
+def _clause_of(token: Any) -> list[Any]:
+    """Return the words of ``token``'s clause, without the clauses joined to it.
+
+    "My cousin moved to Leeds, so I spent the weekend there": the author is
+    the subject of the second clause, not of the first.
+    """
+    head = token
+    while head.pos_ not in CLAUSE_HEADS and head.head.i != head.i:
+        head = head.head
+    joined = [
+        c for c in head.children
+        if c.dep_ in ("conj", "advcl", "ccomp", "parataxis")
+        and any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children)
+    ]  # fmt: skip
+    skipped = {t.i for c in joined for t in c.subtree}
+    return [t for t in head.subtree if t.i not in skipped]
