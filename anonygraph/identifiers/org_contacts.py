@@ -16,8 +16,15 @@ organization's, not a person's:
   person's name there ("GP: Dr Rhodri Bevan, Taff Vale Surgery 01443 …",
   "the Residential Tenancies Board can be reached on 0818 …").
 
+The clause's organization also owns the site or desk mailbox that follows
+its number ("Info e prenotazioni: 06 …, www.museo…"), and the line it owns
+("the bursar's number is …"); a row of fields parted by "·" or "|" that a
+role mailbox closes is the organization's, as is each contact in it. A
+"person" find that holds an organization's noun names the organization.
+
 The number stays as the author wrote it; a person's number beside their
-name or their own label ("Mobile", "my") is still replaced.
+name or their own label ("Mobile", "my") is still replaced, and a contact
+that spells a word of a person's name found in the text stays a find.
 """
 
 from __future__ import annotations
@@ -47,7 +54,9 @@ PUBLIC = kept_patterns.compile(
 HEADING_LINES = 3
 """Lines a letterhead spans at most: the name and a line or two of contacts."""
 
-BANK_HEADS = kept_patterns.compile(r"(?i)bank|banco|banque|banca|بنك|مصرف|銀行|银行|은행")
+BANK_HEADS = kept_patterns.compile(
+    r"(?i)bank|banco|banque|banca|بنك|مصرف|銀行|银行|은행"
+)
 """Organization nouns that name a bank: a bank's name before an account
 number is where a person keeps it ("Bank: Zanaco, account 0874 …")."""
 
@@ -119,7 +128,10 @@ def keep_org_contacts(text: str, found: list[Identifier]) -> list[Identifier]:
     persons = [i for i in found if i.kind == "PERSON" and not _org_named(i.text)]
     letterhead = _letterhead(text, found)
     name_words = {
-        w for p in persons for w in re.findall(rf"{LETTER}{{3,}}", p.text) if w.istitle()
+        w
+        for p in persons
+        for w in re.findall(rf"{LETTER}{{3,}}", p.text)
+        if w.istitle()
     }
     return [
         i
@@ -318,7 +330,9 @@ def _in_org_clause(
     for m in CLAUSE_END.finditer(text, 0, ident.start):
         clause_start = m.end()
     before = [p.end for p in persons if clause_start <= p.start < ident.start]
-    marks = list(FIELD_MARK.finditer(text, max(before, default=ident.start), ident.start))
+    marks = list(
+        FIELD_MARK.finditer(text, max(before, default=ident.start), ident.start)
+    )
     if marks:
         clause_start = marks[-1].end()
     clause = text[clause_start : ident.start]

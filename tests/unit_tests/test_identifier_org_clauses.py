@@ -1,0 +1,121 @@
+"""An organization's contacts told by the clause or row they stand in.
+
+Each table pairs an organization's line, site, mailbox or address with a
+counter-case where the same shape is a person's and is still replaced.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from anonygraph.identifiers import find_identifiers
+
+
+def found_in(text: str, span: str) -> bool:
+    """Tell whether a find of ``text`` holds ``span``."""
+    return any(span in i.text for i in find_identifiers(text))
+
+
+ORG_CLAUSE_SITES = [
+    # The site or desk mailbox after the organization's name and number.
+    (
+        "Museo Riva - Mostra estiva\nDal 5 giugno al 6 settembre, Sala 3.\n"
+        "Info e prenotazioni: 06 5550 7800, www.museoriva.example.it",
+        "www.museoriva.example.it",
+        False,
+    ),
+    (
+        "Crew list\nVessel: MV Amani Grace · Agent: Pelican Freight Agency, "
+        "+254 20 555 0101, ops@pelicanfreight.example.ke",
+        "ops@pelicanfreight.example.ke",
+        False,
+    ),
+    # A person in the clause makes the mailbox theirs.
+    (
+        "Crew list\nVessel: MV Amani Grace · Agent: Otieno Kamau, "
+        "+254 722 555 010, ops@pelicanfreight.example.ke",
+        "ops@pelicanfreight.example.ke",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), ORG_CLAUSE_SITES)
+def test_when_a_site_follows_an_organization_in_its_clause_then_it_stays(
+    text: str, span: str, expected: bool
+) -> None:
+    assert found_in(text, span) is expected
+
+
+CONTACT_ROWS = [
+    # A row of fields closed by a role mailbox is the organization's.
+    (
+        "Booking confirmed — Kowhai Cowork, Picton\n"
+        "9 Quay Street, Picton 7220 · 03 555 0199 · hello@kowhaicowork.example.nz\n\n"
+        "Member: Aroha Ngata\nDesk: F-12",
+        "9 Quay Street",
+        False,
+    ),
+    # The member's own row, with her own mailbox, stays hers.
+    (
+        "Booking confirmed — Kowhai Cowork, Picton\n\n"
+        "Member: Aroha Ngata\n"
+        "14 Hill Road, Blenheim 7201 · aroha.ngata@mail.example.nz\nDesk: F-12",
+        "14 Hill Road",
+        True,
+    ),
+    # A kept contact may not spell a person's name found in the text.
+    (
+        "Ufficio Anagrafe, Comune di Rocca\n"
+        "Pratica 12 · Via Bertolli 4, Rocca · 0549 555 010 · "
+        "anagrafe@rocca.example.sm\n\n"
+        "Richiedente: Marta Bertolli\nTelefono: 335 555 0142",
+        "Via Bertolli 4",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), CONTACT_ROWS)
+def test_when_a_row_holds_an_organizations_mailbox_then_its_contacts_stay(
+    text: str, span: str, expected: bool
+) -> None:
+    assert found_in(text, span) is expected
+
+
+ORG_NUMBERS = [
+    # "The <organization>'s number", even beside a person's name.
+    (
+        "Tell Uncle Sione the library's number is 676 555 0123 if he asks.",
+        "676 555 0123",
+        False,
+    ),
+    ("The rowing society's number (01632 960 733) rings out.", "01632 960 733", False),
+    (
+        "Permits come from the harbour office 01632 960 734 on weekdays.",
+        "01632 960 734",
+        False,
+    ),
+    # A compound ending in an office's noun, a noun in a script without spaces.
+    ("Anmeldung über das Sportbüro: Tel. 0711 555 0134", "0711 555 0134", False),
+    ("予約：さくら歯科医院（03-5555-0123）", "03-5555-0123", False),
+    # The same shapes given as a person's own line.
+    (
+        "Tell Uncle Sione the nurse's number is 676 555 0123 if he asks.",
+        "676 555 0123",
+        True,
+    ),
+    (
+        "Permits come from Ana Lopes on 01632 960 734 on weekdays.",
+        "01632 960 734",
+        True,
+    ),
+    ("Anmeldung über Frau Ilse Brandt: Tel. 0711 555 0134", "0711 555 0134", True),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), ORG_NUMBERS)
+def test_when_a_number_is_an_organizations_then_it_stays(
+    text: str, span: str, expected: bool
+) -> None:
+    assert found_in(text, span) is expected
