@@ -19,7 +19,9 @@ organization's, not a person's:
 The clause's organization also owns the site or desk mailbox that follows
 its number ("Info e prenotazioni: 06 …, www.museo…"), and the line it owns
 ("the bursar's number is …"); a row of fields parted by "·" or "|" that a
-role mailbox closes is the organization's, as is each contact in it. A
+role mailbox closes is the organization's, as is each contact in it; so is
+a number a sentence of common words offers in the last lines of a text
+whose first line names an organization ("For updates call 876-…"). A
 "person" find that holds an organization's noun names the organization.
 
 The number stays as the author wrote it; a person's number beside their
@@ -152,7 +154,11 @@ def keep_org_contacts(text: str, found: list[Identifier]) -> list[Identifier]:
             )
             or (
                 i.kind in NUMBER_KINDS
-                and (_in_heading(text, i, found) or _in_org_clause(text, i, persons))
+                and (
+                    _in_heading(text, i, found)
+                    or _in_org_clause(text, i, persons)
+                    or _in_footer(text, i, found)
+                )
             )
             # "Info e prenotazioni: 06 …, www.museo…", "Agent: Harbour
             # Agency, +253 …, ops@harbour…": the site or desk mailbox that
@@ -407,6 +413,56 @@ def _contact_row(text: str, ident: Identifier, found: list[Identifier]) -> bool:
 
 NAME_TO_NUMBER = kept_patterns.compile(r"[ \t,:(–-]*(?:(?i:tel|ph|phone)\.?[ \t:]*)?")
 """What stands between an organization's name and its number."""
+
+
+FOOTER_LINES = 2
+"""Last lines of a text that close it as its sender's footer."""
+
+LABEL_ONLY = kept_patterns.compile(r"[ \t]*[^\W\d_][^\n:：]{0,40}[:：][ \t]*")
+"""A field's label alone before a number ("Phone: ", "Guardian: "): the
+record's subject's line, not its sender's."""
+
+
+def _in_footer(text: str, ident: Identifier, found: list[Identifier]) -> bool:
+    """Tell a number a sentence offers in the footer of an organization's text.
+
+    "JAMAICA CONSTABULARY FORCE …" over a report that ends "For updates call
+    876-…", a firm's letter that ends "Veuillez prendre contact au 02 …":
+    the text's first line names an organization, the number stands in its
+    last lines in a sentence of common words, not after a field's label
+    alone ("Phone: …" is the record's person's), and no person's find or
+    own word shares its line.
+    """
+    first_end = text.find("\n")
+    if first_end < 0 or not _names_organization(text[:first_end]):
+        return False
+    lines = [m for m in re.finditer(r"[^\n]+", text) if m.group(0).strip()]
+    footer = lines[-FOOTER_LINES:]
+    line = next((m for m in footer if m.start() <= ident.start < m.end()), None)
+    if line is None or line.start() <= first_end:
+        return False
+    clause_start = line.start()
+    for m in CLAUSE_END.finditer(text, line.start(), ident.start):
+        clause_start = m.end()
+    clause = text[clause_start : ident.start]
+    # Only common words offer it ("For updates call", "Veuillez prendre
+    # contact au"): a name, even one no recognizer found ("ring Tekaai,"),
+    # an uncased script or another number (a routing number) may be a
+    # person's.
+    words = re.findall(rf"{LETTER}+", clause)
+    return not (
+        not words
+        or re.search(r"\d", clause)
+        or not all(w.islower() for w in words[1:])
+        or not words[0][:1].isupper()
+        and not words[0].islower()
+        or LABEL_ONLY.fullmatch(clause)
+        or OWN_NUMBER.search(line.group(0))
+        or any(
+            line.start() <= f.start < line.end() and f.kind not in NUMBER_KINDS
+            for f in found
+        )
+    )
 
 
 def _in_capitals(clause: str, m: re.Match[str]) -> bool:

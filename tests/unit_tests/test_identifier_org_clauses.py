@@ -119,3 +119,34 @@ def test_when_a_number_is_an_organizations_then_it_stays(
     text: str, span: str, expected: bool
 ) -> None:
     assert found_in(text, span) is expected
+
+
+FOOTERS = [
+    # An organization's text that closes by offering its line in a sentence.
+    (
+        "HARBOUR VIEW MEDICAL CENTRE\nPatient: Lena Okafor\nReview booked for 3 May.\n"
+        "For changes please call 01632 960 412.",
+        "01632 960 412",
+        False,
+    ),
+    # The record's person's line after a label, or a name before the number.
+    (
+        "HARBOUR VIEW MEDICAL CENTRE\nPatient: Lena Okafor\nReview booked for 3 May.\n"
+        "Phone: 07700 900 415",
+        "07700 900 415",
+        True,
+    ),
+    (
+        "HARBOUR VIEW MEDICAL CENTRE\nPatient: Lena Okafor\nReview booked for 3 May.\n"
+        "If she is late, ring Tamati, 07700 900 416.",
+        "07700 900 416",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), FOOTERS)
+def test_when_an_organizations_text_ends_offering_its_line_then_it_stays(
+    text: str, span: str, expected: bool
+) -> None:
+    assert found_in(text, span) is expected
