@@ -106,6 +106,22 @@ OWN_NUMBER = kept_patterns.compile(
 """Words by which a writer offers their own number or asks for the reader's
 ("confirm your … account 43917285"), or a person's line."""
 
+WEB_ADDRESS = kept_patterns.compile(
+    r"[^\s@]+@[^\s@]+|(?<![\w.])(?:https?://)?(?:[\w-]+\.)+[^\W\d_]{2,}(?:/\S*)?"
+)
+"""A mailbox or a site: its pieces ("….example.my", "me@…") are no
+writer's own words."""
+
+
+def _offers_own(words: str) -> bool:
+    """Tell words by which a writer offers their own number (`OWN_NUMBER`).
+
+    A mailbox's or a site's pieces do not count: "billing@….example.my"
+    names Malaysia, not the writer.
+    """
+    return OWN_NUMBER.search(WEB_ADDRESS.sub(" ", words)) is not None
+
+
 CLAUSE_END = kept_patterns.compile(r"[.!?][ \t]+(?=[^\W\d_])|;[ \t]|\n")
 """Where the clause a number closes begins: after a sentence's stop or a line
 ("tel. 04 574 …" is an abbreviation's stop)."""
@@ -203,7 +219,7 @@ def _letterhead(text: str, found: list[Identifier]) -> list[tuple[int, int]]:
     start = 0
     for line in text.split("\n")[:HEADING_LINES]:
         end = start + len(line)
-        if not line.strip() or OWN_NUMBER.search(line):
+        if not line.strip() or _offers_own(line):
             break
         if any(start <= p.start <= end for p in persons):
             break
@@ -235,7 +251,7 @@ def _mailbox_line(text: str, ident: Identifier, found: list[Identifier]) -> bool
     line_end = text.find("\n", ident.end)
     line_end = line_end if line_end >= 0 else len(text)
     line = text[line_start:line_end]
-    if OWN_NUMBER.search(line) or any(
+    if _offers_own(line) or any(
         line_start <= f.start < line_end and f.kind not in CONTACT_KINDS for f in found
     ):
         return False
@@ -292,9 +308,9 @@ def _public(text: str, ident: Identifier) -> bool:
     line_start = text.rfind("\n", 0, ident.start) + 1
     label, colon, _ = text[line_start : ident.start].rpartition(":")
     after = re.match(r"[ \t]*\(([^()\n]{1,20})\)", text[ident.end :])
-    return (
-        bool(colon and PUBLIC.search(label)) and not OWN_NUMBER.search(label)
-    ) or bool(after and PUBLIC.search(after.group(1)))
+    return (bool(colon and PUBLIC.search(label)) and not _offers_own(label)) or bool(
+        after and PUBLIC.search(after.group(1))
+    )
 
 
 def _in_heading(text: str, ident: Identifier, found: list[Identifier]) -> bool:
@@ -314,7 +330,7 @@ def _in_heading(text: str, ident: Identifier, found: list[Identifier]) -> bool:
             f.start < first_end and f.kind not in NUMBER_KINDS | HEADING_PLACES
             for f in found
         )
-        and not OWN_NUMBER.search(text[:first_end])
+        and not _offers_own(text[:first_end])
     )
 
 
@@ -342,7 +358,7 @@ def _in_org_clause(
     if marks:
         clause_start = marks[-1].end()
     clause = text[clause_start : ident.start]
-    if OWN_NUMBER.search(clause):
+    if _offers_own(clause):
         return False
     heads = sorted(
         (
@@ -457,7 +473,7 @@ def _in_footer(text: str, ident: Identifier, found: list[Identifier]) -> bool:
         or not words[0][:1].isupper()
         and not words[0].islower()
         or LABEL_ONLY.fullmatch(clause)
-        or OWN_NUMBER.search(line.group(0))
+        or _offers_own(line.group(0))
         or any(
             line.start() <= f.start < line.end() and f.kind not in NUMBER_KINDS
             for f in found

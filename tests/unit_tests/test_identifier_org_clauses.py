@@ -150,3 +150,30 @@ def test_when_an_organizations_text_ends_offering_its_line_then_it_stays(
     text: str, span: str, expected: bool
 ) -> None:
     assert found_in(text, span) is expected
+
+
+WEB_PIECES = [
+    # A country's domain ("….me", "….my") is no writer's "me" or "my".
+    (
+        "INVOICE INV-2026-0412\n"
+        "Kopi Lane Cowork, Level 3, Menara Seri, billing@kopilane.example.my\n"
+        "Bill to: Farah Nadia binti Osman\nTel: +60 12-555 0183",
+        "Level 3, Menara Seri",
+        False,
+    ),
+    # The writer's own word on the line still makes it theirs.
+    (
+        "INVOICE INV-2026-0412\n"
+        "My office: Level 3, Menara Seri, farah@kopilane.example.my\n"
+        "Bill to: Farah Nadia binti Osman\nTel: +60 12-555 0183",
+        "Level 3, Menara Seri",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), WEB_PIECES)
+def test_when_a_domain_spells_an_own_word_then_the_letterhead_still_stands(
+    text: str, span: str, expected: bool
+) -> None:
+    assert found_in(text, span) is expected
