@@ -1,7 +1,8 @@
-"""An organization's contacts told by the clause or row they stand in.
+"""An organization's contacts told by the clause, row or footer they stand in.
 
-Each table pairs an organization's line, site, mailbox or address with a
-counter-case where the same shape is a person's and is still replaced.
+Each table pairs an organization's line, site, mailbox or address (or a
+thing's number: a pet's chip, a handset's IMEI) with a counter-case where
+the same shape is a person's and is still replaced.
 """
 
 from __future__ import annotations
@@ -174,6 +175,32 @@ WEB_PIECES = [
 
 @pytest.mark.parametrize(("text", "span", "expected"), WEB_PIECES)
 def test_when_a_domain_spells_an_own_word_then_the_letterhead_still_stands(
+    text: str, span: str, expected: bool
+) -> None:
+    assert found_in(text, span) is expected
+
+
+DEVICE_NUMBERS = [
+    # A pet's chip or a handset's IMEI is a thing's number.
+    (
+        "Hi Tom, Juniper (microchip 956000014720031) is due her booster.",
+        "956000014720031",
+        False,
+    ),
+    ("Lost: a phone, IMEI 353918053641207, black case.", "353918053641207", False),
+    ("マイクロチップ番号：392141000771205", "392141000771205", False),
+    # The owner's own line beside it is still theirs.
+    (
+        "Hi Tom, Juniper (microchip 956000014720031) is due; "
+        "owner mobile +44 7700 900417.",
+        "+44 7700 900417",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), DEVICE_NUMBERS)
+def test_when_a_number_follows_a_chip_or_imei_label_then_it_stays(
     text: str, span: str, expected: bool
 ) -> None:
     assert found_in(text, span) is expected
