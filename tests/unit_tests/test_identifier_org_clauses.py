@@ -204,3 +204,20 @@ def test_when_a_number_follows_a_chip_or_imei_label_then_it_stays(
     text: str, span: str, expected: bool
 ) -> None:
     assert found_in(text, span) is expected
+
+
+REFERENCES_AND_DATES = [
+    # A German reference compound before a number; days of a month.
+    ("Lieferung Bestellnr. 4500178812 erwartet KW 48", "4500178812", False),
+    ("Camp: 6-10 July 2026, 9:30am drop-off at the lodge", "6-10 July", False),
+    # A person's own compound label, a street's number and name, stay found.
+    ("Kundin Ilse Brandt, Telefonnr. 0171 555 0182", "0171 555 0182", True),
+    ("Ship to: Ilse Brandt, 6-10 Jubilee Road, Leeds", "6-10 Jubilee Road", True),
+]
+
+
+@pytest.mark.parametrize(("text", "span", "expected"), REFERENCES_AND_DATES)
+def test_when_a_number_is_a_reference_or_a_date_then_it_stays(
+    text: str, span: str, expected: bool
+) -> None:
+    assert found_in(text, span) is expected

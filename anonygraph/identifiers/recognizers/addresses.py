@@ -256,7 +256,19 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             return False
         if LOOKALIKE_CUE.search(value.split()[0] + " "):
             return False  # "Order 5, 10000 Units": a reference's number
+        if _day_and_month(value):
+            return False  # "6-10 July": days of a month, no street
         return not re.match(r"\d+\s+(?:Way|Park|View|Point|Run|Gate|Green)\b$", value)
+
+
+def _day_and_month(value: str) -> bool:
+    """Tell a number (or a range) and a month's name alone ("6-10 July")."""
+    from anonygraph.identifiers.recognizers.documents import DateOfBirthRecognizer
+
+    words = value.split()
+    return len(words) == 2 and bool(
+        re.fullmatch(DateOfBirthRecognizer.MONTH, words[1], re.IGNORECASE)
+    )
 
 
 ADDRESS_LABEL = kept_patterns.compile(

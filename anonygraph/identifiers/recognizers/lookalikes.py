@@ -18,6 +18,8 @@ CUES = kept_patterns.compile(
     r"version|release|ver|isbn|issn|doi|line|lines|session|request|req|trace|"
     r"job|pid|port|tracking|badge|shipment|booking|confirmation|reservation|batch|"
     r"lot|flight|page|chapter|rule|error|err|routing|aba|swift|bic|ifsc|bsb|"
+    # German compounds of a reference's noun and "-nr."/"-nummer" ("Bestellnr.")
+    r"(?:bestell|auftrags|rechnungs|liefer|artikel|vorgangs|buchungs)(?:nr|nummer)|"
     r"transit|institution|track|code|issue|issues|pr|pull|bug|task|story|"
     r"claim|caso|takip|pedido|encomenda|commande|bestellung|rechnung|factura|"
     r"fatura|faktura|sipariş|kargo|envío|envio|guía|guia)\b\.?\s*(?:no\.?|number|#|id)?"
