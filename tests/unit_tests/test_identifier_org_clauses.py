@@ -210,9 +210,12 @@ REFERENCES_AND_DATES = [
     # A German reference compound before a number; days of a month.
     ("Lieferung Bestellnr. 4500178812 erwartet KW 48", "4500178812", False),
     ("Camp: 6-10 July 2026, 9:30am drop-off at the lodge", "6-10 July", False),
+    # A number an ID label names is no postcode.
+    ("Claim EXP-77 - sent by Rhys Mabry (staff ID 40219)", "40219", False),
     # A person's own compound label, a street's number and name, stay found.
     ("Kundin Ilse Brandt, Telefonnr. 0171 555 0182", "0171 555 0182", True),
     ("Ship to: Ilse Brandt, 6-10 Jubilee Road, Leeds", "6-10 Jubilee Road", True),
+    ("Address: 2906 Larch Dr, Boise, ID 83704   Phone: 208-555-0199", "83704", True),
 ]
 
 

@@ -159,3 +159,13 @@ def is_lookalike(text: str, start: int, end: int, *, dotted: bool = True) -> boo
     ):
         return True
     return bool(UNIT_AFTER.match(text[end : end + 12]))
+
+
+def day_and_month(value: str) -> bool:
+    """Tell a number (or a range) and a month's name alone ("6-10 July")."""
+    from anonygraph.identifiers.recognizers.documents import DateOfBirthRecognizer
+
+    words = value.split()
+    return len(words) == 2 and bool(
+        re.fullmatch(DateOfBirthRecognizer.MONTH, words[1], re.IGNORECASE)
+    )
