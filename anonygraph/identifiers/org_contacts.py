@@ -154,11 +154,7 @@ def keep_org_contacts(text: str, found: list[Identifier]) -> list[Identifier]:
     return [
         i
         for i in found
-        # A contact that spells a word of a person's name found in the text
-        # ("Città di San Marino" beside the applicant's husband Marino) would
-        # leave that name standing: it stays a find.
-        if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", i.text) for w in name_words)
-        or not (
+        if not (
             (
                 (i.kind in CONTACT_KINDS or _desk_mailbox(i))
                 and (
@@ -190,7 +186,18 @@ def keep_org_contacts(text: str, found: list[Identifier]) -> list[Identifier]:
                 and _in_org_clause(text, i, persons, banks=False)
             )
         )
+        # A contact that spells a word of a person's name found in the text
+        # ("Città di San Marino" beside the applicant's husband Marino) would
+        # leave that name standing: it stays a find.
+        or _spells_a_name(i.text, name_words)
     ]
+
+
+def _spells_a_name(value: str, name_words: set[str]) -> bool:
+    """Tell a value that holds one of ``name_words`` as a whole word."""
+    return bool(name_words) and any(
+        w in name_words for w in re.findall(rf"{LETTER}{{3,}}", value)
+    )
 
 
 def _letterhead(text: str, found: list[Identifier]) -> list[tuple[int, int]]:
