@@ -17,7 +17,7 @@ from presidio_analyzer import RecognizerResult
 
 from anonygraph.identifiers.recognizers.base import CuedPatternRecognizer
 from anonygraph.identifiers.recognizers.lookalikes import CUES as LOOKALIKE_CUE
-from anonygraph.identifiers.recognizers.lookalikes import is_lookalike
+from anonygraph.identifiers.recognizers.lookalikes import day_and_month, is_lookalike
 from anonygraph.tools import kept_patterns
 
 STREET_TYPES = (
@@ -256,6 +256,8 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
             return False
         if LOOKALIKE_CUE.search(value.split()[0] + " "):
             return False  # "Order 5, 10000 Units": a reference's number
+        if day_and_month(value):
+            return False  # "6-10 July": days of a month, no street
         return not re.match(r"\d+\s+(?:Way|Park|View|Point|Run|Gate|Green)\b$", value)
 
 
@@ -558,7 +560,16 @@ class PostcodeRecognizer(CuedPatternRecognizer):
             return False
         if _after_org_address(text, start):
             return False
+        if ID_LABEL_BEFORE.search(text, max(0, start - 12), start):
+            return False  # "(staff ID 40217)": a number an ID label names
         return not re.search(r"[-/]$", text[max(0, start - 1) : start])
+
+
+ID_LABEL_BEFORE = kept_patterns.compile(
+    r"(?i)(?<![^\W\d_])(?<!,[ \t])(?:id|no\.|nr\.|#)[ \t]*[:#]?[ \t]*$"
+)
+"""An identifier's label right before a number: no postcode follows it
+("Boise, ID 83706" after a town's comma is Idaho's)."""
 
 
 def _after_org_address(text: str, start: int) -> bool:

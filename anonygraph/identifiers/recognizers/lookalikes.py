@@ -1,9 +1,9 @@
 """Look-alikes: numbers and strings shaped like identifiers that are not.
 
 Versions, SKUs and order numbers, ISBNs, log timestamps, line numbers and
-request ids, quantities and prices look like phone numbers, IDs or IP
-addresses. The recognizers of number-shaped kinds ask `is_lookalike` before
-they report a candidate.
+request ids, quantities and prices, a pet's chip or a handset's IMEI look
+like phone numbers, IDs, cards or IP addresses. The recognizers of
+number-shaped kinds ask `is_lookalike` before they report a candidate.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ CUES = kept_patterns.compile(
     r"version|release|ver|isbn|issn|doi|line|lines|session|request|req|trace|"
     r"job|pid|port|tracking|badge|shipment|booking|confirmation|reservation|batch|"
     r"lot|flight|page|chapter|rule|error|err|routing|aba|swift|bic|ifsc|bsb|"
+    # German compounds of a reference's noun and "-nr."/"-nummer" ("Bestellnr.")
+    r"(?:bestell|auftrags|rechnungs|liefer|artikel|vorgangs|buchungs)(?:nr|nummer)|"
     r"transit|institution|track|code|issue|issues|pr|pull|bug|task|story|"
     r"claim|caso|takip|pedido|encomenda|commande|bestellung|rechnung|factura|"
     r"fatura|faktura|sipariş|kargo|envío|envio|guía|guia)\b\.?\s*(?:no\.?|number|#|id)?"
@@ -26,6 +28,15 @@ CUES = kept_patterns.compile(
 )
 """A cue word right before a number that makes it a reference, not a person's
 (bank routing, sort, branch and transit codes are the bank's, not the holder's)."""
+
+DEVICE_CUES = kept_patterns.compile(
+    r"(?i)(?:(?<![^\W\d_])(?:imei|meid|micro-?chip|mikrochip|microcip|puce|"
+    r"transponder|chip)(?:[ \t]*(?:no\.?|nr\.?|n[°º]|number|#|id|code))?"
+    r"|マイクロチップ(?:番号)?|芯片(?:号|號)?)[ \t]*[:#=：]?[ \t]*$"
+)
+"""A device's or an animal's chip label right before a number ("IMEI",
+"microchip", "マイクロチップ番号："): the number is a thing's, a pet's or a
+handset's, not a person's."""
 
 NOT_A_PERSONS = kept_patterns.compile(
     r"(?i)(?<![^\W\d_])(?:order|orders|invoice|inv|bill|receipt|ref|reference|"
@@ -141,8 +152,20 @@ def is_lookalike(text: str, start: int, end: int, *, dotted: bool = True) -> boo
         return True
     if CUES.search(text[max(0, start - 40) : start]):
         return True
+    if DEVICE_CUES.search(text[max(0, start - 30) : start]):
+        return True
     if CODE_AFTER.match(text[end : end + 8]) and CODE_BEFORE.search(
         text[max(0, start - 6) : start]
     ):
         return True
     return bool(UNIT_AFTER.match(text[end : end + 12]))
+
+
+def day_and_month(value: str) -> bool:
+    """Tell a number (or a range) and a month's name alone ("6-10 July")."""
+    from anonygraph.identifiers.recognizers.documents import DateOfBirthRecognizer
+
+    words = value.split()
+    return len(words) == 2 and bool(
+        re.fullmatch(DateOfBirthRecognizer.MONTH, words[1], re.IGNORECASE)
+    )
