@@ -189,7 +189,7 @@ def _lowercase_name(cue: Cue) -> bool:
 
 
 def _capitalizing_writer(text: str) -> bool:
-    from anonygraph.identifiers.recognizers.names import capitalizing_writer
+    from anonygraph.identifiers.recognizers.name_checks import capitalizing_writer
 
     return capitalizing_writer(text)
 

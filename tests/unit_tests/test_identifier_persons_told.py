@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from anonygraph.identifiers import IdentifierBook, find_identifiers
-from anonygraph.identifiers.recognizers.names import capitalizing_writer
+from anonygraph.identifiers.recognizers.name_checks import capitalizing_writer
 
 
 def persons(text: str) -> list[str]:
@@ -95,6 +95,24 @@ def test_when_two_relatives_share_a_surname_then_each_has_a_number() -> None:
     ],
 )
 def test_when_one_unknown_word_follows_on_then_it_is_no_person(
+    text: str, expected: list[str]
+) -> None:
+    assert persons(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # German "im" (in dem) before a noun or a season: no self-introduction,
+        # and no sign of a writer who writes "i" in lowercase.
+        ("Servus mitnand! Ich zahl 900 im Monat. Im Herbst Markt, sonst Ruhe.", []),
+        ("Moin alle, wir treffen uns im Hafen. Im Herbst Kirmes.", []),
+        # Counter-cases: chat's "im" before a given name Faker lists.
+        ("hey im maria, just moved here", ["maria"]),
+        ("Im Kevin, new to the group!", ["Kevin"]),
+    ],
+)
+def test_when_bare_im_is_german_then_no_name_follows_it(
     text: str, expected: list[str]
 ) -> None:
     assert persons(text) == expected

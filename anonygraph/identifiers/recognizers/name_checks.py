@@ -13,6 +13,8 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
+from anonygraph.tools import kept_patterns
+
 HONORIFICS = (
     r"(?:(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Frau|Herr|Sr|Sra|Srta|Mme|Mlle|Dott|Dra|Mevr|Dhr)"
     r"\.?|M\.|Madame|Monsieur|Señora|Señor|Signora|Signor)"
@@ -485,3 +487,24 @@ def title_word_length(value: str) -> int:
     if len(words) < 3 or words[0].rstrip(".").lower() not in titles():
         return 0
     return len(value) - len(value[len(words[0]) :].lstrip())
+
+
+_LOWER_I = kept_patterns.compile(
+    r"(?<![\w'’])i(?:'m|’m|'ve|'d|'ll|m(?=[ \t]+[a-z]))?(?![\w'’])"
+)
+"""A lowercase "i"; bare "im" only before a lowercase word ("im tired"): German
+writes "im" (in dem) before a capitalized noun ("im Monat")."""
+_SENTENCE_START = kept_patterns.compile(r"(?:^|[.!?]\s+|\n\s*)([^\W\d_])")
+
+
+def capitalizing_writer(text: str) -> bool:
+    """Tell a text whose writer capitalizes: "I" and most sentence starts.
+
+    Chat that writes "i" or opens its sentences in lowercase may write a
+    name in lowercase too ("hey its maria"); a text that does neither would
+    not.
+    """
+    if _LOWER_I.search(text):
+        return False
+    starts = [m.group(1) for m in _SENTENCE_START.finditer(text)]
+    return bool(starts) and sum(c.isupper() for c in starts) * 2 > len(starts)

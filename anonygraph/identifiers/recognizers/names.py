@@ -25,13 +25,16 @@ from anonygraph.identifiers.recognizers.name_checks import (
     HONORIFICS,
     ORG_WORDS,
     PARTICLES,
+    capitalizing_writer,
     common_word_opening,
     common_words_only,
     english_share,
     foreign_stop_word,
+    given_names,
     imperative,
     in_quoted_title,
     is_label,
+    known_names,
     looks_like_name,
     not_a_name_role,
     not_names,
@@ -73,7 +76,7 @@ NAME = rf"(?P<v>(?:{HONORIFICS}[ \t]+)?{INITIALS}{WORD}(?:[ ]{INSIDE}{WORD}){{0,
 parts a form's fields: "Owner: Ana Lima   Co-owner: …")."""
 
 SELF = (
-    r"(?i:\b(?:my name is|my name's|name's|i am|i'm|i’m|im|it's|it’s|this is|"
+    r"(?i:\b(?:my name is|my name's|name's|i am|i'm|i’m|it's|it’s|this is|"
     r"call me|me llamo|je m'appelle|je suis|ich bin|hier ist|ik ben|mi chiamo|"
     r"meu nome é|sou o|sou a|io sottoscritt[oa]|je soussign[ée]e?|"
     r"ondergetekende|we are|we're|wir sind|nous sommes|somos|siamo|wij zijn)[ \t]+)"
@@ -125,7 +128,7 @@ GREETING_WORDS = frozenset(
 """Words a model may take into a name's span, left out of it."""
 
 LOWER_OK = frozenset(
-    {"self", "self_its", "greeting", "tell", "sign_off", "sign_off_line"}
+    {"self", "self_its", "self_im", "greeting", "tell", "sign_off", "sign_off_line"}
 )
 """Cues after which a lowercase word may be a name (chat)."""
 
@@ -147,6 +150,9 @@ class ContextNameRecognizer(CuedPatternRecognizer):
             r"[ \t]*its[ \t]+)" + NAME,
             0.9,
         ),
+        # Chat's "im" is also German's "im" ("im Monat", "Im Herbst"): after
+        # it only a given name Faker lists counts.
+        ("self_im", r"(?i:\bim[ \t]+)" + NAME, 0.9),
         ("greeting", GREETING + NAME, 0.9),
         # Spanish "soy" (I am) before a capitalized name only: "soy milk".
         ("self_es", r"(?i:\bsoy[ \t]+)" + NAME, 0.9),
@@ -231,6 +237,7 @@ class ContextNameRecognizer(CuedPatternRecognizer):
             pattern for name, pattern, _ in self.compiled if name in ("label", "tell")
         }
         self.greeting = next(p for name, p, _ in self.compiled if name == "greeting")
+        self.bare_im = next(p for name, p, _ in self.compiled if name == "self_im")
         self.title = next(p for name, p, _ in self.compiled if name == "title")
         self.abbreviated = next(
             p for name, p, _ in self.compiled if name == "abbreviated_title"
@@ -249,6 +256,8 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         start = match.start("v")
         if match.re is self.abbreviated and not _known_first(match.group("v")):
             return None  # "e.g. Google Drive": a name Faker lists must open it
+        if match.re is self.bare_im and not _known_first(match.group("v"), given=True):
+            return None
         if match.re in self.placeable and placed_by_structure(
             nlp_artifacts.tokens, text, start, match.end("v")
         ):
@@ -288,29 +297,11 @@ class ContextNameRecognizer(CuedPatternRecognizer):
         return (start, start + end) if end else None
 
 
-_LOWER_I = kept_patterns.compile(r"(?<![\w'’])i(?:'m|’m|m|'ve|'d|'ll)?(?![\w'’])")
-_SENTENCE_START = kept_patterns.compile(r"(?:^|[.!?]\s+|\n\s*)([^\W\d_])")
-
-
-def capitalizing_writer(text: str) -> bool:
-    """Tell a text whose writer capitalizes: "I" and most sentence starts.
-
-    Chat that writes "i" or opens its sentences in lowercase may write a
-    name in lowercase too ("hey its maria"); a text that does neither would
-    not.
-    """
-    if _LOWER_I.search(text):
-        return False
-    starts = [m.group(1) for m in _SENTENCE_START.finditer(text)]
-    return bool(starts) and sum(c.isupper() for c in starts) * 2 > len(starts)
-
-
-def _known_first(value: str) -> bool:
-    """Tell a run whose first word is a given name or surname Faker lists."""
+def _known_first(value: str, *, given: bool = False) -> bool:
+    """Tell a run whose first word is a given name (or surname) Faker lists."""
     from anonygraph.cues.places import fold
-    from anonygraph.identifiers.recognizers.name_checks import known_names
 
-    return fold(value.split()[0]) in known_names()
+    return fold(value.split()[0]) in (given_names() if given else known_names())
 
 
 def _proper_mid_sentence(nlp_artifacts: Any, text: str, start: int) -> bool:
