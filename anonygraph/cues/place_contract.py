@@ -346,6 +346,10 @@ def second_place(first: Cue, later: Cue) -> str:
 
     if base(first) == base(later):
         return "same"
+    if 0 <= later.start - first.end <= 2:
+        # "Karşıyaka, İzmir": a district and its city side by side are one
+        # place; "another part of Turkey" would part them.
+        return "unsure"
     if first.kind == "city" and later.kind == "city" and first.sure and later.sure:
         return "other"
     return "unsure"

@@ -55,6 +55,12 @@ CLASSES = {
         ("Spent my twenties working in London, Ontario.",
          "Spent my twenties working in Canada."),
     ],
+    # A district and its city side by side are one place: the city takes its
+    # placeholder, not "another part of" the country.
+    "district and city": [
+        ("Renting a flat in Kreuzberg, Berlin these days.",
+         "Renting a flat in Germany, [PLACE] these days."),
+    ],
     # An aside after the name says something of that very place.
     "aside": [
         ("Grew up in Perth (the Scottish one) and never left.",
