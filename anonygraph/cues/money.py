@@ -328,6 +328,23 @@ def _paid_out(before: str) -> bool:
     return bool(words) and max(words)[1] == "cost"
 
 
+def _pay_word(doc: Any, clause: str, offset: int) -> bool:
+    """Tell a clause with a word of pay the parse does not read as a copula's adjective.
+
+    "clearing five hundred a week" is pay; "the ramen (¥950) is clear" is
+    not: the same word, an adjective after "is" there.
+    """
+    for m in SALARY_WORDS.finditer(clause):
+        span = (
+            doc.char_span(offset + m.start(), offset + m.end(), "expand")
+            if doc
+            else None
+        )
+        if span is None or span.root.dep_ != "acomp":
+            return True
+    return False
+
+
 def _said_of_another(doc: Any, start: int) -> bool:
     """Tell an amount whose clause has a subject that is neither the author nor a pay.
 
@@ -453,8 +470,8 @@ def detect_money(
         # about"), or right after it ("£38k salary"); "made" in another clause
         # ("At £34.99 it costs more, but the return made it") says no pay.
         clause_after = re.split(r"[,;:.!?]|\bbut\b", text[end:], maxsplit=1)[0]
-        pay_word = SALARY_WORDS.search(clause_before) or SALARY_WORDS.search(
-            clause_after
+        pay_word = _pay_word(doc, clause_before, start - len(clause_before)) or (
+            _pay_word(doc, clause_after, end)
         )
         if not paid_out and (
             living_on

@@ -123,3 +123,21 @@ def test_when_a_status_or_employer_form_would_add_a_claim_then_it_is_a_placehold
     text: str, expected: str
 ) -> None:
     assert rewritten(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "income"),
+    [
+        # A pay verb that the parse reads as the adjective after "is": a
+        # price, no income placeholder.
+        ("The broth (¥880) is clear and the noodles firm.", False),
+        # Counter-cases: the same word as the verb of pay.
+        ("Most weeks I clear about $700 after fuel.", True),
+        ("I still barely clear $30k.", True),
+    ],
+)  # fmt: skip
+def test_when_a_pay_word_is_a_copulas_adjective_then_no_income_is_read(
+    text: str, income: bool
+) -> None:
+    found = [c for c in detect_cues(text) if c.kind == "salary"]
+    assert bool(found) is income
