@@ -224,3 +224,21 @@ def test_when_a_number_is_a_reference_or_a_date_then_it_stays(
     text: str, span: str, expected: bool
 ) -> None:
     assert found_in(text, span) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        # A street's name ends at its sentence's stop: the next sentence's
+        # number is no house number.
+        ("Her bakery was on Via Ostiense. Add 3 eggs and beat well.", "Via Ostiense"),
+        # Counter-cases: an abbreviation's dot stays inside the name.
+        ("Post it to Calle Gral. Prim 14, Madrid.", "Calle Gral. Prim 14"),
+        ("Vivo en Av. Pres. Vargas 1200, Rio.", "Av. Pres. Vargas 1200"),
+    ],
+)
+def test_when_a_sentence_ends_after_a_street_then_the_address_ends_there(
+    text: str, address: str
+) -> None:
+    found = [i.text for i in find_identifiers(text) if i.kind == "ADDRESS"]
+    assert found == [address]

@@ -69,6 +69,9 @@ CYRILLIC_TYPES = (
 Bulgarian, Serbian), most often abbreviated with a dot."""
 
 WORD = r"[A-ZÀ-Þ][\w'’.-]*"
+NO_STOP = r"[A-ZÀ-Þ](?:[\w'’-]{0,3}\.|[\w'’-]*(?!\.))"
+"""A word in a street's name: a dot only after an abbreviation ("Gral."); "Via
+Etnea. Soak 4" ends the street at the sentence's stop."""
 UNIT = r"(?:,?\s*(?:Unit|Apt\.?|Apartment|Suite|Ste\.?|Flat|#)\s*[\w-]+)?"
 UNITS_AFTER = (
     r"(?:,?[ \t]+(?:No|Nomor|Số)\.?:?[ \t]*\d{1,5}[A-Za-z]?|"
@@ -120,7 +123,7 @@ class StreetAddressRecognizer(CuedPatternRecognizer):
         (
             "type_then_number",
             # "C/ de Sant Pere Més Alt, 27": a comma before a short house number.
-            rf"(?<![\w.])(?P<v>(?:{LEADING_TYPES})\s+(?:(?:[a-zà-ÿ]{{1,3}}|{WORD})"
+            rf"(?<![\w.])(?P<v>(?:{LEADING_TYPES})\s+(?:(?:[a-zà-ÿ]{{1,3}}|{NO_STOP})"
             r"(?:\s+|,\s+(?=\d{1,3}(?!\d)))){0,5}\d{1,5}[A-Za-z]?\b"
             # "Calle 93 # 14-20" (the crossing street and door), "Km 5,6".
             r"(?:[ \t]*#[ \t]*\d{1,3}[A-Z]?-\d{1,3}|,\d{1,2}(?![\d º°ª]))?"
