@@ -96,15 +96,16 @@ PART_WORD = (
 PLACE_PART = kept_patterns.compile(rf"{PART_WORD}(?:[ \t]+{PART_WORD}){{0,4}}")
 """One part of an address line: up to five words and numbers."""
 
+PHONE_WORDS = r"cell|tel|t[ée]l|phone|mobile|mob|tlm|telm|gsm"
+"""A phone's word in a person's line ("cell", "tél", "tlm")."""
+
 CONTACT_WORD = kept_patterns.compile(
-    r"(?i)(?:cell|tel|t[ée]l|phone|ph|mobile|mob|tlm|telm|gsm|e-?mail|whatsapp|"
-    r"contact)\b"
+    rf"(?i)(?:{PHONE_WORDS}|ph|e-?mail|whatsapp|contact)\b"
 )
 """A contact's word opening the field after an address ("cell 7811 2046")."""
 
 CONTACT_PHONE = kept_patterns.compile(
-    r"(?i)(?<![^\W\d_])(?:cell|tel|t[ée]l|phone|mobile|mob|tlm|telm|gsm)\.?"
-    r"[ \t]*[:.]?[ \t]*" + PHONE_VALUE
+    rf"(?i)(?<![^\W\d_])(?:{PHONE_WORDS})\.?[ \t]*[:.]?[ \t]*" + PHONE_VALUE
 )
 """A phone's number after its word in a person's line ("tel. 7290-481")."""
 
